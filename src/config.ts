@@ -1,0 +1,125 @@
+import { z } from 'zod';
+
+const idList = z
+  .string()
+  .default('')
+  .transform((raw) =>
+    raw
+      .split(',')
+      .map((part) => part.trim())
+      .filter((part) => part.length > 0),
+  )
+  .pipe(z.array(z.string().regex(/^\d{15,21}$/, 'each entry must be a Discord snowflake (15-21 digits)')));
+
+const optionalText = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
+
+const envSchema = z.object({
+  DISCORD_TOKEN: optionalText,
+  DISCORD_APPLICATION_ID: optionalText.pipe(
+    z
+      .string()
+      .regex(/^\d{15,21}$/)
+      .optional(),
+  ),
+  DEV_GUILD_ID: optionalText.pipe(
+    z
+      .string()
+      .regex(/^\d{15,21}$/)
+      .optional(),
+  ),
+  DISCORD_API_URL: optionalText.pipe(z.url().optional()),
+  MONGODB_URI: optionalText.pipe(
+    z
+      .string()
+      .regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb://')
+      .optional(),
+  ),
+  MONGODB_DB_NAME: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,60}$/, 'letters, digits, _ and - only')
+    .default('cookiebot'),
+  EMBEDDED_DB: z.enum(['auto', 'mongod', 'java']).default('auto'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  HOUSE_ACCOUNT_ID: z.string().min(1).max(64).default('house'),
+  HOUSE_MIN_RESERVE_COOKIES: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0),
+  LEDGER_RECOVERY_GRACE_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
+  ADMIN_USER_IDS: idList,
+  ADMIN_ROLE_IDS: idList,
+  MODERATOR_USER_IDS: idList,
+  MODERATOR_ROLE_IDS: idList,
+  RUNTIME_CONFIG_TTL_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
+});
+
+export type Env = z.input<typeof envSchema>;
+
+export interface Config {
+  discord: {
+    token: string | undefined;
+    applicationId: string | undefined;
+    devGuildId: string | undefined;
+    apiUrl: string | undefined;
+  };
+  mongo: {
+    uri: string | undefined;
+    dbName: string;
+    embedded: 'auto' | 'mongod' | 'java';
+    dataDir: string;
+  };
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  ledger: {
+    houseAccountId: string;
+    houseMinReserve: number;
+    recoveryGraceMs: number;
+  };
+  authority: {
+    adminUserIds: string[];
+    adminRoleIds: string[];
+    moderatorUserIds: string[];
+    moderatorRoleIds: string[];
+  };
+  runtimeConfigTtlMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses every environment variable the bot reads, once, into a typed object. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`),
+    );
+  }
+  const e = parsed.data;
+  return {
+    discord: {
+      token: e.DISCORD_TOKEN,
+      applicationId: e.DISCORD_APPLICATION_ID,
+      devGuildId: e.DEV_GUILD_ID,
+      apiUrl: e.DISCORD_API_URL,
+    },
+    mongo: { uri: e.MONGODB_URI, dbName: e.MONGODB_DB_NAME, embedded: e.EMBEDDED_DB, dataDir: e.DATA_DIR },
+    logLevel: e.LOG_LEVEL,
+    ledger: {
+      houseAccountId: e.HOUSE_ACCOUNT_ID,
+      houseMinReserve: e.HOUSE_MIN_RESERVE_COOKIES,
+      recoveryGraceMs: e.LEDGER_RECOVERY_GRACE_MS,
+    },
+    authority: {
+      adminUserIds: e.ADMIN_USER_IDS,
+      adminRoleIds: e.ADMIN_ROLE_IDS,
+      moderatorUserIds: e.MODERATOR_USER_IDS,
+      moderatorRoleIds: e.MODERATOR_ROLE_IDS,
+    },
+    runtimeConfigTtlMs: e.RUNTIME_CONFIG_TTL_MS,
+  };
+}

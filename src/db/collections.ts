@@ -1,0 +1,164 @@
+import type { Collection, Db, WriteConcernSettings } from 'mongodb';
+
+/**
+ * Every collection the bot uses, named once. Documents are typed here so each
+ * repository and the ledger agree on their shape.
+ */
+export const COLLECTION_NAMES = {
+  cookies: 'items_cookies',
+  cooldowns: 'cooldown_cookies',
+  placeWallets: 'place_wallets',
+  placeState: 'place_state',
+  placePixels: 'place_pixels',
+  placePixelEvents: 'place_pixel_events',
+  placeProgressEvents: 'place_progress_events',
+  placeBonusEvents: 'place_bonus_events',
+  identityDelegations: 'identity_delegations',
+  ledgerEvents: 'ledger_events',
+  ledgerStuckOps: 'ledger_stuck_ops',
+  runtimeConfig: 'runtime_config',
+} as const;
+
+export type Currency = 'cookies' | 'place';
+export type LegSide = 'debit' | 'credit';
+export type OperationType = 'debit' | 'credit' | 'transfer';
+
+/** What a value-moving call asked for; stored on markers so recovery can finish it alone. */
+export interface OperationSpec {
+  opId: string;
+  type: OperationType;
+  currency: Currency;
+  /** Account debited (debit, transfer). */
+  from: string | null;
+  /** Account credited (credit, transfer). */
+  to: string | null;
+  amount: number;
+  kind: string;
+  reason: string;
+  /** Identity that caused the change (a user, a worker, an admin, the system). */
+  source: string;
+  /** Pixels paid for by a Place debit; counted on the wallet. */
+  placements: number;
+  /** Extra reserve the debited account must keep (the house vault's minimum). */
+  reserve: number;
+}
+
+/** Marker of an operation in flight on a balance document (the marker pattern). */
+export interface PendingOp {
+  op: string;
+  att: string;
+  leg: LegSide;
+  at: Date;
+  spec: OperationSpec;
+}
+
+export interface CookieAccountDoc {
+  _id: string;
+  cookies: number;
+  pendingOps?: PendingOp[];
+}
+
+export interface PlaceWalletDoc {
+  _id: string;
+  balance: number;
+  earned: number;
+  spent: number;
+  placements: number;
+  pendingOps?: PendingOp[];
+}
+
+/** One immutable audit event per balance change (one per leg of an operation). */
+export interface LedgerEventDoc {
+  _id: string;
+  opId: string;
+  attempt: string;
+  fingerprint: string;
+  type: OperationType;
+  leg: LegSide;
+  currency: Currency;
+  kind: string;
+  account: string;
+  counterparty: string | null;
+  delta: number;
+  amount: number;
+  placements: number;
+  /** Balance of `account` right after this change; null when recovery finished the change later. */
+  balanceAfter: number | null;
+  source: string;
+  beneficiary: string;
+  reason: string;
+  at: Date;
+  recovered: boolean;
+}
+
+export interface StuckOpDoc {
+  _id: string;
+  opId: string;
+  attempt: string;
+  spec: OperationSpec;
+  problem: string;
+  at: Date;
+  resolvedAt: Date | null;
+  resolution: string | null;
+}
+
+export interface RuntimeConfigDoc {
+  _id: string;
+  value: unknown;
+  updatedBy: string;
+  updatedAt: Date;
+}
+
+export interface CooldownDoc {
+  _id: string;
+  userId: string;
+  action: string;
+  until: Date;
+}
+
+export interface Collections {
+  cookies: Collection<CookieAccountDoc>;
+  cooldowns: Collection<CooldownDoc>;
+  placeWallets: Collection<PlaceWalletDoc>;
+  ledgerEvents: Collection<LedgerEventDoc>;
+  ledgerStuckOps: Collection<StuckOpDoc>;
+  runtimeConfig: Collection<RuntimeConfigDoc>;
+}
+
+/** Money writes wait for the journal: an acknowledged balance change survives a server crash. */
+export const JOURNALED: WriteConcernSettings = { w: 1, journal: true };
+
+export function collections(db: Db): Collections {
+  const journaled = { writeConcern: JOURNALED };
+  return {
+    cookies: db.collection<CookieAccountDoc>(COLLECTION_NAMES.cookies, journaled),
+    cooldowns: db.collection<CooldownDoc>(COLLECTION_NAMES.cooldowns, journaled),
+    placeWallets: db.collection<PlaceWalletDoc>(COLLECTION_NAMES.placeWallets, journaled),
+    ledgerEvents: db.collection<LedgerEventDoc>(COLLECTION_NAMES.ledgerEvents, journaled),
+    ledgerStuckOps: db.collection<StuckOpDoc>(COLLECTION_NAMES.ledgerStuckOps, journaled),
+    runtimeConfig: db.collection<RuntimeConfigDoc>(COLLECTION_NAMES.runtimeConfig, journaled),
+  };
+}
+
+/** Creates every index; safe to run at every start-up (createIndex is idempotent). */
+export async function ensureIndexes(db: Db): Promise<void> {
+  const c = collections(db);
+  await Promise.all([
+    c.ledgerEvents.createIndex({ opId: 1 }, { name: 'by_op' }),
+    c.ledgerEvents.createIndex({ currency: 1, account: 1, at: -1 }, { name: 'by_account' }),
+    c.ledgerStuckOps.createIndex({ resolvedAt: 1 }, { name: 'open_first' }),
+    c.cookies.createIndex({ 'pendingOps.op': 1 }, { name: 'pending_ops', sparse: true }),
+    c.placeWallets.createIndex({ 'pendingOps.op': 1 }, { name: 'pending_ops', sparse: true }),
+    c.cooldowns.createIndex({ userId: 1 }, { name: 'by_user' }),
+    db
+      .collection(COLLECTION_NAMES.placePixelEvents)
+      .createIndex({ revision: 1 }, { name: 'by_revision', unique: true }),
+    db
+      .collection(COLLECTION_NAMES.placeProgressEvents)
+      .createIndex({ clientId: 1, at: -1 }, { name: 'by_client' }),
+    db
+      .collection(COLLECTION_NAMES.placeBonusEvents)
+      .createIndex({ ownerId: 1, at: -1 }, { name: 'by_owner' }),
+    db.collection(COLLECTION_NAMES.identityDelegations).createIndex({ ownerId: 1 }, { name: 'by_owner' }),
+  ]);
+}

@@ -1,0 +1,107 @@
+import { mkdirSync } from 'node:fs';
+import { type Db, MongoClient } from 'mongodb';
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import { ensureIndexes } from './collections.js';
+import { tryStartMongod } from './mongodMemoryServer.js';
+import { type RunningServer, startMongoJavaServer } from './mongoJavaServer.js';
+
+export type ServerKind = 'uri' | 'mongod' | 'mongo-java-server';
+
+export interface DatabaseServer {
+  kind: ServerKind;
+  uri: string;
+  persistent: boolean;
+  stop(): Promise<void>;
+}
+
+export interface Database {
+  client: MongoClient;
+  db: Db;
+  server: DatabaseServer;
+  close(): Promise<void>;
+}
+
+/**
+ * Chooses the MongoDB server, in this order, identically for tests and local runs:
+ * 1. MONGODB_URI; 2. a real mongod via mongodb-memory-server (binary present or
+ * downloadable); 3. mongo-java-server on the JVM (in memory for tests, an H2 file under
+ * DATA_DIR for persistent local runs).
+ */
+export async function startDatabaseServer(
+  config: Config['mongo'],
+  options: { persistent: boolean },
+  log: Logger,
+): Promise<DatabaseServer> {
+  const pick = async (): Promise<DatabaseServer> => {
+    if (config.uri) return { kind: 'uri', uri: config.uri, persistent: true, stop: async () => {} };
+    if (config.embedded !== 'java') {
+      const dbPath = options.persistent ? `${config.dataDir}/mongod` : undefined;
+      const mongod = await tryStartMongod({ dbPath, force: config.embedded === 'mongod' }, log);
+      if (mongod) return fromRunning('mongod', mongod, options.persistent);
+    }
+    const backend = options.persistent
+      ? ({ kind: 'h2', file: `${config.dataDir}/mongo-java-server.mv` } as const)
+      : ({ kind: 'memory' } as const);
+    if (backend.kind === 'h2') mkdirSync(config.dataDir, { recursive: true });
+    return fromRunning('mongo-java-server', await startMongoJavaServer(backend, log), options.persistent);
+  };
+  const server = await pick();
+  log.info(
+    { event: 'db.selected', kind: server.kind, persistent: server.persistent, uri: redact(server.uri) },
+    `database: ${describeServer(server)}`,
+  );
+  return server;
+}
+
+function fromRunning(kind: ServerKind, running: RunningServer, persistent: boolean): DatabaseServer {
+  return { kind, uri: running.uri, persistent, stop: () => running.stop() };
+}
+
+export function describeServer(server: DatabaseServer): string {
+  switch (server.kind) {
+    case 'uri':
+      return `MONGODB_URI (${redact(server.uri)})`;
+    case 'mongod':
+      return `embedded mongod via mongodb-memory-server${server.persistent ? ' (persistent)' : ' (in memory)'}`;
+    case 'mongo-java-server':
+      return `embedded mongo-java-server${server.persistent ? ' (H2 file under DATA_DIR)' : ' (in memory)'}`;
+  }
+}
+
+function redact(uri: string): string {
+  return uri.replace(/\/\/[^@/]*@/, '//***@');
+}
+
+/** Connects a client to a chosen server, selects the database and creates every index. */
+export async function connectDatabase(uri: string, dbName: string): Promise<Pick<Database, 'client' | 'db'>> {
+  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 10_000, maxPoolSize: 64 });
+  await client.connect();
+  const db = client.db(dbName);
+  await ensureIndexes(db);
+  return { client, db };
+}
+
+/** Start-up path of the bot: choose the server, connect, index. */
+export async function openDatabase(
+  config: Config['mongo'],
+  options: { persistent: boolean },
+  log: Logger,
+): Promise<Database> {
+  const server = await startDatabaseServer(config, options, log);
+  try {
+    const { client, db } = await connectDatabase(server.uri, config.dbName);
+    return {
+      client,
+      db,
+      server,
+      async close() {
+        await client.close();
+        await server.stop();
+      },
+    };
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+}

@@ -1,0 +1,138 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { AppError } from '../../utils/errors.js';
+import { checkInvariants } from '../../utils/ledger/invariants.js';
+import { clearDatabase, useTestDatabase } from '../support/database.js';
+import { HOUSE, makeLedger } from '../support/ledgerHarness.js';
+
+const t = useTestDatabase('ledger_basics');
+
+describe('ledger basics', () => {
+  beforeEach(() => clearDatabase(t.db));
+
+  it('credits a new account, debits it and explains both with events', async () => {
+    const ledger = makeLedger(t.cols);
+    const credit = await ledger.credit({
+      opId: 'c1',
+      currency: 'cookies',
+      account: 'alice',
+      amount: 50,
+      kind: 'test.mint',
+    });
+    expect(credit.legs).toEqual([{ account: 'alice', side: 'credit', delta: 50, balanceAfter: 50 }]);
+    const debit = await ledger.debit({
+      opId: 'd1',
+      currency: 'cookies',
+      account: 'alice',
+      amount: 20,
+      kind: 'test.burn',
+    });
+    expect(debit.legs[0]?.balanceAfter).toBe(30);
+    await ledger.flush();
+    expect(await t.cols.cookies.findOne({ _id: 'alice' })).toEqual({ _id: 'alice', cookies: 30 });
+    expect((await checkInvariants(t.cols)).problems).toEqual([]);
+  });
+
+  it('refuses a debit above the balance with INSUFFICIENT_COOKIES and moves nothing', async () => {
+    const ledger = makeLedger(t.cols);
+    await ledger.credit({ opId: 'c1', currency: 'cookies', account: 'bob', amount: 10, kind: 'test.mint' });
+    const error = await ledger
+      .debit({ opId: 'd1', currency: 'cookies', account: 'bob', amount: 11, kind: 'test.burn' })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).code).toBe('INSUFFICIENT_COOKIES');
+    expect((error as AppError).message).toContain('INSUFFICIENT_COOKIES');
+    expect((error as AppError).context).toMatchObject({ balance: 10, needed: 11 });
+    await ledger.flush();
+    expect(await ledger.balanceOf('cookies', 'bob')).toBe(10);
+    expect(await t.cols.ledgerEvents.countDocuments({ opId: 'd1' })).toBe(0);
+  });
+
+  it('keeps place wallets in milli-points with earned, spent and placements', async () => {
+    const ledger = makeLedger(t.cols);
+    await ledger.credit({
+      opId: 'p1',
+      currency: 'place',
+      account: 'carol',
+      amount: 100_500,
+      kind: 'place.score',
+    });
+    const error = await ledger
+      .debit({
+        opId: 'p2',
+        currency: 'place',
+        account: 'carol',
+        amount: 200_000,
+        kind: 'place.pixel',
+        placements: 2,
+      })
+      .catch((e: unknown) => e);
+    expect((error as AppError).code).toBe('INSUFFICIENT_PLACE_POINTS');
+    await ledger.debit({
+      opId: 'p3',
+      currency: 'place',
+      account: 'carol',
+      amount: 100_000,
+      kind: 'place.pixel',
+      placements: 1,
+    });
+    await ledger.flush();
+    expect(await t.cols.placeWallets.findOne({ _id: 'carol' })).toEqual({
+      _id: 'carol',
+      balance: 500,
+      earned: 100_500,
+      spent: 100_000,
+      placements: 1,
+    });
+    expect((await checkInvariants(t.cols)).problems).toEqual([]);
+  });
+
+  it('pays from the house only above its minimum reserve', async () => {
+    const ledger = makeLedger(t.cols, { houseMinReserve: 100 });
+    await ledger.credit({
+      opId: 'seed',
+      currency: 'cookies',
+      account: HOUSE,
+      amount: 150,
+      kind: 'test.mint',
+    });
+    const refused = await ledger
+      .payFromHouse({ opId: 'win1', to: 'dave', amount: 60, kind: 'game.win' })
+      .catch((e: unknown) => e);
+    expect((refused as AppError).code).toBe('HOUSE_VAULT_INSUFFICIENT');
+    expect((refused as AppError).context).toMatchObject({ balance: 150, reserve: 100, available: 50 });
+    await ledger.payFromHouse({ opId: 'win2', to: 'dave', amount: 50, kind: 'game.win' });
+    await ledger.flush();
+    expect(await ledger.balanceOf('cookies', HOUSE)).toBe(100);
+    expect(await ledger.balanceOf('cookies', 'dave')).toBe(50);
+    expect((await checkInvariants(t.cols)).problems).toEqual([]);
+  });
+
+  it('replays a finished operation id without moving value again', async () => {
+    const ledger = makeLedger(t.cols);
+    await ledger.credit({ opId: 'c1', currency: 'cookies', account: 'erin', amount: 40, kind: 'test.mint' });
+    const first = await ledger.transfer({
+      opId: 'give1',
+      currency: 'cookies',
+      from: 'erin',
+      to: 'fay',
+      amount: 15,
+      kind: 'give',
+    });
+    await ledger.flush();
+    const again = await ledger.transfer({
+      opId: 'give1',
+      currency: 'cookies',
+      from: 'erin',
+      to: 'fay',
+      amount: 15,
+      kind: 'give',
+    });
+    expect(first.replayed).toBe(false);
+    expect(again.replayed).toBe(true);
+    expect(again.legs).toEqual(first.legs);
+    await ledger.flush();
+    expect(await ledger.balanceOf('cookies', 'erin')).toBe(25);
+    expect(await ledger.balanceOf('cookies', 'fay')).toBe(15);
+    expect((await checkInvariants(t.cols)).problems).toEqual([]);
+  });
+});

@@ -1,0 +1,37 @@
+import { randomBytes } from 'node:crypto';
+import { type Db, MongoClient } from 'mongodb';
+import { afterAll, beforeAll, inject } from 'vitest';
+import { type Collections, collections, ensureIndexes } from '../../src/db/collections.js';
+
+export interface TestDatabase {
+  client: MongoClient;
+  db: Db;
+  cols: Collections;
+  uri: string;
+  name: string;
+}
+
+/** A fresh database of the suite's shared server, for one test file; dropped afterwards. */
+export function useTestDatabase(label: string): TestDatabase {
+  const handle = {} as TestDatabase;
+  beforeAll(async () => {
+    const uri = inject('mongoUri');
+    const client = new MongoClient(uri, { maxPoolSize: 100 });
+    await client.connect();
+    const name = `t_${label}_${randomBytes(4).toString('hex')}`;
+    const db = client.db(name);
+    await ensureIndexes(db);
+    Object.assign(handle, { client, db, cols: collections(db), uri, name });
+  });
+  afterAll(async () => {
+    await handle.db?.dropDatabase();
+    await handle.client?.close();
+  });
+  return handle;
+}
+
+/** Empties every collection between tests of one file. */
+export async function clearDatabase(db: Db): Promise<void> {
+  const list = await db.listCollections({}, { nameOnly: true }).toArray();
+  await Promise.all(list.map((c) => db.collection(c.name).deleteMany({})));
+}

@@ -1,0 +1,43 @@
+import { ManualClock } from '../../src/clock.js';
+import type { Collections } from '../../src/db/collections.js';
+import { silentLogger } from '../../src/logger.js';
+import { cryptoRng } from '../../src/rng.js';
+import { Ledger, type LedgerHooks } from '../../utils/ledger/ledger.js';
+
+export const HOUSE = 'house';
+
+export function makeLedger(
+  cols: Collections,
+  options: { hooks?: LedgerHooks; houseMinReserve?: number; clock?: ManualClock } = {},
+): Ledger {
+  return new Ledger({
+    cols,
+    clock: options.clock ?? new ManualClock(new Date('2026-01-01T00:00:00Z')),
+    rng: cryptoRng,
+    log: silentLogger,
+    config: { houseAccountId: HOUSE, houseMinReserve: options.houseMinReserve ?? 0 },
+    hooks: options.hooks,
+  });
+}
+
+/** Runs `tasks` with at most `limit` in flight; returns every settled result in order. */
+export async function runPool<T>(
+  count: number,
+  limit: number,
+  task: (index: number) => Promise<T>,
+): Promise<PromiseSettledResult<T>[]> {
+  const results: PromiseSettledResult<T>[] = new Array(count);
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const index = next++;
+      try {
+        results[index] = { status: 'fulfilled', value: await task(index) };
+      } catch (reason) {
+        results[index] = { status: 'rejected', reason };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, count) }, worker));
+  return results;
+}

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { invalidInput } from './errors.js';
+
+/** Milli-points per Place point: Place values are stored as integers of 1/1000 point. */
+export const MILLI_PER_POINT = 1000;
+
+const POINTS_TEXT = /^(\d{1,13})(?:\.(\d{1,3}))?$/;
+
+/**
+ * Parses user text such as `12`, `12.5` or `12.345` into integer milli-points, exactly
+ * (no floating point). More than three decimals, signs, exponents and empty text are refused.
+ */
+export function parsePlacePoints(text: string): number {
+  const trimmed = text.trim();
+  const match = POINTS_TEXT.exec(trimmed);
+  if (!match) {
+    throw invalidInput(`"${text}" is not an amount of points (use up to 3 decimals, e.g. 12.345)`, {
+      input: text,
+    });
+  }
+  const whole = Number(match[1]);
+  const fraction = Number((match[2] ?? '').padEnd(3, '0'));
+  const milli = whole * MILLI_PER_POINT + fraction;
+  if (!Number.isSafeInteger(milli)) throw invalidInput(`"${text}" is too large`, { input: text });
+  return milli;
+}
+
+/** Prints milli-points as points with exactly the decimals needed: 12345 -> "12.345", 100000 -> "100". */
+export function formatPlacePoints(milli: number): string {
+  const sign = milli < 0 ? '-' : '';
+  const abs = Math.abs(milli);
+  const whole = Math.trunc(abs / MILLI_PER_POINT);
+  const fraction = abs % MILLI_PER_POINT;
+  if (fraction === 0) return `${sign}${whole}`;
+  return `${sign}${whole}.${String(fraction).padStart(3, '0').replace(/0+$/, '')}`;
+}
+
+/** A positive whole amount that integer arithmetic in JS and MongoDB keeps exact. */
+export const positiveAmount = z
+  .number({ error: 'amount must be a number' })
+  .refine((n) => Number.isFinite(n), 'amount must be finite')
+  .refine((n) => Number.isInteger(n), 'amount must be a whole number')
+  .refine((n) => n > 0, 'amount must be greater than zero')
+  .refine((n) => Number.isSafeInteger(n), 'amount must be at most 2^53 - 1');
+
+export function formatCookies(amount: number): string {
+  return `${amount.toLocaleString('en-US')} 🍪`;
+}

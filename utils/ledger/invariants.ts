@@ -1,0 +1,120 @@
+import type { Collections, Currency } from '../../src/db/collections.js';
+import { createBooks } from './books.js';
+
+export interface CurrencyTotals {
+  /** Sum of all stored balances. */
+  balances: number;
+  /** Value created by credits without a source (rewards, grants). */
+  minted: number;
+  /** Value destroyed by debits without a destination (purchases, fees). */
+  burned: number;
+  accounts: number;
+}
+
+export interface InvariantReport {
+  ok: boolean;
+  problems: string[];
+  totals: Record<Currency, CurrencyTotals>;
+  events: number;
+}
+
+interface Recomputed {
+  balance: number;
+  earned: number;
+  spent: number;
+  placements: number;
+}
+
+/**
+ * Recomputes every wallet from the audit events and the total supply (minted minus
+ * burned), and compares both with the stored balances. Every difference is listed.
+ */
+export async function checkInvariants(cols: Collections): Promise<InvariantReport> {
+  const problems: string[] = [];
+  const recomputed = new Map<string, Recomputed>();
+  const totals: Record<Currency, CurrencyTotals> = {
+    cookies: { balances: 0, minted: 0, burned: 0, accounts: 0 },
+    place: { balances: 0, minted: 0, burned: 0, accounts: 0 },
+  };
+  const transfers = new Map<string, { debit: number; credit: number; legs: number }>();
+  let eventCount = 0;
+
+  for await (const event of cols.ledgerEvents.find({})) {
+    eventCount++;
+    const key = `${event.currency}/${event.account}`;
+    const r = recomputed.get(key) ?? { balance: 0, earned: 0, spent: 0, placements: 0 };
+    r.balance += event.delta;
+    if (event.delta > 0) r.earned += event.delta;
+    else r.spent -= event.delta;
+    r.placements += event.placements;
+    recomputed.set(key, r);
+    if (event.type === 'credit') totals[event.currency].minted += event.delta;
+    if (event.type === 'debit') totals[event.currency].burned -= event.delta;
+    if (event.type === 'transfer') {
+      const t = transfers.get(event.opId) ?? { debit: 0, credit: 0, legs: 0 };
+      t.legs++;
+      if (event.leg === 'debit') t.debit -= event.delta;
+      else t.credit += event.delta;
+      transfers.set(event.opId, t);
+    }
+  }
+
+  for (const [opId, t] of transfers) {
+    if (t.legs !== 2 || t.debit !== t.credit) {
+      problems.push(`transfer ${opId}: ${t.legs} event(s), debited ${t.debit}, credited ${t.credit}`);
+    }
+  }
+
+  const books = createBooks(cols);
+  for (const book of Object.values(books)) {
+    const seen = new Set<string>();
+    for await (const raw of book.collection.find({})) {
+      const doc = raw as unknown as Record<string, unknown> & { _id: string; pendingOps?: unknown[] };
+      const key = `${book.currency}/${doc._id}`;
+      seen.add(key);
+      const stored = numberField(doc, book.balanceField);
+      const expected = recomputed.get(key) ?? { balance: 0, earned: 0, spent: 0, placements: 0 };
+      totals[book.currency].balances += stored;
+      totals[book.currency].accounts++;
+      if (!Number.isSafeInteger(stored)) problems.push(`${key}: balance ${stored} is not a whole number`);
+      if (stored < 0) problems.push(`${key}: negative balance ${stored}`);
+      if (stored !== expected.balance) {
+        problems.push(`${key}: stored balance ${stored}, events explain ${expected.balance}`);
+      }
+      if (book.currency === 'place') {
+        for (const field of ['earned', 'spent', 'placements'] as const) {
+          const value = numberField(doc, field);
+          if (value !== expected[field])
+            problems.push(`${key}: stored ${field} ${value}, events explain ${expected[field]}`);
+        }
+      }
+      if (doc.pendingOps !== undefined) {
+        problems.push(`${key}: ${doc.pendingOps.length} operation marker(s) left (pendingOps present)`);
+      }
+    }
+    for (const [key, r] of recomputed) {
+      if (key.startsWith(`${book.currency}/`) && !seen.has(key) && r.balance !== 0) {
+        problems.push(`${key}: events explain ${r.balance} but no balance document exists`);
+      }
+    }
+  }
+
+  for (const currency of ['cookies', 'place'] as const) {
+    const t = totals[currency];
+    if (t.balances !== t.minted - t.burned) {
+      problems.push(
+        `${currency}: balances total ${t.balances}, minted ${t.minted} - burned ${t.burned} = ${t.minted - t.burned}`,
+      );
+    }
+  }
+
+  const stuck = await cols.ledgerStuckOps.find({ resolvedAt: null }).toArray();
+  for (const s of stuck) problems.push(`stuck operation ${s.opId} (attempt ${s.attempt}): ${s.problem}`);
+
+  return { ok: problems.length === 0, problems, totals, events: eventCount };
+}
+
+function numberField(doc: Record<string, unknown>, field: string): number {
+  const value = doc[field];
+  return typeof value === 'number' ? value : 0;
+}
