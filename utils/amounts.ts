@@ -37,8 +37,9 @@ export function formatPlacePoints(milli: number): string {
 
 /** A positive whole amount that integer arithmetic in JS and MongoDB keeps exact. */
 export const positiveAmount = z
-  .number({ error: 'amount must be a number' })
-  .refine((n) => Number.isFinite(n), 'amount must be finite')
+  .number({
+    error: (issue) => (issue.input === undefined ? 'amount is required' : 'amount must be a finite number'),
+  })
   .refine((n) => Number.isInteger(n), 'amount must be a whole number')
   .refine((n) => n > 0, 'amount must be greater than zero')
   .refine((n) => Number.isSafeInteger(n), 'amount must be at most 2^53 - 1');

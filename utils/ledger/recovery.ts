@@ -3,7 +3,7 @@ import type { Clock } from '../../src/clock.js';
 import type { Collections, LegSide, OperationSpec } from '../../src/db/collections.js';
 import type { Logger } from '../../src/logger.js';
 import { asUpdate, type BalanceDoc, type Book, createBooks } from './books.js';
-import { buildEvent, isDuplicateKey, recordStuck, reverseLeg } from './ledger.js';
+import { buildEvent, findOperationEvents, isDuplicateKey, recordStuck, reverseLeg } from './ledger.js';
 
 export interface RecoveryDeps {
   cols: Collections;
@@ -124,7 +124,7 @@ type AttemptOutcome = 'rolledForward' | 'rolledBack' | 'duplicatesUndone' | 'stu
 
 async function finishAttempt(deps: RecoveryDeps, attempt: InterruptedAttempt): Promise<AttemptOutcome> {
   const { spec, att, legs } = attempt;
-  const events = await deps.cols.ledgerEvents.find({ opId: spec.opId }).toArray();
+  const events = await findOperationEvents(deps.cols, spec.opId);
   const writtenBy = events[0]?.attempt;
 
   if (writtenBy !== undefined && writtenBy !== att) {

@@ -1,0 +1,171 @@
+import { spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/clock.js';
+import { silentLogger } from '../../src/logger.js';
+import { checkInvariants } from '../../utils/ledger/invariants.js';
+import type { LedgerStep } from '../../utils/ledger/ledger.js';
+import { recoverLedger } from '../../utils/ledger/recovery.js';
+import { clearDatabase, useTestDatabase } from '../support/database.js';
+import { HOUSE, makeLedger } from '../support/ledgerHarness.js';
+
+const t = useTestDatabase('ledger_crash');
+
+interface CrashPoint {
+  name: string;
+  op: 'debit' | 'credit' | 'transfer';
+  input: Record<string, unknown>;
+  killAt: LedgerStep;
+  failCredit?: boolean;
+  /** Balances after recovery and one retry of the same id: the operation applied exactly once. */
+  expected: Record<string, number>;
+}
+
+const give = { opId: 'give-1', currency: 'cookies', from: 'ann', to: 'ben', amount: 30, kind: 'give' };
+const burn = { opId: 'burn-1', currency: 'cookies', account: 'ann', amount: 30, kind: 'shop.buy' };
+const mint = { opId: 'mint-1', currency: 'cookies', account: 'ann', amount: 30, kind: 'cookies.collect' };
+const win = { opId: 'win-1', currency: 'cookies', from: HOUSE, to: 'ann', amount: 30, kind: 'game.win' };
+
+const CRASH_POINTS: CrashPoint[] = [
+  {
+    name: 'transfer after the debit',
+    op: 'transfer',
+    input: give,
+    killAt: 'debit.applied',
+    expected: { ann: 70, ben: 30 },
+  },
+  {
+    name: 'transfer after the credit',
+    op: 'transfer',
+    input: give,
+    killAt: 'credit.applied',
+    expected: { ann: 70, ben: 30 },
+  },
+  {
+    name: 'transfer before its markers are removed',
+    op: 'transfer',
+    input: give,
+    killAt: 'events.written',
+    expected: { ann: 70, ben: 30 },
+  },
+  {
+    name: 'transfer during compensation of a failed credit',
+    op: 'transfer',
+    input: give,
+    killAt: 'compensation.started',
+    failCredit: true,
+    expected: { ann: 70, ben: 30 },
+  },
+  { name: 'debit after the debit', op: 'debit', input: burn, killAt: 'debit.applied', expected: { ann: 70 } },
+  {
+    name: 'debit before its marker is removed',
+    op: 'debit',
+    input: burn,
+    killAt: 'events.written',
+    expected: { ann: 70 },
+  },
+  {
+    name: 'credit after the credit',
+    op: 'credit',
+    input: mint,
+    killAt: 'credit.applied',
+    expected: { ann: 130 },
+  },
+  {
+    name: 'credit before its marker is removed',
+    op: 'credit',
+    input: mint,
+    killAt: 'events.written',
+    expected: { ann: 130 },
+  },
+  {
+    name: 'house payout after the credit',
+    op: 'transfer',
+    input: win,
+    killAt: 'credit.applied',
+    expected: { ann: 130, [HOUSE]: 970 },
+  },
+];
+
+function runChild(point: CrashPoint): Promise<{ signal: NodeJS.Signals | null; stdout: string }> {
+  const plan = {
+    uri: t.uri,
+    dbName: t.name,
+    op: point.op,
+    input: point.input,
+    killAt: point.killAt,
+    failCredit: !!point.failCredit,
+  };
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'test/support/crashChild.ts', JSON.stringify(plan)],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.once('error', reject);
+    child.once('exit', (_code, signal) => resolve({ signal, stdout }));
+  });
+}
+
+describe('ledger crash points', () => {
+  it.each(CRASH_POINTS)(
+    'GIVEN a process killed: $name THEN recovery restores the invariants and a retry applies once',
+    async (point) => {
+      await clearDatabase(t.db);
+      const seeder = makeLedger(t.cols);
+      await seeder.credit({
+        opId: 'seed-ann',
+        currency: 'cookies',
+        account: 'ann',
+        amount: 100,
+        kind: 'test.mint',
+      });
+      await seeder.credit({
+        opId: 'seed-house',
+        currency: 'cookies',
+        account: HOUSE,
+        amount: 1_000,
+        kind: 'test.mint',
+      });
+      await seeder.flush();
+
+      const child = await runChild(point);
+      expect(child.stdout).toContain(`REACHED ${point.killAt}`);
+      expect(child.signal).toBe('SIGKILL');
+
+      const report = await recoverLedger(
+        { cols: t.cols, clock: new ManualClock(new Date('2026-01-01T01:00:00Z')), log: silentLogger },
+        { graceMs: 0 },
+      );
+      expect(report.stuck).toEqual([]);
+      const afterRecovery = await checkInvariants(t.cols);
+      expect(afterRecovery.problems).toEqual([]);
+
+      const retry = makeLedger(t.cols);
+      // biome-ignore lint/suspicious/noExplicitAny: the crash point names the method.
+      await (retry as any)[point.op](point.input);
+      await retry.flush();
+      for (const [account, balance] of Object.entries(point.expected)) {
+        expect(await retry.balanceOf('cookies', account), account).toBe(balance);
+      }
+      expect(await t.cols.cookies.countDocuments({ pendingOps: { $exists: true } })).toBe(0);
+      expect((await checkInvariants(t.cols)).problems).toEqual([]);
+    },
+  );
+
+  it(`covers ${CRASH_POINTS.length} crash points across every named step`, () => {
+    const steps = new Set(CRASH_POINTS.map((p) => p.killAt));
+    expect([...steps].sort()).toEqual([
+      'compensation.started',
+      'credit.applied',
+      'debit.applied',
+      'events.written',
+    ]);
+    console.info(`ledger crash points covered: ${CRASH_POINTS.length}`);
+  });
+});
