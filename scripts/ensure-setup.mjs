@@ -58,6 +58,9 @@ const canvasHeaders =
   ok('pkg-config', ['--exists', 'cairo', 'pangocairo', 'librsvg-2.0', 'libjpeg']) &&
   existsSync('/usr/include/gif_lib.h');
 if (!canvasBuilt && !canvasHeaders) aptInstall(CANVAS_DEBS, 'node-canvas (image rendering)');
+if (!existsSync('/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf')) {
+  aptInstall(['fonts-dejavu-core'], 'readable text in rendered images');
+}
 
 if (!process.env.MONGODB_URI && !(ok('javac', ['-version']) && ok('mvn', ['-v']))) {
   aptInstall(JAVA_DEBS, 'the offline MongoDB-compatible server (mongo-java-server)');

@@ -24,7 +24,7 @@ export class AppError extends Error {
 
   constructor(
     readonly code: ErrorCode,
-    detail: string,
+    readonly detail: string,
     readonly context: ErrorContext = {},
   ) {
     super(`${code}: ${detail}`);

@@ -17,6 +17,7 @@ export const COLLECTION_NAMES = {
   ledgerEvents: 'ledger_events',
   ledgerStuckOps: 'ledger_stuck_ops',
   runtimeConfig: 'runtime_config',
+  profiles: 'profiles',
 } as const;
 
 export type Currency = 'cookies' | 'place';
@@ -116,6 +117,14 @@ export interface CooldownDoc {
   until: Date;
 }
 
+/** Who a member is, for names in images and lists; refreshed at most every few minutes. */
+export interface ProfileDoc {
+  _id: string;
+  name: string;
+  firstSeenAt: Date;
+  lastSeenAt: Date;
+}
+
 export interface Collections {
   cookies: Collection<CookieAccountDoc>;
   cooldowns: Collection<CooldownDoc>;
@@ -123,6 +132,7 @@ export interface Collections {
   ledgerEvents: Collection<LedgerEventDoc>;
   ledgerStuckOps: Collection<StuckOpDoc>;
   runtimeConfig: Collection<RuntimeConfigDoc>;
+  profiles: Collection<ProfileDoc>;
 }
 
 /** Money writes wait for the journal: an acknowledged balance change survives a server crash. */
@@ -137,6 +147,7 @@ export function collections(db: Db): Collections {
     ledgerEvents: db.collection<LedgerEventDoc>(COLLECTION_NAMES.ledgerEvents, journaled),
     ledgerStuckOps: db.collection<StuckOpDoc>(COLLECTION_NAMES.ledgerStuckOps, journaled),
     runtimeConfig: db.collection<RuntimeConfigDoc>(COLLECTION_NAMES.runtimeConfig, journaled),
+    profiles: db.collection<ProfileDoc>(COLLECTION_NAMES.profiles),
   };
 }
 
@@ -150,6 +161,7 @@ export async function ensureIndexes(db: Db): Promise<void> {
     c.cookies.createIndex({ 'pendingOps.op': 1 }, { name: 'pending_ops', sparse: true }),
     c.placeWallets.createIndex({ 'pendingOps.op': 1 }, { name: 'pending_ops', sparse: true }),
     c.cooldowns.createIndex({ userId: 1 }, { name: 'by_user' }),
+    c.profiles.createIndex({ lastSeenAt: 1 }, { name: 'by_last_seen' }),
     db
       .collection(COLLECTION_NAMES.placePixelEvents)
       .createIndex({ revision: 1 }, { name: 'by_revision', unique: true }),

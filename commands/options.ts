@@ -1,0 +1,19 @@
+import type { z } from 'zod';
+import type { Invocation } from '../src/interactions/types.js';
+import { invalidInput } from '../utils/errors.js';
+
+/** Parses a command's options with its zod schema; a bad value becomes INVALID_INPUT naming the option. */
+export function parseOptions<T extends z.ZodType>(schema: T, invocation: Invocation): z.output<T> {
+  const parsed = schema.safeParse(invocation.options);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const option = issue?.path.join('.') || 'options';
+  throw invalidInput(`option "${option}": ${issue?.message ?? 'invalid'}`, { option });
+}
+
+/** A Discord user id as options carry it. */
+export const SNOWFLAKE = /^\d{15,21}$/;
+
+export function mention(userId: string): string {
+  return `<@${userId}>`;
+}

@@ -1,0 +1,106 @@
+import {
+  ActionRowBuilder,
+  type APIEmbed,
+  AttachmentBuilder,
+  ButtonBuilder,
+  type ButtonInteraction,
+  ButtonStyle,
+  type ChatInputCommandInteraction,
+  MessageFlags,
+} from 'discord.js';
+import type { ButtonStyleName, EmbedSpec, Reply, Responder } from '../interactions/types.js';
+
+const STYLES: Record<ButtonStyleName, ButtonStyle> = {
+  primary: ButtonStyle.Primary,
+  secondary: ButtonStyle.Secondary,
+  success: ButtonStyle.Success,
+  danger: ButtonStyle.Danger,
+};
+
+function toEmbed(spec: EmbedSpec): APIEmbed {
+  return {
+    title: spec.title,
+    description: spec.description,
+    color: spec.color,
+    fields: spec.fields,
+    footer: spec.footer ? { text: spec.footer } : undefined,
+    image: spec.imageFile ? { url: `attachment://${spec.imageFile}` } : undefined,
+  };
+}
+
+function toPayload(reply: Reply) {
+  const rows: ActionRowBuilder<ButtonBuilder>[] = [];
+  const buttons = reply.buttons ?? [];
+  for (let i = 0; i < buttons.length; i += 5) {
+    rows.push(
+      new ActionRowBuilder<ButtonBuilder>().addComponents(
+        buttons.slice(i, i + 5).map((b) =>
+          new ButtonBuilder()
+            .setCustomId(b.customId)
+            .setLabel(b.label)
+            .setStyle(STYLES[b.style])
+            .setDisabled(b.disabled ?? false),
+        ),
+      ),
+    );
+  }
+  return {
+    content: reply.content ?? '',
+    embeds: (reply.embeds ?? []).map(toEmbed),
+    files: (reply.files ?? []).map((f) => new AttachmentBuilder(f.data, { name: f.name })),
+    // An explicit empty list removes the buttons of an updated message.
+    ...(reply.buttons ? { components: rows } : {}),
+  };
+}
+
+/**
+ * Sends a Reply on a discord.js interaction whatever its state: a first reply, the edit of
+ * a deferral, or a follow-up. An ephemeral reply after a public deferral deletes the
+ * placeholder and follows up ephemerally, so errors never become public.
+ */
+export class DiscordResponder implements Responder {
+  state: Responder['state'] = 'fresh';
+  #deferredEphemeral = false;
+  #deferring: Promise<void> | null = null;
+
+  constructor(private readonly interaction: ChatInputCommandInteraction | ButtonInteraction) {}
+
+  async defer(ephemeral: boolean): Promise<void> {
+    if (this.state !== 'fresh') return;
+    this.#deferring ??= this.interaction
+      .deferReply(ephemeral ? { flags: MessageFlags.Ephemeral } : {})
+      .then(() => {
+        this.state = 'deferred';
+        this.#deferredEphemeral = ephemeral;
+      })
+      .finally(() => {
+        this.#deferring = null;
+      });
+    await this.#deferring;
+  }
+
+  async send(reply: Reply): Promise<void> {
+    // A deferral still in flight decides how this reply must be sent.
+    await this.#deferring?.catch(() => undefined);
+    const payload = toPayload(reply);
+    const flags = reply.ephemeral ? MessageFlags.Ephemeral : undefined;
+    const interaction = this.interaction;
+    if (this.state === 'fresh') {
+      this.state = 'replied';
+      if (reply.update && interaction.isButton()) await interaction.update(payload);
+      else await interaction.reply({ ...payload, ...(flags ? { flags } : {}) });
+      return;
+    }
+    if (this.state === 'deferred') {
+      this.state = 'replied';
+      if (reply.ephemeral && !this.#deferredEphemeral) {
+        await interaction.deleteReply();
+        await interaction.followUp({ ...payload, flags: MessageFlags.Ephemeral });
+      } else {
+        await interaction.editReply(payload);
+      }
+      return;
+    }
+    await interaction.followUp({ ...payload, ...(flags ? { flags } : {}) });
+  }
+}

@@ -1,0 +1,66 @@
+import {
+  type ButtonInteraction,
+  type ChatInputCommandInteraction,
+  type CommandInteractionOption,
+  GuildMember,
+} from 'discord.js';
+import type { Invocation } from '../interactions/types.js';
+
+function leafOptions(
+  options: readonly CommandInteractionOption[],
+): Record<string, string | number | boolean> {
+  const values: Record<string, string | number | boolean> = {};
+  for (const option of options) {
+    if (option.options) Object.assign(values, leafOptions(option.options));
+    else if (option.value !== undefined) values[option.name] = option.value;
+  }
+  return values;
+}
+
+function memberInfo(interaction: ChatInputCommandInteraction | ButtonInteraction) {
+  const member = interaction.member;
+  const roleIds = member instanceof GuildMember ? [...member.roles.cache.keys()] : (member?.roles ?? []);
+  const name =
+    member instanceof GuildMember
+      ? member.displayName
+      : (member?.nick ?? interaction.user.globalName ?? interaction.user.username);
+  return {
+    user: { id: interaction.user.id, name },
+    roleIds: roleIds.filter((id) => id !== interaction.guildId),
+  };
+}
+
+/** A discord.js slash command or button click as the runtime's transport-neutral Invocation. */
+export function toInvocation(interaction: ChatInputCommandInteraction | ButtonInteraction): Invocation {
+  const base = { id: interaction.id, guildId: interaction.guildId, ...memberInfo(interaction) };
+  if (interaction.isButton()) {
+    return {
+      ...base,
+      kind: 'button',
+      commandName: interaction.customId.split(':')[0] ?? '',
+      group: null,
+      subcommand: null,
+      options: {},
+      users: {},
+      customId: interaction.customId,
+      messageId: interaction.message.id,
+    };
+  }
+  const users: Record<string, string> = {};
+  for (const [id, user] of interaction.options.resolved?.users ?? []) {
+    const member = interaction.options.resolved?.members?.get(id);
+    users[id] =
+      (member instanceof GuildMember ? member.displayName : member?.nick) ?? user.globalName ?? user.username;
+  }
+  return {
+    ...base,
+    kind: 'command',
+    commandName: interaction.commandName,
+    group: interaction.options.getSubcommandGroup(false),
+    subcommand: interaction.options.getSubcommand(false),
+    options: leafOptions(interaction.options.data),
+    users,
+    customId: null,
+    messageId: null,
+  };
+}

@@ -1,0 +1,114 @@
+import type { RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
+import type { AppDeps } from '../app.js';
+import type { ProfileDirectory } from '../profiles/profileDirectory.js';
+import type { RuntimeConfig } from '../runtimeConfig/runtimeConfig.js';
+
+/**
+ * The runtime speaks this transport-neutral model. The discord.js adapter and the local
+ * console both turn what they receive into an `Invocation` and render a `Reply`, so one
+ * command module serves both.
+ */
+export interface Invocation {
+  kind: 'command' | 'button';
+  /** Unique per slash command or click (Discord's interaction id). */
+  id: string;
+  commandName: string;
+  group: string | null;
+  subcommand: string | null;
+  /** Option values by name; user options hold the user id. */
+  options: Record<string, string | number | boolean>;
+  /** Display names of users named in options, by id. */
+  users: Record<string, string>;
+  /** For buttons: the custom id, and the message the button is on. */
+  customId: string | null;
+  messageId: string | null;
+  user: { id: string; name: string };
+  roleIds: string[];
+  guildId: string | null;
+}
+
+export type ButtonStyleName = 'primary' | 'secondary' | 'success' | 'danger';
+
+export interface ButtonSpec {
+  customId: string;
+  label: string;
+  style: ButtonStyleName;
+  disabled?: boolean;
+}
+
+export interface EmbedSpec {
+  title?: string;
+  description?: string;
+  color?: number;
+  fields?: { name: string; value: string; inline?: boolean }[];
+  footer?: string;
+  /** Name of an attached file to show as the embed's image. */
+  imageFile?: string;
+}
+
+export interface FileSpec {
+  name: string;
+  data: Buffer;
+}
+
+export interface Reply {
+  content?: string;
+  embeds?: EmbedSpec[];
+  files?: FileSpec[];
+  buttons?: ButtonSpec[];
+  ephemeral?: boolean;
+  /** For buttons: replace the message the button is on instead of sending a new one. */
+  update?: boolean;
+}
+
+/** Sends replies over one transport; tracks whether the interaction is fresh, deferred or replied. */
+export interface Responder {
+  readonly state: 'fresh' | 'deferred' | 'replied';
+  defer(ephemeral: boolean): Promise<void>;
+  send(reply: Reply): Promise<void>;
+}
+
+export type Access = 'everyone' | 'moderator' | 'admin';
+
+export interface Actor {
+  id: string;
+  name: string;
+  isModerator: boolean;
+  isAdmin: boolean;
+}
+
+export interface BotDeps extends AppDeps {
+  runtimeConfig: RuntimeConfig;
+  profiles: ProfileDirectory;
+}
+
+export interface CommandContext {
+  deps: BotDeps;
+  invocation: Invocation;
+  actor: Actor;
+  /** Every command module (for /help). */
+  commands: readonly CommandModule[];
+  /** Defers the reply (idempotent); use before slow work when `defer` is not declared. */
+  defer(): Promise<void>;
+}
+
+export interface ButtonHandler {
+  /** Access needed to press it (default: that of the command). */
+  access?: Access;
+  /** Slow buttons declare it, so the runtime defers before running them. */
+  defer?: boolean;
+  run(ctx: CommandContext, args: string[]): Promise<Reply>;
+}
+
+export interface CommandModule {
+  data: RESTPostAPIChatInputApplicationCommandsJSONBody;
+  /** Who may run it; a function when subcommands differ. Re-checked on every interaction. */
+  access: Access | ((invocation: Invocation) => Access);
+  /** Help group the command is listed under. */
+  category: string;
+  /** Defer before running (rendering, slow queries); `ephemeral` decides the deferred reply's visibility. */
+  defer?: (invocation: Invocation) => { ephemeral: boolean } | null;
+  execute(ctx: CommandContext): Promise<Reply>;
+  /** Buttons whose custom id starts with `<command name>:<action>:`. */
+  buttons?: Record<string, ButtonHandler>;
+}

@@ -1,0 +1,36 @@
+import type { Clock } from '../clock.js';
+import type { Collections } from '../db/collections.js';
+
+const REFRESH_MS = 10 * 60_000;
+const MAX_CACHED = 10_000;
+
+/**
+ * Remembers members' display names (for leaderboards and images) and when they were last
+ * active (for inactive-profile cleanup). A member's row is written at most once every
+ * ten minutes per process, or at once when the name changed.
+ */
+export class ProfileDirectory {
+  readonly #recent = new Map<string, { name: string; at: number }>();
+
+  constructor(private readonly deps: { cols: Collections; clock: Clock }) {}
+
+  async touch(user: { id: string; name: string }): Promise<void> {
+    const now = this.deps.clock.now();
+    const seen = this.#recent.get(user.id);
+    if (seen && seen.name === user.name && now.getTime() - seen.at < REFRESH_MS) return;
+    await this.deps.cols.profiles.updateOne(
+      { _id: user.id },
+      { $set: { name: user.name, lastSeenAt: now }, $setOnInsert: { firstSeenAt: now } },
+      { upsert: true },
+    );
+    if (this.#recent.size >= MAX_CACHED) this.#recent.clear();
+    this.#recent.set(user.id, { name: user.name, at: now.getTime() });
+  }
+
+  async names(ids: string[]): Promise<Map<string, string>> {
+    const docs = await this.deps.cols.profiles
+      .find({ _id: { $in: ids } }, { projection: { name: 1 } })
+      .toArray();
+    return new Map(docs.map((d) => [d._id, d.name]));
+  }
+}

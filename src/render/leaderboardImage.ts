@@ -1,0 +1,64 @@
+import { createCanvas } from 'canvas';
+
+export interface LeaderboardImageRow {
+  rank: number;
+  name: string;
+  value: number;
+}
+
+const WIDTH = 800;
+const ROW = 52;
+const HEADER = 96;
+const PAD = 32;
+const MEDALS = ['#f5c542', '#c0c7d1', '#d08a4f'];
+
+/** Renders the Cookie leaderboard as a PNG: one bar per member, longest for the richest. */
+export function renderLeaderboard(
+  title: string,
+  rows: LeaderboardImageRow[],
+): { png: Buffer; width: number; height: number } {
+  const height = HEADER + Math.max(rows.length, 1) * ROW + PAD;
+  const canvas = createCanvas(WIDTH, height);
+  const g = canvas.getContext('2d');
+
+  g.fillStyle = '#2b1d14';
+  g.fillRect(0, 0, WIDTH, height);
+  g.fillStyle = '#f3e3c3';
+  g.font = 'bold 34px "DejaVu Sans"';
+  g.fillText(title, PAD, 58);
+
+  if (rows.length === 0) {
+    g.font = '22px "DejaVu Sans"';
+    g.fillStyle = '#c9b08a';
+    g.fillText('Nobody has any Cookies yet.', PAD, HEADER + 30);
+  }
+
+  const max = Math.max(1, ...rows.map((r) => r.value));
+  const barLeft = 300;
+  const barMax = WIDTH - barLeft - 170;
+  rows.forEach((row, i) => {
+    const y = HEADER + i * ROW;
+    g.fillStyle = i % 2 === 0 ? '#3a281c' : '#33231a';
+    g.fillRect(PAD / 2, y, WIDTH - PAD, ROW - 6);
+    g.fillStyle = MEDALS[row.rank - 1] ?? '#a98c66';
+    g.font = 'bold 24px "DejaVu Sans"';
+    g.fillText(`#${row.rank}`, PAD, y + 33);
+    g.fillStyle = '#f3e3c3';
+    g.font = '22px "DejaVu Sans"';
+    g.fillText(truncate(g, row.name, barLeft - PAD - 80), PAD + 70, y + 32);
+    g.fillStyle = '#c8813b';
+    g.fillRect(barLeft, y + 12, Math.max(4, (row.value / max) * barMax), ROW - 30);
+    g.fillStyle = '#f3e3c3';
+    g.font = 'bold 22px "DejaVu Sans"';
+    g.fillText(row.value.toLocaleString('en-US'), barLeft + barMax + 16, y + 32);
+  });
+
+  return { png: canvas.toBuffer('image/png'), width: WIDTH, height };
+}
+
+function truncate(g: { measureText(text: string): { width: number } }, text: string, width: number): string {
+  if (g.measureText(text).width <= width) return text;
+  let cut = text;
+  while (cut.length > 1 && g.measureText(`${cut}…`).width > width) cut = cut.slice(0, -1);
+  return `${cut}…`;
+}
