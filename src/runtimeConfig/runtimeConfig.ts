@@ -85,7 +85,7 @@ export class RuntimeConfig {
     }
     const parsed = RUNTIME_SETTINGS[key].parse.safeParse(text);
     if (!parsed.success) {
-      throw invalidInput(`${key} ${parsed.error.issues[0]?.message ?? 'is invalid'} (got "${text}")`, {
+      throw invalidInput(`"${text}" is not valid for ${key}: it ${parsed.error.issues[0]?.message ?? 'is invalid'}`, {
         key,
         input: text,
       });

@@ -1,0 +1,123 @@
+import type { ManualClock } from '../clock.js';
+import type { InteractionRuntime } from '../interactions/runtime.js';
+import type { Invocation } from '../interactions/types.js';
+import type { ConsoleIdentities } from './consoleIdentities.js';
+import { type ConsoleMessage, type ConsoleOutput, ConsoleResponder } from './consoleResponder.js';
+import { ConsoleLineError, convertOptions, parseConsoleLine, resolveCommandPath } from './parseConsoleLine.js';
+
+export const CONSOLE_GUILD_ID = '100000000000000001';
+export const DEFAULT_MEMBER = 'you';
+
+export type LineResult = 'ok' | 'refused' | 'failed' | 'quit';
+
+/**
+ * Drives the same command modules through the same runtime as Discord, from text lines.
+ * `refused` lines got an expected error reply (a demo may want that); `failed` lines did
+ * not parse or hit an unexpected error.
+ */
+export class ConsoleSession {
+  #lastWithButtons: ConsoleMessage | null = null;
+  #interactions = 0;
+
+  constructor(
+    private readonly deps: {
+      runtime: InteractionRuntime;
+      clock: ManualClock;
+      identities: ConsoleIdentities;
+      output: ConsoleOutput;
+    },
+  ) {}
+
+  /**
+   * The session's output calls this for every message. `!click` presses buttons of the last
+   * message that showed any, even after an update removed them: that is what a member's
+   * second click of a double click does, and the runtime must make it harmless.
+   */
+  onMessage(message: ConsoleMessage): void {
+    if (message.buttons.length > 0) this.#lastWithButtons = message;
+  }
+
+  async run(line: string): Promise<LineResult> {
+    const { output } = this.deps;
+    try {
+      const action = parseConsoleLine(line);
+      switch (action.kind) {
+        case 'skip':
+          return 'ok';
+        case 'quit':
+          return 'quit';
+        case 'wait':
+          this.deps.clock.advance(action.ms);
+          output.print(`(clock is now ${this.deps.clock.now().toISOString()})`);
+          return 'ok';
+        case 'click':
+          return await this.#click(action.as ?? DEFAULT_MEMBER, action.target);
+        case 'command':
+          return await this.#command(action);
+      }
+    } catch (error) {
+      if (!(error instanceof ConsoleLineError)) throw error;
+      output.print(`error: ${error.message}`);
+      return 'failed';
+    }
+  }
+
+  async #command(action: Extract<ReturnType<typeof parseConsoleLine>, { kind: 'command' }>): Promise<LineResult> {
+    const module = this.deps.runtime.commands.find((c) => c.data.name === action.commandName);
+    if (!module) {
+      const known = this.deps.runtime.commands.map((c) => `/${c.data.name}`).join(', ');
+      throw new ConsoleLineError(`there is no /${action.commandName} (commands: ${known})`);
+    }
+    const path = resolveCommandPath(module, [action.group, action.subcommand]);
+    const where = `/${[module.data.name, path.group, path.subcommand].filter(Boolean).join(' ')}`;
+    const { options, users } = convertOptions(where, path.options, action.args, (name) => this.deps.identities.get(name));
+    return this.#dispatch({
+      ...this.#base(action.as ?? DEFAULT_MEMBER),
+      kind: 'command',
+      commandName: module.data.name,
+      group: path.group,
+      subcommand: path.subcommand,
+      options,
+      users,
+      customId: null,
+      messageId: null,
+    }, null);
+  }
+
+  async #click(as: string, target: string): Promise<LineResult> {
+    const message = this.#lastWithButtons;
+    const button = message?.buttons.find((b) => b.label.toLowerCase() === target.toLowerCase() || b.customId === target);
+    if (!message || !button) {
+      const offered = message?.buttons.map((b) => `[${b.label}]`).join(' ') ?? 'none';
+      throw new ConsoleLineError(`no button "${target}" on the last message with buttons (offered: ${offered})`);
+    }
+    if (button.disabled) throw new ConsoleLineError(`the button [${button.label}] is disabled`);
+    return this.#dispatch({
+      ...this.#base(as),
+      kind: 'button',
+      commandName: button.customId.split(':')[0] ?? '',
+      group: null,
+      subcommand: null,
+      options: {},
+      users: {},
+      customId: button.customId,
+      messageId: message.id,
+    }, message.id);
+  }
+
+  #base(as: string): Pick<Invocation, 'id' | 'user' | 'roleIds' | 'guildId'> {
+    this.#interactions += 1;
+    return {
+      id: `${Date.now()}${String(this.#interactions).padStart(6, '0')}`,
+      user: this.deps.identities.get(as),
+      roleIds: [],
+      guildId: CONSOLE_GUILD_ID,
+    };
+  }
+
+  async #dispatch(invocation: Invocation, buttonMessageId: string | null): Promise<LineResult> {
+    const responder = new ConsoleResponder(this.deps.output, buttonMessageId);
+    const result = await this.deps.runtime.dispatch(invocation, responder);
+    return result.outcome === 'ok' ? 'ok' : result.outcome;
+  }
+}

@@ -1,0 +1,155 @@
+import { type APIApplicationCommandOption, ApplicationCommandOptionType } from 'discord.js';
+import { parseArgsStringToArgv } from 'string-argv';
+import type { CommandModule } from '../interactions/types.js';
+
+export type ConsoleAction =
+  | { kind: 'skip' }
+  | { kind: 'command'; as: string | null; commandName: string; group: string | null; subcommand: string | null; args: Map<string, string> }
+  | { kind: 'click'; as: string | null; target: string }
+  | { kind: 'wait'; ms: number }
+  | { kind: 'quit' };
+
+export class ConsoleLineError extends Error {}
+
+const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `90s`, `5m`, `2h`, `1d`, `250ms`. */
+export function parseDuration(text: string): number {
+  const match = /^(\d+)(ms|s|m|h|d)$/.exec(text.trim());
+  if (!match) throw new ConsoleLineError(`"${text}" is not a duration (use e.g. 90s, 5m, 2h, 1d)`);
+  return Number(match[1]) * (UNITS[match[2] as string] as number);
+}
+
+/**
+ * One console line: `[as NAME] /command [group] [subcommand] option:value option:"a b"`,
+ * `[as NAME] !click LABEL_OR_ID`, `!wait DURATION`, `!quit`; blank lines and `#` comments skip.
+ */
+export function parseConsoleLine(line: string): ConsoleAction {
+  const trimmed = line.trim();
+  if (trimmed === '' || trimmed.startsWith('#')) return { kind: 'skip' };
+  const tokens = parseArgsStringToArgv(trimmed);
+  let as: string | null = null;
+  const first = tokens[0] ?? '';
+  if (/^\[?as$/i.test(first)) {
+    const name = (tokens[1] ?? '').replace(/\]$/, '');
+    if (!name) throw new ConsoleLineError('"as" needs a member name, e.g. as bob /cookies balance');
+    as = name;
+    tokens.splice(0, 2);
+  }
+  const head = tokens.shift() ?? '';
+  if (head === '!click') {
+    const target = tokens.join(' ');
+    if (!target) throw new ConsoleLineError('!click needs a button label or id');
+    return { kind: 'click', as, target };
+  }
+  if (head === '!wait') {
+    if (as) throw new ConsoleLineError('!wait moves the clock for everyone; drop "as"');
+    return { kind: 'wait', ms: parseDuration(tokens[0] ?? '') };
+  }
+  if (head === '!quit' || head === '!exit') return { kind: 'quit' };
+  if (!head.startsWith('/') || head.length < 2) {
+    throw new ConsoleLineError(`"${head}" is not a command; lines start with /command, !click, !wait or as NAME`);
+  }
+  const words: string[] = [];
+  const args = new Map<string, string>();
+  for (const token of tokens) {
+    const colon = token.indexOf(':');
+    if (colon > 0) args.set(token.slice(0, colon), token.slice(colon + 1));
+    else if (args.size === 0) words.push(token);
+    else throw new ConsoleLineError(`"${token}" must be option:value`);
+  }
+  return { kind: 'command', as, commandName: head.slice(1), group: words[0] ?? null, subcommand: words[1] ?? null, args };
+}
+
+type LeafOption = Exclude<
+  APIApplicationCommandOption,
+  { type: ApplicationCommandOptionType.Subcommand | ApplicationCommandOptionType.SubcommandGroup }
+>;
+
+/**
+ * Resolves the words after the command name against its definition (as Discord's client
+ * does) and returns the subcommand path and the leaf option definitions.
+ */
+export function resolveCommandPath(
+  module: CommandModule,
+  words: (string | null)[],
+): { group: string | null; subcommand: string | null; options: LeafOption[] } {
+  const usage = (list: { name: string }[]) => list.map((o) => o.name).join(', ');
+  const top = module.data.options ?? [];
+  const groups = top.filter((o) => o.type === ApplicationCommandOptionType.SubcommandGroup);
+  const subs = top.filter((o) => o.type === ApplicationCommandOptionType.Subcommand);
+  const [w1, w2] = words;
+  if (groups.length === 0 && subs.length === 0) {
+    if (w1) throw new ConsoleLineError(`/${module.data.name} has no subcommand "${w1}"`);
+    return { group: null, subcommand: null, options: top as LeafOption[] };
+  }
+  const group = groups.find((g) => g.name === w1);
+  if (group && group.type === ApplicationCommandOptionType.SubcommandGroup) {
+    const sub = (group.options ?? []).find((s) => s.name === w2);
+    if (!sub) throw new ConsoleLineError(`/${module.data.name} ${w1} needs one of: ${usage(group.options ?? [])}`);
+    return { group: group.name, subcommand: sub.name, options: (sub.options ?? []) as LeafOption[] };
+  }
+  const sub = subs.find((s) => s.name === w1);
+  if (!sub || sub.type !== ApplicationCommandOptionType.Subcommand || w2) {
+    throw new ConsoleLineError(`/${module.data.name} needs one of: ${usage([...groups, ...subs])}`);
+  }
+  return { group: null, subcommand: sub.name, options: (sub.options ?? []) as LeafOption[] };
+}
+
+/** Converts option text by the option's type, enforcing what Discord's client enforces. */
+export function convertOptions(
+  where: string,
+  definitions: LeafOption[],
+  args: Map<string, string>,
+  resolveUser: (name: string) => { id: string; name: string },
+): { options: Record<string, string | number | boolean>; users: Record<string, string> } {
+  const options: Record<string, string | number | boolean> = {};
+  const users: Record<string, string> = {};
+  for (const name of args.keys()) {
+    if (!definitions.some((d) => d.name === name)) {
+      throw new ConsoleLineError(`${where} has no option "${name}" (options: ${definitions.map((d) => d.name).join(', ') || 'none'})`);
+    }
+  }
+  for (const def of definitions) {
+    const text = args.get(def.name);
+    if (text === undefined) {
+      if (def.required) throw new ConsoleLineError(`${where} needs ${def.name}:…`);
+      continue;
+    }
+    switch (def.type) {
+      case ApplicationCommandOptionType.Integer:
+      case ApplicationCommandOptionType.Number: {
+        const value = Number(text);
+        const ok = text.trim() !== '' && Number.isFinite(value) && (def.type === ApplicationCommandOptionType.Number || Number.isInteger(value));
+        if (!ok) throw new ConsoleLineError(`${def.name} must be a ${def.type === ApplicationCommandOptionType.Integer ? 'whole number' : 'number'}`);
+        if (def.min_value !== undefined && value < def.min_value) throw new ConsoleLineError(`${def.name} must be at least ${def.min_value}`);
+        if (def.max_value !== undefined && value > def.max_value) throw new ConsoleLineError(`${def.name} must be at most ${def.max_value}`);
+        options[def.name] = value;
+        break;
+      }
+      case ApplicationCommandOptionType.Boolean:
+        if (text !== 'true' && text !== 'false') throw new ConsoleLineError(`${def.name} must be true or false`);
+        options[def.name] = text === 'true';
+        break;
+      case ApplicationCommandOptionType.User:
+      case ApplicationCommandOptionType.Mentionable: {
+        const user = resolveUser(text);
+        options[def.name] = user.id;
+        users[user.id] = user.name;
+        break;
+      }
+      case ApplicationCommandOptionType.String: {
+        const choices = def.choices ?? [];
+        if (choices.length > 0 && !choices.some((c) => c.value === text)) {
+          throw new ConsoleLineError(`${def.name} must be one of: ${choices.map((c) => c.value).join(', ')}`);
+        }
+        if (def.max_length !== undefined && text.length > def.max_length) throw new ConsoleLineError(`${def.name} is longer than ${def.max_length} characters`);
+        options[def.name] = text;
+        break;
+      }
+      default:
+        options[def.name] = text;
+    }
+  }
+  return { options, users };
+}

@@ -1,0 +1,105 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import pino from 'pino';
+import { COMMANDS } from '../../commands/index.js';
+import { openApp, runLedgerRecovery } from '../app.js';
+import { createBotDeps } from '../botDeps.js';
+import { ManualClock } from '../clock.js';
+import type { Config } from '../config.js';
+import { describeServer } from '../db/connect.js';
+import { InteractionRuntime } from '../interactions/runtime.js';
+import { ConsoleIdentities } from './consoleIdentities.js';
+import { createConsoleOutput } from './consoleResponder.js';
+import { ConsoleSession, DEFAULT_MEMBER } from './consoleSession.js';
+
+export const CONSOLE_ADMIN = 'admin';
+
+interface ConsoleArgs {
+  script: string | null;
+  persistent: boolean;
+}
+
+function parseArgs(argv: string[]): ConsoleArgs {
+  const at = argv.indexOf('--script');
+  const script = at >= 0 ? (argv[at + 1] ?? null) : null;
+  if (at >= 0 && !script) throw new Error('--script needs a file (or - for standard input)');
+  // Scripted demos start from an empty in-memory database so they replay identically.
+  const persistent = argv.includes('--persistent') || (script === null && !argv.includes('--fresh'));
+  return { script, persistent };
+}
+
+/**
+ * The bot without Discord: the same command modules and runtime, driven by lines typed
+ * at a prompt or read from a script. Logs go to DATA_DIR/console.log, not the screen.
+ */
+export async function runLocalConsole(config: Config, argv: string[]): Promise<number> {
+  const args = parseArgs(argv);
+  const write = (text: string) => process.stdout.write(text);
+  mkdirSync(config.mongo.dataDir, { recursive: true });
+  const logFile = `${config.mongo.dataDir}/console.log`;
+  const log = pino({ level: config.logLevel === 'silent' ? 'silent' : 'info' }, pino.destination({ dest: logFile, sync: true }));
+
+  const identities = new ConsoleIdentities();
+  const admin = identities.get(CONSOLE_ADMIN);
+  const consoleConfig: Config = {
+    ...config,
+    authority: {
+      ...config.authority,
+      adminUserIds: [...config.authority.adminUserIds, admin.id],
+      moderatorUserIds: [...config.authority.moderatorUserIds, admin.id],
+    },
+  };
+  const clock = new ManualClock();
+  const app = await openApp(consoleConfig, log, { clock, persistent: args.persistent });
+  try {
+    await runLedgerRecovery(app);
+    const runtime = new InteractionRuntime(createBotDeps(app), COMMANDS);
+    let session: ConsoleSession | null = null;
+    const output = createConsoleOutput({
+      outDir: 'out',
+      clock,
+      write,
+      nameOf: (id) => identities.nameOf(id),
+      onMessage: (message) => session?.onMessage(message),
+    });
+    session = new ConsoleSession({ runtime, clock, identities, output });
+
+    write(
+      [
+        `Local console — no Discord needed. Database: ${describeServer(app.database.server)}. Logs: ${logFile}`,
+        `You are "${DEFAULT_MEMBER}"; "as NAME /command" acts as someone else; "${CONSOLE_ADMIN}" has admin rights.`,
+        'Try /help. Also: !click LABEL, !wait 5m, !quit.',
+        '',
+      ].join('\n'),
+    );
+
+    if (args.script !== null) {
+      const text = readFileSync(args.script === '-' ? 0 : args.script, 'utf8');
+      let failed = 0;
+      for (const [index, line] of text.split('\n').entries()) {
+        if (line.trim() === '' || line.trim().startsWith('#')) continue;
+        write(`> ${line.trim()}\n`);
+        const result = await session.run(line);
+        if (result === 'failed') {
+          failed += 1;
+          write(`(line ${index + 1} failed)\n`);
+        }
+        if (result === 'quit') break;
+        write('\n');
+      }
+      write(failed === 0 ? 'script finished: every line ran\n' : `script finished: ${failed} line(s) failed\n`);
+      return failed === 0 ? 0 : 1;
+    }
+
+    const rl = createInterface({ input: process.stdin, output: process.stdout, prompt: '> ' });
+    rl.prompt();
+    for await (const line of rl) {
+      if ((await session.run(line)) === 'quit') break;
+      rl.prompt();
+    }
+    rl.close();
+    return 0;
+  } finally {
+    await app.close();
+  }
+}

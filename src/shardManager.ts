@@ -1,0 +1,38 @@
+/**
+ * `npm run start:sharded`: runs the bot under discord.js's ShardingManager, one process per
+ * shard. Shards share nothing in memory: balances, settings and profiles live in MongoDB;
+ * the per-process caches (runtime settings, profile touches) are bounded-staleness copies.
+ * Without MONGODB_URI this manager starts the embedded database once and hands its URI to
+ * every shard, so they all use the same data.
+ */
+import { ShardingManager } from 'discord.js';
+import { runCli } from './cli.js';
+import { startDatabaseServer } from './db/connect.js';
+import { fromRoot } from './paths.js';
+
+await runCli(async (config, log) => {
+  const token = config.discord.token;
+  if (!token) {
+    console.error('start:sharded needs DISCORD_TOKEN; without it use npm start for the local console.');
+    return 2;
+  }
+  const server = await startDatabaseServer(config.mongo, { persistent: true }, log);
+  process.env.MONGODB_URI = server.uri;
+  const manager = new ShardingManager(fromRoot('src', 'main.ts'), { token, execArgv: ['--import', 'tsx'], totalShards: 'auto' });
+  manager.on('shardCreate', (shard) => log.info({ event: 'shard.created', shardId: shard.id }, 'shard started'));
+  await manager.spawn();
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+  // Shard.kill sends SIGTERM without respawning; each shard then shuts down gracefully.
+  const exits = [...manager.shards.values()].map((shard) => {
+    const child = shard.process;
+    const exited = child ? new Promise((resolve) => child.once('exit', resolve)) : Promise.resolve();
+    shard.kill();
+    return exited;
+  });
+  await Promise.all(exits);
+  await server.stop();
+  return 0;
+});
