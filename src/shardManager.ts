@@ -18,8 +18,14 @@ await runCli(async (config, log) => {
   }
   const server = await startDatabaseServer(config.mongo, { persistent: true }, log);
   process.env.MONGODB_URI = server.uri;
-  const manager = new ShardingManager(fromRoot('src', 'main.ts'), { token, execArgv: ['--import', 'tsx'], totalShards: 'auto' });
-  manager.on('shardCreate', (shard) => log.info({ event: 'shard.created', shardId: shard.id }, 'shard started'));
+  const manager = new ShardingManager(fromRoot('src', 'main.ts'), {
+    token,
+    execArgv: ['--import', 'tsx'],
+    totalShards: 'auto',
+  });
+  manager.on('shardCreate', (shard) =>
+    log.info({ event: 'shard.created', shardId: shard.id }, 'shard started'),
+  );
   await manager.spawn();
   await new Promise<void>((resolve) => {
     process.once('SIGINT', () => resolve());

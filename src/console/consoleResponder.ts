@@ -36,8 +36,11 @@ export class ConsoleResponder implements Responder {
     const update = reply.update === true && this.buttonMessageId !== null;
     this.state = 'replied';
     const lines: string[] = [];
-    const tags = [reply.ephemeral ? '[ephemeral]' : null, update ? '[updated message]' : null].filter(Boolean);
-    if (reply.content) lines.push(`${tags.join(' ')}${tags.length ? ' ' : ''}${this.out.plain(reply.content)}`);
+    const tags = [reply.ephemeral ? '[ephemeral]' : null, update ? '[updated message]' : null].filter(
+      Boolean,
+    );
+    if (reply.content)
+      lines.push(`${tags.join(' ')}${tags.length ? ' ' : ''}${this.out.plain(reply.content)}`);
     else if (tags.length) lines.push(tags.join(' '));
     for (const embed of reply.embeds ?? []) lines.push(...this.#embed(embed));
     for (const file of reply.files ?? []) {
@@ -47,7 +50,9 @@ export class ConsoleResponder implements Responder {
     }
     const buttons = reply.buttons ?? [];
     if (buttons.length > 0) {
-      lines.push(`buttons: ${buttons.map((b) => `[${b.label}] (${b.customId})${b.disabled ? ' disabled' : ''}`).join('  ')}`);
+      lines.push(
+        `buttons: ${buttons.map((b) => `[${b.label}] (${b.customId})${b.disabled ? ' disabled' : ''}`).join('  ')}`,
+      );
     }
     this.out.print(lines.join('\n'));
     const id = update ? (this.buttonMessageId as string) : this.out.nextMessageId();
@@ -62,7 +67,11 @@ export class ConsoleResponder implements Responder {
       body.push(`${field.name}: ${first ?? ''}`, ...rest.map((l) => `  ${l}`));
     }
     if (embed.imageFile) body.push(`(image: ${embed.imageFile})`);
-    return [`┌ ${embed.title ?? ''}`.trimEnd(), ...body.map((l) => `│ ${l}`), `└${embed.footer ? ` ${embed.footer}` : ''}`];
+    return [
+      `┌ ${embed.title ?? ''}`.trimEnd(),
+      ...body.map((l) => `│ ${l}`),
+      `└${embed.footer ? ` ${embed.footer}` : ''}`,
+    ];
   }
 }
 
@@ -105,7 +114,13 @@ function relative(ms: number): string {
   const abs = Math.abs(ms);
   if (abs < 45_000) return 'just now';
   const [value, unit] =
-    abs < 90_000 ? [Math.round(abs / 1000), 'second'] : abs < 5_400_000 ? [Math.round(abs / 60_000), 'minute'] : abs < 129_600_000 ? [Math.round(abs / 3_600_000), 'hour'] : [Math.round(abs / 86_400_000), 'day'];
+    abs < 90_000
+      ? [Math.round(abs / 1000), 'second']
+      : abs < 5_400_000
+        ? [Math.round(abs / 60_000), 'minute']
+        : abs < 129_600_000
+          ? [Math.round(abs / 3_600_000), 'hour']
+          : [Math.round(abs / 86_400_000), 'day'];
   const text = `${value} ${unit}${value === 1 ? '' : 's'}`;
   return ms >= 0 ? `in ${text}` : `${text} ago`;
 }

@@ -3,7 +3,12 @@ import type { InteractionRuntime } from '../interactions/runtime.js';
 import type { Invocation } from '../interactions/types.js';
 import type { ConsoleIdentities } from './consoleIdentities.js';
 import { type ConsoleMessage, type ConsoleOutput, ConsoleResponder } from './consoleResponder.js';
-import { ConsoleLineError, convertOptions, parseConsoleLine, resolveCommandPath } from './parseConsoleLine.js';
+import {
+  ConsoleLineError,
+  convertOptions,
+  parseConsoleLine,
+  resolveCommandPath,
+} from './parseConsoleLine.js';
 
 export const CONSOLE_GUILD_ID = '100000000000000001';
 export const DEFAULT_MEMBER = 'you';
@@ -62,7 +67,9 @@ export class ConsoleSession {
     }
   }
 
-  async #command(action: Extract<ReturnType<typeof parseConsoleLine>, { kind: 'command' }>): Promise<LineResult> {
+  async #command(
+    action: Extract<ReturnType<typeof parseConsoleLine>, { kind: 'command' }>,
+  ): Promise<LineResult> {
     const module = this.deps.runtime.commands.find((c) => c.data.name === action.commandName);
     if (!module) {
       const known = this.deps.runtime.commands.map((c) => `/${c.data.name}`).join(', ');
@@ -70,39 +77,51 @@ export class ConsoleSession {
     }
     const path = resolveCommandPath(module, [action.group, action.subcommand]);
     const where = `/${[module.data.name, path.group, path.subcommand].filter(Boolean).join(' ')}`;
-    const { options, users } = convertOptions(where, path.options, action.args, (name) => this.deps.identities.get(name));
-    return this.#dispatch({
-      ...this.#base(action.as ?? DEFAULT_MEMBER),
-      kind: 'command',
-      commandName: module.data.name,
-      group: path.group,
-      subcommand: path.subcommand,
-      options,
-      users,
-      customId: null,
-      messageId: null,
-    }, null);
+    const { options, users } = convertOptions(where, path.options, action.args, (name) =>
+      this.deps.identities.get(name),
+    );
+    return this.#dispatch(
+      {
+        ...this.#base(action.as ?? DEFAULT_MEMBER),
+        kind: 'command',
+        commandName: module.data.name,
+        group: path.group,
+        subcommand: path.subcommand,
+        options,
+        users,
+        customId: null,
+        messageId: null,
+      },
+      null,
+    );
   }
 
   async #click(as: string, target: string): Promise<LineResult> {
     const message = this.#lastWithButtons;
-    const button = message?.buttons.find((b) => b.label.toLowerCase() === target.toLowerCase() || b.customId === target);
+    const button = message?.buttons.find(
+      (b) => b.label.toLowerCase() === target.toLowerCase() || b.customId === target,
+    );
     if (!message || !button) {
       const offered = message?.buttons.map((b) => `[${b.label}]`).join(' ') ?? 'none';
-      throw new ConsoleLineError(`no button "${target}" on the last message with buttons (offered: ${offered})`);
+      throw new ConsoleLineError(
+        `no button "${target}" on the last message with buttons (offered: ${offered})`,
+      );
     }
     if (button.disabled) throw new ConsoleLineError(`the button [${button.label}] is disabled`);
-    return this.#dispatch({
-      ...this.#base(as),
-      kind: 'button',
-      commandName: button.customId.split(':')[0] ?? '',
-      group: null,
-      subcommand: null,
-      options: {},
-      users: {},
-      customId: button.customId,
-      messageId: message.id,
-    }, message.id);
+    return this.#dispatch(
+      {
+        ...this.#base(as),
+        kind: 'button',
+        commandName: button.customId.split(':')[0] ?? '',
+        group: null,
+        subcommand: null,
+        options: {},
+        users: {},
+        customId: button.customId,
+        messageId: message.id,
+      },
+      message.id,
+    );
   }
 
   #base(as: string): Pick<Invocation, 'id' | 'user' | 'roleIds' | 'guildId'> {

@@ -4,7 +4,14 @@ import type { CommandModule } from '../interactions/types.js';
 
 export type ConsoleAction =
   | { kind: 'skip' }
-  | { kind: 'command'; as: string | null; commandName: string; group: string | null; subcommand: string | null; args: Map<string, string> }
+  | {
+      kind: 'command';
+      as: string | null;
+      commandName: string;
+      group: string | null;
+      subcommand: string | null;
+      args: Map<string, string>;
+    }
   | { kind: 'click'; as: string | null; target: string }
   | { kind: 'wait'; ms: number }
   | { kind: 'quit' };
@@ -48,7 +55,9 @@ export function parseConsoleLine(line: string): ConsoleAction {
   }
   if (head === '!quit' || head === '!exit') return { kind: 'quit' };
   if (!head.startsWith('/') || head.length < 2) {
-    throw new ConsoleLineError(`"${head}" is not a command; lines start with /command, !click, !wait or as NAME`);
+    throw new ConsoleLineError(
+      `"${head}" is not a command; lines start with /command, !click, !wait or as NAME`,
+    );
   }
   const words: string[] = [];
   const args = new Map<string, string>();
@@ -58,7 +67,14 @@ export function parseConsoleLine(line: string): ConsoleAction {
     else if (args.size === 0) words.push(token);
     else throw new ConsoleLineError(`"${token}" must be option:value`);
   }
-  return { kind: 'command', as, commandName: head.slice(1), group: words[0] ?? null, subcommand: words[1] ?? null, args };
+  return {
+    kind: 'command',
+    as,
+    commandName: head.slice(1),
+    group: words[0] ?? null,
+    subcommand: words[1] ?? null,
+    args,
+  };
 }
 
 type LeafOption = Exclude<
@@ -86,7 +102,8 @@ export function resolveCommandPath(
   const group = groups.find((g) => g.name === w1);
   if (group && group.type === ApplicationCommandOptionType.SubcommandGroup) {
     const sub = (group.options ?? []).find((s) => s.name === w2);
-    if (!sub) throw new ConsoleLineError(`/${module.data.name} ${w1} needs one of: ${usage(group.options ?? [])}`);
+    if (!sub)
+      throw new ConsoleLineError(`/${module.data.name} ${w1} needs one of: ${usage(group.options ?? [])}`);
     return { group: group.name, subcommand: sub.name, options: (sub.options ?? []) as LeafOption[] };
   }
   const sub = subs.find((s) => s.name === w1);
@@ -107,7 +124,9 @@ export function convertOptions(
   const users: Record<string, string> = {};
   for (const name of args.keys()) {
     if (!definitions.some((d) => d.name === name)) {
-      throw new ConsoleLineError(`${where} has no option "${name}" (options: ${definitions.map((d) => d.name).join(', ') || 'none'})`);
+      throw new ConsoleLineError(
+        `${where} has no option "${name}" (options: ${definitions.map((d) => d.name).join(', ') || 'none'})`,
+      );
     }
   }
   for (const def of definitions) {
@@ -120,15 +139,24 @@ export function convertOptions(
       case ApplicationCommandOptionType.Integer:
       case ApplicationCommandOptionType.Number: {
         const value = Number(text);
-        const ok = text.trim() !== '' && Number.isFinite(value) && (def.type === ApplicationCommandOptionType.Number || Number.isInteger(value));
-        if (!ok) throw new ConsoleLineError(`${def.name} must be a ${def.type === ApplicationCommandOptionType.Integer ? 'whole number' : 'number'}`);
-        if (def.min_value !== undefined && value < def.min_value) throw new ConsoleLineError(`${def.name} must be at least ${def.min_value}`);
-        if (def.max_value !== undefined && value > def.max_value) throw new ConsoleLineError(`${def.name} must be at most ${def.max_value}`);
+        const ok =
+          text.trim() !== '' &&
+          Number.isFinite(value) &&
+          (def.type === ApplicationCommandOptionType.Number || Number.isInteger(value));
+        if (!ok)
+          throw new ConsoleLineError(
+            `${def.name} must be a ${def.type === ApplicationCommandOptionType.Integer ? 'whole number' : 'number'}`,
+          );
+        if (def.min_value !== undefined && value < def.min_value)
+          throw new ConsoleLineError(`${def.name} must be at least ${def.min_value}`);
+        if (def.max_value !== undefined && value > def.max_value)
+          throw new ConsoleLineError(`${def.name} must be at most ${def.max_value}`);
         options[def.name] = value;
         break;
       }
       case ApplicationCommandOptionType.Boolean:
-        if (text !== 'true' && text !== 'false') throw new ConsoleLineError(`${def.name} must be true or false`);
+        if (text !== 'true' && text !== 'false')
+          throw new ConsoleLineError(`${def.name} must be true or false`);
         options[def.name] = text === 'true';
         break;
       case ApplicationCommandOptionType.User:
@@ -143,7 +171,8 @@ export function convertOptions(
         if (choices.length > 0 && !choices.some((c) => c.value === text)) {
           throw new ConsoleLineError(`${def.name} must be one of: ${choices.map((c) => c.value).join(', ')}`);
         }
-        if (def.max_length !== undefined && text.length > def.max_length) throw new ConsoleLineError(`${def.name} is longer than ${def.max_length} characters`);
+        if (def.max_length !== undefined && text.length > def.max_length)
+          throw new ConsoleLineError(`${def.name} is longer than ${def.max_length} characters`);
         options[def.name] = text;
         break;
       }

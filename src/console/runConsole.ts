@@ -37,7 +37,10 @@ export async function runLocalConsole(config: Config, argv: string[]): Promise<n
   const write = (text: string) => process.stdout.write(text);
   mkdirSync(config.mongo.dataDir, { recursive: true });
   const logFile = `${config.mongo.dataDir}/console.log`;
-  const log = pino({ level: config.logLevel === 'silent' ? 'silent' : 'info' }, pino.destination({ dest: logFile, sync: true }));
+  const log = pino(
+    { level: config.logLevel === 'silent' ? 'silent' : 'info' },
+    pino.destination({ dest: logFile, sync: true }),
+  );
 
   const identities = new ConsoleIdentities();
   const admin = identities.get(CONSOLE_ADMIN);
@@ -87,7 +90,9 @@ export async function runLocalConsole(config: Config, argv: string[]): Promise<n
         if (result === 'quit') break;
         write('\n');
       }
-      write(failed === 0 ? 'script finished: every line ran\n' : `script finished: ${failed} line(s) failed\n`);
+      write(
+        failed === 0 ? 'script finished: every line ran\n' : `script finished: ${failed} line(s) failed\n`,
+      );
       return failed === 0 ? 0 : 1;
     }
 

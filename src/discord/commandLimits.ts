@@ -17,7 +17,10 @@ const MAX_GLOBAL_COMMANDS = 100;
 type Option = APIApplicationCommandOption;
 
 function isSub(o: Option): boolean {
-  return o.type === ApplicationCommandOptionType.Subcommand || o.type === ApplicationCommandOptionType.SubcommandGroup;
+  return (
+    o.type === ApplicationCommandOptionType.Subcommand ||
+    o.type === ApplicationCommandOptionType.SubcommandGroup
+  );
 }
 
 function checkName(where: string, name: string, problems: string[]): void {
@@ -31,7 +34,12 @@ function checkDescription(where: string, description: string, problems: string[]
   }
 }
 
-function charCount(o: { name: string; description: string; options?: Option[]; choices?: { name: string; value: string | number }[] }): number {
+function charCount(o: {
+  name: string;
+  description: string;
+  options?: Option[];
+  choices?: { name: string; value: string | number }[];
+}): number {
   const own = o.name.length + o.description.length;
   const choices = (o.choices ?? []).reduce((n, c) => n + c.name.length + String(c.value).length, 0);
   return own + choices + (o.options ?? []).reduce((n, child) => n + charCount(child as never), 0);
@@ -41,7 +49,8 @@ function checkOptions(where: string, options: Option[], depth: number, problems:
   if (options.length > MAX_OPTIONS) problems.push(`${where}: ${options.length} options (max ${MAX_OPTIONS})`);
   const names = new Set<string>();
   const subs = options.filter(isSub).length;
-  if (subs > 0 && subs !== options.length) problems.push(`${where}: subcommands cannot be mixed with other options`);
+  if (subs > 0 && subs !== options.length)
+    problems.push(`${where}: subcommands cannot be mixed with other options`);
   let sawOptional = false;
   for (const option of options) {
     const at = `${where} ${option.name}`;
@@ -71,22 +80,37 @@ function checkOptions(where: string, options: Option[], depth: number, problems:
     const choices = 'choices' in option ? (option.choices ?? []) : [];
     if (choices.length > MAX_CHOICES) problems.push(`${at}: ${choices.length} choices (max ${MAX_CHOICES})`);
     for (const choice of choices) {
-      if (choice.name.length < 1 || choice.name.length > 100) problems.push(`${at}: choice "${choice.name}" name must be 1-100 characters`);
-      if (typeof choice.value === 'string' && choice.value.length > 100) problems.push(`${at}: choice value "${choice.value}" over 100 characters`);
+      if (choice.name.length < 1 || choice.name.length > 100)
+        problems.push(`${at}: choice "${choice.name}" name must be 1-100 characters`);
+      if (typeof choice.value === 'string' && choice.value.length > 100)
+        problems.push(`${at}: choice value "${choice.value}" over 100 characters`);
     }
-    if ('max_length' in option && option.max_length !== undefined && (option.max_length < 1 || option.max_length > 6000)) {
+    if (
+      'max_length' in option &&
+      option.max_length !== undefined &&
+      (option.max_length < 1 || option.max_length > 6000)
+    ) {
       problems.push(`${at}: max_length must be 1-6000`);
     }
-    if ('min_value' in option && 'max_value' in option && option.min_value !== undefined && option.max_value !== undefined && option.min_value > option.max_value) {
+    if (
+      'min_value' in option &&
+      'max_value' in option &&
+      option.min_value !== undefined &&
+      option.max_value !== undefined &&
+      option.min_value > option.max_value
+    ) {
       problems.push(`${at}: min_value is above max_value`);
     }
   }
 }
 
 /** Every way the definitions break Discord's limits; empty when they can be deployed. */
-export function validateCommandDefinitions(definitions: readonly RESTPostAPIChatInputApplicationCommandsJSONBody[]): string[] {
+export function validateCommandDefinitions(
+  definitions: readonly RESTPostAPIChatInputApplicationCommandsJSONBody[],
+): string[] {
   const problems: string[] = [];
-  if (definitions.length > MAX_GLOBAL_COMMANDS) problems.push(`${definitions.length} commands (max ${MAX_GLOBAL_COMMANDS})`);
+  if (definitions.length > MAX_GLOBAL_COMMANDS)
+    problems.push(`${definitions.length} commands (max ${MAX_GLOBAL_COMMANDS})`);
   const names = new Set<string>();
   for (const definition of definitions) {
     const where = `/${definition.name}`;
@@ -96,7 +120,10 @@ export function validateCommandDefinitions(definitions: readonly RESTPostAPIChat
     names.add(definition.name);
     checkOptions(where, (definition.options ?? []) as Option[], 0, problems);
     const total = charCount(definition as never);
-    if (total > MAX_TOTAL_CHARS) problems.push(`${where}: ${total} characters in names, descriptions and choices (max ${MAX_TOTAL_CHARS})`);
+    if (total > MAX_TOTAL_CHARS)
+      problems.push(
+        `${where}: ${total} characters in names, descriptions and choices (max ${MAX_TOTAL_CHARS})`,
+      );
   }
   return problems;
 }

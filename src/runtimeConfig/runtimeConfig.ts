@@ -85,10 +85,13 @@ export class RuntimeConfig {
     }
     const parsed = RUNTIME_SETTINGS[key].parse.safeParse(text);
     if (!parsed.success) {
-      throw invalidInput(`"${text}" is not valid for ${key}: it ${parsed.error.issues[0]?.message ?? 'is invalid'}`, {
-        key,
-        input: text,
-      });
+      throw invalidInput(
+        `"${text}" is not valid for ${key}: it ${parsed.error.issues[0]?.message ?? 'is invalid'}`,
+        {
+          key,
+          input: text,
+        },
+      );
     }
     const before = await this.get(key);
     const updatedAt = this.deps.clock.now();

@@ -21,7 +21,12 @@ describe('slash command definitions', () => {
         description: 'x'.repeat(101),
         options: [
           { type: ApplicationCommandOptionType.String, name: 'opt', description: 'optional first' },
-          { type: ApplicationCommandOptionType.Integer, name: 'req', description: 'then required', required: true },
+          {
+            type: ApplicationCommandOptionType.Integer,
+            name: 'req',
+            description: 'then required',
+            required: true,
+          },
           {
             type: ApplicationCommandOptionType.String,
             name: 'pick',

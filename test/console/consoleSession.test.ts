@@ -1,0 +1,87 @@
+import { existsSync } from 'node:fs';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { parseConsoleLine, parseDuration } from '../../src/console/parseConsoleLine.js';
+import { makeConsole } from '../support/consoleHarness.js';
+import { clearDatabase, useTestDatabase } from '../support/database.js';
+
+const t = useTestDatabase('console');
+
+describe('the local console', () => {
+  let c: ReturnType<typeof makeConsole>;
+  beforeEach(async () => {
+    await clearDatabase(t.db);
+    c = makeConsole(t.cols);
+  });
+
+  it('GIVEN "as NAME" THEN the line runs as that member, with a stable id per name', async () => {
+    expect(await c.session.run('as admin /admin cookies grant user:Bob amount:70')).toBe('ok');
+    expect(c.take()).toBe('[ephemeral] 🎁 Granted 70 🍪 to @Bob; they now have 70 🍪.\n');
+    expect(await c.session.run('as bob /cookies balance')).toBe('ok');
+    expect(c.take()).toContain('│ You have 70 🍪.');
+    expect(c.identities.get('BOB').id).toBe(c.identities.get('@bob').id);
+    expect(c.identities.get('bob').id).toMatch(/^\d{18}$/);
+  });
+
+  it('lists buttons, and !click presses them as the current member; a second click replays', async () => {
+    await c.session.run('as admin /admin cookies grant user:you amount:100');
+    await c.session.run('/cookies give user:zoe amount:30');
+    expect(c.take()).toMatch(/buttons: \[Give\] \(cookies:give:\d+:\d+:30\) {2}\[Cancel\]/);
+    expect(await c.session.run('as zoe !click Give')).toBe('refused');
+    expect(c.take()).toContain('not allowed');
+    expect(await c.session.run('!click give')).toBe('ok');
+    expect(c.take()).toContain('[updated message] ✅ You gave 30 🍪 to @zoe. You have 70 🍪 left.');
+    expect(await c.session.run('!click Give')).toBe('ok');
+    expect(c.take()).toContain('Already done: you gave 30 🍪');
+    expect(await c.deps.ledger.balanceOf('cookies', c.identities.get('zoe').id)).toBe(30);
+  });
+
+  it('saves images under the out folder and prints their path and size', async () => {
+    await c.session.run('as admin /admin cookies grant user:amy amount:5');
+    c.take();
+    expect(await c.session.run('/cookies leaderboard')).toBe('ok');
+    const text = c.take();
+    expect(text).toContain('… thinking (deferred)');
+    const match = /attachment: (\S+\.png) \((\d+)x(\d+)\)/.exec(text);
+    expect(match?.slice(2)).toEqual(['800', '180']);
+    expect(existsSync(match?.[1] as string)).toBe(true);
+  });
+
+  it('!wait moves the simulated clock that every service reads', async () => {
+    await c.session.run('as admin /admin runtime set key:cookies.leaderboard_size value:5');
+    await c.session.run('!wait 2h');
+    c.take();
+    await c.session.run('as admin /admin runtime show');
+    expect(c.take()).toContain('changed by @admin 2 hours ago');
+  });
+
+  it.each([
+    ['/cookies', '/cookies needs one of: balance, give, leaderboard'],
+    ['/cookies give user:bob', '/cookies give needs amount:…'],
+    ['/cookies give user:bob amount:ten', 'amount must be a whole number'],
+    ['/cookies give user:bob amount:5 tip:yes', '/cookies give has no option "tip" (options: user, amount)'],
+    ['/nope', 'there is no /nope'],
+    ['!click Give', 'no button "Give"'],
+    ['hello', '"hello" is not a command'],
+    ['!wait soon', '"soon" is not a duration'],
+  ])('refuses the line %j with a clear message and counts it as failed', async (line, message) => {
+    expect(await c.session.run(line)).toBe('failed');
+    expect(c.take()).toContain(`error: ${message}`);
+  });
+
+  it('reads quoted values, brackets around "as NAME", comments and durations', () => {
+    expect(parseConsoleLine('[as bob] /admin runtime set key:a value:"x y"')).toMatchObject({
+      kind: 'command',
+      as: 'bob',
+      group: 'runtime',
+      subcommand: 'set',
+      args: new Map([
+        ['key', 'a'],
+        ['value', 'x y'],
+      ]),
+    });
+    expect(parseConsoleLine('  # a comment')).toEqual({ kind: 'skip' });
+    expect([parseDuration('90s'), parseDuration('5m'), parseDuration('2h'), parseDuration('1d')]).toEqual([
+      90_000, 300_000, 7_200_000, 86_400_000,
+    ]);
+  });
+});

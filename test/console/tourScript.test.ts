@@ -1,0 +1,57 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, inject, it } from 'vitest';
+
+function runScript(file: string): Promise<{ code: number | null; stdout: string }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'console-data-'));
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--script', file], {
+      env: {
+        ...process.env,
+        DISCORD_TOKEN: '',
+        MONGODB_URI: inject('mongoUri'),
+        MONGODB_DB_NAME: `tour_${Date.now()}`,
+        DATA_DIR: dataDir,
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.once('error', reject);
+    child.once('exit', (code) => resolve({ code, stdout }));
+  });
+}
+
+describe('npm start -- --script', () => {
+  it('runs the shipped tour through every command and exits 0', async () => {
+    const { code, stdout } = await runScript('examples/tour.txt');
+    expect(stdout).toContain('script finished: every line ran');
+    expect(stdout).toContain('✅ Already done: you gave 50 🍪 to @bob.');
+    expect(stdout).toMatch(/attachment: out\/\d+-leaderboard\.png \(800x\d+\)/);
+    for (const command of [
+      '/help',
+      '/cookies balance',
+      '/cookies give',
+      '/cookies leaderboard',
+      '/admin runtime show',
+      '/admin runtime set',
+      '/admin cookies grant',
+    ]) {
+      expect(stdout).toContain(`> ${command.split(' ')[0]}`);
+    }
+    expect(code).toBe(0);
+  });
+
+  it('exits non-zero when a line fails', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'console-script-')), 'bad.txt');
+    writeFileSync(file, '/help\n/cookies give user:bob\n');
+    const { code, stdout } = await runScript(file);
+    expect(stdout).toContain('error: /cookies give needs amount:…');
+    expect(stdout).toContain('script finished: 1 line(s) failed');
+    expect(code).toBe(1);
+  });
+});

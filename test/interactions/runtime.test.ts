@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { InteractionRuntime } from '../../src/interactions/runtime.js';
+import type { CommandModule, Invocation, Reply, Responder } from '../../src/interactions/types.js';
+import { MEMBER_ID, makeBotDeps } from '../support/botHarness.js';
+import { useTestDatabase } from '../support/database.js';
+
+const t = useTestDatabase('interaction_runtime');
+
+class RecordingResponder implements Responder {
+  state: Responder['state'] = 'fresh';
+  readonly sent: Reply[] = [];
+  deferrals = 0;
+  async defer(): Promise<void> {
+    this.deferrals += 1;
+    this.state = 'deferred';
+  }
+  async send(reply: Reply): Promise<void> {
+    this.state = 'replied';
+    this.sent.push(reply);
+  }
+}
+
+function invocation(commandName: string): Invocation {
+  return {
+    kind: 'command',
+    id: `${Date.now()}`,
+    commandName,
+    group: null,
+    subcommand: null,
+    options: {},
+    users: {},
+    customId: null,
+    messageId: null,
+    user: { id: MEMBER_ID, name: 'mia' },
+    roleIds: [],
+    guildId: null,
+  };
+}
+
+describe('interaction runtime', () => {
+  it('GIVEN a shutdown WHEN an interaction is in flight THEN it finishes first and new ones are turned away', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const slow: CommandModule = {
+      data: { name: 'slow', description: 'Waits for the test' },
+      access: 'everyone',
+      category: 'Test',
+      async execute() {
+        await gate;
+        return { content: 'finished' };
+      },
+    };
+    const runtime = new InteractionRuntime(makeBotDeps(t.cols).deps, [slow]);
+    const inFlight = new RecordingResponder();
+    const pending = runtime.dispatch(invocation('slow'), inFlight);
+    let drained = false;
+    const draining = runtime.drain().then(() => {
+      drained = true;
+    });
+    const late = new RecordingResponder();
+    await runtime.dispatch(invocation('slow'), late);
+    expect(late.sent[0]?.content).toContain('restarting');
+    expect(drained).toBe(false);
+    release();
+    await pending;
+    await draining;
+    expect(inFlight.sent).toEqual([{ content: 'finished' }]);
+  });
+
+  it('defers a command that declares it before running it', async () => {
+    const rendered: CommandModule = {
+      data: { name: 'render', description: 'Slow image' },
+      access: 'everyone',
+      category: 'Test',
+      defer: () => ({ ephemeral: false }),
+      async execute() {
+        return { content: 'image' };
+      },
+    };
+    const responder = new RecordingResponder();
+    const result = await new InteractionRuntime(makeBotDeps(t.cols).deps, [rendered]).dispatch(
+      invocation('render'),
+      responder,
+    );
+    expect(result).toEqual({ outcome: 'ok' });
+    expect(responder.deferrals).toBe(1);
+    expect(responder.sent).toEqual([{ content: 'image' }]);
+  });
+});
