@@ -3,7 +3,7 @@ import { createLogger, type Logger } from './logger.js';
 
 /**
  * Shared entry of every command-line tool: parse the configuration (stopping with a
- * message that names the bad variable), create the logger, run, and exit with a status.
+ * message that names the bad variable), create the logger, run, then exit with its status.
  */
 export async function runCli(
   main: (config: Config, log: Logger) => Promise<number | undefined>,
@@ -19,10 +19,15 @@ export async function runCli(
     throw error;
   }
   const log = createLogger(config.logLevel);
+  let code: number;
   try {
-    process.exitCode = (await main(config, log)) ?? 0;
+    code = (await main(config, log)) ?? 0;
   } catch (error) {
     log.fatal({ event: 'cli.failed', err: error }, 'stopped by an unexpected error');
-    process.exitCode = 1;
+    code = 1;
   }
+  // Every resource is closed by then; exit instead of waiting on sockets that libraries
+  // (discord.js REST pools, child-process pipes) may keep open a while longer.
+  await new Promise<void>((resolve) => log.flush(() => resolve()));
+  process.exit(code);
 }

@@ -5,7 +5,7 @@
  * Without MONGODB_URI this manager starts the embedded database once and hands its URI to
  * every shard, so they all use the same data.
  */
-import { ShardingManager } from 'discord.js';
+import { REST, Routes, ShardingManager } from 'discord.js';
 import { runCli } from './cli.js';
 import { startDatabaseServer } from './db/connect.js';
 import { fromRoot } from './paths.js';
@@ -17,28 +17,39 @@ await runCli(async (config, log) => {
     return 2;
   }
   const server = await startDatabaseServer(config.mongo, { persistent: true }, log);
-  process.env.MONGODB_URI = server.uri;
-  const manager = new ShardingManager(fromRoot('src', 'main.ts'), {
-    token,
-    execArgv: ['--import', 'tsx'],
-    totalShards: 'auto',
-  });
-  manager.on('shardCreate', (shard) =>
-    log.info({ event: 'shard.created', shardId: shard.id }, 'shard started'),
-  );
-  await manager.spawn();
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', () => resolve());
-    process.once('SIGTERM', () => resolve());
-  });
-  // Shard.kill sends SIGTERM without respawning; each shard then shuts down gracefully.
-  const exits = [...manager.shards.values()].map((shard) => {
-    const child = shard.process;
-    const exited = child ? new Promise((resolve) => child.once('exit', resolve)) : Promise.resolve();
-    shard.kill();
-    return exited;
-  });
-  await Promise.all(exits);
-  await server.stop();
-  return 0;
+  try {
+    process.env.MONGODB_URI = server.uri;
+    // Discord's recommended shard count, asked through the configured REST API (as 'auto' would).
+    const rest = new REST({
+      ...(config.discord.apiUrl ? { api: config.discord.apiUrl } : {}),
+      // One request: no background sweepers that would keep this process alive.
+      hashSweepInterval: 0,
+      handlerSweepInterval: 0,
+    }).setToken(token);
+    const { shards } = (await rest.get(Routes.gatewayBot())) as { shards: number };
+    const manager = new ShardingManager(fromRoot('src', 'main.ts'), {
+      token,
+      execArgv: ['--import', 'tsx'],
+      totalShards: shards,
+    });
+    manager.on('shardCreate', (shard) =>
+      log.info({ event: 'shard.created', shardId: shard.id }, 'shard started'),
+    );
+    await manager.spawn();
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', () => resolve());
+      process.once('SIGTERM', () => resolve());
+    });
+    // Shard.kill sends SIGTERM without respawning; each shard then shuts down gracefully.
+    const exits = [...manager.shards.values()].map((shard) => {
+      const child = shard.process;
+      const exited = child ? new Promise((resolve) => child.once('exit', resolve)) : Promise.resolve();
+      shard.kill();
+      return exited;
+    });
+    await Promise.all(exits);
+    return 0;
+  } finally {
+    await server.stop();
+  }
 });

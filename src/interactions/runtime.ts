@@ -86,7 +86,8 @@ export class InteractionRuntime {
         );
         throw new AppError('NOT_AUTHORIZED', `${describe(invocation)} needs ${route.access} rights`);
       }
-      this.deps.profiles.touch(invocation.user).catch((error: unknown) => {
+      // Awaited so shutdown drains it too; a failure here never fails the command.
+      await this.deps.profiles.touch(invocation.user).catch((error: unknown) => {
         log.warn({ event: 'profiles.touch_failed', err: error }, 'could not record the member profile');
       });
       if (route.defer) await responder.defer(route.defer.ephemeral);
