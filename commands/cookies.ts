@@ -136,7 +136,7 @@ export const cookiesCommand: CommandModule = {
     }
   },
 
-  buttons: {
+  components: {
     give: {
       async run(ctx, [from, to, amountText]) {
         const { deps, invocation, actor } = ctx;

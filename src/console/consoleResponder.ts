@@ -1,11 +1,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadImage } from 'canvas';
 import type { Clock } from '../clock.js';
-import type { ButtonSpec, EmbedSpec, Reply, Responder } from '../interactions/types.js';
+import type { ButtonSpec, EmbedSpec, Reply, Responder, SelectSpec } from '../interactions/types.js';
 
 export interface ConsoleMessage {
   id: string;
   buttons: ButtonSpec[];
+  select: SelectSpec | null;
 }
 
 export interface ConsoleOutput {
@@ -54,9 +55,15 @@ export class ConsoleResponder implements Responder {
         `buttons: ${buttons.map((b) => `[${b.label}] (${b.customId})${b.disabled ? ' disabled' : ''}`).join('  ')}`,
       );
     }
+    if (reply.select) {
+      const options = reply.select.options.map(
+        (o) => `[${o.label}${o.label === o.value ? '' : `=${o.value}`}]`,
+      );
+      lines.push(`menu: ${reply.select.placeholder} (${reply.select.customId}): ${options.join(' ')}`);
+    }
     this.out.print(lines.join('\n'));
     const id = update ? (this.buttonMessageId as string) : this.out.nextMessageId();
-    this.out.onMessage({ id, buttons }, update);
+    this.out.onMessage({ id, buttons, select: reply.select ?? null }, update);
   }
 
   #embed(embed: EmbedSpec): string[] {

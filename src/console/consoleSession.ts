@@ -22,6 +22,7 @@ export type LineResult = 'ok' | 'refused' | 'failed' | 'quit';
  */
 export class ConsoleSession {
   #lastWithButtons: ConsoleMessage | null = null;
+  #lastWithSelect: ConsoleMessage | null = null;
   #interactions = 0;
 
   constructor(
@@ -34,12 +35,13 @@ export class ConsoleSession {
   ) {}
 
   /**
-   * The session's output calls this for every message. `!click` presses buttons of the last
-   * message that showed any, even after an update removed them: that is what a member's
-   * second click of a double click does, and the runtime must make it harmless.
+   * The session's output calls this for every message. `!click` and `!choose` use the last
+   * message that showed such a control, even after an update removed it: that is what a
+   * member's second click of a double click does, and the runtime must make it harmless.
    */
   onMessage(message: ConsoleMessage): void {
     if (message.buttons.length > 0) this.#lastWithButtons = message;
+    if (message.select) this.#lastWithSelect = message;
   }
 
   async run(line: string): Promise<LineResult> {
@@ -57,6 +59,8 @@ export class ConsoleSession {
           return 'ok';
         case 'click':
           return await this.#click(action.as ?? DEFAULT_MEMBER, action.target);
+        case 'choose':
+          return await this.#choose(action.as ?? DEFAULT_MEMBER, action.target);
         case 'command':
           return await this.#command(action);
       }
@@ -91,6 +95,7 @@ export class ConsoleSession {
         users,
         customId: null,
         messageId: null,
+        values: [],
       },
       null,
     );
@@ -108,19 +113,45 @@ export class ConsoleSession {
       );
     }
     if (button.disabled) throw new ConsoleLineError(`the button [${button.label}] is disabled`);
+    return this.#component(as, 'button', button.customId, message.id, []);
+  }
+
+  async #choose(as: string, target: string): Promise<LineResult> {
+    const message = this.#lastWithSelect;
+    const select = message?.select;
+    const option = select?.options.find(
+      (o) => o.label.toLowerCase() === target.toLowerCase() || o.value === target,
+    );
+    if (!message || !select || !option) {
+      const offered = select?.options.map((o) => `[${o.label}]`).join(' ') ?? 'none';
+      throw new ConsoleLineError(
+        `no menu option "${target}" on the last message with a menu (offered: ${offered})`,
+      );
+    }
+    return this.#component(as, 'select', select.customId, message.id, [option.value]);
+  }
+
+  #component(
+    as: string,
+    kind: 'button' | 'select',
+    customId: string,
+    messageId: string,
+    values: string[],
+  ): Promise<LineResult> {
     return this.#dispatch(
       {
         ...this.#base(as),
-        kind: 'button',
-        commandName: button.customId.split(':')[0] ?? '',
+        kind,
+        commandName: customId.split(':')[0] ?? '',
         group: null,
         subcommand: null,
         options: {},
         users: {},
-        customId: button.customId,
-        messageId: message.id,
+        customId,
+        messageId,
+        values,
       },
-      message.id,
+      messageId,
     );
   }
 

@@ -13,6 +13,7 @@ export type ConsoleAction =
       args: Map<string, string>;
     }
   | { kind: 'click'; as: string | null; target: string }
+  | { kind: 'choose'; as: string | null; target: string }
   | { kind: 'wait'; ms: number }
   | { kind: 'quit' };
 
@@ -29,7 +30,8 @@ export function parseDuration(text: string): number {
 
 /**
  * One console line: `[as NAME] /command [group] [subcommand] option:value option:"a b"`,
- * `[as NAME] !click LABEL_OR_ID`, `!wait DURATION`, `!quit`; blank lines and `#` comments skip.
+ * `[as NAME] !click LABEL_OR_ID`, `[as NAME] !choose LABEL_OR_VALUE` (a select menu),
+ * `!wait DURATION`, `!quit`; blank lines and `#` comments skip.
  */
 export function parseConsoleLine(line: string): ConsoleAction {
   const trimmed = line.trim();
@@ -44,10 +46,13 @@ export function parseConsoleLine(line: string): ConsoleAction {
     tokens.splice(0, 2);
   }
   const head = tokens.shift() ?? '';
-  if (head === '!click') {
+  if (head === '!click' || head === '!choose') {
     const target = tokens.join(' ');
-    if (!target) throw new ConsoleLineError('!click needs a button label or id');
-    return { kind: 'click', as, target };
+    if (!target)
+      throw new ConsoleLineError(
+        `${head} needs a ${head === '!click' ? 'button label or id' : 'menu option'}`,
+      );
+    return { kind: head === '!click' ? 'click' : 'choose', as, target };
   }
   if (head === '!wait') {
     if (as) throw new ConsoleLineError('!wait moves the clock for everyone; drop "as"');
@@ -56,7 +61,7 @@ export function parseConsoleLine(line: string): ConsoleAction {
   if (head === '!quit' || head === '!exit') return { kind: 'quit' };
   if (!head.startsWith('/') || head.length < 2) {
     throw new ConsoleLineError(
-      `"${head}" is not a command; lines start with /command, !click, !wait or as NAME`,
+      `"${head}" is not a command; lines start with /command, !click, !choose, !wait or as NAME`,
     );
   }
   const words: string[] = [];

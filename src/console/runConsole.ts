@@ -71,7 +71,7 @@ export async function runLocalConsole(config: Config, argv: string[]): Promise<n
       [
         `Local console — no Discord needed. Database: ${describeServer(app.database.server)}. Logs: ${logFile}`,
         `You are "${DEFAULT_MEMBER}"; "as NAME /command" acts as someone else; "${CONSOLE_ADMIN}" has admin rights.`,
-        'Try /help. Also: !click LABEL, !wait 5m, !quit.',
+        'Try /help. Also: !click LABEL, !choose OPTION, !wait 5m, !quit.',
         '',
       ].join('\n'),
     );

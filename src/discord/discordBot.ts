@@ -25,7 +25,8 @@ export async function startDiscordBot(
   });
 
   client.on(Events.InteractionCreate, (interaction) => {
-    if (!interaction.isChatInputCommand() && !interaction.isButton()) return;
+    if (!interaction.isChatInputCommand() && !interaction.isButton() && !interaction.isStringSelectMenu())
+      return;
     void runtime.dispatch(toInvocation(interaction), new DiscordResponder(interaction));
   });
   client.on(Events.Error, (error) =>

@@ -3,12 +3,12 @@ import {
   type APIEmbed,
   AttachmentBuilder,
   ButtonBuilder,
-  type ButtonInteraction,
   ButtonStyle,
-  type ChatInputCommandInteraction,
   MessageFlags,
+  StringSelectMenuBuilder,
 } from 'discord.js';
 import type { ButtonStyleName, EmbedSpec, Reply, Responder } from '../interactions/types.js';
+import type { SupportedInteraction } from './toInvocation.js';
 
 const STYLES: Record<ButtonStyleName, ButtonStyle> = {
   primary: ButtonStyle.Primary,
@@ -29,11 +29,18 @@ function toEmbed(spec: EmbedSpec): APIEmbed {
 }
 
 function toPayload(reply: Reply) {
-  const rows: ActionRowBuilder<ButtonBuilder>[] = [];
+  const rows: ActionRowBuilder<ButtonBuilder | StringSelectMenuBuilder>[] = [];
+  if (reply.select) {
+    const menu = new StringSelectMenuBuilder()
+      .setCustomId(reply.select.customId)
+      .setPlaceholder(reply.select.placeholder)
+      .addOptions(reply.select.options);
+    rows.push(new ActionRowBuilder<StringSelectMenuBuilder>().addComponents(menu));
+  }
   const buttons = reply.buttons ?? [];
   for (let i = 0; i < buttons.length; i += 5) {
     rows.push(
-      new ActionRowBuilder<ButtonBuilder>().addComponents(
+      new ActionRowBuilder<ButtonBuilder | StringSelectMenuBuilder>().addComponents(
         buttons.slice(i, i + 5).map((b) =>
           new ButtonBuilder()
             .setCustomId(b.customId)
@@ -48,8 +55,8 @@ function toPayload(reply: Reply) {
     content: reply.content ?? '',
     embeds: (reply.embeds ?? []).map(toEmbed),
     files: (reply.files ?? []).map((f) => new AttachmentBuilder(f.data, { name: f.name })),
-    // An explicit empty list removes the buttons of an updated message.
-    ...(reply.buttons ? { components: rows } : {}),
+    // An explicit empty list removes the components of an updated message.
+    ...(reply.buttons || reply.select ? { components: rows } : {}),
   };
 }
 
@@ -63,7 +70,7 @@ export class DiscordResponder implements Responder {
   #deferredEphemeral = false;
   #deferring: Promise<void> | null = null;
 
-  constructor(private readonly interaction: ChatInputCommandInteraction | ButtonInteraction) {}
+  constructor(private readonly interaction: SupportedInteraction) {}
 
   async defer(ephemeral: boolean): Promise<void> {
     if (this.state !== 'fresh') return;
@@ -87,7 +94,7 @@ export class DiscordResponder implements Responder {
     const interaction = this.interaction;
     if (this.state === 'fresh') {
       this.state = 'replied';
-      if (reply.update && interaction.isButton()) await interaction.update(payload);
+      if (reply.update && interaction.isMessageComponent()) await interaction.update(payload);
       else await interaction.reply({ ...payload, ...(flags ? { flags } : {}) });
       return;
     }

@@ -3,8 +3,14 @@ import {
   type ChatInputCommandInteraction,
   type CommandInteractionOption,
   GuildMember,
+  type StringSelectMenuInteraction,
 } from 'discord.js';
 import type { Invocation } from '../interactions/types.js';
+
+export type SupportedInteraction =
+  | ChatInputCommandInteraction
+  | ButtonInteraction
+  | StringSelectMenuInteraction;
 
 function leafOptions(
   options: readonly CommandInteractionOption[],
@@ -17,7 +23,7 @@ function leafOptions(
   return values;
 }
 
-function memberInfo(interaction: ChatInputCommandInteraction | ButtonInteraction) {
+function memberInfo(interaction: SupportedInteraction) {
   const member = interaction.member;
   const roleIds = member instanceof GuildMember ? [...member.roles.cache.keys()] : (member?.roles ?? []);
   const name =
@@ -30,13 +36,13 @@ function memberInfo(interaction: ChatInputCommandInteraction | ButtonInteraction
   };
 }
 
-/** A discord.js slash command or button click as the runtime's transport-neutral Invocation. */
-export function toInvocation(interaction: ChatInputCommandInteraction | ButtonInteraction): Invocation {
+/** A discord.js slash command, button click or menu choice as the runtime's Invocation. */
+export function toInvocation(interaction: SupportedInteraction): Invocation {
   const base = { id: interaction.id, guildId: interaction.guildId, ...memberInfo(interaction) };
-  if (interaction.isButton()) {
+  if (interaction.isButton() || interaction.isStringSelectMenu()) {
     return {
       ...base,
-      kind: 'button',
+      kind: interaction.isButton() ? 'button' : 'select',
       commandName: interaction.customId.split(':')[0] ?? '',
       group: null,
       subcommand: null,
@@ -44,6 +50,7 @@ export function toInvocation(interaction: ChatInputCommandInteraction | ButtonIn
       users: {},
       customId: interaction.customId,
       messageId: interaction.message.id,
+      values: interaction.isStringSelectMenu() ? interaction.values : [],
     };
   }
   const users: Record<string, string> = {};
@@ -62,5 +69,6 @@ export function toInvocation(interaction: ChatInputCommandInteraction | ButtonIn
     users,
     customId: null,
     messageId: null,
+    values: [],
   };
 }

@@ -20,7 +20,9 @@ export function describeAppError(error: AppError): string {
     case 'COOLDOWN_ACTIVE':
       return `You can do this again <t:${Math.ceil(Number(c.retryAt) / 1000)}:R>.`;
     case 'NOT_AUTHORIZED':
-      return 'You are not allowed to do that. This needs moderator or admin rights on this bot.';
+      return c.needs
+        ? `You are not allowed to do that: it needs ${c.needs} rights on this bot.`
+        : `You are not allowed to do that: ${error.detail}.`;
     case 'OPERATION_IN_PROGRESS':
       return 'This action is still being processed. Try again in a few seconds.';
     case 'OPERATION_ID_REUSED':

@@ -4,9 +4,9 @@ import { presentError } from './errorReplies.js';
 import type {
   Access,
   BotDeps,
-  ButtonHandler,
   CommandContext,
   CommandModule,
+  ComponentHandler,
   Invocation,
   Reply,
   Responder,
@@ -84,7 +84,9 @@ export class InteractionRuntime {
           },
           'refused an interaction for lack of authority',
         );
-        throw new AppError('NOT_AUTHORIZED', `${describe(invocation)} needs ${route.access} rights`);
+        throw new AppError('NOT_AUTHORIZED', `${describe(invocation)} needs ${route.access} rights`, {
+          needs: route.access,
+        });
       }
       // Awaited so shutdown drains it too; a failure here never fails the command.
       await this.deps.profiles.touch(invocation.user).catch((error: unknown) => {
@@ -162,8 +164,8 @@ export class InteractionRuntime {
       };
     }
     const [, action, ...args] = (invocation.customId ?? '').split(':');
-    const handler: ButtonHandler | undefined = action ? module.buttons?.[action] : undefined;
-    if (!handler) throw new AppError('NOT_FOUND', 'this button no longer works; run the command again');
+    const handler: ComponentHandler | undefined = action ? module.components?.[action] : undefined;
+    if (!handler) throw new AppError('NOT_FOUND', 'this control no longer works; run the command again');
     return {
       module,
       access: handler.access ?? commandAccess,
@@ -174,6 +176,6 @@ export class InteractionRuntime {
 }
 
 function describe(invocation: Invocation): string {
-  if (invocation.kind === 'button') return `button ${invocation.customId}`;
+  if (invocation.kind !== 'command') return `${invocation.kind} ${invocation.customId}`;
   return `/${[invocation.commandName, invocation.group, invocation.subcommand].filter(Boolean).join(' ')}`;
 }

@@ -9,7 +9,7 @@ import type { RuntimeConfig } from '../runtimeConfig/runtimeConfig.js';
  * command module serves both.
  */
 export interface Invocation {
-  kind: 'command' | 'button';
+  kind: 'command' | 'button' | 'select';
   /** Unique per slash command or click (Discord's interaction id). */
   id: string;
   commandName: string;
@@ -19,9 +19,11 @@ export interface Invocation {
   options: Record<string, string | number | boolean>;
   /** Display names of users named in options, by id. */
   users: Record<string, string>;
-  /** For buttons: the custom id, and the message the button is on. */
+  /** For buttons and select menus: the custom id, and the message the component is on. */
   customId: string | null;
   messageId: string | null;
+  /** For select menus: the values picked. */
+  values: string[];
   user: { id: string; name: string };
   roleIds: string[];
   guildId: string | null;
@@ -34,6 +36,12 @@ export interface ButtonSpec {
   label: string;
   style: ButtonStyleName;
   disabled?: boolean;
+}
+
+export interface SelectSpec {
+  customId: string;
+  placeholder: string;
+  options: { label: string; value: string; description?: string }[];
 }
 
 export interface EmbedSpec {
@@ -56,8 +64,10 @@ export interface Reply {
   embeds?: EmbedSpec[];
   files?: FileSpec[];
   buttons?: ButtonSpec[];
+  /** One select menu under the message. */
+  select?: SelectSpec;
   ephemeral?: boolean;
-  /** For buttons: replace the message the button is on instead of sending a new one. */
+  /** For components: replace the message the component is on instead of sending a new one. */
   update?: boolean;
 }
 
@@ -92,10 +102,11 @@ export interface CommandContext {
   defer(): Promise<void>;
 }
 
-export interface ButtonHandler {
-  /** Access needed to press it (default: that of the command). */
+/** Runs a button click or a select-menu choice; the values picked are in `ctx.invocation.values`. */
+export interface ComponentHandler {
+  /** Access needed to use it (default: that of the command). */
   access?: Access;
-  /** Slow buttons declare it, so the runtime defers before running them. */
+  /** Slow components declare it, so the runtime defers before running them. */
   defer?: boolean;
   run(ctx: CommandContext, args: string[]): Promise<Reply>;
 }
@@ -109,6 +120,6 @@ export interface CommandModule {
   /** Defer before running (rendering, slow queries); `ephemeral` decides the deferred reply's visibility. */
   defer?: (invocation: Invocation) => { ephemeral: boolean } | null;
   execute(ctx: CommandContext): Promise<Reply>;
-  /** Buttons whose custom id starts with `<command name>:<action>:`. */
-  buttons?: Record<string, ButtonHandler>;
+  /** Buttons and select menus whose custom id is `<command name>:<action>[:args...]`. */
+  components?: Record<string, ComponentHandler>;
 }

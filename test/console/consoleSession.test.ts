@@ -27,12 +27,22 @@ describe('the local console', () => {
     await c.session.run('/cookies give user:zoe amount:30');
     expect(c.take()).toMatch(/buttons: \[Give\] \(cookies:give:\d+:\d+:30\) {2}\[Cancel\]/);
     expect(await c.session.run('as zoe !click Give')).toBe('refused');
-    expect(c.take()).toContain('not allowed');
+    expect(c.take()).toContain('❌ You are not allowed to do that: this button belongs to someone else.');
     expect(await c.session.run('!click give')).toBe('ok');
     expect(c.take()).toContain('[updated message] ✅ You gave 30 🍪 to @zoe. You have 70 🍪 left.');
     expect(await c.session.run('!click Give')).toBe('ok');
     expect(c.take()).toContain('Already done: you gave 30 🍪');
     expect(await c.deps.ledger.balanceOf('cookies', c.identities.get('zoe').id)).toBe(30);
+  });
+
+  it('lists a select menu, and !choose picks an option of it', async () => {
+    await c.session.run('/help');
+    expect(c.take()).toContain('menu: Details of one topic (help:topic): [General] [Cookies]');
+    expect(await c.session.run('!choose cookies')).toBe('ok');
+    const text = c.take();
+    expect(text).toContain('[ephemeral] [updated message]');
+    expect(text).toContain('┌ Help: Cookies');
+    expect(text).toContain('• user (optional): Whose balance (default: yours)');
   });
 
   it('saves images under the out folder and prints their path and size', async () => {

@@ -25,6 +25,17 @@ const brokenCommand: CommandModule = {
   },
 };
 
+/** A slow command that fails after it deferred publicly. */
+const brokenRenderCommand: CommandModule = {
+  data: { name: 'broken-render', description: 'Defers, then fails' },
+  access: 'everyone',
+  category: 'Test',
+  defer: () => ({ ephemeral: false }),
+  async execute() {
+    throw new Error('renderer crashed');
+  },
+};
+
 describe('the bot through the real discord.js client', () => {
   const fake = new FakeDiscord();
   let bot: DiscordBot;
@@ -33,7 +44,7 @@ describe('the bot through the real discord.js client', () => {
   beforeAll(async () => {
     await fake.start();
     harness = makeBotDeps(t.cols);
-    const runtime = new InteractionRuntime(harness.deps, [...COMMANDS, brokenCommand]);
+    const runtime = new InteractionRuntime(harness.deps, [...COMMANDS, brokenCommand, brokenRenderCommand]);
     bot = await startDiscordBot(runtime, harness.deps.log, { token: 'fake-token', apiUrl: fake.apiUrl });
   });
 
@@ -52,6 +63,23 @@ describe('the bot through the real discord.js client', () => {
     expect(fields.map((f) => f.name)).not.toContain('Administration');
     expect(fields[1]?.value).toContain('/cookies balance');
     expect(JSON.stringify(fields)).not.toContain('/admin');
+  });
+
+  it('WHEN the member picks a topic in the /help menu THEN the same message shows its options', async () => {
+    const [menuMessage] = await fake.waitFor(fake.command(member, 'help', []));
+    const menu = menuMessage?.components[0]?.components[0];
+    expect(menu?.options?.map((o) => o.value)).toContain('Cookies');
+    const picked = fake.choose(
+      member,
+      menuMessage as NonNullable<typeof menuMessage>,
+      menu?.custom_id as string,
+      ['Cookies'],
+    );
+    const [update] = await fake.waitFor(picked);
+    expect(update?.via).toBe('update');
+    expect(update?.embeds[0]?.title).toBe('Help: Cookies');
+    const give = update?.embeds[0]?.fields?.find((f) => f.name === '/cookies give');
+    expect(give?.value).toContain('• `amount`: How many Cookies');
   });
 
   it('GIVEN 1234 Cookies WHEN the member runs /cookies balance THEN the reply shows 1,234', async () => {
@@ -73,7 +101,7 @@ describe('the bot through the real discord.js client', () => {
     const token = fake.command(member, 'admin', ['runtime', 'set'], { key: 'cookies.give_max', value: '5' });
     const [reply] = await fake.waitFor(token);
     expect(reply?.ephemeral).toBe(true);
-    expect(reply?.content).toContain('not allowed');
+    expect(reply?.content).toBe('❌ You are not allowed to do that: it needs admin rights on this bot.');
     expect(await t.cols.runtimeConfig.countDocuments()).toBe(0);
     expect(harness.logs.some((l) => l.event === 'authority.refused' && l.userId === MEMBER_ID)).toBe(true);
   });
@@ -97,6 +125,15 @@ describe('the bot through the real discord.js client', () => {
     expect(reply?.content).not.toContain('database exploded');
     const logged = harness.logs.find((l) => l.event === 'interaction.failed' && l.ref === ref);
     expect((logged?.err as { message?: string })?.message).toBe('database exploded');
+  });
+
+  it('GIVEN a public deferral WHEN the command then fails THEN the placeholder is removed and the error is private', async () => {
+    const token = fake.command(member, 'broken-render', []);
+    const messages = await fake.waitFor(token, (m) => m.some((x) => x.via === 'followup'));
+    expect(messages.map((m) => m.via)).toEqual(['followup']);
+    expect(messages[0]?.ephemeral).toBe(true);
+    expect(messages[0]?.content).toMatch(/Something went wrong \(ref [0-9A-F]{8}\)/);
+    expect(fake.calls.some((c) => c.method === 'DELETE' && c.path.includes(token))).toBe(true);
   });
 
   it('WHEN a member asks for the leaderboard THEN the reply is deferred, then edited with a real PNG', async () => {

@@ -31,6 +31,7 @@ function invocation(commandName: string): Invocation {
     users: {},
     customId: null,
     messageId: null,
+    values: [],
     user: { id: MEMBER_ID, name: 'mia' },
     roleIds: [],
     guildId: null,

@@ -39,7 +39,9 @@ export interface VisibleMessage {
     fields?: { name: string; value: string }[];
     image?: { url: string };
   }[];
-  components: { components: { custom_id: string; label: string }[] }[];
+  components: {
+    components: { custom_id: string; label?: string; options?: { label: string; value: string }[] }[];
+  }[];
   files: RecordedFile[];
   id: string;
 }
@@ -157,29 +159,33 @@ export class FakeDiscord {
 
   /** Clicks a button of a message the bot sent; returns the new interaction's token. */
   click(user: FakeUser, message: VisibleMessage, customId: string): string {
-    return this.#dispatchInteraction(
-      user,
-      3,
-      { custom_id: customId, component_type: 2 },
-      {
-        id: message.id,
-        channel_id: CHANNEL_ID,
-        author: { id: BOT_USER_ID, username: 'CookieBot', discriminator: '0', bot: true, avatar: null },
-        content: message.content,
-        embeds: [],
-        components: message.components,
-        attachments: [],
-        flags: message.ephemeral ? EPHEMERAL : 0,
-        timestamp: new Date().toISOString(),
-        edited_timestamp: null,
-        type: 0,
-        tts: false,
-        mention_everyone: false,
-        mentions: [],
-        mention_roles: [],
-        pinned: false,
-      },
-    );
+    return this.#component(user, message, { custom_id: customId, component_type: 2 });
+  }
+
+  /** Picks values in a select menu of a message the bot sent; returns the new interaction's token. */
+  choose(user: FakeUser, message: VisibleMessage, customId: string, values: string[]): string {
+    return this.#component(user, message, { custom_id: customId, component_type: 3, values });
+  }
+
+  #component(user: FakeUser, message: VisibleMessage, data: Record<string, unknown>): string {
+    return this.#dispatchInteraction(user, 3, data, {
+      id: message.id,
+      channel_id: CHANNEL_ID,
+      author: { id: BOT_USER_ID, username: 'CookieBot', discriminator: '0', bot: true, avatar: null },
+      content: message.content,
+      embeds: [],
+      components: message.components,
+      attachments: [],
+      flags: message.ephemeral ? EPHEMERAL : 0,
+      timestamp: new Date().toISOString(),
+      edited_timestamp: null,
+      type: 0,
+      tts: false,
+      mention_everyone: false,
+      mentions: [],
+      mention_roles: [],
+      pinned: false,
+    });
   }
 
   /** Messages a member sees for one interaction, in order. */
