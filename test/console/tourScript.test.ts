@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 
-function runScript(file: string): Promise<{ code: number | null; stdout: string }> {
+function runConsole(args: string[], input?: string): Promise<{ code: number | null; stdout: string }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'console-data-'));
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--script', file], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
       env: {
         ...process.env,
         DISCORD_TOKEN: '',
@@ -15,8 +15,9 @@ function runScript(file: string): Promise<{ code: number | null; stdout: string 
         MONGODB_DB_NAME: `tour_${Date.now()}`,
         DATA_DIR: dataDir,
       },
-      stdio: ['ignore', 'pipe', 'inherit'],
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'inherit'],
     });
+    child.stdin?.end(input);
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
@@ -28,7 +29,7 @@ function runScript(file: string): Promise<{ code: number | null; stdout: string 
 
 describe('npm start -- --script', () => {
   it('runs the shipped tour through every command and exits 0', async () => {
-    const { code, stdout } = await runScript('examples/tour.txt');
+    const { code, stdout } = await runConsole(['--script', 'examples/tour.txt']);
     expect(stdout).toContain('script finished: every line ran');
     expect(stdout).toContain('✅ Already done: you gave 50 🍪 to @bob.');
     expect(stdout).toMatch(/attachment: out\/\d+-leaderboard\.png \(800x\d+\)/);
@@ -49,9 +50,19 @@ describe('npm start -- --script', () => {
   it('exits non-zero when a line fails', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'console-script-')), 'bad.txt');
     writeFileSync(file, '/help\n/cookies give user:bob\n');
-    const { code, stdout } = await runScript(file);
+    const { code, stdout } = await runConsole(['--script', file]);
     expect(stdout).toContain('error: /cookies give needs amount:…');
     expect(stdout).toContain('script finished: 1 line(s) failed');
     expect(code).toBe(1);
+  });
+
+  it('reads lines typed at the prompt until !quit', async () => {
+    const { code, stdout } = await runConsole(
+      [],
+      'as admin /admin cookies grant user:kai amount:3\n!quit\n/help\n',
+    );
+    expect(stdout).toContain('Granted 3 🍪 to @kai');
+    expect(stdout).not.toContain('What you can do');
+    expect(code).toBe(0);
   });
 });
