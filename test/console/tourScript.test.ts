@@ -1,29 +1,18 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
+import { runNode } from '../support/nodeProcess.js';
 
-function runConsole(args: string[], input?: string): Promise<{ code: number | null; stdout: string }> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'console-data-'));
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
-      env: {
-        ...process.env,
-        DISCORD_TOKEN: '',
-        MONGODB_URI: inject('mongoUri'),
-        MONGODB_DB_NAME: `tour_${Date.now()}`,
-        DATA_DIR: dataDir,
-      },
-      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'inherit'],
-    });
-    child.stdin?.end(input);
-    let stdout = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.once('error', reject);
-    child.once('exit', (code) => resolve({ code, stdout }));
+function runConsole(args: string[], input?: string) {
+  return runNode(['src/main.ts', ...args], {
+    input,
+    env: {
+      DISCORD_TOKEN: '',
+      MONGODB_URI: inject('mongoUri'),
+      MONGODB_DB_NAME: `tour_${Date.now()}`,
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'console-data-')),
+    },
   });
 }
 

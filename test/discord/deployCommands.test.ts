@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../commands/index.js';
 import { APP_ID, FakeDiscord, GUILD_ID } from '../support/fakeDiscord.js';
+import { runNode } from '../support/nodeProcess.js';
 
 describe('npm run deploy-commands', () => {
   const fake = new FakeDiscord();
@@ -9,23 +9,13 @@ describe('npm run deploy-commands', () => {
   afterAll(() => fake.stop());
 
   it('registers every command definition to the development guild', async () => {
-    const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/discord/deployCommands.ts'], {
-        env: {
-          ...process.env,
-          DISCORD_TOKEN: 'fake-token',
-          DISCORD_APPLICATION_ID: APP_ID,
-          DEV_GUILD_ID: GUILD_ID,
-          DISCORD_API_URL: fake.apiUrl,
-        },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
-      let out = '';
-      child.stdout.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-      });
-      child.once('error', reject);
-      child.once('exit', (exitCode) => resolve({ code: exitCode, stdout: out }));
+    const { code, stdout } = await runNode(['src/discord/deployCommands.ts'], {
+      env: {
+        DISCORD_TOKEN: 'fake-token',
+        DISCORD_APPLICATION_ID: APP_ID,
+        DEV_GUILD_ID: GUILD_ID,
+        DISCORD_API_URL: fake.apiUrl,
+      },
     });
     expect(code).toBe(0);
     const put = fake.calls.find((c) => c.method === 'PUT');

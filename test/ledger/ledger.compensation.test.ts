@@ -27,22 +27,15 @@ async function seed(): Promise<void> {
   });
 }
 
+const GIVE = { opId: 'give', currency: 'cookies', from: 'kim', to: 'lou', amount: 40, kind: 'give' } as const;
+
 describe('ledger compensation', () => {
   beforeEach(() => clearDatabase(t.db));
 
   it('GIVEN a credit that fails THEN the source gets its cookies back and nothing is recorded', async () => {
     const ledger = makeLedger(t.cols, { hooks: failingAt('credit.before') });
     await seed();
-    await expect(
-      ledger.transfer({
-        opId: 'give',
-        currency: 'cookies',
-        from: 'kim',
-        to: 'lou',
-        amount: 40,
-        kind: 'give',
-      }),
-    ).rejects.toThrow('injected failure at credit.before');
+    await expect(ledger.transfer(GIVE)).rejects.toThrow('injected failure at credit.before');
     await ledger.flush();
     expect(await ledger.balanceOf('cookies', 'kim')).toBe(100);
     expect(await t.cols.cookies.findOne({ _id: 'lou' })).toBeNull();
@@ -53,16 +46,7 @@ describe('ledger compensation', () => {
   it('GIVEN a failing compensation THEN it is recorded as stuck, reported, and finished by recovery', async () => {
     const ledger = makeLedger(t.cols, { hooks: failingAt('credit.before', 'compensation.started') });
     await seed();
-    await expect(
-      ledger.transfer({
-        opId: 'give',
-        currency: 'cookies',
-        from: 'kim',
-        to: 'lou',
-        amount: 40,
-        kind: 'give',
-      }),
-    ).rejects.toThrow('injected failure at credit.before');
+    await expect(ledger.transfer(GIVE)).rejects.toThrow('injected failure at credit.before');
     await ledger.flush();
 
     expect(await ledger.balanceOf('cookies', 'kim')).toBe(60);
@@ -84,16 +68,7 @@ describe('ledger compensation', () => {
   it('GIVEN an interrupted operation younger than the grace period THEN recovery leaves it to its process', async () => {
     const ledger = makeLedger(t.cols, { hooks: failingAt('credit.applied') });
     await seed();
-    await expect(
-      ledger.transfer({
-        opId: 'give',
-        currency: 'cookies',
-        from: 'kim',
-        to: 'lou',
-        amount: 40,
-        kind: 'give',
-      }),
-    ).rejects.toThrow();
+    await expect(ledger.transfer(GIVE)).rejects.toThrow();
     const young = new ManualClock(new Date('2026-01-01T00:00:10Z'));
     const skipped = await recoverLedger(
       { cols: t.cols, clock: young, log: silentLogger },

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { silentLogger } from '../../src/logger.js';
@@ -7,6 +6,7 @@ import type { LedgerStep } from '../../utils/ledger/ledger.js';
 import { recoverLedger } from '../../utils/ledger/recovery.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
 import { HOUSE, makeLedger } from '../support/ledgerHarness.js';
+import { runNode } from '../support/nodeProcess.js';
 
 const t = useTestDatabase('ledger_crash');
 
@@ -86,7 +86,7 @@ const CRASH_POINTS: CrashPoint[] = [
   },
 ];
 
-function runChild(point: CrashPoint): Promise<{ signal: NodeJS.Signals | null; stdout: string }> {
+function runChild(point: CrashPoint) {
   const plan = {
     uri: t.uri,
     dbName: t.name,
@@ -95,21 +95,7 @@ function runChild(point: CrashPoint): Promise<{ signal: NodeJS.Signals | null; s
     killAt: point.killAt,
     failCredit: !!point.failCredit,
   };
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'test/support/crashChild.ts', JSON.stringify(plan)],
-      {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
-    let stdout = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.once('error', reject);
-    child.once('exit', (_code, signal) => resolve({ signal, stdout }));
-  });
+  return runNode(['test/support/crashChild.ts', JSON.stringify(plan)]);
 }
 
 describe('ledger crash points', () => {

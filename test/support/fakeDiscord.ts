@@ -168,24 +168,7 @@ export class FakeDiscord {
   }
 
   #component(user: FakeUser, message: VisibleMessage, data: Record<string, unknown>): string {
-    return this.#dispatchInteraction(user, 3, data, {
-      id: message.id,
-      channel_id: CHANNEL_ID,
-      author: { id: BOT_USER_ID, username: 'CookieBot', discriminator: '0', bot: true, avatar: null },
-      content: message.content,
-      embeds: [],
-      components: message.components,
-      attachments: [],
-      flags: message.ephemeral ? EPHEMERAL : 0,
-      timestamp: new Date().toISOString(),
-      edited_timestamp: null,
-      type: 0,
-      tts: false,
-      mention_everyone: false,
-      mentions: [],
-      mention_roles: [],
-      pinned: false,
-    });
+    return this.#dispatchInteraction(user, 3, data, this.#apiMessage(message));
   }
 
   /** Messages a member sees for one interaction, in order. */

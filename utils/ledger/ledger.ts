@@ -157,11 +157,9 @@ export class Ledger {
     for (let round = 0; round < 3; round++) {
       const attempt = this.deps.rng.uuid();
       const result =
-        spec.type === 'debit'
-          ? await this.#runDebit(spec, attempt)
-          : spec.type === 'credit'
-            ? await this.#runCredit(spec, attempt)
-            : await this.#runTransfer(spec, attempt);
+        spec.type === 'transfer'
+          ? await this.#runTransfer(spec, attempt)
+          : await this.#runSingleLeg(spec, attempt);
       if (result) return result;
     }
     throw new AppError(
@@ -173,27 +171,25 @@ export class Ledger {
     );
   }
 
-  async #runDebit(spec: OperationSpec, att: string): Promise<LedgerOutcome | null> {
+  /** A debit (burn) or credit (mint): one balance, one event. */
+  async #runSingleLeg(spec: OperationSpec, att: string): Promise<LedgerOutcome | null> {
+    const side: LegSide = spec.type === 'debit' ? 'debit' : 'credit';
     const book = this.books[spec.currency];
-    const account = spec.from as string;
-    const debit = await this.#applyDebit(book, spec, att, account);
-    if (debit.kind === 'recorded') return debit.outcome;
-    if (debit.kind === 'busy') return this.#awaitOutcome(spec);
-    await this.#step('debit.applied', spec);
-    return this.#finish(spec, att, [{ book, account, side: 'debit', balanceAfter: debit.balanceAfter }]);
-  }
-
-  async #runCredit(spec: OperationSpec, att: string): Promise<LedgerOutcome | null> {
-    const book = this.books[spec.currency];
-    const account = spec.to as string;
-    const recorded = await this.#recordedOutcome(spec);
-    if (recorded) return recorded;
-    await this.#step('credit.before', spec);
-    const credit = await this.#applyCredit(book, spec, att, account);
-    if (credit.kind === 'recorded') return credit.outcome;
-    if (credit.kind === 'busy') return this.#awaitOutcome(spec);
-    await this.#step('credit.applied', spec);
-    return this.#finish(spec, att, [{ book, account, side: 'credit', balanceAfter: credit.balanceAfter }]);
+    const account = (side === 'debit' ? spec.from : spec.to) as string;
+    if (side === 'credit') {
+      // A retried credit is answered from its events before anything moves (see ECONOMY.md).
+      const recorded = await this.#recordedOutcome(spec);
+      if (recorded) return recorded;
+      await this.#step('credit.before', spec);
+    }
+    const leg =
+      side === 'debit'
+        ? await this.#applyDebit(book, spec, att, account)
+        : await this.#applyCredit(book, spec, att, account);
+    if (leg.kind === 'recorded') return leg.outcome;
+    if (leg.kind === 'busy') return this.#awaitOutcome(spec);
+    await this.#step(`${side}.applied`, spec);
+    return this.#finish(spec, att, [{ book, account, side, balanceAfter: leg.balanceAfter }]);
   }
 
   async #runTransfer(spec: OperationSpec, att: string): Promise<LedgerOutcome | null> {

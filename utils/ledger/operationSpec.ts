@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Currency, OperationSpec, OperationType } from '../../src/db/collections.js';
+import type { OperationSpec, OperationType } from '../../src/db/collections.js';
 import { positiveAmount } from '../amounts.js';
 import { invalidInput } from '../errors.js';
 
@@ -50,18 +50,8 @@ export function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.ou
 
 export function buildSpec(
   type: OperationType,
-  fields: {
-    opId: string;
-    currency: Currency;
-    from: string | null;
-    to: string | null;
-    amount: number;
-    kind: string;
-    reason: string;
-    source?: string | undefined;
-    placements?: number;
-    reserve?: number;
-  },
+  fields: Omit<OperationSpec, 'type' | 'source' | 'placements' | 'reserve'> &
+    Partial<Pick<OperationSpec, 'source' | 'placements' | 'reserve'>>,
 ): OperationSpec {
   return {
     opId: fields.opId,
