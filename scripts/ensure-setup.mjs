@@ -5,7 +5,8 @@
 //  2. A JDK and Maven, for the offline MongoDB-compatible server (only when MONGODB_URI is unset).
 //  3. npm dependencies (npm ci) when node_modules is missing or older than package-lock.json.
 import { spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -66,9 +67,13 @@ if (!process.env.MONGODB_URI && !(ok('javac', ['-version']) && ok('mvn', ['-v'])
   aptInstall(JAVA_DEBS, 'the offline MongoDB-compatible server (mongo-java-server)');
 }
 
-const lock = `${root}/package-lock.json`;
-const installed = `${root}/node_modules/.package-lock.json`;
-if (!existsSync(installed) || statSync(installed).mtimeMs < statSync(lock).mtimeMs) {
+// npm ci may rewrite package-lock.json, so compare its content, not its modification time.
+const lockHash = createHash('sha256')
+  .update(readFileSync(`${root}/package-lock.json`))
+  .digest('hex');
+const stamp = `${root}/node_modules/.installed-lock-sha256`;
+if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== lockHash) {
   console.error('setup: installing npm dependencies (npm ci)');
   run('npm', ['ci', '--no-audit', '--no-fund'], { ...process.env, MONGOMS_DISABLE_POSTINSTALL: '1' });
+  writeFileSync(stamp, lockHash);
 }

@@ -158,6 +158,7 @@ export class ConsoleSession {
   #base(as: string): Pick<Invocation, 'id' | 'user' | 'roleIds' | 'guildId'> {
     this.#interactions += 1;
     return {
+      // Unique across console runs on a persistent database (operation ids derive from it).
       id: `${Date.now()}${String(this.#interactions).padStart(6, '0')}`,
       user: this.deps.identities.get(as),
       roleIds: [],

@@ -370,8 +370,9 @@ export class Ledger {
 
   /** Another attempt of this id is in flight: wait for its outcome, or report "retry" if it vanished. */
   async #awaitOutcome(spec: OperationSpec): Promise<LedgerOutcome | null> {
-    const started = Date.now();
-    for (let wait = 2; Date.now() - started < AWAIT_OUTCOME_MS; wait = Math.min(wait * 2, 100)) {
+    // Polling deadline: elapsed process time, not business time (the clock may be simulated).
+    const started = performance.now();
+    for (let wait = 2; performance.now() - started < AWAIT_OUTCOME_MS; wait = Math.min(wait * 2, 100)) {
       await new Promise((resolve) => setTimeout(resolve, wait));
       const recorded = await this.#recordedOutcome(spec);
       if (recorded) return recorded;

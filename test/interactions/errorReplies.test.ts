@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { describeAppError, presentError } from '../../src/interactions/errorReplies.js';
+import { AppError } from '../../utils/errors.js';
+
+describe('what members read when something is refused', () => {
+  it.each([
+    [
+      new AppError('INSUFFICIENT_COOKIES', 'x', { balance: 1200, needed: 5000, currency: 'cookies' }),
+      'Not enough: you have 1,200 🍪 but this needs 5,000 🍪.',
+    ],
+    [
+      new AppError('INSUFFICIENT_PLACE_POINTS', 'x', { balance: 12_345, needed: 100_000, currency: 'place' }),
+      'Not enough: you have 12.345 points but this needs 100 points.',
+    ],
+    [
+      new AppError('HOUSE_VAULT_INSUFFICIENT', 'x', {
+        balance: 150,
+        reserve: 100,
+        needed: 60,
+        available: 50,
+      }),
+      'The house vault cannot pay 60 🍪 right now: it can pay out at most 50 🍪.',
+    ],
+    [
+      new AppError('COOLDOWN_ACTIVE', 'x', { retryAt: Date.UTC(2026, 0, 1, 12, 0, 0) }),
+      'You can do this again <t:1767268800:R>.',
+    ],
+    [
+      new AppError('NOT_AUTHORIZED', 'x', { needs: 'moderator' }),
+      'You are not allowed to do that: it needs moderator rights on this bot.',
+    ],
+    [
+      new AppError('INVALID_INPUT', 'you cannot give Cookies to yourself'),
+      'You cannot give Cookies to yourself.',
+    ],
+  ])('%s', (error, text) => {
+    expect(describeAppError(error)).toBe(text);
+    expect(presentError(error, 'REF12345')).toEqual({
+      expected: true,
+      reply: { ephemeral: true, content: `❌ ${text}` },
+    });
+  });
+
+  it('shows only a reference for anything unexpected, never the error itself', () => {
+    const presented = presentError(new TypeError('cannot read properties of undefined'), 'ABCD1234');
+    expect(presented.expected).toBe(false);
+    expect(presented.reply.ephemeral).toBe(true);
+    expect(presented.reply.content).toContain('Something went wrong (ref ABCD1234)');
+    expect(presented.reply.content).not.toContain('undefined');
+  });
+});
