@@ -1,0 +1,71 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { checkInvariants } from '../../utils/ledger/invariants.js';
+import { clearDatabase, useTestDatabase } from '../support/database.js';
+import { makeLedger } from '../support/ledgerHarness.js';
+import { runNode } from '../support/nodeProcess.js';
+
+const t = useTestDatabase('invariants');
+
+describe('the invariant checker', () => {
+  beforeEach(async () => {
+    await clearDatabase(t.db);
+    const ledger = makeLedger(t.cols);
+    await ledger.credit({
+      opId: 'mint',
+      currency: 'cookies',
+      account: 'ada',
+      amount: 100,
+      kind: 'test.mint',
+    });
+    await ledger.transfer({
+      opId: 'give',
+      currency: 'cookies',
+      from: 'ada',
+      to: 'bo',
+      amount: 30,
+      kind: 'give',
+    });
+    await ledger.credit({
+      opId: 'earn',
+      currency: 'place',
+      account: 'ada',
+      amount: 5_000,
+      kind: 'place.score',
+    });
+    await ledger.flush();
+  });
+
+  it('GIVEN only ledger writes THEN it finds nothing and reports the supply', async () => {
+    const report = await checkInvariants(t.cols);
+    expect(report.problems).toEqual([]);
+    expect(report.totals.cookies).toEqual({ balances: 100, minted: 100, burned: 0, accounts: 2 });
+    expect(report.events).toBe(4);
+  });
+
+  it('GIVEN balances changed behind the ledger THEN it lists every difference', async () => {
+    await t.cols.cookies.updateOne({ _id: 'bo' }, { $inc: { cookies: 5 } });
+    await t.cols.cookies.insertOne({ _id: 'ghost', cookies: -3 });
+    await t.cols.placeWallets.updateOne({ _id: 'ada' }, { $set: { earned: 1 } });
+    await t.cols.cookies.updateOne({ _id: 'ada' }, { $set: { pendingOps: [] } });
+    const report = await checkInvariants(t.cols);
+    expect(report.ok).toBe(false);
+    expect(report.problems).toEqual([
+      'cookies/ada: 0 operation marker(s) left (pendingOps present)',
+      'cookies/bo: stored balance 35, events explain 30',
+      'cookies/ghost: negative balance -3',
+      'cookies/ghost: stored balance -3, events explain 0',
+      'place/ada: stored earned 1, events explain 5000',
+      'cookies: balances total 102, minted 100 - burned 0 = 100',
+    ]);
+  });
+
+  it('npm run check:invariants prints each difference and exits 1', async () => {
+    await t.cols.cookies.updateOne({ _id: 'bo' }, { $inc: { cookies: 5 } });
+    const { code, stdout } = await runNode(['src/checkInvariants.ts'], {
+      env: { MONGODB_URI: t.uri, MONGODB_DB_NAME: t.name, LOG_LEVEL: 'warn' },
+    });
+    expect(stdout).toContain('DIFFERENCE cookies/bo: stored balance 35, events explain 30');
+    expect(stdout).toContain('invariants: 2 difference(s)');
+    expect(code).toBe(1);
+  });
+});
