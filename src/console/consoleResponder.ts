@@ -1,7 +1,14 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadImage } from 'canvas';
 import type { Clock } from '../clock.js';
-import type { ButtonSpec, EmbedSpec, Reply, Responder, SelectSpec } from '../interactions/types.js';
+import type {
+  ButtonSpec,
+  DeferMode,
+  EmbedSpec,
+  Reply,
+  Responder,
+  SelectSpec,
+} from '../interactions/types.js';
 
 export interface ConsoleMessage {
   id: string;
@@ -27,10 +34,14 @@ export class ConsoleResponder implements Responder {
     private readonly buttonMessageId: string | null,
   ) {}
 
-  async defer(ephemeral: boolean): Promise<void> {
+  async defer(mode: DeferMode): Promise<void> {
     if (this.state !== 'fresh') return;
     this.state = 'deferred';
-    this.out.print(`${ephemeral ? '[ephemeral] ' : ''}… thinking (deferred)`);
+    this.out.print(
+      mode.update
+        ? '… working (acknowledged)'
+        : `${mode.ephemeral ? '[ephemeral] ' : ''}… thinking (deferred)`,
+    );
   }
 
   async send(reply: Reply): Promise<void> {

@@ -7,7 +7,7 @@ import {
   MessageFlags,
   StringSelectMenuBuilder,
 } from 'discord.js';
-import type { ButtonStyleName, EmbedSpec, Reply, Responder } from '../interactions/types.js';
+import type { ButtonStyleName, DeferMode, EmbedSpec, Reply, Responder } from '../interactions/types.js';
 import type { SupportedInteraction } from './toInvocation.js';
 
 const STYLES: Record<ButtonStyleName, ButtonStyle> = {
@@ -68,17 +68,23 @@ function toPayload(reply: Reply) {
 export class DiscordResponder implements Responder {
   state: Responder['state'] = 'fresh';
   #deferredEphemeral = false;
+  #deferredUpdate = false;
   #deferring: Promise<void> | null = null;
 
   constructor(private readonly interaction: SupportedInteraction) {}
 
-  async defer(ephemeral: boolean): Promise<void> {
+  async defer(mode: DeferMode): Promise<void> {
     if (this.state !== 'fresh') return;
-    this.#deferring ??= this.interaction
-      .deferReply(ephemeral ? { flags: MessageFlags.Ephemeral } : {})
+    const interaction = this.interaction;
+    const silent = mode.update === true && interaction.isMessageComponent();
+    const acknowledge = silent
+      ? interaction.deferUpdate()
+      : interaction.deferReply(mode.ephemeral ? { flags: MessageFlags.Ephemeral } : {});
+    this.#deferring ??= acknowledge
       .then(() => {
         this.state = 'deferred';
-        this.#deferredEphemeral = ephemeral;
+        this.#deferredEphemeral = mode.ephemeral;
+        this.#deferredUpdate = silent;
       })
       .finally(() => {
         this.#deferring = null;
@@ -100,7 +106,11 @@ export class DiscordResponder implements Responder {
     }
     if (this.state === 'deferred') {
       this.state = 'replied';
-      if (reply.ephemeral && !this.#deferredEphemeral) {
+      if (this.#deferredUpdate) {
+        // After a silent acknowledgement the original reply is the component's message.
+        if (reply.update) await interaction.editReply(payload);
+        else await interaction.followUp({ ...payload, ...(flags ? { flags } : {}) });
+      } else if (reply.ephemeral && !this.#deferredEphemeral) {
         await interaction.deleteReply();
         await interaction.followUp({ ...payload, flags: MessageFlags.Ephemeral });
       } else {

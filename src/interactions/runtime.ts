@@ -7,6 +7,7 @@ import type {
   CommandContext,
   CommandModule,
   ComponentHandler,
+  DeferMode,
   Invocation,
   Reply,
   Responder,
@@ -24,7 +25,7 @@ export type DispatchResult =
 interface Route {
   module: CommandModule;
   access: Access;
-  defer: { ephemeral: boolean } | null;
+  defer: DeferMode | null;
   run: (ctx: CommandContext) => Promise<Reply>;
 }
 
@@ -41,6 +42,7 @@ export class InteractionRuntime {
   constructor(
     private readonly deps: BotDeps,
     readonly commands: readonly CommandModule[],
+    private readonly options: { safetyDeferMs?: number } = {},
   ) {
     this.#byName = new Map(commands.map((c) => [c.data.name, c]));
   }
@@ -92,17 +94,19 @@ export class InteractionRuntime {
       await this.deps.profiles.touch(invocation.user).catch((error: unknown) => {
         log.warn({ event: 'profiles.touch_failed', err: error }, 'could not record the member profile');
       });
-      if (route.defer) await responder.defer(route.defer.ephemeral);
+      if (route.defer) await responder.defer(route.defer);
+      const safetyMode: DeferMode =
+        invocation.kind === 'command' ? { ephemeral: false } : { ephemeral: true, update: true };
       safety = setTimeout(() => {
-        if (responder.state === 'fresh') responder.defer(false).catch(() => undefined);
-      }, SAFETY_DEFER_MS);
+        if (responder.state === 'fresh') responder.defer(safetyMode).catch(() => undefined);
+      }, this.options.safetyDeferMs ?? SAFETY_DEFER_MS);
       const ctx: CommandContext = {
         deps: this.deps,
         invocation,
         actor,
         commands: this.commands,
         defer: async () => {
-          if (responder.state === 'fresh') await responder.defer(route.defer?.ephemeral ?? false);
+          if (responder.state === 'fresh') await responder.defer(route.defer ?? safetyMode);
         },
       };
       const reply = await route.run(ctx);
@@ -169,7 +173,7 @@ export class InteractionRuntime {
     return {
       module,
       access: handler.access ?? commandAccess,
-      defer: handler.defer ? { ephemeral: true } : null,
+      defer: handler.defer ? { ephemeral: true, update: true } : null,
       run: (ctx) => handler.run(ctx, args),
     };
   }

@@ -71,10 +71,20 @@ export interface Reply {
   update?: boolean;
 }
 
+/**
+ * How to acknowledge before the real reply: a "thinking" placeholder (public or ephemeral),
+ * or, for buttons and menus, a silent acknowledgement after which the reply may still
+ * update the message the component is on.
+ */
+export interface DeferMode {
+  ephemeral: boolean;
+  update?: boolean;
+}
+
 /** Sends replies over one transport; tracks whether the interaction is fresh, deferred or replied. */
 export interface Responder {
   readonly state: 'fresh' | 'deferred' | 'replied';
-  defer(ephemeral: boolean): Promise<void>;
+  defer(mode: DeferMode): Promise<void>;
   send(reply: Reply): Promise<void>;
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InteractionRuntime } from '../../src/interactions/runtime.js';
-import type { CommandModule, Invocation, Reply, Responder } from '../../src/interactions/types.js';
+import type { CommandModule, DeferMode, Invocation, Reply, Responder } from '../../src/interactions/types.js';
 import { MEMBER_ID, makeBotDeps } from '../support/botHarness.js';
 import { useTestDatabase } from '../support/database.js';
 
@@ -10,7 +10,7 @@ class RecordingResponder implements Responder {
   state: Responder['state'] = 'fresh';
   readonly sent: Reply[] = [];
   deferrals = 0;
-  async defer(): Promise<void> {
+  async defer(_mode: DeferMode): Promise<void> {
     this.deferrals += 1;
     this.state = 'deferred';
   }
