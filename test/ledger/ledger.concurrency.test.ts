@@ -182,6 +182,23 @@ describe('ledger under concurrency', () => {
     await ledger.flush();
     const after = await ledger.balanceOf('cookies', 'jay');
     expect([390, 380]).toContain(after);
+
+    await ledger.transfer({
+      opId: 'tip-1',
+      currency: 'cookies',
+      from: 'jay',
+      to: 'kai',
+      amount: 10,
+      kind: 'give',
+    });
+    await ledger.flush();
+    const reusedTransfer = await ledger
+      .transfer({ opId: 'tip-1', currency: 'cookies', from: 'jay', to: 'kai', amount: 99, kind: 'give' })
+      .catch((e: unknown) => e);
+    expect((reusedTransfer as AppError).code).toBe('OPERATION_ID_REUSED');
+    await ledger.flush();
+    expect(await ledger.balanceOf('cookies', 'jay')).toBe(after - 10);
+    expect(await ledger.balanceOf('cookies', 'kai')).toBe(10);
     expect((await checkInvariants(t.cols)).problems).toEqual([]);
   });
 });

@@ -204,11 +204,8 @@ export class Ledger {
 
     // Our debit could only land once no earlier attempt held a marker on `from`, and an
     // attempt writes its events before it drops its markers: reading now sees them.
-    const recorded = await this.#recordedOutcome(spec);
-    if (recorded) {
-      await this.#undoDuplicate(spec, att, [debitLeg]);
-      return recorded;
-    }
+    const recorded = await this.#recorded(spec);
+    if (recorded) return this.#settleDuplicate(spec, att, [debitLeg], recorded);
 
     let credit: LegResult;
     try {
@@ -296,11 +293,7 @@ export class Ledger {
       const recorded = isDuplicateKey(error) ? await this.#recorded(spec) : null;
       // The recovery pass may have finished this very attempt already: nothing to undo then.
       if (recorded?.attempt === att) return recorded.outcome;
-      if (recorded) {
-        await this.#undoDuplicate(spec, att, legs);
-        assertSameOperation(spec, recorded.fingerprint);
-        return recorded.outcome;
-      }
+      if (recorded) return this.#settleDuplicate(spec, att, legs, recorded);
       this.deps.log.error(
         { event: 'ledger.events.write_failed', opId: spec.opId, attempt: att, err: error },
         'balance changed but its audit event could not be written; recovery will finish the operation',
@@ -317,6 +310,21 @@ export class Ledger {
       replayed: false,
       legs: events.map(toOutcomeLeg),
     };
+  }
+
+  /**
+   * This attempt applied legs of an id another attempt already recorded: undo them first,
+   * then answer with the recorded outcome (or refuse a reused id).
+   */
+  async #settleDuplicate(
+    spec: OperationSpec,
+    att: string,
+    legs: AppliedLeg[],
+    recorded: { outcome: LedgerOutcome; fingerprint: string },
+  ): Promise<LedgerOutcome> {
+    await this.#undoDuplicate(spec, att, legs);
+    assertSameOperation(spec, recorded.fingerprint);
+    return recorded.outcome;
   }
 
   /** Undoes the legs this attempt applied for an operation that another attempt already finished. */
