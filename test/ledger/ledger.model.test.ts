@@ -54,8 +54,8 @@ function invoke(ledger: Ledger, call: Call) {
     : ledger.credit({ ...base, account: call.account });
 }
 
+/** Compares balances without waiting for marker removal, so later commands meet live markers. */
 async function assertSame(model: Model, real: Real): Promise<void> {
-  await real.ledger.flush();
   for (const acc of ACCOUNTS)
     expect(await real.ledger.balanceOf('cookies', acc), acc).toBe(model.balances[acc] ?? 0);
 }
@@ -87,6 +87,34 @@ class RetryCommand implements fc.AsyncCommand<Model, Real> {
     await assertSame(model, real);
   }
   toString = () => `retry(#${this.pick})`;
+}
+
+/** The same id with another amount: refused, nothing moves. */
+class ReuseCommand implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly pick: number) {}
+  check = (model: Readonly<Model>) => model.done.length > 0;
+  async run(model: Model, real: Real): Promise<void> {
+    const { call } = model.done[this.pick % model.done.length] as Model['done'][number];
+    const result = await invoke(real.ledger, { ...call, amount: call.amount + 1 }).catch((e: AppError) => e);
+    expect((result as AppError).code).toBe('OPERATION_ID_REUSED');
+    await assertSame(model, real);
+  }
+  toString = () => `reuse(#${this.pick})`;
+}
+
+/** One new operation sent three times at once (double clicks, retries): applied at most once. */
+class ConcurrentCommand implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly call: Call) {}
+  check = () => true;
+  async run(model: Model, real: Real): Promise<void> {
+    const ok = affordable(model, this.call);
+    const results = await Promise.allSettled([1, 2, 3].map(() => invoke(real.ledger, this.call)));
+    const applied = results.filter((r) => r.status === 'fulfilled' && !r.value.replayed).length;
+    expect(applied).toBe(ok ? 1 : 0);
+    if (ok) apply(model, this.call);
+    await assertSame(model, real);
+  }
+  toString = () => `concurrent(${JSON.stringify(this.call)})`;
 }
 
 /** The process "dies" at a step (the hook throws past every handler), then recovery runs. */
@@ -130,6 +158,8 @@ const callArb: fc.Arbitrary<Call> = fc
 const commands = [
   callArb.map((c) => new MoveCommand(c)),
   fc.nat().map((n) => new RetryCommand(n)),
+  fc.nat().map((n) => new ReuseCommand(n)),
+  callArb.map((c) => new ConcurrentCommand(c)),
   fc
     .tuple(callArb, fc.constantFrom<LedgerStep>('debit.applied', 'credit.applied', 'events.written'))
     .map(([c, s]) => new CrashCommand(c, s)),
