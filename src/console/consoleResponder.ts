@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadImage } from 'canvas';
 import type { Clock } from '../clock.js';
@@ -107,7 +108,6 @@ export function createConsoleOutput(options: {
   onMessage: ConsoleOutput['onMessage'];
 }): ConsoleOutput {
   let files = 0;
-  let messages = 0;
   return {
     print: (text) => options.write(`${text}\n`),
     plain: (text) =>
@@ -123,7 +123,8 @@ export function createConsoleOutput(options: {
       writeFileSync(path, data);
       return path;
     },
-    nextMessageId: () => `console-message-${++messages}`,
+    // Unique across runs too: value-moving buttons derive their operation id from it.
+    nextMessageId: () => `console-${randomUUID()}`,
     onMessage: options.onMessage,
   };
 }

@@ -45,6 +45,16 @@ describe('the local console', () => {
     expect(text).toContain('• user (optional): Whose balance (default: yours)');
   });
 
+  it('GIVEN a second console run on the same database THEN its gives are new operations', async () => {
+    await c.session.run('as admin /admin cookies grant user:you amount:100');
+    for (const run of [c, makeConsole(t.cols)]) {
+      await run.session.run('/cookies give user:zoe amount:10');
+      expect(await run.session.run('!click Give')).toBe('ok');
+      expect(run.take()).toContain('✅ You gave 10 🍪 to @zoe.');
+    }
+    expect(await c.deps.ledger.balanceOf('cookies', c.identities.get('zoe').id)).toBe(20);
+  });
+
   it('saves images under the out folder and prints their path and size', async () => {
     await c.session.run('as admin /admin cookies grant user:amy amount:5');
     c.take();
