@@ -5,82 +5,98 @@ import { checkInvariants } from '../../utils/ledger/invariants.js';
 import type { LedgerStep } from '../../utils/ledger/ledger.js';
 import { recoverLedger } from '../../utils/ledger/recovery.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
-import { HOUSE, makeLedger } from '../support/ledgerHarness.js';
+import { callLedger, HOUSE, type LedgerCall, makeLedger } from '../support/ledgerHarness.js';
 import { runNode } from '../support/nodeProcess.js';
 
 const t = useTestDatabase('ledger_crash');
 
 interface CrashPoint {
   name: string;
-  op: 'debit' | 'credit' | 'transfer';
-  input: Record<string, unknown>;
+  call: LedgerCall;
   killAt: LedgerStep;
   failCredit?: boolean;
   /** Balances after recovery and one retry of the same id: the operation applied exactly once. */
   expected: Record<string, number>;
 }
 
-const give = { opId: 'give-1', currency: 'cookies', from: 'ann', to: 'ben', amount: 30, kind: 'give' };
-const burn = { opId: 'burn-1', currency: 'cookies', account: 'ann', amount: 30, kind: 'shop.buy' };
-const mint = { opId: 'mint-1', currency: 'cookies', account: 'ann', amount: 30, kind: 'cookies.collect' };
-const win = { opId: 'win-1', currency: 'cookies', from: HOUSE, to: 'ann', amount: 30, kind: 'game.win' };
+const give = {
+  opId: 'give-1',
+  currency: 'cookies',
+  from: 'ann',
+  to: 'ben',
+  amount: 30,
+  kind: 'give',
+} as const;
+const burn = { opId: 'burn-1', currency: 'cookies', account: 'ann', amount: 30, kind: 'shop.buy' } as const;
+const mint = {
+  opId: 'mint-1',
+  currency: 'cookies',
+  account: 'ann',
+  amount: 30,
+  kind: 'cookies.collect',
+} as const;
+const win = {
+  opId: 'win-1',
+  currency: 'cookies',
+  from: HOUSE,
+  to: 'ann',
+  amount: 30,
+  kind: 'game.win',
+} as const;
 
 const CRASH_POINTS: CrashPoint[] = [
   {
     name: 'transfer after the debit',
-    op: 'transfer',
-    input: give,
+    call: { op: 'transfer', input: give },
     killAt: 'debit.applied',
     expected: { ann: 70, ben: 30 },
   },
   {
     name: 'transfer after the credit',
-    op: 'transfer',
-    input: give,
+    call: { op: 'transfer', input: give },
     killAt: 'credit.applied',
     expected: { ann: 70, ben: 30 },
   },
   {
     name: 'transfer before its markers are removed',
-    op: 'transfer',
-    input: give,
+    call: { op: 'transfer', input: give },
     killAt: 'events.written',
     expected: { ann: 70, ben: 30 },
   },
   {
     name: 'transfer during compensation of a failed credit',
-    op: 'transfer',
-    input: give,
+    call: { op: 'transfer', input: give },
     killAt: 'compensation.started',
     failCredit: true,
     expected: { ann: 70, ben: 30 },
   },
-  { name: 'debit after the debit', op: 'debit', input: burn, killAt: 'debit.applied', expected: { ann: 70 } },
+  {
+    name: 'debit after the debit',
+    call: { op: 'debit', input: burn },
+    killAt: 'debit.applied',
+    expected: { ann: 70 },
+  },
   {
     name: 'debit before its marker is removed',
-    op: 'debit',
-    input: burn,
+    call: { op: 'debit', input: burn },
     killAt: 'events.written',
     expected: { ann: 70 },
   },
   {
     name: 'credit after the credit',
-    op: 'credit',
-    input: mint,
+    call: { op: 'credit', input: mint },
     killAt: 'credit.applied',
     expected: { ann: 130 },
   },
   {
     name: 'credit before its marker is removed',
-    op: 'credit',
-    input: mint,
+    call: { op: 'credit', input: mint },
     killAt: 'events.written',
     expected: { ann: 130 },
   },
   {
     name: 'house payout after the credit',
-    op: 'transfer',
-    input: win,
+    call: { op: 'transfer', input: win },
     killAt: 'credit.applied',
     expected: { ann: 130, [HOUSE]: 970 },
   },
@@ -90,8 +106,7 @@ function runChild(point: CrashPoint) {
   const plan = {
     uri: t.uri,
     dbName: t.name,
-    op: point.op,
-    input: point.input,
+    ...point.call,
     killAt: point.killAt,
     failCredit: !!point.failCredit,
   };
@@ -133,8 +148,7 @@ describe('ledger crash points', () => {
       expect(afterRecovery.problems).toEqual([]);
 
       const retry = makeLedger(t.cols);
-      // biome-ignore lint/suspicious/noExplicitAny: the crash point names the method.
-      await (retry as any)[point.op](point.input);
+      await callLedger(retry, point.call);
       await retry.flush();
       for (const [account, balance] of Object.entries(point.expected)) {
         expect(await retry.balanceOf('cookies', account), account).toBe(balance);

@@ -6,16 +6,14 @@
 import { MongoClient } from 'mongodb';
 import { collections } from '../../src/db/collections.js';
 import type { LedgerStep } from '../../utils/ledger/ledger.js';
-import { makeLedger } from './ledgerHarness.js';
+import { callLedger, type LedgerCall, makeLedger } from './ledgerHarness.js';
 
-interface CrashPlan {
+type CrashPlan = LedgerCall & {
   uri: string;
   dbName: string;
-  op: 'debit' | 'credit' | 'transfer';
-  input: Record<string, unknown>;
   killAt: LedgerStep;
   failCredit: boolean;
-}
+};
 
 const plan = JSON.parse(process.argv[2] ?? '{}') as CrashPlan;
 const client = new MongoClient(plan.uri);
@@ -31,7 +29,6 @@ const ledger = makeLedger(collections(client.db(plan.dbName)), {
     },
   },
 });
-// biome-ignore lint/suspicious/noExplicitAny: the plan names the method; inputs are validated by the ledger.
-await (ledger as any)[plan.op](plan.input).catch(() => undefined);
+await callLedger(ledger, plan).catch(() => undefined);
 process.stdout.write('FINISHED without reaching the kill point\n');
 await client.close();

@@ -2,7 +2,8 @@ import { ManualClock } from '../../src/clock.js';
 import type { Collections } from '../../src/db/collections.js';
 import { silentLogger } from '../../src/logger.js';
 import { cryptoRng } from '../../src/rng.js';
-import { Ledger, type LedgerHooks } from '../../utils/ledger/ledger.js';
+import { Ledger, type LedgerHooks, type LedgerOutcome } from '../../utils/ledger/ledger.js';
+import type { CreditInput, DebitInput, TransferInput } from '../../utils/ledger/operationSpec.js';
 
 export const HOUSE = 'house';
 
@@ -21,3 +22,20 @@ export function makeLedger(
 }
 
 export { runPool } from '../../src/concurrency.js';
+
+/** A ledger call described as data (crash plans cross a process boundary as JSON). */
+export type LedgerCall =
+  | { op: 'debit'; input: DebitInput }
+  | { op: 'credit'; input: CreditInput }
+  | { op: 'transfer'; input: TransferInput };
+
+export function callLedger(ledger: Ledger, call: LedgerCall): Promise<LedgerOutcome> {
+  switch (call.op) {
+    case 'debit':
+      return ledger.debit(call.input);
+    case 'credit':
+      return ledger.credit(call.input);
+    case 'transfer':
+      return ledger.transfer(call.input);
+  }
+}
