@@ -8,6 +8,7 @@ import { checkInvariants } from '../../utils/ledger/invariants.js';
 import { ADMIN_ID, MEMBER_ID, makeBotDeps, OTHER_ID } from '../support/botHarness.js';
 import { useTestDatabase } from '../support/database.js';
 import { FakeDiscord, type FakeUser } from '../support/fakeDiscord.js';
+import { seedBalance } from '../support/ledgerHarness.js';
 
 const t = useTestDatabase('discord_client');
 
@@ -83,13 +84,7 @@ describe('the bot through the real discord.js client', () => {
   });
 
   it('GIVEN 1234 Cookies WHEN the member runs /cookies balance THEN the reply shows 1,234', async () => {
-    await harness.deps.ledger.credit({
-      opId: 'seed-mia',
-      currency: 'cookies',
-      account: MEMBER_ID,
-      amount: 1234,
-      kind: 'test.mint',
-    });
+    await seedBalance(harness.deps.ledger, MEMBER_ID, 1234);
     const token = fake.command(member, 'cookies', ['balance']);
     const [reply] = await fake.waitFor(token);
     expect(reply?.ephemeral).toBe(true);
@@ -137,13 +132,7 @@ describe('the bot through the real discord.js client', () => {
   });
 
   it('WHEN a member asks for the leaderboard THEN the reply is deferred, then edited with a real PNG', async () => {
-    await harness.deps.ledger.credit({
-      opId: 'seed-otto',
-      currency: 'cookies',
-      account: OTHER_ID,
-      amount: 99,
-      kind: 'test.mint',
-    });
+    await seedBalance(harness.deps.ledger, OTHER_ID, 99);
     const token = fake.command(member, 'cookies', ['leaderboard']);
     const messages = await fake.waitFor(token, (m) => m.some((x) => x.via === 'edit'));
     expect(messages[0]?.via).toBe('deferred');

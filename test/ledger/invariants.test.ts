@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { checkInvariants } from '../../utils/ledger/invariants.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
-import { makeLedger } from '../support/ledgerHarness.js';
+import { makeLedger, seedBalance } from '../support/ledgerHarness.js';
 import { runNode } from '../support/nodeProcess.js';
 
 const t = useTestDatabase('invariants');
@@ -10,13 +10,7 @@ describe('the invariant checker', () => {
   beforeEach(async () => {
     await clearDatabase(t.db);
     const ledger = makeLedger(t.cols);
-    await ledger.credit({
-      opId: 'mint',
-      currency: 'cookies',
-      account: 'ada',
-      amount: 100,
-      kind: 'test.mint',
-    });
+    await seedBalance(ledger, 'ada', 100);
     await ledger.transfer({
       opId: 'give',
       currency: 'cookies',

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../utils/errors.js';
 import { checkInvariants } from '../../utils/ledger/invariants.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
-import { HOUSE, makeLedger } from '../support/ledgerHarness.js';
+import { HOUSE, makeLedger, seedBalance } from '../support/ledgerHarness.js';
 
 const t = useTestDatabase('ledger_basics');
 
@@ -11,13 +11,7 @@ describe('ledger basics', () => {
 
   it('credits a new account, debits it and explains both with events', async () => {
     const ledger = makeLedger(t.cols);
-    const credit = await ledger.credit({
-      opId: 'c1',
-      currency: 'cookies',
-      account: 'alice',
-      amount: 50,
-      kind: 'test.mint',
-    });
+    const credit = await seedBalance(ledger, 'alice', 50);
     expect(credit.legs).toEqual([{ account: 'alice', side: 'credit', delta: 50, balanceAfter: 50 }]);
     const debit = await ledger.debit({
       opId: 'd1',
@@ -34,7 +28,7 @@ describe('ledger basics', () => {
 
   it('refuses a debit above the balance with INSUFFICIENT_COOKIES and moves nothing', async () => {
     const ledger = makeLedger(t.cols);
-    await ledger.credit({ opId: 'c1', currency: 'cookies', account: 'bob', amount: 10, kind: 'test.mint' });
+    await seedBalance(ledger, 'bob', 10);
     const error = await ledger
       .debit({ opId: 'd1', currency: 'cookies', account: 'bob', amount: 11, kind: 'test.burn' })
       .catch((e: unknown) => e);
@@ -88,13 +82,7 @@ describe('ledger basics', () => {
 
   it('pays from the house only above its minimum reserve', async () => {
     const ledger = makeLedger(t.cols, { houseMinReserve: 100 });
-    await ledger.credit({
-      opId: 'seed',
-      currency: 'cookies',
-      account: HOUSE,
-      amount: 150,
-      kind: 'test.mint',
-    });
+    await seedBalance(ledger, HOUSE, 150);
     const refused = await ledger
       .payFromHouse({ opId: 'win1', to: 'dave', amount: 60, kind: 'game.win' })
       .catch((e: unknown) => e);
@@ -109,7 +97,7 @@ describe('ledger basics', () => {
 
   it('replays a finished operation id without moving value again', async () => {
     const ledger = makeLedger(t.cols);
-    await ledger.credit({ opId: 'c1', currency: 'cookies', account: 'erin', amount: 40, kind: 'test.mint' });
+    await seedBalance(ledger, 'erin', 40);
     const first = await ledger.transfer({
       opId: 'give1',
       currency: 'cookies',

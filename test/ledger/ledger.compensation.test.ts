@@ -5,7 +5,7 @@ import { checkInvariants } from '../../utils/ledger/invariants.js';
 import type { LedgerStep } from '../../utils/ledger/ledger.js';
 import { recoverLedger } from '../../utils/ledger/recovery.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
-import { makeLedger } from '../support/ledgerHarness.js';
+import { makeLedger, seedBalance } from '../support/ledgerHarness.js';
 
 const t = useTestDatabase('ledger_compensation');
 
@@ -18,13 +18,7 @@ function failingAt(...steps: LedgerStep[]) {
 }
 
 async function seed(): Promise<void> {
-  await makeLedger(t.cols).credit({
-    opId: 'seed',
-    currency: 'cookies',
-    account: 'kim',
-    amount: 100,
-    kind: 'test.mint',
-  });
+  await seedBalance(makeLedger(t.cols), 'kim', 100);
 }
 
 const GIVE = { opId: 'give', currency: 'cookies', from: 'kim', to: 'lou', amount: 40, kind: 'give' } as const;

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { AppError } from '../../utils/errors.js';
 import { checkInvariants } from '../../utils/ledger/invariants.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
-import { makeLedger, runPool } from '../support/ledgerHarness.js';
+import { makeLedger, runPool, seedBalance } from '../support/ledgerHarness.js';
 
 const t = useTestDatabase('ledger_concurrency');
 
@@ -18,13 +18,7 @@ describe('ledger under concurrency', () => {
     const ledger = makeLedger(t.cols);
     const B = 10_000;
     const a = 37;
-    await ledger.credit({
-      opId: 'seed',
-      currency: 'cookies',
-      account: 'whale',
-      amount: B,
-      kind: 'test.mint',
-    });
+    await seedBalance(ledger, 'whale', B);
     const results = await Promise.allSettled(
       Array.from({ length: 500 }, (_, i) =>
         ledger.debit({
@@ -53,17 +47,7 @@ describe('ledger under concurrency', () => {
   it('GIVEN 50 wallets WHEN 10,000 random transfers run 64 at a time THEN the total is conserved exactly', async () => {
     const ledger = makeLedger(t.cols);
     const wallets = Array.from({ length: 50 }, (_, i) => `w${i}`);
-    await Promise.all(
-      wallets.map((w) =>
-        ledger.credit({
-          opId: `seed-${w}`,
-          currency: 'cookies',
-          account: w,
-          amount: 1_000,
-          kind: 'test.mint',
-        }),
-      ),
-    );
+    await Promise.all(wallets.map((w) => seedBalance(ledger, w, 1_000)));
     const plan = fc
       .sample(
         fc.record({
@@ -89,13 +73,7 @@ describe('ledger under concurrency', () => {
 
   it('GIVEN one operation id sent 50 times at once THEN it is applied once and every caller gets the same outcome', async () => {
     const ledger = makeLedger(t.cols);
-    await ledger.credit({
-      opId: 'seed',
-      currency: 'cookies',
-      account: 'gia',
-      amount: 500,
-      kind: 'test.mint',
-    });
+    await seedBalance(ledger, 'gia', 500);
     const results = await Promise.all(
       Array.from({ length: 50 }, () =>
         ledger.transfer({
@@ -142,17 +120,7 @@ describe('ledger under concurrency', () => {
 
   it('GIVEN 100 different first credits to one missing account THEN all land on one document', async () => {
     const ledger = makeLedger(t.cols);
-    await Promise.all(
-      Array.from({ length: 100 }, (_, i) =>
-        ledger.credit({
-          opId: `first-${i}`,
-          currency: 'cookies',
-          account: 'newbie',
-          amount: 3,
-          kind: 'test.mint',
-        }),
-      ),
-    );
+    await Promise.all(Array.from({ length: 100 }, () => seedBalance(ledger, 'newbie', 3)));
     await ledger.flush();
     expect(await t.cols.cookies.find({ _id: 'newbie' }).toArray()).toEqual([{ _id: 'newbie', cookies: 300 }]);
     expect((await checkInvariants(t.cols)).problems).toEqual([]);
@@ -160,13 +128,7 @@ describe('ledger under concurrency', () => {
 
   it('refuses a reused operation id with a different amount, in sequence and concurrently, moving nothing', async () => {
     const ledger = makeLedger(t.cols);
-    await ledger.credit({
-      opId: 'seed',
-      currency: 'cookies',
-      account: 'jay',
-      amount: 500,
-      kind: 'test.mint',
-    });
+    await seedBalance(ledger, 'jay', 500);
     await ledger.debit({ opId: 'buy-1', currency: 'cookies', account: 'jay', amount: 100, kind: 'shop.buy' });
     await ledger.flush();
     const sequential = await ledger

@@ -5,7 +5,7 @@ import { checkInvariants } from '../../utils/ledger/invariants.js';
 import type { LedgerStep } from '../../utils/ledger/ledger.js';
 import { recoverLedger } from '../../utils/ledger/recovery.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
-import { callLedger, HOUSE, type LedgerCall, makeLedger } from '../support/ledgerHarness.js';
+import { callLedger, HOUSE, type LedgerCall, makeLedger, seedBalance } from '../support/ledgerHarness.js';
 import { runNode } from '../support/nodeProcess.js';
 
 const t = useTestDatabase('ledger_crash');
@@ -119,20 +119,8 @@ describe('ledger crash points', () => {
     async (point) => {
       await clearDatabase(t.db);
       const seeder = makeLedger(t.cols);
-      await seeder.credit({
-        opId: 'seed-ann',
-        currency: 'cookies',
-        account: 'ann',
-        amount: 100,
-        kind: 'test.mint',
-      });
-      await seeder.credit({
-        opId: 'seed-house',
-        currency: 'cookies',
-        account: HOUSE,
-        amount: 1_000,
-        kind: 'test.mint',
-      });
+      await seedBalance(seeder, 'ann', 100);
+      await seedBalance(seeder, HOUSE, 1_000);
       await seeder.flush();
 
       const child = await runChild(point);

@@ -23,6 +23,19 @@ export function makeLedger(
 
 export { runPool } from '../../src/concurrency.js';
 
+let seeds = 0;
+
+/** Gives an account its starting balance (a mint with a fresh operation id). */
+export function seedBalance(
+  ledger: Ledger,
+  account: string,
+  amount: number,
+  currency: 'cookies' | 'place' = 'cookies',
+): Promise<LedgerOutcome> {
+  seeds += 1;
+  return ledger.credit({ opId: `seed-${seeds}-${account}`, currency, account, amount, kind: 'test.mint' });
+}
+
 /** A ledger call described as data (crash plans cross a process boundary as JSON). */
 export type LedgerCall =
   | { op: 'debit'; input: DebitInput }
