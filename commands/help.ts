@@ -3,7 +3,7 @@ import {
   ApplicationCommandOptionType,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
-import { hasAccess } from '../src/interactions/authority.js';
+import { accessFor, hasAccess } from '../src/interactions/authority.js';
 import type { CommandContext, CommandModule, Reply } from '../src/interactions/types.js';
 
 const HELP_COLOR = 0xc8813b;
@@ -46,8 +46,7 @@ function lines(module: CommandModule): Line[] {
 function visibleGroups({ commands, actor, invocation }: CommandContext): Map<string, Line[]> {
   const groups = new Map<string, Line[]>();
   for (const module of commands) {
-    const access = typeof module.access === 'function' ? module.access(invocation) : module.access;
-    if (!hasAccess(actor, access)) continue;
+    if (!hasAccess(actor, accessFor(module, invocation))) continue;
     groups.set(module.category, [...(groups.get(module.category) ?? []), ...lines(module)]);
   }
   return groups;

@@ -1,5 +1,5 @@
 import { AppError } from '../../utils/errors.js';
-import { hasAccess, resolveActor } from './authority.js';
+import { accessFor, hasAccess, resolveActor } from './authority.js';
 import { presentError } from './errorReplies.js';
 import type {
   Access,
@@ -158,7 +158,7 @@ export class InteractionRuntime {
   #route(invocation: Invocation): Route {
     const module = this.#byName.get(invocation.commandName);
     if (!module) throw new AppError('NOT_FOUND', `the command /${invocation.commandName} does not exist`);
-    const commandAccess = typeof module.access === 'function' ? module.access(invocation) : module.access;
+    const commandAccess = accessFor(module, invocation);
     if (invocation.kind === 'command') {
       return {
         module,
