@@ -96,11 +96,11 @@ const AWAIT_OUTCOME_MS = 5_000;
  * A crash anywhere leaves markers that `recoverLedger` finishes. See ECONOMY.md.
  */
 export class Ledger {
-  readonly books: Books;
+  readonly #books: Books;
   readonly #sweeper: MarkerSweeper;
 
   constructor(private readonly deps: LedgerDeps) {
-    this.books = createBooks(deps.cols);
+    this.#books = createBooks(deps.cols);
     this.#sweeper = new MarkerSweeper(deps.log);
   }
 
@@ -141,7 +141,7 @@ export class Ledger {
 
   /** Current balance (0 for an account that never held any). */
   async balanceOf(currency: OperationSpec['currency'], account: string): Promise<number> {
-    const book = this.books[currency];
+    const book = this.#books[currency];
     return readBalance(
       book,
       await book.collection.findOne({ _id: account }, { projection: { [book.balanceField]: 1 } }),
@@ -174,7 +174,7 @@ export class Ledger {
   /** A debit (burn) or credit (mint): one balance, one event. */
   async #runSingleLeg(spec: OperationSpec, att: string): Promise<LedgerOutcome | null> {
     const side: LegSide = spec.type === 'debit' ? 'debit' : 'credit';
-    const book = this.books[spec.currency];
+    const book = this.#books[spec.currency];
     const account = (side === 'debit' ? spec.from : spec.to) as string;
     if (side === 'credit') {
       // A retried credit is answered from its events before anything moves (see ECONOMY.md).
@@ -193,7 +193,7 @@ export class Ledger {
   }
 
   async #runTransfer(spec: OperationSpec, att: string): Promise<LedgerOutcome | null> {
-    const book = this.books[spec.currency];
+    const book = this.#books[spec.currency];
     const from = spec.from as string;
     const to = spec.to as string;
     const debit = await this.#applyDebit(book, spec, att, from);
@@ -396,7 +396,7 @@ export class Ledger {
   }
 
   async #markerPresent(spec: OperationSpec): Promise<boolean> {
-    const book = this.books[spec.currency];
+    const book = this.#books[spec.currency];
     const ids = [spec.from, spec.to].filter((id): id is string => id !== null);
     const found = await book.collection.findOne(
       { _id: { $in: ids }, 'pendingOps.op': spec.opId } as Filter<BalanceDoc>,
