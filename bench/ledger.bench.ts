@@ -29,7 +29,7 @@ const ledger = new Ledger({
   clock: systemClock,
   rng: cryptoRng,
   log,
-  config: { houseAccountId: 'house', houseMinReserve: 0 },
+  config: config.ledger,
 });
 const raw = db.collection<{ _id: string; cookies: number }>('bench_raw', {
   writeConcern: { w: 1, journal: true },

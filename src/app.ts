@@ -4,6 +4,7 @@ import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
 import { type Collections, collections } from './db/collections.js';
 import { type Database, openDatabase } from './db/connect.js';
+import { startRecoveryLoop } from './ledgerRecoveryLoop.js';
 import type { Logger } from './logger.js';
 import { cryptoRng, type Rng } from './rng.js';
 
@@ -19,6 +20,8 @@ export interface AppDeps {
 
 export interface App extends AppDeps {
   database: Database;
+  /** Runs the recovery pass now, then every LEDGER_RECOVERY_INTERVAL_MS until `close`. */
+  startLedgerRecovery(): Promise<RecoveryReport>;
   close(): Promise<void>;
 }
 
@@ -33,7 +36,8 @@ export async function openApp(
   const clock = options.clock ?? systemClock;
   const rng = options.rng ?? cryptoRng;
   const ledger = new Ledger({ cols, clock, rng, log, config: config.ledger });
-  return {
+  let stopRecovery = async () => {};
+  const app: App = {
     config,
     log,
     clock,
@@ -41,11 +45,22 @@ export async function openApp(
     cols,
     ledger,
     database,
+    async startLedgerRecovery() {
+      const report = await runLedgerRecovery(app);
+      const loop = startRecoveryLoop(() => runLedgerRecovery(app), {
+        intervalMs: config.ledger.recoveryIntervalMs,
+        log,
+      });
+      stopRecovery = () => loop.stop();
+      return report;
+    },
     async close() {
+      await stopRecovery();
       await ledger.flush();
       await database.close();
     },
   };
+  return app;
 }
 
 /** The recovery pass run at start-up and by `npm run ledger:recover`. */
@@ -53,8 +68,15 @@ export async function runLedgerRecovery(
   deps: AppDeps,
   graceMs = deps.config.ledger.recoveryGraceMs,
 ): Promise<RecoveryReport> {
-  const report = await recoverLedger({ cols: deps.cols, clock: deps.clock, log: deps.log }, { graceMs });
-  const level = report.stuck.length > 0 ? 'error' : 'info';
-  deps.log[level]({ event: 'ledger.recovery.report', ...report }, 'ledger recovery pass finished');
+  await deps.ledger.settleAbandoned();
+  const report = await recoverLedger(
+    { cols: deps.cols, clock: deps.clock, log: deps.log },
+    { graceMs, fenceRetentionMs: deps.config.ledger.fenceRetentionMs },
+  );
+  const level = report.stuck.length + report.failed.length > 0 ? 'error' : 'info';
+  const busy = report.examined + report.fencesPruned > 0;
+  if (busy || level === 'error') {
+    deps.log[level]({ event: 'ledger.recovery.report', ...report }, 'ledger recovery pass finished');
+  }
   return report;
 }

@@ -22,7 +22,7 @@ await runCli(async (config, log) => {
         `${currency}: ${t.accounts} accounts, balances ${t.balances}, minted ${t.minted}, burned ${t.burned}`,
       );
     }
-    console.log(`${report.events} audit events checked`);
+    console.log(`${report.events} audit events checked, ${report.fences} fence(s) held`);
     for (const problem of report.problems) console.log(`DIFFERENCE ${problem}`);
     console.log(report.ok ? 'invariants: ok' : `invariants: ${report.problems.length} difference(s)`);
     return report.ok ? 0 : 1;

@@ -46,7 +46,16 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   HOUSE_ACCOUNT_ID: z.string().min(1).max(64).default('house'),
   HOUSE_MIN_RESERVE_COOKIES: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0),
-  LEDGER_RECOVERY_GRACE_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
+  LEDGER_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(5_000),
+  LEDGER_ATTEMPT_DEADLINE_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  LEDGER_RECOVERY_GRACE_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
+  LEDGER_RECOVERY_INTERVAL_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(15_000),
+  LEDGER_FENCE_RETENTION_MS: z.coerce
+    .number()
+    .int()
+    .min(60_000)
+    .max(30 * 86_400_000)
+    .default(86_400_000),
   ADMIN_USER_IDS: idList,
   ADMIN_ROLE_IDS: idList,
   MODERATOR_USER_IDS: idList,
@@ -73,7 +82,11 @@ export interface Config {
   ledger: {
     houseAccountId: string;
     houseMinReserve: number;
+    requestTimeoutMs: number;
+    attemptDeadlineMs: number;
     recoveryGraceMs: number;
+    recoveryIntervalMs: number;
+    fenceRetentionMs: number;
   };
   authority: {
     adminUserIds: string[];
@@ -112,7 +125,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ledger: {
       houseAccountId: e.HOUSE_ACCOUNT_ID,
       houseMinReserve: e.HOUSE_MIN_RESERVE_COOKIES,
+      requestTimeoutMs: e.LEDGER_REQUEST_TIMEOUT_MS,
+      attemptDeadlineMs: e.LEDGER_ATTEMPT_DEADLINE_MS,
       recoveryGraceMs: e.LEDGER_RECOVERY_GRACE_MS,
+      recoveryIntervalMs: e.LEDGER_RECOVERY_INTERVAL_MS,
+      fenceRetentionMs: e.LEDGER_FENCE_RETENTION_MS,
     },
     authority: {
       adminUserIds: e.ADMIN_USER_IDS,

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import pino from 'pino';
 import { COMMANDS } from '../../commands/index.js';
-import { openApp, runLedgerRecovery } from '../app.js';
+import { openApp } from '../app.js';
 import { createBotDeps } from '../botDeps.js';
 import { ManualClock } from '../clock.js';
 import type { Config } from '../config.js';
@@ -55,7 +55,7 @@ export async function runLocalConsole(config: Config, argv: string[]): Promise<n
   const clock = new ManualClock();
   const app = await openApp(consoleConfig, log, { clock, persistent: args.persistent });
   try {
-    await runLedgerRecovery(app);
+    await app.startLedgerRecovery();
     const runtime = new InteractionRuntime(createBotDeps(app), COMMANDS);
     let session: ConsoleSession | null = null;
     const output = createConsoleOutput({

@@ -53,10 +53,22 @@ export interface PendingOp {
   spec: OperationSpec;
 }
 
+/**
+ * A leg that can never apply: the attempt `att` of operation `op` was decided "not applied"
+ * on this document, and every apply filter excludes its own attempt's fence. Pruned by the
+ * recovery pass after `LEDGER_FENCE_RETENTION_MS`.
+ */
+export interface Fence {
+  op: string;
+  att: string;
+  at: Date;
+}
+
 export interface CookieAccountDoc {
   _id: string;
   cookies: number;
   pendingOps?: PendingOp[];
+  fences?: Fence[];
 }
 
 export interface PlaceWalletDoc {
@@ -66,6 +78,7 @@ export interface PlaceWalletDoc {
   spent: number;
   placements: number;
   pendingOps?: PendingOp[];
+  fences?: Fence[];
 }
 
 /** One immutable audit event per balance change (one per leg of an operation). */

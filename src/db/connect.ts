@@ -73,9 +73,22 @@ function redact(uri: string): string {
   return uri.replace(/\/\/[^@/]*@/, '//***@');
 }
 
+/**
+ * Bounds on every wait of the driver, so no request waits forever: the ledger also stops
+ * waiting for one request after LEDGER_REQUEST_TIMEOUT_MS and settles it (ECONOMY.md);
+ * the socket timeout is the backstop that frees a connection whose reply never came.
+ * (Driver 6.22 no longer honours the experimental `timeoutMS`.)
+ */
+export const MONEY_PATH_CLIENT_OPTIONS = {
+  serverSelectionTimeoutMS: 10_000,
+  connectTimeoutMS: 10_000,
+  socketTimeoutMS: 30_000,
+  maxPoolSize: 64,
+} as const;
+
 /** Connects a client to a chosen server, selects the database and creates every index. */
 export async function connectDatabase(uri: string, dbName: string): Promise<Pick<Database, 'client' | 'db'>> {
-  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 10_000, maxPoolSize: 64 });
+  const client = new MongoClient(uri, MONEY_PATH_CLIENT_OPTIONS);
   await client.connect();
   const db = client.db(dbName);
   await ensureIndexes(db);

@@ -1,5 +1,5 @@
 import { COMMANDS } from '../../commands/index.js';
-import { openApp, runLedgerRecovery } from '../app.js';
+import { openApp } from '../app.js';
 import { createBotDeps } from '../botDeps.js';
 import type { Config } from '../config.js';
 import { InteractionRuntime } from '../interactions/runtime.js';
@@ -14,7 +14,7 @@ export async function runDiscordBot(config: Config, log: Logger, token: string):
   const app = await openApp(config, log);
   let closed = false;
   try {
-    await runLedgerRecovery(app);
+    await app.startLedgerRecovery();
     const runtime = new InteractionRuntime(createBotDeps(app), COMMANDS);
     const bot = await startDiscordBot(runtime, log, { token, apiUrl: config.discord.apiUrl });
     const signal = await new Promise<NodeJS.Signals>((resolve) => {

@@ -25,6 +25,10 @@ export function describeAppError(error: AppError): string {
         : `You are not allowed to do that: ${error.detail}.`;
     case 'OPERATION_IN_PROGRESS':
       return 'This action is still being processed. Try again in a few seconds.';
+    case 'LEDGER_UNAVAILABLE':
+      return 'The bank did not answer in time, so nothing was moved. Try again in a moment.';
+    case 'BALANCE_LIMIT':
+      return `That would take a balance past the limit of ${amount(c.currency, c.max)}: it holds ${amount(c.currency, c.balance)}, so at most ${amount(c.currency, Number(c.max) - Number(c.balance))} more fits.`;
     case 'OPERATION_ID_REUSED':
       return 'This button or action was already used for something else.';
     case 'NOT_FOUND':

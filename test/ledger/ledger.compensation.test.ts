@@ -40,7 +40,8 @@ describe('ledger compensation', () => {
   it('GIVEN a failing compensation THEN it is recorded as stuck, reported, and finished by recovery', async () => {
     const ledger = makeLedger(t.cols, { hooks: failingAt('credit.before', 'compensation.started') });
     await seed();
-    await expect(ledger.transfer(GIVE)).rejects.toThrow('injected failure at credit.before');
+    // The debit is still held until recovery returns it: the caller is told to retry, not "failed".
+    await expect(ledger.transfer(GIVE)).rejects.toThrow('OPERATION_IN_PROGRESS');
     await ledger.flush();
 
     expect(await ledger.balanceOf('cookies', 'kim')).toBe(60);

@@ -1,22 +1,33 @@
-import { ManualClock } from '../../src/clock.js';
+import { type Clock, ManualClock } from '../../src/clock.js';
 import type { Collections } from '../../src/db/collections.js';
-import { silentLogger } from '../../src/logger.js';
+import { createLogger, silentLogger } from '../../src/logger.js';
 import { cryptoRng } from '../../src/rng.js';
 import { Ledger, type LedgerHooks, type LedgerOutcome } from '../../utils/ledger/ledger.js';
 import type { CreditInput, DebitInput, TransferInput } from '../../utils/ledger/operationSpec.js';
+import { DEFAULT_LEDGER_TIMEOUTS, type LedgerTimeouts } from '../../utils/ledger/patience.js';
 
 export const HOUSE = 'house';
 
 export function makeLedger(
   cols: Collections,
-  options: { hooks?: LedgerHooks; houseMinReserve?: number; clock?: ManualClock } = {},
+  options: {
+    hooks?: LedgerHooks;
+    houseMinReserve?: number;
+    clock?: Clock;
+    timeouts?: Partial<LedgerTimeouts>;
+  } = {},
 ): Ledger {
   return new Ledger({
     cols,
     clock: options.clock ?? new ManualClock(new Date('2026-01-01T00:00:00Z')),
     rng: cryptoRng,
-    log: silentLogger,
-    config: { houseAccountId: HOUSE, houseMinReserve: options.houseMinReserve ?? 0 },
+    log: process.env.LEDGER_DEBUG_LOG ? createLogger('warn') : silentLogger,
+    config: {
+      houseAccountId: HOUSE,
+      houseMinReserve: options.houseMinReserve ?? 0,
+      ...DEFAULT_LEDGER_TIMEOUTS,
+      ...options.timeouts,
+    },
     hooks: options.hooks,
   });
 }

@@ -1,12 +1,22 @@
 import type { Collection, Document, UpdateFilter } from 'mongodb';
-import type { Collections, Currency, OperationSpec, PendingOp } from '../../src/db/collections.js';
+import type { Collections, Currency, Fence, OperationSpec, PendingOp } from '../../src/db/collections.js';
 import type { ErrorCode } from '../errors.js';
 
 /** The part of a balance document the ledger touches, whatever the currency. */
 export interface BalanceDoc {
   _id: string;
   pendingOps?: PendingOp[];
+  fences?: Fence[];
 }
+
+/**
+ * The largest balance any account may hold, in the currency's unit (whole Cookies, Place
+ * milli-points): 10^12, so that balances, and sums of up to about 9,000 balances at the
+ * limit, stay exact JavaScript integers (2^53 - 1 is about 9 * 10^15). A credit that would
+ * pass it is refused with BALANCE_LIMIT by its apply filter, so the limit holds under
+ * concurrency; no single amount may exceed it either.
+ */
+export const MAX_BALANCE = 1_000_000_000_000;
 
 /**
  * The books address fields by name at run time (`cookies`, `balance`, ...), which the
@@ -25,9 +35,13 @@ export interface Book {
   collection: Collection<BalanceDoc>;
   balanceField: string;
   insufficientCode: ErrorCode;
+  maxBalance: number;
   debitInc(spec: OperationSpec): Record<string, number>;
   creditInc(spec: OperationSpec): Record<string, number>;
+  /** Fields a credit's upsert sets besides those it increments. */
   creditSetOnInsert: Record<string, number>;
+  /** Every counter of an empty account (a fence may create the document before any credit). */
+  empty: Record<string, number>;
 }
 
 export type Books = Record<Currency, Book>;
@@ -39,18 +53,22 @@ export function createBooks(cols: Collections): Books {
       collection: cols.cookies as unknown as Collection<BalanceDoc>,
       balanceField: 'cookies',
       insufficientCode: 'INSUFFICIENT_COOKIES',
+      maxBalance: MAX_BALANCE,
       debitInc: (spec) => ({ cookies: -spec.amount }),
       creditInc: (spec) => ({ cookies: spec.amount }),
       creditSetOnInsert: {},
+      empty: { cookies: 0 },
     },
     place: {
       currency: 'place',
       collection: cols.placeWallets as unknown as Collection<BalanceDoc>,
       balanceField: 'balance',
       insufficientCode: 'INSUFFICIENT_PLACE_POINTS',
+      maxBalance: MAX_BALANCE,
       debitInc: (spec) => ({ balance: -spec.amount, spent: spec.amount, placements: spec.placements }),
       creditInc: (spec) => ({ balance: spec.amount, earned: spec.amount }),
       creditSetOnInsert: { spent: 0, placements: 0 },
+      empty: { balance: 0, earned: 0, spent: 0, placements: 0 },
     },
   };
 }

@@ -16,6 +16,8 @@ export interface InvariantReport {
   problems: string[];
   totals: Record<Currency, CurrencyTotals>;
   events: number;
+  /** Fences on balance documents (decided attempts; pruned by recovery after their retention). */
+  fences: number;
 }
 
 interface Recomputed {
@@ -38,6 +40,7 @@ export async function checkInvariants(cols: Collections): Promise<InvariantRepor
   };
   const transfers = new Map<string, { debit: number; credit: number; legs: number }>();
   let eventCount = 0;
+  let fenceCount = 0;
 
   for await (const event of cols.ledgerEvents.find({})) {
     eventCount++;
@@ -69,7 +72,12 @@ export async function checkInvariants(cols: Collections): Promise<InvariantRepor
   for (const book of Object.values(books)) {
     const seen = new Set<string>();
     for await (const raw of book.collection.find({})) {
-      const doc = raw as unknown as Record<string, unknown> & { _id: string; pendingOps?: unknown[] };
+      const doc = raw as unknown as Record<string, unknown> & {
+        _id: string;
+        pendingOps?: unknown[];
+        fences?: unknown[];
+      };
+      fenceCount += doc.fences?.length ?? 0;
       const key = `${book.currency}/${doc._id}`;
       seen.add(key);
       const stored = numberField(doc, book.balanceField);
@@ -111,7 +119,7 @@ export async function checkInvariants(cols: Collections): Promise<InvariantRepor
   const stuck = await cols.ledgerStuckOps.find({ resolvedAt: null }).toArray();
   for (const s of stuck) problems.push(`stuck operation ${s.opId} (attempt ${s.attempt}): ${s.problem}`);
 
-  return { ok: problems.length === 0, problems, totals, events: eventCount };
+  return { ok: problems.length === 0, problems, totals, events: eventCount, fences: fenceCount };
 }
 
 function numberField(doc: Record<string, unknown>, field: string): number {

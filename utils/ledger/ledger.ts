@@ -1,24 +1,19 @@
-import { type Filter, MongoServerError } from 'mongodb';
+import type { Filter } from 'mongodb';
 import type { Clock } from '../../src/clock.js';
-import type {
-  Collections,
-  LedgerEventDoc,
-  LegSide,
-  OperationSpec,
-  PendingOp,
-} from '../../src/db/collections.js';
+import type { Collections, LegSide, OperationSpec, PendingOp } from '../../src/db/collections.js';
 import type { Logger } from '../../src/logger.js';
 import type { Rng } from '../../src/rng.js';
-import { AppError } from '../errors.js';
+import { AppError, isAppError } from '../errors.js';
+import { type BalanceDoc, type Book, type Books, createBooks, readBalance } from './books.js';
 import {
-  asUpdate,
-  type BalanceDoc,
-  type Book,
-  type Books,
-  createBooks,
-  negate,
-  readBalance,
-} from './books.js';
+  buildEvent,
+  findOperationEvents,
+  type LedgerOutcome,
+  type Recorded,
+  recordedFrom,
+  toOutcomeLeg,
+} from './events.js';
+import { applyLeg, isDuplicateKey, reverseLeg, type Settled, settleLeg } from './legs.js';
 import { MarkerSweeper } from './markerSweeper.js';
 import {
   buildSpec,
@@ -31,6 +26,12 @@ import {
   type TransferInput,
   transferInput,
 } from './operationSpec.js';
+import { type LedgerTimeouts, pause, within } from './patience.js';
+import { settleAttempt } from './recovery.js';
+import { recordStuck } from './stuck.js';
+
+export type { LedgerOutcome, OutcomeLeg } from './events.js';
+export { balanceAfter } from './events.js';
 
 /** Named points inside an operation, for fault injection (crash tests, failing credits). */
 export type LedgerStep =
@@ -49,55 +50,58 @@ export interface LedgerDeps {
   clock: Clock;
   rng: Rng;
   log: Logger;
-  config: { houseAccountId: string; houseMinReserve: number };
+  config: { houseAccountId: string; houseMinReserve: number } & LedgerTimeouts;
   hooks?: LedgerHooks;
 }
 
-export interface OutcomeLeg {
-  account: string;
-  side: LegSide;
-  delta: number;
-  balanceAfter: number | null;
-}
-
-export interface LedgerOutcome {
-  opId: string;
-  type: OperationSpec['type'];
-  currency: OperationSpec['currency'];
-  amount: number;
-  /** True when this call found the operation already applied and returned its first outcome. */
-  replayed: boolean;
-  legs: OutcomeLeg[];
+/** One try at an operation: a fresh attempt id, and when it started (for its deadline). */
+interface Attempt {
+  spec: OperationSpec;
+  att: string;
+  startedAt: number;
 }
 
 interface AppliedLeg {
   book: Book;
   account: string;
   side: LegSide;
-  balanceAfter: number;
+  /** Null when the reply was lost and the leg was found applied by settling it. */
+  balanceAfter: number | null;
 }
 
+/** What became of one leg; every kind but `applied` means this attempt's leg is not applied. */
 type LegResult =
-  | { kind: 'applied'; balanceAfter: number }
-  | { kind: 'recorded'; outcome: LedgerOutcome }
-  | { kind: 'busy' };
+  | { kind: 'applied'; leg: AppliedLeg }
+  /** Another attempt already recorded the operation. */
+  | { kind: 'recorded'; recorded: Recorded }
+  /** Another attempt of the same id holds a marker on the account. */
+  | { kind: 'busy' }
+  /** The outcome was unknown and is now decided: not applied, and it never can be. */
+  | { kind: 'fenced' }
+  /** A definitive refusal (short balance, balance limit, reused id, no answer before any write). */
+  | { kind: 'refused'; error: Error };
 
 const MAX_RACE_RETRIES = 8;
 const AWAIT_OUTCOME_MS = 5_000;
+/** Tries at settling, compensating or recording an attempt before it is left to recovery. */
+const PERSISTENCE = 3;
 
 /**
  * The only code that changes a balance. Each operation follows the marker pattern:
  * 1. one atomic, filter-guarded update per affected balance that also pushes a marker
  *    `{ op, att }` (filter `pendingOps.op $ne opId`, so the same id cannot apply twice
- *    while it is in flight);
+ *    while it is in flight, and `fences.att $ne att`, so a decided attempt never applies);
  * 2. one immutable audit event per changed balance, `_id = opId:leg` (unique, so a
  *    second attempt of a finished id is detected and undone);
  * 3. only then the markers are removed (batched), and the field is unset when empty.
- * A crash anywhere leaves markers that `recoverLedger` finishes. See ECONOMY.md.
+ * A request whose reply is lost is never guessed at: the leg is settled by a fence
+ * (legs.ts). A crash anywhere leaves markers that `recoverLedger` finishes. See ECONOMY.md.
  */
 export class Ledger {
   readonly #books: Books;
   readonly #sweeper: MarkerSweeper;
+  /** Attempts that ended with OPERATION_IN_PROGRESS, by operation id, until decided. */
+  readonly #abandoned = new Map<string, Attempt[]>();
 
   constructor(private readonly deps: LedgerDeps) {
     this.#books = createBooks(deps.cols);
@@ -107,8 +111,7 @@ export class Ledger {
   /** Takes `amount` from `account`; fails with INSUFFICIENT_* when the balance is short. */
   async debit(input: DebitInput): Promise<LedgerOutcome> {
     const i = parseInput(debitInput, input);
-    const spec = buildSpec('debit', { ...i, from: i.account, to: null });
-    return this.#run(spec);
+    return this.#run(buildSpec('debit', { ...i, from: i.account, to: null }));
   }
 
   /** Adds `amount` to `account` (minting), creating the balance document when missing. */
@@ -153,227 +156,366 @@ export class Ledger {
     await this.#sweeper.drain();
   }
 
+  /**
+   * Decides every attempt this process gave up on (OPERATION_IN_PROGRESS) while the
+   * database could not be asked; the recovery loop calls it. Returns how many it decided.
+   */
+  async settleAbandoned(): Promise<number> {
+    let settled = 0;
+    for (const opId of [...this.#abandoned.keys()]) {
+      settled += await this.#settleAbandonedOf(opId).catch(() => 0);
+    }
+    return settled;
+  }
+
   async #run(spec: OperationSpec): Promise<LedgerOutcome> {
+    await this.#settleAbandonedOf(spec.opId);
     for (let round = 0; round < 3; round++) {
-      const attempt = this.deps.rng.uuid();
-      const result =
-        spec.type === 'transfer'
-          ? await this.#runTransfer(spec, attempt)
-          : await this.#runSingleLeg(spec, attempt);
+      const attempt: Attempt = { spec, att: this.deps.rng.uuid(), startedAt: performance.now() };
+      let result: LedgerOutcome | null;
+      try {
+        result =
+          spec.type === 'transfer' ? await this.#runTransfer(attempt) : await this.#runSingleLeg(attempt);
+      } catch (error) {
+        if (isAppError(error, 'OPERATION_IN_PROGRESS')) this.#abandon(attempt);
+        throw error;
+      }
       if (result) return result;
     }
-    throw new AppError(
-      'OPERATION_IN_PROGRESS',
-      `operation ${spec.opId} is still being applied; try again shortly`,
-      {
-        opId: spec.opId,
-      },
-    );
+    throw inProgress(spec);
+  }
+
+  /**
+   * An attempt that ended without a known outcome may still have a request on its way.
+   * Before this process answers anything else for the same id, that attempt is frozen and
+   * decided (recovery's `settleAttempt`), so a later "failed" can never be followed by a
+   * late success of the earlier attempt.
+   */
+  async #settleAbandonedOf(opId: string): Promise<number> {
+    const attempts = this.#abandoned.get(opId);
+    if (!attempts) return 0;
+    let settled = 0;
+    for (const attempt of [...attempts]) {
+      try {
+        // Several requests, so a larger budget than one request's. Deciding is idempotent and
+        // safe to run concurrently, so a try that failed or ran out of time is simply repeated.
+        const budget = PERSISTENCE * this.deps.config.requestTimeoutMs;
+        await this.#io(() => settleAttempt(this.deps, attempt.spec, attempt.att), budget).catch(async () => {
+          await pause(50);
+          return this.#io(() => settleAttempt(this.deps, attempt.spec, attempt.att), budget);
+        });
+      } catch (error) {
+        this.deps.log.warn(
+          { event: 'ledger.abandoned.unsettled', opId, attempt: attempt.att, err: error },
+          'an attempt this process gave up on cannot be decided yet',
+        );
+        throw inProgress(attempt.spec);
+      }
+      attempts.splice(attempts.indexOf(attempt), 1);
+      settled++;
+    }
+    this.#abandoned.delete(opId);
+    return settled;
+  }
+
+  #abandon(a: Attempt): void {
+    const list = this.#abandoned.get(a.spec.opId) ?? [];
+    list.push(a);
+    this.#abandoned.set(a.spec.opId, list);
   }
 
   /** A debit (burn) or credit (mint): one balance, one event. */
-  async #runSingleLeg(spec: OperationSpec, att: string): Promise<LedgerOutcome | null> {
-    const side: LegSide = spec.type === 'debit' ? 'debit' : 'credit';
-    const book = this.#books[spec.currency];
-    const account = (side === 'debit' ? spec.from : spec.to) as string;
+  async #runSingleLeg(a: Attempt): Promise<LedgerOutcome | null> {
+    const side: LegSide = a.spec.type === 'debit' ? 'debit' : 'credit';
     if (side === 'credit') {
       // A retried credit is answered from its events before anything moves (see ECONOMY.md).
-      const recorded = await this.#recordedOutcome(spec);
-      if (recorded) return recorded;
-      await this.#step('credit.before', spec);
+      const recorded = await this.#recorded(a.spec).catch((error: unknown) => {
+        // Nothing moved, but whether an earlier attempt recorded the id is unknown: "retry", not "failed".
+        throw isDriverFailure(error) ? inProgress(a.spec) : error;
+      });
+      if (recorded) return sameOperation(a.spec, recorded).outcome;
+      await this.#step('credit.before', a.spec);
     }
-    const leg =
-      side === 'debit'
-        ? await this.#applyDebit(book, spec, att, account)
-        : await this.#applyCredit(book, spec, att, account);
-    if (leg.kind === 'recorded') return leg.outcome;
-    if (leg.kind === 'busy') return this.#awaitOutcome(spec);
-    await this.#step(`${side}.applied`, spec);
-    return this.#finish(spec, att, [{ book, account, side, balanceAfter: leg.balanceAfter }]);
+    const leg = await this.#apply(a, side);
+    if (leg.kind !== 'applied') return this.#notApplied(a, leg, []);
+    await this.#step(`${side}.applied`, a.spec);
+    return this.#finish(a, [leg.leg]);
   }
 
-  async #runTransfer(spec: OperationSpec, att: string): Promise<LedgerOutcome | null> {
-    const book = this.#books[spec.currency];
-    const from = spec.from as string;
-    const to = spec.to as string;
-    const debit = await this.#applyDebit(book, spec, att, from);
-    if (debit.kind === 'recorded') return debit.outcome;
-    if (debit.kind === 'busy') return this.#awaitOutcome(spec);
-    const debitLeg: AppliedLeg = { book, account: from, side: 'debit', balanceAfter: debit.balanceAfter };
-    await this.#step('debit.applied', spec);
+  async #runTransfer(a: Attempt): Promise<LedgerOutcome | null> {
+    const debit = await this.#apply(a, 'debit');
+    if (debit.kind !== 'applied') return this.#notApplied(a, debit, []);
+    const applied = [debit.leg];
+    await this.#step('debit.applied', a.spec);
 
-    // Our debit could only land once no earlier attempt held a marker on `from`, and an
-    // attempt writes its events before it drops its markers: reading now sees them.
-    const recorded = await this.#recorded(spec);
-    if (recorded) return this.#settleDuplicate(spec, att, [debitLeg], recorded);
-
-    let credit: LegResult;
+    let recorded: Recorded | null;
     try {
-      await this.#step('credit.before', spec);
-      credit = await this.#applyCredit(book, spec, att, to);
-    } catch (error) {
-      await this.#compensate(spec, att, debitLeg, error);
-      throw error;
-    }
-    if (credit.kind !== 'applied') {
-      await this.#compensate(spec, att, debitLeg, new Error('credit leg blocked by another attempt'));
-      return credit.kind === 'recorded' ? credit.outcome : this.#awaitOutcome(spec);
-    }
-    await this.#step('credit.applied', spec);
-    return this.#finish(spec, att, [
-      debitLeg,
-      { book, account: to, side: 'credit', balanceAfter: credit.balanceAfter },
-    ]);
-  }
-
-  #marker(spec: OperationSpec, att: string, leg: LegSide): PendingOp {
-    return { op: spec.opId, att, leg, at: this.deps.clock.now(), spec };
-  }
-
-  async #applyDebit(book: Book, spec: OperationSpec, att: string, account: string): Promise<LegResult> {
-    const needed = spec.amount + spec.reserve;
-    for (let i = 0; i < MAX_RACE_RETRIES; i++) {
-      const doc = await book.collection.findOneAndUpdate(
-        {
-          _id: account,
-          [book.balanceField]: { $gte: needed },
-          'pendingOps.op': { $ne: spec.opId },
-        } as Filter<BalanceDoc>,
-        asUpdate({ $inc: book.debitInc(spec), $push: { pendingOps: this.#marker(spec, att, 'debit') } }),
-        { returnDocument: 'after', projection: { [book.balanceField]: 1 } },
-      );
-      if (doc) return { kind: 'applied', balanceAfter: readBalance(book, doc) };
-
-      const recorded = await this.#recordedOutcome(spec);
-      if (recorded) return { kind: 'recorded', outcome: recorded };
-      const current = await book.collection.findOne(
-        { _id: account },
-        { projection: { [book.balanceField]: 1, pendingOps: 1 } },
-      );
-      if (current?.pendingOps?.some((p) => p.op === spec.opId)) return { kind: 'busy' };
-      const balance = readBalance(book, current);
-      if (balance < needed) throw this.#insufficient(book, spec, account, balance);
-      // The balance moved between the update and the read; try again.
-    }
-    throw new Error(`debit of ${spec.opId} lost ${MAX_RACE_RETRIES} races in a row`);
-  }
-
-  async #applyCredit(book: Book, spec: OperationSpec, att: string, account: string): Promise<LegResult> {
-    for (let i = 0; i < MAX_RACE_RETRIES; i++) {
-      try {
-        const doc = await book.collection.findOneAndUpdate(
-          { _id: account, 'pendingOps.op': { $ne: spec.opId } } as Filter<BalanceDoc>,
-          asUpdate({
-            $inc: book.creditInc(spec),
-            $push: { pendingOps: this.#marker(spec, att, 'credit') },
-            ...(Object.keys(book.creditSetOnInsert).length > 0
-              ? { $setOnInsert: book.creditSetOnInsert }
-              : {}),
-          }),
-          { upsert: true, returnDocument: 'after', projection: { [book.balanceField]: 1 } },
-        );
-        if (doc) return { kind: 'applied', balanceAfter: readBalance(book, doc) };
-      } catch (error) {
-        if (!isDuplicateKey(error)) throw error;
+      // Our debit could only land once no earlier attempt held a marker on `from`, and an
+      // attempt writes its events before it drops its markers: reading now sees them.
+      recorded = await this.#recorded(a.spec);
+      if (!recorded) {
+        await this.#step('credit.before', a.spec);
+        const { attemptDeadlineMs } = this.deps.config;
+        if (performance.now() - a.startedAt > attemptDeadlineMs) {
+          throw unavailable(a.spec, `the attempt passed its ${attemptDeadlineMs} ms deadline`);
+        }
       }
-      // Duplicate key on upsert: a concurrent first credit created the document (retry),
-      // or the document carries this operation's marker (another attempt is in flight).
-      const current = await book.collection.findOne({ _id: account }, { projection: { pendingOps: 1 } });
-      if (current?.pendingOps?.some((p) => p.op === spec.opId)) return { kind: 'busy' };
+    } catch (error) {
+      // The credit was never sent, so it cannot land: return the debit. Whether an earlier
+      // attempt recorded the id is unknown when the read failed: "retry", not "failed".
+      await this.#compensate(a, applied);
+      throw error instanceof AppError || !isDriverFailure(error) ? error : inProgress(a.spec);
     }
-    throw new Error(`credit of ${spec.opId} lost ${MAX_RACE_RETRIES} races in a row`);
+    if (recorded) return this.#settleDuplicate(a, applied, recorded);
+
+    const credit = await this.#apply(a, 'credit');
+    if (credit.kind !== 'applied') return this.#notApplied(a, credit, applied);
+    await this.#step('credit.applied', a.spec);
+    return this.#finish(a, [...applied, credit.leg]);
   }
 
-  async #finish(spec: OperationSpec, att: string, legs: AppliedLeg[]): Promise<LedgerOutcome> {
-    const at = this.deps.clock.now();
-    const events = legs.map((leg) => buildEvent(spec, att, leg.side, leg.balanceAfter, at, false));
-    try {
-      await this.deps.cols.ledgerEvents.insertMany(events, { ordered: true });
-    } catch (error) {
-      const recorded = isDuplicateKey(error) ? await this.#recorded(spec) : null;
-      // The recovery pass may have finished this very attempt already: nothing to undo then.
-      if (recorded?.attempt === att) return recorded.outcome;
-      if (recorded) return this.#settleDuplicate(spec, att, legs, recorded);
-      this.deps.log.error(
-        { event: 'ledger.events.write_failed', opId: spec.opId, attempt: att, err: error },
-        'balance changed but its audit event could not be written; recovery will finish the operation',
-      );
-      throw error;
-    }
-    await this.#step('events.written', spec);
-    for (const leg of legs) this.#sweeper.enqueue(leg.book.collection, leg.account, { op: spec.opId, att });
-    return {
-      opId: spec.opId,
-      type: spec.type,
-      currency: spec.currency,
-      amount: spec.amount,
-      replayed: false,
-      legs: events.map(toOutcomeLeg),
+  /**
+   * Applies one leg. A request without a reply is settled (applied, or fenced so it can
+   * never apply); a miss is explained from the stored state. Throws OPERATION_IN_PROGRESS
+   * only when the database cannot even be asked: the markers then wait for recovery.
+   */
+  async #apply(a: Attempt, side: LegSide): Promise<LegResult> {
+    const book = this.#books[a.spec.currency];
+    const account = (side === 'debit' ? a.spec.from : a.spec.to) as string;
+    const marker: PendingOp = {
+      op: a.spec.opId,
+      att: a.att,
+      leg: side,
+      at: this.deps.clock.now(),
+      spec: a.spec,
     };
+    for (let i = 0; i < MAX_RACE_RETRIES; i++) {
+      let doc: BalanceDoc | null;
+      try {
+        doc = await this.#io(() => applyLeg(book, account, side, a.spec, marker));
+      } catch (error) {
+        this.deps.log.warn(
+          { event: 'ledger.request.unanswered', opId: a.spec.opId, attempt: a.att, leg: side, err: error },
+          'a balance update got no reply; settling it',
+        );
+        const settled = await this.#settle(a, book, account, side);
+        return settled === 'applied'
+          ? { kind: 'applied', leg: { book, account, side, balanceAfter: null } }
+          : { kind: 'fenced' };
+      }
+      if (doc) return { kind: 'applied', leg: { book, account, side, balanceAfter: readBalance(book, doc) } };
+      try {
+        const explained = await this.#explainMiss(a, book, account, side);
+        if (explained) return explained;
+      } catch {
+        // The leg did not apply, but why is unknown (the id may be recorded): "retry", not "failed".
+        return { kind: 'refused', error: inProgress(a.spec) };
+      }
+    }
+    return {
+      kind: 'refused',
+      error: unavailable(a.spec, `${side} of ${a.spec.opId} lost ${MAX_RACE_RETRIES} races in a row`),
+    };
+  }
+
+  /**
+   * Why a definitive miss missed. The document is read before the events: an attempt
+   * writes its events before it drops its marker, so if no marker is seen here, a finished
+   * attempt's events are visible to the read that follows (no false INSUFFICIENT_*).
+   */
+  async #explainMiss(a: Attempt, book: Book, account: string, side: LegSide): Promise<LegResult | null> {
+    const doc = await this.#read(() =>
+      book.collection.findOne(
+        { _id: account },
+        { projection: { [book.balanceField]: 1, 'pendingOps.op': 1, 'fences.att': 1 } },
+      ),
+    );
+    if (doc?.fences?.some((f) => f.att === a.att)) return { kind: 'fenced' };
+    if (doc?.pendingOps?.some((p) => p.op === a.spec.opId)) return { kind: 'busy' };
+    const recorded = await this.#recorded(a.spec);
+    if (recorded) {
+      return recorded.fingerprint === fingerprint(a.spec)
+        ? { kind: 'recorded', recorded }
+        : { kind: 'refused', error: reused(a.spec) };
+    }
+    const balance = readBalance(book, doc);
+    if (side === 'debit' && balance < a.spec.amount + a.spec.reserve) {
+      return { kind: 'refused', error: this.#insufficient(book, a.spec, account, balance) };
+    }
+    if (side === 'credit' && doc && balance > book.maxBalance - a.spec.amount) {
+      return { kind: 'refused', error: balanceLimit(book, a.spec, account, balance) };
+    }
+    return null; // The balance moved between the update and the read; try again.
+  }
+
+  /** A leg of this attempt did not apply: undo what did, then answer or wait. */
+  async #notApplied(
+    a: Attempt,
+    leg: Exclude<LegResult, { kind: 'applied' }>,
+    applied: AppliedLeg[],
+  ): Promise<LedgerOutcome | null> {
+    switch (leg.kind) {
+      case 'recorded':
+        return this.#settleDuplicate(a, applied, leg.recorded);
+      case 'busy':
+        await this.#compensate(a, applied);
+        return this.#awaitOutcome(a.spec);
+      case 'refused':
+        await this.#compensate(a, applied);
+        throw leg.error;
+      case 'fenced':
+        return this.#afterFence(a, applied);
+    }
+  }
+
+  /**
+   * A leg of this attempt is fenced. Its marker was absent when the fence landed: it never
+   * applied, or recovery finished or undid the attempt first, and recovery writes events
+   * before it drops a marker. So the events, read now, tell which.
+   */
+  async #afterFence(a: Attempt, applied: AppliedLeg[]): Promise<LedgerOutcome> {
+    const recorded = await this.#recorded(a.spec).catch(() => undefined);
+    if (recorded === undefined) throw inProgress(a.spec);
+    if (recorded?.attempt === a.att) {
+      for (const leg of applied)
+        this.#sweeper.enqueue(leg.book.collection, leg.account, { op: a.spec.opId, att: a.att });
+      return { ...recorded.outcome, replayed: false };
+    }
+    if (recorded) return this.#settleDuplicate(a, applied, recorded);
+    await this.#compensate(a, applied);
+    throw unavailable(a.spec, 'the database did not confirm the change in time');
+  }
+
+  /** Settles a leg whose request got no reply; OPERATION_IN_PROGRESS when that is impossible now. */
+  async #settle(a: Attempt, book: Book, account: string, side: LegSide): Promise<Settled> {
+    let last: unknown;
+    for (let i = 0; i < PERSISTENCE; i++) {
+      try {
+        return await this.#io(() => settleLeg(book, account, a.spec.opId, a.att, this.deps.clock.now()));
+      } catch (error) {
+        last = error;
+        await pause(20 * 2 ** i);
+      }
+    }
+    this.deps.log.error(
+      { event: 'ledger.settle.failed', opId: a.spec.opId, attempt: a.att, leg: side, err: last },
+      'could not settle a leg whose reply was lost; the recovery pass will decide it',
+    );
+    throw inProgress(a.spec);
+  }
+
+  /** Writes the audit events; a lost reply is followed by a read of what is stored. */
+  async #finish(a: Attempt, legs: AppliedLeg[]): Promise<LedgerOutcome> {
+    const at = this.deps.clock.now();
+    const events = legs.map((leg) => buildEvent(a.spec, a.att, leg.side, leg.balanceAfter, at, false));
+    for (let i = 0; i < PERSISTENCE; i++) {
+      try {
+        const stored =
+          i === 0 ? [] : await this.#read(() => findOperationEvents(this.deps.cols, a.spec.opId));
+        const foreign = stored.find((e) => e.attempt !== a.att);
+        if (foreign) return this.#settleDuplicate(a, legs, recordedFrom(stored) as Recorded);
+        const missing = events.filter((e) => !stored.some((s) => s._id === e._id));
+        // Ordered: the debit event comes first and decides which attempt owns the id.
+        if (missing.length > 0)
+          await this.#io(() => this.deps.cols.ledgerEvents.insertMany(missing, { ordered: true }));
+        await this.#step('events.written', a.spec);
+        for (const leg of legs) {
+          this.#sweeper.enqueue(leg.book.collection, leg.account, { op: a.spec.opId, att: a.att });
+        }
+        return {
+          opId: a.spec.opId,
+          type: a.spec.type,
+          currency: a.spec.currency,
+          amount: a.spec.amount,
+          replayed: false,
+          legs: events.map(toOutcomeLeg),
+        };
+      } catch (error) {
+        if (!isDuplicateKey(error) && !isDriverFailure(error)) throw error;
+        await pause(20 * 2 ** i);
+      }
+    }
+    this.deps.log.error(
+      { event: 'ledger.events.write_failed', opId: a.spec.opId, attempt: a.att },
+      'balance changed but its audit events could not be written; recovery will finish the operation',
+    );
+    throw inProgress(a.spec);
   }
 
   /**
    * This attempt applied legs of an id another attempt already recorded: undo them first,
    * then answer with the recorded outcome (or refuse a reused id).
    */
-  async #settleDuplicate(
-    spec: OperationSpec,
-    att: string,
-    legs: AppliedLeg[],
-    recorded: { outcome: LedgerOutcome; fingerprint: string },
-  ): Promise<LedgerOutcome> {
-    await this.#undoDuplicate(spec, att, legs);
-    assertSameOperation(spec, recorded.fingerprint);
-    return recorded.outcome;
-  }
-
-  /** Undoes the legs this attempt applied for an operation that another attempt already finished. */
-  async #undoDuplicate(spec: OperationSpec, att: string, legs: AppliedLeg[]): Promise<void> {
+  async #settleDuplicate(a: Attempt, legs: AppliedLeg[], recorded: Recorded): Promise<LedgerOutcome> {
     for (const leg of legs) {
-      const undone = await reverseLeg(leg.book, leg.account, leg.side, spec, att);
+      const undone = await this.#reverse(a, leg).catch(async (error: unknown) => {
+        await recordStuck(this.deps, a.spec, a.att, `duplicate could not be undone yet: ${String(error)}`);
+        throw inProgress(a.spec);
+      });
       if (undone) {
         this.#sweeper.enqueue(leg.book.collection, leg.account, null);
         continue;
       }
       const problem = `duplicate ${leg.side} on ${leg.account} could not be undone (balance already spent)`;
-      this.deps.log.fatal({ event: 'ledger.duplicate.undo_failed', opId: spec.opId, attempt: att }, problem);
-      await recordStuck(this.deps, spec, att, problem);
+      this.deps.log.fatal(
+        { event: 'ledger.duplicate.undo_failed', opId: a.spec.opId, attempt: a.att },
+        problem,
+      );
+      await recordStuck(this.deps, a.spec, a.att, problem);
     }
+    return sameOperation(a.spec, recorded).outcome;
   }
 
-  async #compensate(spec: OperationSpec, att: string, debitLeg: AppliedLeg, cause: unknown): Promise<void> {
+  /** Returns the legs of an attempt whose operation definitively did not happen. */
+  async #compensate(a: Attempt, legs: AppliedLeg[]): Promise<void> {
+    if (legs.length === 0) return;
     try {
-      await this.#step('compensation.started', spec);
-      await reverseLeg(debitLeg.book, debitLeg.account, 'debit', spec, att);
-      this.#sweeper.enqueue(debitLeg.book.collection, debitLeg.account, null);
+      await this.#step('compensation.started', a.spec);
+      for (const leg of legs) {
+        if (!(await this.#reverse(a, leg)))
+          throw new Error(`${leg.side} on ${leg.account} cannot be reversed`);
+        this.#sweeper.enqueue(leg.book.collection, leg.account, null);
+      }
       this.deps.log.warn(
-        { event: 'ledger.transfer.compensated', opId: spec.opId, attempt: att, err: cause },
-        'credit failed; the debit was returned to the source',
+        { event: 'ledger.transfer.compensated', opId: a.spec.opId, attempt: a.att },
+        'the operation did not complete; its debit was returned to the source',
       );
     } catch (error) {
       this.deps.log.fatal(
-        { event: 'ledger.compensation.failed', opId: spec.opId, attempt: att, err: error, cause },
-        'credit failed AND the source could not be compensated; recorded as stuck for recovery',
+        { event: 'ledger.compensation.failed', opId: a.spec.opId, attempt: a.att, err: error },
+        'could not return the debit; recorded as stuck for the recovery pass',
       );
-      await recordStuck(this.deps, spec, att, `compensation failed: ${String(error)}`);
+      await recordStuck(this.deps, a.spec, a.att, `compensation failed: ${String(error)}`);
+      throw inProgress(a.spec);
     }
   }
 
-  /** The first outcome of this operation id, if one was recorded (refuses a reused id). */
-  async #recordedOutcome(spec: OperationSpec): Promise<LedgerOutcome | null> {
-    const recorded = await this.#recorded(spec);
-    if (!recorded) return null;
-    assertSameOperation(spec, recorded.fingerprint);
-    return recorded.outcome;
+  /** Reverses one leg (guarded by its marker, so repeating after a lost reply is safe). */
+  async #reverse(a: Attempt, leg: AppliedLeg): Promise<boolean> {
+    for (let i = 0; ; i++) {
+      try {
+        return await this.#io(() => reverseLeg(leg.book, leg.account, leg.side, a.spec, a.att));
+      } catch (error) {
+        if (i + 1 >= PERSISTENCE) throw error;
+        await pause(20 * 2 ** i);
+      }
+    }
   }
 
-  async #recorded(
-    spec: OperationSpec,
-  ): Promise<{ outcome: LedgerOutcome; fingerprint: string; attempt: string } | null> {
-    const events = await findOperationEvents(this.deps.cols, spec.opId);
-    const first = events[0];
-    if (!first) return null;
-    return { outcome: outcomeFromEvents(events), fingerprint: first.fingerprint, attempt: first.attempt };
+  /** The recorded outcome of the id, if any. */
+  async #recorded(spec: OperationSpec): Promise<Recorded | null> {
+    return recordedFrom(await this.#read(() => findOperationEvents(this.deps.cols, spec.opId)));
+  }
+
+  /** A read changes nothing, so a read whose reply is lost is simply asked again. */
+  async #read<T>(request: () => Promise<T>): Promise<T> {
+    for (let i = 0; ; i++) {
+      try {
+        return await this.#io(request);
+      } catch (error) {
+        if (i + 1 >= PERSISTENCE || !isDriverFailure(error)) throw error;
+      }
+    }
   }
 
   /** Another attempt of this id is in flight: wait for its outcome, or report "retry" if it vanished. */
@@ -381,18 +523,16 @@ export class Ledger {
     // Polling deadline: elapsed process time, not business time (the clock may be simulated).
     const started = performance.now();
     for (let wait = 2; performance.now() - started < AWAIT_OUTCOME_MS; wait = Math.min(wait * 2, 100)) {
-      await new Promise((resolve) => setTimeout(resolve, wait));
-      const recorded = await this.#recordedOutcome(spec);
-      if (recorded) return recorded;
-      if (!(await this.#markerPresent(spec))) return null;
+      await pause(wait);
+      try {
+        const recorded = await this.#recorded(spec);
+        if (recorded) return sameOperation(spec, recorded).outcome;
+        if (!(await this.#read(() => this.#markerPresent(spec)))) return null;
+      } catch (error) {
+        if (error instanceof AppError) throw error;
+      }
     }
-    throw new AppError(
-      'OPERATION_IN_PROGRESS',
-      `operation ${spec.opId} is still being applied; try again shortly`,
-      {
-        opId: spec.opId,
-      },
-    );
+    throw inProgress(spec);
   }
 
   async #markerPresent(spec: OperationSpec): Promise<boolean> {
@@ -400,9 +540,7 @@ export class Ledger {
     const ids = [spec.from, spec.to].filter((id): id is string => id !== null);
     const found = await book.collection.findOne(
       { _id: { $in: ids }, 'pendingOps.op': spec.opId } as Filter<BalanceDoc>,
-      {
-        projection: { _id: 1 },
-      },
+      { projection: { _id: 1 } },
     );
     return found !== null;
   }
@@ -428,136 +566,85 @@ export class Ledger {
     });
   }
 
+  /**
+   * One database request of a money path, waited for at most `requestTimeoutMs`. A request
+   * the driver never sent (pool cleared, no server selectable) is sent again; any other
+   * failure leaves its outcome unknown and is the caller's to settle.
+   */
+  async #io<T>(
+    request: () => Promise<T>,
+    timeoutMs: number | null = this.deps.config.requestTimeoutMs,
+  ): Promise<T> {
+    const started = performance.now();
+    for (let i = 0; ; i++) {
+      try {
+        return timeoutMs === null ? await request() : await within(timeoutMs, request());
+      } catch (error) {
+        // The driver clears its pool after a broken connection and rediscovers the server
+        // within about half a second; requests queued meanwhile were never sent.
+        if (!neverSent(error) || performance.now() - started > this.deps.config.requestTimeoutMs) throw error;
+        await pause(Math.min(10 * 2 ** i, 100));
+      }
+    }
+  }
+
   async #step(step: LedgerStep, spec: OperationSpec): Promise<void> {
     await this.deps.hooks?.step?.(step, spec);
   }
 }
 
-export function buildEvent(
-  spec: OperationSpec,
-  att: string,
-  side: LegSide,
-  balanceAfter: number | null,
-  at: Date,
-  recovered: boolean,
-): LedgerEventDoc {
-  const account = (side === 'debit' ? spec.from : spec.to) as string;
-  const counterparty = side === 'debit' ? spec.to : spec.from;
-  return {
-    _id: `${spec.opId}:${side}`,
+function sameOperation(spec: OperationSpec, recorded: Recorded): Recorded {
+  if (recorded.fingerprint !== fingerprint(spec)) throw reused(spec);
+  return recorded;
+}
+
+function reused(spec: OperationSpec): AppError {
+  return new AppError(
+    'OPERATION_ID_REUSED',
+    `operation id ${spec.opId} was already used for a different operation`,
+    {
+      opId: spec.opId,
+    },
+  );
+}
+
+function inProgress(spec: OperationSpec): AppError {
+  return new AppError(
+    'OPERATION_IN_PROGRESS',
+    `operation ${spec.opId} is still being applied; try again shortly`,
+    {
+      opId: spec.opId,
+    },
+  );
+}
+
+/** Nothing of the operation was applied, because the database could not be reached in time. */
+function unavailable(spec: OperationSpec, cause: unknown): AppError {
+  const why = cause instanceof Error ? cause.message : String(cause);
+  return new AppError('LEDGER_UNAVAILABLE', `operation ${spec.opId} was not applied: ${why}`, {
     opId: spec.opId,
-    attempt: att,
-    fingerprint: fingerprint(spec),
-    type: spec.type,
-    leg: side,
-    currency: spec.currency,
-    kind: spec.kind,
-    account,
-    counterparty,
-    delta: side === 'debit' ? -spec.amount : spec.amount,
-    amount: spec.amount,
-    placements: side === 'debit' ? spec.placements : 0,
-    balanceAfter,
-    source: spec.source,
-    beneficiary: spec.to ?? spec.from ?? account,
-    reason: spec.reason,
-    at,
-    recovered,
-  };
+  });
 }
 
-/**
- * Reverses one leg an attempt applied, guarded by that attempt's marker (so it happens at
- * most once) and, for a credit, by the balance (never below zero). Returns false when the
- * balance no longer allows it; true when reversed or when the marker was already gone.
- */
-export async function reverseLeg(
-  book: Book,
-  account: string,
-  side: LegSide,
-  spec: OperationSpec,
-  att: string,
-): Promise<boolean> {
-  const inc = side === 'debit' ? negate(book.debitInc(spec)) : negate(book.creditInc(spec));
-  const filter: Record<string, unknown> = {
-    _id: account,
-    pendingOps: { $elemMatch: { op: spec.opId, att } },
-  };
-  if (side === 'credit') filter[book.balanceField] = { $gte: spec.amount };
-  const result = await book.collection.updateOne(
-    filter as Filter<BalanceDoc>,
-    asUpdate({ $inc: inc, $pull: { pendingOps: { op: spec.opId, att } } }),
+function balanceLimit(book: Book, spec: OperationSpec, account: string, balance: number): AppError {
+  return new AppError(
+    'BALANCE_LIMIT',
+    `${account} holds ${balance}; ${spec.amount} more would pass the limit of ${book.maxBalance}`,
+    { account, balance, needed: spec.amount, max: book.maxBalance, currency: spec.currency },
   );
-  if (result.modifiedCount === 1) return true;
-  const stillMarked = await book.collection.findOne(
-    { _id: account, pendingOps: { $elemMatch: { op: spec.opId, att } } } as Filter<BalanceDoc>,
-    { projection: { _id: 1 } },
+}
+
+/** Failures that happen before a request leaves the driver: repeating the request is safe. */
+function neverSent(error: unknown): boolean {
+  const name = error instanceof Error ? error.name : '';
+  return (
+    name === 'MongoPoolClearedError' ||
+    name === 'MongoServerSelectionError' ||
+    name === 'MongoWaitQueueTimeoutError'
   );
-  return stillMarked === null;
 }
 
-export async function recordStuck(
-  deps: Pick<LedgerDeps, 'cols' | 'clock' | 'log'>,
-  spec: OperationSpec,
-  att: string,
-  problem: string,
-): Promise<void> {
-  try {
-    await deps.cols.ledgerStuckOps.updateOne(
-      { _id: `${spec.opId}#${att}` },
-      {
-        $setOnInsert: { opId: spec.opId, attempt: att, spec, at: deps.clock.now() },
-        $set: { problem, resolvedAt: null, resolution: null },
-      },
-      { upsert: true },
-    );
-  } catch (error) {
-    deps.log.fatal(
-      { event: 'ledger.stuck.record_failed', opId: spec.opId, attempt: att, err: error, problem },
-      'could not record a stuck operation; its marker remains for the recovery pass',
-    );
-  }
-}
-
-/** The events of one operation, looked up by their `_id`s (the fastest index on every server). */
-export function findOperationEvents(cols: Collections, opId: string): Promise<LedgerEventDoc[]> {
-  return cols.ledgerEvents.find({ _id: { $in: [`${opId}:debit`, `${opId}:credit`] } }).toArray();
-}
-
-export function outcomeFromEvents(events: LedgerEventDoc[]): LedgerOutcome {
-  const first = events[0] as LedgerEventDoc;
-  const ordered = [...events].sort((a, b) => (a.leg === b.leg ? 0 : a.leg === 'debit' ? -1 : 1));
-  return {
-    opId: first.opId,
-    type: first.type,
-    currency: first.currency,
-    amount: first.amount,
-    replayed: true,
-    legs: ordered.map(toOutcomeLeg),
-  };
-}
-
-function toOutcomeLeg(event: LedgerEventDoc): OutcomeLeg {
-  return { account: event.account, side: event.leg, delta: event.delta, balanceAfter: event.balanceAfter };
-}
-
-function assertSameOperation(spec: OperationSpec, recordedFingerprint: string): void {
-  if (recordedFingerprint !== fingerprint(spec)) {
-    throw new AppError(
-      'OPERATION_ID_REUSED',
-      `operation id ${spec.opId} was already used for a different operation`,
-      { opId: spec.opId },
-    );
-  }
-}
-
-export function isDuplicateKey(error: unknown): boolean {
-  if (error instanceof MongoServerError && error.code === 11000) return true;
-  const writeErrors = (error as { writeErrors?: { code?: number }[] } | null)?.writeErrors;
-  return Array.isArray(writeErrors) && writeErrors.some((e) => e.code === 11000);
-}
-
-/** Balance of `account` after the operation, from its outcome (null when recovery wrote it). */
-export function balanceAfter(outcome: LedgerOutcome, account: string): number | null {
-  return outcome.legs.find((leg) => leg.account === account)?.balanceAfter ?? null;
+/** An error of the database or of waiting for it (as opposed to a bug or a hook). */
+function isDriverFailure(error: unknown): boolean {
+  return error instanceof Error && (error.name.startsWith('Mongo') || error.name === 'RequestTimeoutError');
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { OperationSpec, OperationType } from '../../src/db/collections.js';
 import { positiveAmount } from '../amounts.js';
 import { invalidInput } from '../errors.js';
+import { MAX_BALANCE } from './books.js';
 
 const opId = z
   .string({ error: 'operation id is required' })
@@ -16,7 +17,10 @@ const currency = z.enum(['cookies', 'place'], { error: 'currency must be "cookie
 
 const common = {
   opId,
-  amount: positiveAmount,
+  amount: positiveAmount.refine(
+    (n) => n <= MAX_BALANCE,
+    `amount must be at most ${MAX_BALANCE} (the largest balance an account may hold)`,
+  ),
   kind,
   reason: z.string().max(300, 'reason is at most 300 characters').default(''),
   source: accountId.optional(),

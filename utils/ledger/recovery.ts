@@ -3,7 +3,9 @@ import type { Clock } from '../../src/clock.js';
 import type { Collections, LegSide, OperationSpec } from '../../src/db/collections.js';
 import type { Logger } from '../../src/logger.js';
 import { asUpdate, type BalanceDoc, type Book, createBooks } from './books.js';
-import { buildEvent, findOperationEvents, isDuplicateKey, recordStuck, reverseLeg } from './ledger.js';
+import { buildEvent, findOperationEvents } from './events.js';
+import { dropMarker, isDuplicateKey, legAccounts, reverseLeg, settleLeg } from './legs.js';
+import { recordStuck } from './stuck.js';
 
 export interface RecoveryDeps {
   cols: Collections;
@@ -11,12 +13,19 @@ export interface RecoveryDeps {
   log: Logger;
 }
 
+export interface RecoveryOptions {
+  /** Attempts younger than this are left to their process (unless recorded as stuck). */
+  graceMs: number;
+  /** Fences older than this are removed; no request of theirs can still be on its way. */
+  fenceRetentionMs?: number;
+}
+
 export interface RecoveryReport {
   /** Interrupted attempts found (one per operation id and attempt). */
   examined: number;
   /** Attempts completed forward: missing audit events written, markers removed. */
   rolledForward: number;
-  /** Transfers whose credit never landed: the debit was returned. */
+  /** Transfers whose credit never landed: the credit was fenced and the debit returned. */
   rolledBack: number;
   /** Second attempts of an already finished id: their balance changes were undone. */
   duplicatesUndone: number;
@@ -24,6 +33,10 @@ export interface RecoveryReport {
   skippedRecent: number;
   /** Operation ids that still need an operator (also recorded in ledger_stuck_ops). */
   stuck: string[];
+  /** Operation ids this pass could not finish because the database failed it; the next pass retries. */
+  failed: string[];
+  /** Fences past their retention, removed. */
+  fencesPruned: number;
 }
 
 interface MarkedLeg {
@@ -39,17 +52,18 @@ interface InterruptedAttempt {
   legs: MarkedLeg[];
 }
 
+export type AttemptOutcome = 'rolledForward' | 'rolledBack' | 'duplicatesUndone' | 'stuck';
+
 /**
- * Finishes every operation a crash (or a failed compensation) interrupted, using only
- * what is stored: the markers on balance documents, the audit events and the stuck-op
- * records. Safe to run at any time and from several processes: every step it takes is
- * guarded by a marker or a unique event id. Attempts younger than `graceMs` are skipped
- * unless recorded as stuck, because their process may still be finishing them.
+ * Finishes every operation that a crash, a lost reply or a stall interrupted, from what is
+ * stored: the markers on balance documents, the audit events and the stuck-op records.
+ * Safe at any time and from several processes at once: an attempt is first frozen (every
+ * leg without a marker is fenced, so it can never land later), then decided from its
+ * legs and events; every write is guarded by a marker, a fence or a unique event id.
+ * The grace period only spares live attempts the work of being fenced; correctness does
+ * not depend on it. One failing attempt is logged, recorded and passed over.
  */
-export async function recoverLedger(
-  deps: RecoveryDeps,
-  options: { graceMs: number },
-): Promise<RecoveryReport> {
+export async function recoverLedger(deps: RecoveryDeps, options: RecoveryOptions): Promise<RecoveryReport> {
   const books = Object.values(createBooks(deps.cols));
   const report: RecoveryReport = {
     examined: 0,
@@ -58,6 +72,8 @@ export async function recoverLedger(
     duplicatesUndone: 0,
     skippedRecent: 0,
     stuck: [],
+    failed: [],
+    fencesPruned: 0,
   };
   const attempts = await collectInterrupted(books);
   const openStuck = await deps.cols.ledgerStuckOps.find({ resolvedAt: null }).toArray();
@@ -71,20 +87,34 @@ export async function recoverLedger(
       report.skippedRecent++;
       continue;
     }
-    const outcome = await finishAttempt(deps, attempt);
-    if (outcome === 'stuck') {
-      report.stuck.push(attempt.spec.opId);
-      continue;
+    try {
+      const outcome = await finishAttempt(deps, books, attempt);
+      if (outcome === 'stuck') {
+        report.stuck.push(attempt.spec.opId);
+        continue;
+      }
+      report[outcome]++;
+      await deps.cols.ledgerStuckOps.updateMany(
+        { opId: attempt.spec.opId, attempt: attempt.att, resolvedAt: null },
+        { $set: { resolvedAt: deps.clock.now(), resolution: outcome } },
+      );
+      deps.log.warn(
+        { event: 'ledger.recovery.finished', opId: attempt.spec.opId, attempt: attempt.att, outcome },
+        'recovery finished an interrupted operation',
+      );
+    } catch (error) {
+      report.failed.push(attempt.spec.opId);
+      deps.log.error(
+        {
+          event: 'ledger.recovery.attempt_failed',
+          opId: attempt.spec.opId,
+          attempt: attempt.att,
+          err: error,
+        },
+        'recovery could not finish an operation this pass; it moves on and retries next pass',
+      );
+      await recordStuck(deps, attempt.spec, attempt.att, `recovery failed: ${String(error)}`);
     }
-    report[outcome]++;
-    await deps.cols.ledgerStuckOps.updateMany(
-      { opId: attempt.spec.opId, attempt: attempt.att, resolvedAt: null },
-      { $set: { resolvedAt: deps.clock.now(), resolution: outcome } },
-    );
-    deps.log.warn(
-      { event: 'ledger.recovery.finished', opId: attempt.spec.opId, attempt: attempt.att, outcome },
-      'recovery finished an interrupted operation',
-    );
   }
 
   // Stuck records whose markers are all gone were settled some other way.
@@ -98,6 +128,10 @@ export async function recoverLedger(
   }
   for (const book of books) {
     await book.collection.updateMany({ pendingOps: { $size: 0 } }, asUpdate({ $unset: { pendingOps: '' } }));
+    if (options.fenceRetentionMs !== undefined) {
+      const before = new Date(deps.clock.now().getTime() - options.fenceRetentionMs);
+      report.fencesPruned += await pruneFences(book, before);
+    }
   }
   return report;
 }
@@ -120,17 +154,41 @@ async function collectInterrupted(books: Book[]): Promise<Map<string, Interrupte
   return attempts;
 }
 
-type AttemptOutcome = 'rolledForward' | 'rolledBack' | 'duplicatesUndone' | 'stuck';
+/**
+ * Decides one attempt of an operation, whatever is known of it (used by a ledger for the
+ * attempts it gave up on, before it tries the same id again).
+ */
+export function settleAttempt(deps: RecoveryDeps, spec: OperationSpec, att: string): Promise<AttemptOutcome> {
+  return finishAttempt(deps, Object.values(createBooks(deps.cols)), { spec, att, legs: [] });
+}
 
-async function finishAttempt(deps: RecoveryDeps, attempt: InterruptedAttempt): Promise<AttemptOutcome> {
-  const { spec, att, legs } = attempt;
+/**
+ * Freezes an attempt, then decides it:
+ * - events of another attempt: this one is a duplicate, undo what it applied;
+ * - events of this attempt, or every leg applied: roll forward (write missing events);
+ * - a transfer whose credit is fenced: roll back (return the debit).
+ */
+async function finishAttempt(
+  deps: RecoveryDeps,
+  books: Book[],
+  attempt: InterruptedAttempt,
+): Promise<AttemptOutcome> {
+  const { spec, att } = attempt;
+  const book = books.find((b) => b.currency === spec.currency) as Book;
+  const applied = new Set<LegSide>();
+  for (const { side, account } of legAccounts(spec)) {
+    const marked = attempt.legs.some((l) => l.side === side);
+    if (marked || (await settleLeg(book, account, spec.opId, att, deps.clock.now())) === 'applied') {
+      applied.add(side);
+    }
+  }
+  const appliedLegs = legAccounts(spec).filter((leg) => applied.has(leg.side));
+
   const events = await findOperationEvents(deps.cols, spec.opId);
   const writtenBy = events[0]?.attempt;
-
   if (writtenBy !== undefined && writtenBy !== att) {
-    // Another attempt of this id is the recorded one: this attempt's changes are duplicates.
-    for (const leg of legs) {
-      if (!(await reverseLeg(leg.book, leg.account, leg.side, spec, att))) {
+    for (const leg of appliedLegs) {
+      if (!(await reverseLeg(book, leg.account, leg.side, spec, att))) {
         await recordStuck(deps, spec, att, `duplicate ${leg.side} on ${leg.account} cannot be undone yet`);
         return 'stuck';
       }
@@ -138,32 +196,42 @@ async function finishAttempt(deps: RecoveryDeps, attempt: InterruptedAttempt): P
     return 'duplicatesUndone';
   }
 
-  const hasCredit = legs.some((l) => l.side === 'credit');
-  if (writtenBy === undefined && spec.type === 'transfer' && !hasCredit) {
-    // The money left the source but never arrived: return it.
-    for (const leg of legs) await reverseLeg(leg.book, leg.account, leg.side, spec, att);
+  const allApplied = appliedLegs.length === legAccounts(spec).length;
+  if (writtenBy === undefined && !allApplied) {
+    // Part of a transfer landed and the rest never can: undo the part (a debit, guarded by its marker).
+    for (const leg of appliedLegs) await reverseLeg(book, leg.account, leg.side, spec, att);
     return 'rolledBack';
   }
 
-  // The balance changes happened: make sure each is explained by its event, then drop markers.
-  const sides: LegSide[] =
-    spec.type === 'transfer' ? ['debit', 'credit'] : [spec.type === 'debit' ? 'debit' : 'credit'];
-  const missing = sides
-    .filter((side) => !events.some((e) => e.leg === side))
-    .map((side) => buildEvent(spec, att, side, null, deps.clock.now(), true));
+  const missing = appliedLegs
+    .filter((leg) => !events.some((e) => e.leg === leg.side))
+    .map((leg) => buildEvent(spec, att, leg.side, null, deps.clock.now(), true));
   if (missing.length > 0) {
     try {
       await deps.cols.ledgerEvents.insertMany(missing, { ordered: false });
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
-      return finishAttempt(deps, attempt);
+      return finishAttempt(deps, books, attempt);
     }
   }
-  for (const leg of legs) {
-    await leg.book.collection.updateOne(
-      { _id: leg.account },
-      asUpdate({ $pull: { pendingOps: { op: spec.opId, att } } }),
-    );
-  }
+  for (const leg of appliedLegs) await dropMarker(book, leg.account, spec.opId, att);
   return 'rolledForward';
+}
+
+/** Removes fences recorded before `before` and unsets emptied arrays; returns how many went. */
+async function pruneFences(book: Book, before: Date): Promise<number> {
+  let pruned = 0;
+  const cursor = book.collection.find({ 'fences.at': { $lt: before } } as Filter<BalanceDoc>, {
+    projection: { fences: 1 },
+  });
+  for await (const doc of cursor) {
+    const old = (doc.fences ?? []).filter((f) => new Date(f.at) < before).map((f) => f.att);
+    const result = await book.collection.updateOne(
+      { _id: doc._id },
+      asUpdate({ $pull: { fences: { att: { $in: old } } } }),
+    );
+    if (result.modifiedCount === 1) pruned += old.length;
+  }
+  await book.collection.updateMany({ fences: { $size: 0 } }, asUpdate({ $unset: { fences: '' } }));
+  return pruned;
 }

@@ -1,0 +1,146 @@
+import { type Filter, MongoServerError } from 'mongodb';
+import type { LegSide, OperationSpec, PendingOp } from '../../src/db/collections.js';
+import { asUpdate, type BalanceDoc, type Book, negate } from './books.js';
+
+/**
+ * The single-document writes of one leg (one balance change of one operation attempt).
+ * Every write here is one atomic, filter-guarded update, so its effect is decided by the
+ * server alone, whatever the process that sent it does or suffers afterwards.
+ */
+
+/** The guard every apply carries: no marker of this operation, no fence of this attempt. */
+function applyGuard(account: string, marker: PendingOp): Record<string, unknown> {
+  return { _id: account, 'pendingOps.op': { $ne: marker.op }, 'fences.att': { $ne: marker.att } };
+}
+
+/**
+ * Applies a leg with its marker. Returns the document after the change, or null when the
+ * filter did not match (short balance, balance limit, another attempt's marker, a fence):
+ * a null is definitive, the leg did not and will not apply through this request.
+ */
+export async function applyLeg(
+  book: Book,
+  account: string,
+  side: LegSide,
+  spec: OperationSpec,
+  marker: PendingOp,
+): Promise<BalanceDoc | null> {
+  const projection = { [book.balanceField]: 1 };
+  if (side === 'debit') {
+    return book.collection.findOneAndUpdate(
+      {
+        ...applyGuard(account, marker),
+        [book.balanceField]: { $gte: spec.amount + spec.reserve },
+      } as Filter<BalanceDoc>,
+      asUpdate({ $inc: book.debitInc(spec), $push: { pendingOps: marker } }),
+      { returnDocument: 'after', projection },
+    );
+  }
+  const setOnInsert = Object.keys(book.creditSetOnInsert).length > 0 ? book.creditSetOnInsert : null;
+  try {
+    return await book.collection.findOneAndUpdate(
+      {
+        ...applyGuard(account, marker),
+        [book.balanceField]: { $lte: book.maxBalance - spec.amount },
+      } as Filter<BalanceDoc>,
+      asUpdate({
+        $inc: book.creditInc(spec),
+        $push: { pendingOps: marker },
+        ...(setOnInsert ? { $setOnInsert: setOnInsert } : {}),
+      }),
+      { upsert: true, returnDocument: 'after', projection },
+    );
+  } catch (error) {
+    // The document exists and the filter missed, so the upsert tried to insert it again.
+    if (isDuplicateKey(error)) return null;
+    throw error;
+  }
+}
+
+export type Settled = 'applied' | 'fenced';
+
+/**
+ * Decides a leg whose outcome is unknown (a lost reply, a timeout, a crashed process): one
+ * atomic update that matches only while the attempt's marker is absent and pushes a fence
+ * for the attempt. Either the leg had applied before it (the marker is there: 'applied'),
+ * or the fence is in place first and the leg's apply filter can never match again
+ * ('fenced'), however late its request arrives. Safe to repeat: a second call finds the
+ * marker or the fence. See "Ambiguous failures" in ECONOMY.md.
+ */
+export async function settleLeg(
+  book: Book,
+  account: string,
+  opId: string,
+  att: string,
+  at: Date,
+): Promise<Settled> {
+  for (;;) {
+    try {
+      await book.collection.updateOne(
+        { _id: account, 'pendingOps.att': { $ne: att }, 'fences.att': { $ne: att } } as Filter<BalanceDoc>,
+        asUpdate({ $push: { fences: { op: opId, att, at } }, $setOnInsert: book.empty }),
+        { upsert: true },
+      );
+      return 'fenced';
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+    }
+    const doc = await book.collection.findOne(
+      { _id: account },
+      { projection: { 'pendingOps.att': 1, 'fences.att': 1 } },
+    );
+    if (doc?.pendingOps?.some((p) => p.att === att)) return 'applied';
+    if (doc?.fences?.some((f) => f.att === att)) return 'fenced';
+    // Created concurrently between the upsert and the read: decide again.
+  }
+}
+
+/**
+ * Reverses one leg an attempt applied, guarded by that attempt's marker (so it happens at
+ * most once) and, for a credit, by the balance (never below zero). Returns false when the
+ * balance no longer allows it; true when reversed or when the marker was already gone.
+ * Safe to repeat after a lost reply.
+ */
+export async function reverseLeg(
+  book: Book,
+  account: string,
+  side: LegSide,
+  spec: OperationSpec,
+  att: string,
+): Promise<boolean> {
+  const inc = side === 'debit' ? negate(book.debitInc(spec)) : negate(book.creditInc(spec));
+  const filter: Record<string, unknown> = {
+    _id: account,
+    pendingOps: { $elemMatch: { op: spec.opId, att } },
+  };
+  if (side === 'credit') filter[book.balanceField] = { $gte: spec.amount };
+  const result = await book.collection.updateOne(
+    filter as Filter<BalanceDoc>,
+    asUpdate({ $inc: inc, $pull: { pendingOps: { op: spec.opId, att } } }),
+  );
+  if (result.modifiedCount === 1) return true;
+  const stillMarked = await book.collection.findOne(
+    { _id: account, pendingOps: { $elemMatch: { op: spec.opId, att } } } as Filter<BalanceDoc>,
+    { projection: { _id: 1 } },
+  );
+  return stillMarked === null;
+}
+
+/** Removes an attempt's marker after its audit events are durable (recovery's roll forward). */
+export async function dropMarker(book: Book, account: string, opId: string, att: string): Promise<void> {
+  await book.collection.updateOne({ _id: account }, asUpdate({ $pull: { pendingOps: { op: opId, att } } }));
+}
+
+/** The account each leg of an operation changes. */
+export function legAccounts(spec: OperationSpec): { side: LegSide; account: string }[] {
+  const legs: { side: LegSide; account: string }[] = [];
+  if (spec.from !== null) legs.push({ side: 'debit', account: spec.from });
+  if (spec.to !== null) legs.push({ side: 'credit', account: spec.to });
+  return legs;
+}
+
+export function isDuplicateKey(error: unknown): boolean {
+  if (error instanceof MongoServerError && error.code === 11000) return true;
+  const writeErrors = (error as { writeErrors?: { code?: number }[] } | null)?.writeErrors;
+  return Array.isArray(writeErrors) && writeErrors.some((e) => e.code === 11000);
+}
