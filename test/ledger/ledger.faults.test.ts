@@ -1,0 +1,412 @@
+import { MongoClient } from 'mongodb';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/clock.js';
+import { loadConfig } from '../../src/config.js';
+import { type Collections, collections } from '../../src/db/collections.js';
+import { MONEY_PATH_CLIENT_OPTIONS } from '../../src/db/connect.js';
+import { startRecoveryLoop } from '../../src/ledgerRecoveryLoop.js';
+import { silentLogger } from '../../src/logger.js';
+import { type AppError, isAppError } from '../../utils/errors.js';
+import { MAX_BALANCE } from '../../utils/ledger/books.js';
+import { checkInvariants } from '../../utils/ledger/invariants.js';
+import type { LedgerStep } from '../../utils/ledger/ledger.js';
+import { pause } from '../../utils/ledger/patience.js';
+import { recoverLedger } from '../../utils/ledger/recovery.js';
+import { clearDatabase, useTestDatabase } from '../support/database.js';
+import { FaultProxy, type WireRequest } from '../support/faultProxy.js';
+import { callLedger, HOUSE, type LedgerCall, makeLedger, seedBalance } from '../support/ledgerHarness.js';
+import { runNode } from '../support/nodeProcess.js';
+
+const t = useTestDatabase('ledger_faults');
+let proxy: FaultProxy;
+let proxied: MongoClient;
+let faulty: Collections;
+
+beforeAll(async () => {
+  proxy = await FaultProxy.start(t.uri);
+  proxied = new MongoClient(proxy.uri, MONEY_PATH_CLIENT_OPTIONS);
+  await proxied.connect();
+  faulty = collections(proxied.db(t.name));
+});
+afterAll(async () => {
+  await proxied?.close();
+  await proxy?.close();
+});
+beforeEach(async () => {
+  proxy.setRule(() => 'pass');
+  await clearDatabase(t.db);
+});
+
+/** The first balance update (findAndModify) on `account` in `collection`, once. */
+function firstUpdateOf(collection: string, account: string, action: 'cut-reply' | 'drop') {
+  let done = false;
+  return (request: WireRequest) => {
+    const query = (request.body.query ?? {}) as { _id?: unknown };
+    if (done || request.command !== 'findAndModify' || request.collection !== collection) return 'pass';
+    if (query._id !== account) return 'pass';
+    done = true;
+    return action;
+  };
+}
+
+async function balances(currency: 'cookies' | 'place', accounts: string[]): Promise<Record<string, number>> {
+  const ledger = makeLedger(t.cols);
+  return Object.fromEntries(
+    await Promise.all(accounts.map(async (a) => [a, await ledger.balanceOf(currency, a)] as const)),
+  );
+}
+
+async function expectCleanBooks(): Promise<void> {
+  const report = await checkInvariants(t.cols);
+  expect(report.problems).toEqual([]);
+}
+
+interface LostReplyCase {
+  name: string;
+  call: LedgerCall;
+  collection: string;
+  account: string;
+  expected: Record<string, number>;
+}
+
+const give = {
+  opId: 'give-1',
+  currency: 'cookies',
+  from: 'ann',
+  to: 'ben',
+  amount: 30,
+  kind: 'give',
+} as const;
+const LOST_REPLIES: LostReplyCase[] = [
+  {
+    name: "a transfer's credit",
+    call: { op: 'transfer', input: give },
+    collection: 'items_cookies',
+    account: 'ben',
+    expected: { ann: 70, ben: 31 },
+  },
+  {
+    name: "a transfer's debit",
+    call: { op: 'transfer', input: give },
+    collection: 'items_cookies',
+    account: 'ann',
+    expected: { ann: 70, ben: 31 },
+  },
+  {
+    name: 'a debit',
+    call: {
+      op: 'debit',
+      input: { opId: 'buy-1', currency: 'cookies', account: 'ann', amount: 30, kind: 'shop' },
+    },
+    collection: 'items_cookies',
+    account: 'ann',
+    expected: { ann: 70, ben: 1 },
+  },
+  {
+    name: 'a credit',
+    call: {
+      op: 'credit',
+      input: { opId: 'mint-1', currency: 'cookies', account: 'ben', amount: 30, kind: 'collect' },
+    },
+    collection: 'items_cookies',
+    account: 'ben',
+    expected: { ann: 100, ben: 31 },
+  },
+  {
+    name: "a house payout's credit",
+    call: { op: 'transfer', input: { ...give, opId: 'win-1', from: HOUSE, kind: 'game.win' } },
+    collection: 'items_cookies',
+    account: 'ben',
+    expected: { ann: 100, ben: 31, [HOUSE]: 970 },
+  },
+  {
+    name: "a Place transfer's credit",
+    call: { op: 'transfer', input: { ...give, opId: 'pts-1', currency: 'place' } },
+    collection: 'place_wallets',
+    account: 'ben',
+    expected: { ann: 70, ben: 31 },
+  },
+  {
+    name: 'a Place debit (a pixel)',
+    call: {
+      op: 'debit',
+      input: { opId: 'px-1', currency: 'place', account: 'ann', amount: 30, kind: 'place.pixel' },
+    },
+    collection: 'place_wallets',
+    account: 'ann',
+    expected: { ann: 70, ben: 1 },
+  },
+];
+
+describe('ledger under network faults', () => {
+  it.each(LOST_REPLIES)(
+    'GIVEN the reply to $name is lost with its connection THEN it applies exactly once and a retry replays it',
+    async ({ call, collection, account, expected }) => {
+      const currency = call.input.currency;
+      const seeder = makeLedger(t.cols);
+      await seedBalance(seeder, 'ann', 100, currency);
+      await seedBalance(seeder, 'ben', 1, currency);
+      await seedBalance(seeder, HOUSE, 1_000);
+      await seeder.flush();
+      proxy.setRule(firstUpdateOf(collection, account, 'cut-reply'));
+      const ledger = makeLedger(faulty);
+
+      const first = await callLedger(ledger, call);
+      expect(first.replayed).toBe(false);
+      expect(proxy.stats.cutReplies).toBeGreaterThan(0);
+      await ledger.flush();
+      expect(await balances(currency, Object.keys(expected))).toEqual(expected);
+
+      const retry = await callLedger(ledger, call);
+      expect(retry.replayed).toBe(true);
+      await ledger.flush();
+      expect(await balances(currency, Object.keys(expected))).toEqual(expected);
+      await expectCleanBooks();
+    },
+  );
+
+  it('GIVEN a credit request that never arrives THEN the give fails cleanly, and a retry of the id applies once', async () => {
+    await seedBalance(makeLedger(t.cols), 'ann', 100);
+    proxy.setRule(firstUpdateOf('items_cookies', 'ben', 'drop'));
+    const ledger = makeLedger(faulty);
+
+    const failed = await ledger.transfer(give).catch((e: AppError) => e);
+    expect(isAppError(failed, 'LEDGER_UNAVAILABLE')).toBe(true);
+    await ledger.flush();
+    expect(await balances('cookies', ['ann', 'ben'])).toEqual({ ann: 100, ben: 0 });
+    // The fence blocks only the attempt it decided; the retry is a new attempt.
+    expect((await t.cols.cookies.findOne({ _id: 'ben' }))?.fences).toHaveLength(1);
+
+    const retry = await ledger.transfer(give);
+    expect(retry.replayed).toBe(false);
+    await ledger.flush();
+    expect(await balances('cookies', ['ann', 'ben'])).toEqual({ ann: 70, ben: 30 });
+    await expectCleanBooks();
+  });
+
+  it('GIVEN credits stalled past the grace while ledger:recover runs in another process THEN no Cookie is minted', async () => {
+    await seedBalance(makeLedger(t.cols), 'ann', 300);
+    // The old failure: the process waits as long as it takes (no timeout) while the other process rolls back.
+    const patient = makeLedger(faulty, {
+      clock: systemClock,
+      timeouts: { requestTimeoutMs: 60_000, attemptDeadlineMs: 60_000 },
+    });
+    proxy.setRule((r) =>
+      r.command === 'findAndModify' && (r.body.query as { _id?: string })._id === 'ben'
+        ? { stallMs: 6_000 }
+        : 'pass',
+    );
+    const gives = [1, 2, 3].map((n) =>
+      patient.transfer({ ...give, opId: `stalled-${n}`, amount: 100 }).catch((e) => e),
+    );
+    await pause(700);
+
+    const recover = await runNode(['src/checkInvariants.ts', '--recover'], {
+      env: {
+        MONGODB_URI: t.uri,
+        MONGODB_DB_NAME: t.name,
+        LEDGER_RECOVERY_GRACE_MS: '300',
+        LOG_LEVEL: 'silent',
+      },
+    });
+    expect(recover.stdout).toContain('"rolledBack":3');
+    expect(await balances('cookies', ['ann', 'ben'])).toEqual({ ann: 300, ben: 0 });
+
+    const results = await Promise.all(gives);
+    expect(proxy.stats.stalls).toBe(3);
+    expect(results.map((r) => (isAppError(r) ? r.code : 'succeeded'))).toEqual([
+      'LEDGER_UNAVAILABLE',
+      'LEDGER_UNAVAILABLE',
+      'LEDGER_UNAVAILABLE',
+    ]);
+    await patient.flush();
+    expect(await balances('cookies', ['ann', 'ben'])).toEqual({ ann: 300, ben: 0 });
+    await expectCleanBooks();
+  });
+
+  it('GIVEN a give of the whole balance retried while the first attempt finishes THEN the retry replays it', async () => {
+    await seedBalance(makeLedger(t.cols), 'ann', 50);
+    const allIn = { ...give, opId: 'all-in', amount: 50 };
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let reached: () => void = () => undefined;
+    const atDebit = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    const first = makeLedger(t.cols, {
+      hooks: {
+        async step(step: LedgerStep) {
+          if (step !== 'debit.applied') return;
+          reached();
+          await gate;
+        },
+      },
+    });
+    const firstCall = first.transfer(allIn);
+    await atDebit;
+    // The retry misses (marker, short balance); while it reads the balance document, the first attempt finishes.
+    proxy.setRule((r) => {
+      if (r.command !== 'find' || r.collection !== 'items_cookies') return 'pass';
+      release();
+      return { stallMs: 800 };
+    });
+    const retry = await makeLedger(faulty).transfer(allIn);
+    expect((await firstCall).replayed).toBe(false);
+    expect(retry.replayed).toBe(true);
+    await first.flush();
+    expect(await balances('cookies', ['ann', 'ben'])).toEqual({ ann: 0, ben: 50 });
+    await expectCleanBooks();
+  });
+
+  it('GIVEN 20 clicks at once on a give of the whole balance THEN every click answers the one give', async () => {
+    const ledger = makeLedger(t.cols);
+    for (let round = 0; round < 15; round++) {
+      const payer = `payer-${round}`;
+      await seedBalance(ledger, payer, 40 + round);
+      const click = () =>
+        ledger.transfer({ ...give, opId: `click-${round}`, from: payer, amount: 40 + round }).catch((e) => e);
+      const answers = await Promise.all(Array.from({ length: 20 }, click));
+      expect(answers.filter((a) => isAppError(a))).toEqual([]);
+      expect(answers.filter((a) => a.replayed === false)).toHaveLength(1);
+    }
+    await ledger.flush();
+    expect(await ledger.balanceOf('cookies', 'ben')).toBe(15 * 40 + (14 * 15) / 2);
+    await expectCleanBooks();
+  });
+});
+
+describe('the balance limit', () => {
+  it('GIVEN an amount above the limit THEN it is refused before anything is written', async () => {
+    const grant = makeLedger(t.cols).credit({
+      opId: 'huge',
+      currency: 'cookies',
+      account: 'ann',
+      amount: Number.MAX_SAFE_INTEGER,
+      kind: 'grant',
+    });
+    await expect(grant).rejects.toThrow('INVALID_INPUT: amount: amount must be at most 1000000000000');
+    expect(await t.cols.cookies.countDocuments()).toBe(0);
+  });
+
+  it('GIVEN 50 concurrent grants of a tenth of the limit THEN exactly 10 land and the rest say BALANCE_LIMIT', async () => {
+    const ledger = makeLedger(t.cols);
+    const tenth = MAX_BALANCE / 10;
+    const results = await Promise.allSettled(
+      Array.from({ length: 50 }, (_, i) =>
+        ledger.credit({ opId: `g-${i}`, currency: 'place', account: 'ann', amount: tenth, kind: 'grant' }),
+      ),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(10);
+    const refusals = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as AppError] : []));
+    expect(refusals.every((e) => e.code === 'BALANCE_LIMIT')).toBe(true);
+    expect(refusals[0]?.context).toMatchObject({ balance: MAX_BALANCE, needed: tenth, max: MAX_BALANCE });
+    await ledger.flush();
+    expect(await ledger.balanceOf('place', 'ann')).toBe(MAX_BALANCE);
+    await expectCleanBooks();
+  });
+
+  it('GIVEN a transfer into a full account THEN it is refused and the payer keeps everything', async () => {
+    const ledger = makeLedger(t.cols);
+    await seedBalance(ledger, 'ann', 100);
+    await seedBalance(ledger, 'ben', MAX_BALANCE - 10);
+    await expect(ledger.transfer({ ...give, amount: 11 })).rejects.toThrow('BALANCE_LIMIT');
+    await ledger.flush();
+    expect(await balances('cookies', ['ann', 'ben'])).toEqual({ ann: 100, ben: MAX_BALANCE - 10 });
+    await expectCleanBooks();
+  });
+});
+
+describe('recovery that meets failures', () => {
+  async function interruptedTransfers(count: number): Promise<void> {
+    const crashing = makeLedger(t.cols, {
+      hooks: {
+        step(step) {
+          if (step === 'debit.applied') throw new Error('simulated crash after the debit');
+        },
+      },
+    });
+    for (let i = 0; i < count; i++) {
+      await seedBalance(makeLedger(t.cols), `src-${i}`, 10);
+      await crashing
+        .transfer({ ...give, opId: `cut-${i}`, from: `src-${i}`, amount: 10 })
+        .catch(() => undefined);
+    }
+  }
+
+  it('GIVEN one operation whose recovery write fails THEN the pass finishes the others and the next pass the rest', async () => {
+    await interruptedTransfers(3);
+    let failedOnce = false;
+    proxy.setRule((r) => {
+      if (failedOnce || r.command !== 'update' || r.collection !== 'items_cookies') return 'pass';
+      failedOnce = true;
+      return 'drop';
+    });
+    const recover = () =>
+      recoverLedger({ cols: faulty, clock: systemClock, log: silentLogger }, { graceMs: 0 });
+    const first = await recover();
+    expect(first.failed).toHaveLength(1);
+    expect(first.rolledBack).toBe(2);
+    expect((await checkInvariants(t.cols)).problems.join('\n')).toContain('stuck operation');
+
+    const second = await recover();
+    expect(second).toMatchObject({ failed: [], rolledBack: 1, stuck: [] });
+    expect(await balances('cookies', ['src-0', 'src-1', 'src-2', 'ben'])).toEqual({
+      'src-0': 10,
+      'src-1': 10,
+      'src-2': 10,
+      ben: 0,
+    });
+    await expectCleanBooks();
+  });
+
+  it('GIVEN a give whose outcome the ledger could not learn THEN the live recovery loop settles it within seconds', async () => {
+    await seedBalance(makeLedger(t.cols), 'ann', 100);
+    await seedBalance(makeLedger(t.cols), 'ben', 1);
+    let blackout = false;
+    proxy.setRule((r) => {
+      if (!['items_cookies', 'ledger_events'].includes(r.collection ?? '')) return 'pass';
+      if (blackout) return { stallMs: 1_500 };
+      if (r.command === 'findAndModify' && (r.body.query as { _id?: string })._id === 'ben') {
+        blackout = true;
+        return 'cut-reply';
+      }
+      return 'pass';
+    });
+    const ledger = makeLedger(faulty, { clock: systemClock, timeouts: { requestTimeoutMs: 250 } });
+    const stuck = await ledger.transfer(give).catch((e: AppError) => e);
+    expect(isAppError(stuck, 'OPERATION_IN_PROGRESS')).toBe(true);
+    blackout = false;
+    proxy.setRule(() => 'pass');
+
+    const started = performance.now();
+    const loop = startRecoveryLoop(
+      async () => {
+        await ledger.settleAbandoned();
+        return recoverLedger({ cols: faulty, clock: systemClock, log: silentLogger }, { graceMs: 300 });
+      },
+      { intervalMs: 200, log: silentLogger },
+    );
+    while ((await t.cols.cookies.countDocuments({ pendingOps: { $exists: true } })) > 0) {
+      expect(performance.now() - started).toBeLessThan(10_000);
+      await pause(50);
+    }
+    await loop.stop();
+    console.info(
+      `stuck give settled by the live recovery loop in ${Math.round(performance.now() - started)} ms`,
+    );
+
+    const retry = await ledger.transfer(give);
+    expect(retry.replayed).toBe(true);
+    await ledger.flush();
+    expect(await balances('cookies', ['ann', 'ben'])).toEqual({ ann: 70, ben: 31 });
+    await expectCleanBooks();
+  });
+
+  it('settles a stuck give within a minute with the default settings', () => {
+    const { ledger } = loadConfig({});
+    expect(ledger.recoveryGraceMs).toBeGreaterThan(ledger.attemptDeadlineMs + ledger.requestTimeoutMs);
+    expect(ledger.recoveryGraceMs + ledger.recoveryIntervalMs).toBeLessThanOrEqual(60_000);
+  });
+});
