@@ -5,7 +5,14 @@ import { checkInvariants } from '../../utils/ledger/invariants.js';
 import type { LedgerStep } from '../../utils/ledger/ledger.js';
 import { recoverLedger } from '../../utils/ledger/recovery.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
-import { callLedger, HOUSE, type LedgerCall, makeLedger, seedBalance } from '../support/ledgerHarness.js';
+import {
+  callLedger,
+  GIVE as give,
+  HOUSE,
+  type LedgerCall,
+  makeLedger,
+  seedBalance,
+} from '../support/ledgerHarness.js';
 import { runNode } from '../support/nodeProcess.js';
 
 const t = useTestDatabase('ledger_crash');
@@ -19,14 +26,6 @@ interface CrashPoint {
   expected: Record<string, number>;
 }
 
-const give = {
-  opId: 'give-1',
-  currency: 'cookies',
-  from: 'ann',
-  to: 'ben',
-  amount: 30,
-  kind: 'give',
-} as const;
 const burn = { opId: 'burn-1', currency: 'cookies', account: 'ann', amount: 30, kind: 'shop.buy' } as const;
 const mint = {
   opId: 'mint-1',

@@ -14,7 +14,14 @@ import { pause } from '../../utils/ledger/patience.js';
 import { recoverLedger } from '../../utils/ledger/recovery.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
 import { FaultProxy, type WireRequest } from '../support/faultProxy.js';
-import { callLedger, HOUSE, type LedgerCall, makeLedger, seedBalance } from '../support/ledgerHarness.js';
+import {
+  callLedger,
+  GIVE as give,
+  HOUSE,
+  type LedgerCall,
+  makeLedger,
+  seedBalance,
+} from '../support/ledgerHarness.js';
 import { runNode } from '../support/nodeProcess.js';
 
 const t = useTestDatabase('ledger_faults');
@@ -69,14 +76,6 @@ interface LostReplyCase {
   expected: Record<string, number>;
 }
 
-const give = {
-  opId: 'give-1',
-  currency: 'cookies',
-  from: 'ann',
-  to: 'ben',
-  amount: 30,
-  kind: 'give',
-} as const;
 const LOST_REPLIES: LostReplyCase[] = [
   {
     name: "a transfer's credit",

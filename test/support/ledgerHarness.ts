@@ -8,6 +8,16 @@ import { DEFAULT_LEDGER_TIMEOUTS, type LedgerTimeouts } from '../../utils/ledger
 
 export const HOUSE = 'house';
 
+/** The give most ledger tests make: 30 Cookies from ann to ben. */
+export const GIVE = {
+  opId: 'give-1',
+  currency: 'cookies',
+  from: 'ann',
+  to: 'ben',
+  amount: 30,
+  kind: 'give',
+} as const;
+
 export function makeLedger(
   cols: Collections,
   options: {
