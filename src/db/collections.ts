@@ -173,6 +173,9 @@ export async function ensureIndexes(db: Db): Promise<void> {
     c.ledgerStuckOps.createIndex({ resolvedAt: 1 }, { name: 'open_first' }),
     c.cookies.createIndex({ 'pendingOps.op': 1 }, { name: 'pending_ops', sparse: true }),
     c.placeWallets.createIndex({ 'pendingOps.op': 1 }, { name: 'pending_ops', sparse: true }),
+    // The recovery pass looks for markers and old fences every interval: only documents that hold some.
+    c.cookies.createIndex({ 'fences.at': 1 }, { name: 'fences', sparse: true }),
+    c.placeWallets.createIndex({ 'fences.at': 1 }, { name: 'fences', sparse: true }),
     c.cooldowns.createIndex({ userId: 1 }, { name: 'by_user' }),
     c.profiles.createIndex({ lastSeenAt: 1 }, { name: 'by_last_seen' }),
     db

@@ -139,7 +139,7 @@ export async function recoverLedger(deps: RecoveryDeps, options: RecoveryOptions
 async function collectInterrupted(books: Book[]): Promise<Map<string, InterruptedAttempt>> {
   const attempts = new Map<string, InterruptedAttempt>();
   for (const book of books) {
-    const cursor = book.collection.find({ 'pendingOps.0': { $exists: true } } as Filter<BalanceDoc>, {
+    const cursor = book.collection.find({ 'pendingOps.op': { $exists: true } } as Filter<BalanceDoc>, {
       projection: { pendingOps: 1 },
     });
     for await (const doc of cursor) {
