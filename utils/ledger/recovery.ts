@@ -1,6 +1,6 @@
 import type { Filter } from 'mongodb';
 import type { Clock } from '../../src/clock.js';
-import type { Collections, LegSide, OperationSpec } from '../../src/db/collections.js';
+import type { Collections, LedgerEventDoc, LegSide, OperationSpec } from '../../src/db/collections.js';
 import type { Logger } from '../../src/logger.js';
 import { asUpdate, type BalanceDoc, type Book, createBooks } from './books.js';
 import { buildEvent, findOperationEvents } from './events.js';
@@ -175,14 +175,20 @@ async function finishAttempt(
 ): Promise<AttemptOutcome> {
   const { spec, att } = attempt;
   const book = books.find((b) => b.currency === spec.currency) as Book;
+  const legs = legAccounts(spec);
+  // An attempt writes its events only once every leg applied: nothing of it is still on
+  // its way, so there is nothing to freeze (most markers recovery meets are only unswept).
+  const early = await findOperationEvents(deps.cols, spec.opId);
+  if (early.some((e) => e.attempt === att)) return rollForward(deps, books, attempt, legs, early);
+
   const applied = new Set<LegSide>();
-  for (const { side, account } of legAccounts(spec)) {
+  for (const { side, account } of legs) {
     const marked = attempt.legs.some((l) => l.side === side);
     if (marked || (await settleLeg(book, account, spec.opId, att, deps.clock.now())) === 'applied') {
       applied.add(side);
     }
   }
-  const appliedLegs = legAccounts(spec).filter((leg) => applied.has(leg.side));
+  const appliedLegs = legs.filter((leg) => applied.has(leg.side));
 
   const events = await findOperationEvents(deps.cols, spec.opId);
   const writtenBy = events[0]?.attempt;
@@ -195,15 +201,25 @@ async function finishAttempt(
     }
     return 'duplicatesUndone';
   }
-
-  const allApplied = appliedLegs.length === legAccounts(spec).length;
-  if (writtenBy === undefined && !allApplied) {
+  if (writtenBy === undefined && appliedLegs.length < legs.length) {
     // Part of a transfer landed and the rest never can: undo the part (a debit, guarded by its marker).
     for (const leg of appliedLegs) await reverseLeg(book, leg.account, leg.side, spec, att);
     return 'rolledBack';
   }
+  return rollForward(deps, books, attempt, legs, events);
+}
 
-  const missing = appliedLegs
+/** Every leg of the attempt applied: write the events that are missing, then drop its markers. */
+async function rollForward(
+  deps: RecoveryDeps,
+  books: Book[],
+  attempt: InterruptedAttempt,
+  legs: { side: LegSide; account: string }[],
+  events: LedgerEventDoc[],
+): Promise<AttemptOutcome> {
+  const { spec, att } = attempt;
+  const book = books.find((b) => b.currency === spec.currency) as Book;
+  const missing = legs
     .filter((leg) => !events.some((e) => e.leg === leg.side))
     .map((leg) => buildEvent(spec, att, leg.side, null, deps.clock.now(), true));
   if (missing.length > 0) {
@@ -214,7 +230,7 @@ async function finishAttempt(
       return finishAttempt(deps, books, attempt);
     }
   }
-  for (const leg of appliedLegs) await dropMarker(book, leg.account, spec.opId, att);
+  for (const leg of legs) await dropMarker(book, leg.account, spec.opId, att);
   return 'rolledForward';
 }
 
