@@ -158,9 +158,11 @@ export const adminCommand: CommandModule = {
           { event: 'admin.cookies.grant', adminId: actor.id, to: user, amount, reason },
           'cookies granted',
         );
+        // The balance right after the grant is unknown when its reply was lost: show the current one.
+        const now = balanceAfter(outcome, user) ?? (await deps.ledger.balanceOf('cookies', user));
         return {
           ephemeral: true,
-          content: `🎁 Granted **${formatCookies(amount)}** to ${mention(user)}; they now have ${formatCookies(balanceAfter(outcome, user) ?? 0)}.`,
+          content: `🎁 Granted **${formatCookies(amount)}** to ${mention(user)}; they now have ${formatCookies(now)}.`,
         };
       }
       default:

@@ -12,6 +12,7 @@ import { checkInvariants } from '../../utils/ledger/invariants.js';
 import type { LedgerStep } from '../../utils/ledger/ledger.js';
 import { pause } from '../../utils/ledger/patience.js';
 import { recoverLedger } from '../../utils/ledger/recovery.js';
+import { makeConsole } from '../support/consoleHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
 import { FaultProxy, type WireRequest } from '../support/faultProxy.js';
 import {
@@ -407,5 +408,27 @@ describe('recovery that meets failures', () => {
     const { ledger } = loadConfig({});
     expect(ledger.recoveryGraceMs).toBeGreaterThan(ledger.attemptDeadlineMs + ledger.requestTimeoutMs);
     expect(ledger.recoveryGraceMs + ledger.recoveryIntervalMs).toBeLessThanOrEqual(60_000);
+  });
+});
+
+describe('what a member sees when a reply is lost', () => {
+  it('GIVEN the reply to a grant and to a give is lost THEN each moves once and the replies show real balances', async () => {
+    const c = makeConsole(faulty);
+    const bob = c.identities.get('bob').id;
+    const zoe = c.identities.get('zoe').id;
+    proxy.setRule(firstUpdateOf('items_cookies', bob, 'cut-reply'));
+    expect(await c.session.run('as admin /admin cookies grant user:bob amount:500')).toBe('ok');
+    expect(c.take()).toBe('[ephemeral] 🎁 Granted 500 🍪 to @bob; they now have 500 🍪.\n');
+
+    proxy.setRule(firstUpdateOf('items_cookies', zoe, 'cut-reply'));
+    await c.session.run('as bob /cookies give user:zoe amount:120');
+    expect(await c.session.run('as bob !click Give')).toBe('ok');
+    expect(c.take()).toContain('✅ You gave 120 🍪 to @zoe. You have 380 🍪 left.');
+    expect(await c.session.run('as bob !click Give')).toBe('ok');
+    expect(c.take()).toContain('✅ Already done: you gave 120 🍪 to @zoe.');
+    expect(proxy.stats.cutReplies).toBe(2);
+    await c.deps.ledger.flush();
+    expect(await balances('cookies', [bob, zoe])).toEqual({ [bob]: 380, [zoe]: 120 });
+    await expectCleanBooks();
   });
 });
