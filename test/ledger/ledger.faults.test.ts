@@ -42,6 +42,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   proxy.setRule(() => 'pass');
+  proxy.resetStats();
   await clearDatabase(t.db);
 });
 
@@ -153,7 +154,7 @@ describe('ledger under network faults', () => {
 
       const first = await callLedger(ledger, call);
       expect(first.replayed).toBe(false);
-      expect(proxy.stats.cutReplies).toBeGreaterThan(0);
+      expect(proxy.stats.cutReplies).toBe(1);
       await ledger.flush();
       expect(await balances(currency, Object.keys(expected))).toEqual(expected);
 

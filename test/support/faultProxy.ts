@@ -79,6 +79,10 @@ export class FaultProxy {
     this.#rule = rule;
   }
 
+  resetStats(): void {
+    Object.assign(this.stats, { requests: 0, cutReplies: 0, stalls: 0, drops: 0, lateDeliveries: 0 });
+  }
+
   /** Resolves once every stalled request has been delivered and answered. */
   async settled(): Promise<void> {
     while (this.#pending.size > 0) await Promise.all([...this.#pending]);
