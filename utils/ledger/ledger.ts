@@ -1,4 +1,4 @@
-import type { Filter } from 'mongodb';
+import { type Filter, MongoError } from 'mongodb';
 import type { Clock } from '../../src/clock.js';
 import type { Collections, LegSide, OperationSpec, PendingOp } from '../../src/db/collections.js';
 import type { Logger } from '../../src/logger.js';
@@ -26,7 +26,7 @@ import {
   type TransferInput,
   transferInput,
 } from './operationSpec.js';
-import { type LedgerTimeouts, pause, within } from './patience.js';
+import { type LedgerTimeouts, pause, RequestTimeoutError, within } from './patience.js';
 import { settleAttempt } from './recovery.js';
 import { recordStuck } from './stuck.js';
 
@@ -200,10 +200,7 @@ export class Ledger {
         // Several requests, so a larger budget than one request's. Deciding is idempotent and
         // safe to run concurrently, so a try that failed or ran out of time is simply repeated.
         const budget = PERSISTENCE * this.deps.config.requestTimeoutMs;
-        await this.#io(() => settleAttempt(this.deps, attempt.spec, attempt.att), budget).catch(async () => {
-          await pause(50);
-          return this.#io(() => settleAttempt(this.deps, attempt.spec, attempt.att), budget);
-        });
+        await this.#retry(() => settleAttempt(this.deps, attempt.spec, attempt.att), budget);
       } catch (error) {
         this.deps.log.warn(
           { event: 'ledger.abandoned.unsettled', opId, attempt: attempt.att, err: error },
@@ -324,7 +321,7 @@ export class Ledger {
    * attempt's events are visible to the read that follows (no false INSUFFICIENT_*).
    */
   async #explainMiss(a: Attempt, book: Book, account: string, side: LegSide): Promise<LegResult | null> {
-    const doc = await this.#read(() =>
+    const doc = await this.#retry(() =>
       book.collection.findOne(
         { _id: account },
         { projection: { [book.balanceField]: 1, 'pendingOps.op': 1, 'fences.att': 1 } },
@@ -388,20 +385,15 @@ export class Ledger {
 
   /** Settles a leg whose request got no reply; OPERATION_IN_PROGRESS when that is impossible now. */
   async #settle(a: Attempt, book: Book, account: string, side: LegSide): Promise<Settled> {
-    let last: unknown;
-    for (let i = 0; i < PERSISTENCE; i++) {
-      try {
-        return await this.#io(() => settleLeg(book, account, a.spec.opId, a.att, this.deps.clock.now()));
-      } catch (error) {
-        last = error;
-        await pause(20 * 2 ** i);
-      }
+    try {
+      return await this.#retry(() => settleLeg(book, account, a.spec.opId, a.att, this.deps.clock.now()));
+    } catch (error) {
+      this.deps.log.error(
+        { event: 'ledger.settle.failed', opId: a.spec.opId, attempt: a.att, leg: side, err: error },
+        'could not settle a leg whose reply was lost; the recovery pass will decide it',
+      );
+      throw inProgress(a.spec);
     }
-    this.deps.log.error(
-      { event: 'ledger.settle.failed', opId: a.spec.opId, attempt: a.att, leg: side, err: last },
-      'could not settle a leg whose reply was lost; the recovery pass will decide it',
-    );
-    throw inProgress(a.spec);
   }
 
   /** Writes the audit events; a lost reply is followed by a read of what is stored. */
@@ -411,7 +403,7 @@ export class Ledger {
     for (let i = 0; i < PERSISTENCE; i++) {
       try {
         const stored =
-          i === 0 ? [] : await this.#read(() => findOperationEvents(this.deps.cols, a.spec.opId));
+          i === 0 ? [] : await this.#retry(() => findOperationEvents(this.deps.cols, a.spec.opId));
         const foreign = stored.find((e) => e.attempt !== a.att);
         if (foreign) return this.#settleDuplicate(a, legs, recordedFrom(stored) as Recorded);
         const missing = events.filter((e) => !stored.some((s) => s._id === e._id));
@@ -491,29 +483,26 @@ export class Ledger {
   }
 
   /** Reverses one leg (guarded by its marker, so repeating after a lost reply is safe). */
-  async #reverse(a: Attempt, leg: AppliedLeg): Promise<boolean> {
-    for (let i = 0; ; i++) {
-      try {
-        return await this.#io(() => reverseLeg(leg.book, leg.account, leg.side, a.spec, a.att));
-      } catch (error) {
-        if (i + 1 >= PERSISTENCE) throw error;
-        await pause(20 * 2 ** i);
-      }
-    }
+  #reverse(a: Attempt, leg: AppliedLeg): Promise<boolean> {
+    return this.#retry(() => reverseLeg(leg.book, leg.account, leg.side, a.spec, a.att));
   }
 
   /** The recorded outcome of the id, if any. */
   async #recorded(spec: OperationSpec): Promise<Recorded | null> {
-    return recordedFrom(await this.#read(() => findOperationEvents(this.deps.cols, spec.opId)));
+    return recordedFrom(await this.#retry(() => findOperationEvents(this.deps.cols, spec.opId)));
   }
 
-  /** A read changes nothing, so a read whose reply is lost is simply asked again. */
-  async #read<T>(request: () => Promise<T>): Promise<T> {
+  /**
+   * A request that is safe to repeat (a read, a settle, a marker-guarded reversal, deciding
+   * an attempt): after a database failure it is simply sent again, up to PERSISTENCE times.
+   */
+  async #retry<T>(request: () => Promise<T>, timeoutMs?: number): Promise<T> {
     for (let i = 0; ; i++) {
       try {
-        return await this.#io(request);
+        return await this.#io(request, timeoutMs);
       } catch (error) {
         if (i + 1 >= PERSISTENCE || !isDriverFailure(error)) throw error;
+        await pause(20 * 2 ** i);
       }
     }
   }
@@ -527,7 +516,7 @@ export class Ledger {
       try {
         const recorded = await this.#recorded(spec);
         if (recorded) return sameOperation(spec, recorded).outcome;
-        if (!(await this.#read(() => this.#markerPresent(spec)))) return null;
+        if (!(await this.#retry(() => this.#markerPresent(spec)))) return null;
       } catch (error) {
         if (error instanceof AppError) throw error;
       }
@@ -571,14 +560,11 @@ export class Ledger {
    * the driver never sent (pool cleared, no server selectable) is sent again; any other
    * failure leaves its outcome unknown and is the caller's to settle.
    */
-  async #io<T>(
-    request: () => Promise<T>,
-    timeoutMs: number | null = this.deps.config.requestTimeoutMs,
-  ): Promise<T> {
+  async #io<T>(request: () => Promise<T>, timeoutMs = this.deps.config.requestTimeoutMs): Promise<T> {
     const started = performance.now();
     for (let i = 0; ; i++) {
       try {
-        return timeoutMs === null ? await request() : await within(timeoutMs, request());
+        return await within(timeoutMs, request());
       } catch (error) {
         // The driver clears its pool after a broken connection and rediscovers the server
         // within about half a second; requests queued meanwhile were never sent.
@@ -646,5 +632,5 @@ function neverSent(error: unknown): boolean {
 
 /** An error of the database or of waiting for it (as opposed to a bug or a hook). */
 function isDriverFailure(error: unknown): boolean {
-  return error instanceof Error && (error.name.startsWith('Mongo') || error.name === 'RequestTimeoutError');
+  return error instanceof MongoError || error instanceof RequestTimeoutError;
 }

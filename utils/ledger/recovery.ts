@@ -179,7 +179,7 @@ async function finishAttempt(
   // An attempt writes its events only once every leg applied: nothing of it is still on
   // its way, so there is nothing to freeze (most markers recovery meets are only unswept).
   const early = await findOperationEvents(deps.cols, spec.opId);
-  if (early.some((e) => e.attempt === att)) return rollForward(deps, books, attempt, legs, early);
+  if (early.some((e) => e.attempt === att)) return rollForward(deps, books, book, attempt, legs, early);
 
   const applied = new Set<LegSide>();
   for (const { side, account } of legs) {
@@ -206,19 +206,19 @@ async function finishAttempt(
     for (const leg of appliedLegs) await reverseLeg(book, leg.account, leg.side, spec, att);
     return 'rolledBack';
   }
-  return rollForward(deps, books, attempt, legs, events);
+  return rollForward(deps, books, book, attempt, legs, events);
 }
 
 /** Every leg of the attempt applied: write the events that are missing, then drop its markers. */
 async function rollForward(
   deps: RecoveryDeps,
   books: Book[],
+  book: Book,
   attempt: InterruptedAttempt,
   legs: { side: LegSide; account: string }[],
   events: LedgerEventDoc[],
 ): Promise<AttemptOutcome> {
   const { spec, att } = attempt;
-  const book = books.find((b) => b.currency === spec.currency) as Book;
   const missing = legs
     .filter((leg) => !events.some((e) => e.leg === leg.side))
     .map((leg) => buildEvent(spec, att, leg.side, null, deps.clock.now(), true));
