@@ -1,7 +1,16 @@
+import { type Assembly, assembleFeatures } from '../src/features/assemble.js';
+import type { Feature } from '../src/features/feature.js';
 import type { CommandModule } from '../src/interactions/types.js';
-import { adminCommand } from './admin.js';
-import { cookiesCommand } from './cookies.js';
-import { helpCommand } from './help.js';
+import { adminFeature } from './admin/index.js';
+import { cookiesFeature } from './cookies/index.js';
+import { helpFeature } from './help/index.js';
 
-/** Every slash command of the bot, in the order /help lists them. */
-export const COMMANDS: readonly CommandModule[] = [helpCommand, cookiesCommand, adminCommand];
+/**
+ * The registry: every feature of the bot, in the order /help lists them. A new feature is
+ * its two folders (`commands/<name>/`, `utils/<name>/`) and one line here.
+ */
+export const FEATURES: readonly Feature[] = [helpFeature, cookiesFeature, adminFeature];
+
+export const ASSEMBLY: Assembly = assembleFeatures(FEATURES);
+
+export const COMMANDS: readonly CommandModule[] = ASSEMBLY.commands;

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Invocation } from '../src/interactions/types.js';
+import { snowflake } from '../src/snowflake.js';
 import { invalidInput } from '../utils/errors.js';
 
 /** Parses a command's options with its zod schema; a bad value becomes INVALID_INPUT naming the option. */
@@ -11,8 +12,8 @@ export function parseOptions<T extends z.ZodType>(schema: T, invocation: Invocat
   throw invalidInput(`option "${option}": ${issue?.message ?? 'invalid'}`, { option });
 }
 
-/** A Discord user id as options carry it. */
-export const SNOWFLAKE = /^\d{15,21}$/;
+/** A user option: Discord sends the member's id. */
+export const memberOption = snowflake.describe('a member');
 
 export function mention(userId: string): string {
   return `<@${userId}>`;

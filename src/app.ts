@@ -1,11 +1,12 @@
+import type { Db } from 'mongodb';
 import { Ledger } from '../utils/ledger/ledger.js';
 import { type RecoveryReport, recoverLedger } from '../utils/ledger/recovery.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
 import { type Collections, collections } from './db/collections.js';
 import { type Database, openDatabase } from './db/connect.js';
-import { startRecoveryLoop } from './ledgerRecoveryLoop.js';
 import type { Logger } from './logger.js';
+import { startPeriodic } from './periodic.js';
 import { cryptoRng, type Rng } from './rng.js';
 
 /** Everything a command, service or tool needs, passed down as one `deps` object. */
@@ -14,6 +15,8 @@ export interface AppDeps {
   log: Logger;
   clock: Clock;
   rng: Rng;
+  /** For stores only (features' and infrastructure's); commands never see it. */
+  db: Db;
   cols: Collections;
   ledger: Ledger;
 }
@@ -42,12 +45,13 @@ export async function openApp(
     log,
     clock,
     rng,
+    db: database.db,
     cols,
     ledger,
     database,
     async startLedgerRecovery() {
       const report = await runLedgerRecovery(app);
-      const loop = startRecoveryLoop(() => runLedgerRecovery(app), {
+      const loop = startPeriodic('ledger.recovery', () => runLedgerRecovery(app), {
         intervalMs: config.ledger.recoveryIntervalMs,
         log,
       });

@@ -1,18 +1,59 @@
-import type { App } from './app.js';
+import type { AppDeps } from './app.js';
+import { Cooldowns } from './cooldowns/cooldowns.js';
+import type { Assembly } from './features/assemble.js';
+import type { FeatureInfra } from './features/feature.js';
 import type { BotDeps } from './interactions/types.js';
+import { ChannelPoster, type PostTransport } from './posting/channelPoster.js';
 import { ProfileDirectory } from './profiles/profileDirectory.js';
 import { RuntimeConfig } from './runtimeConfig/runtimeConfig.js';
+import { Scheduler } from './scheduler/scheduler.js';
 
-/** The deps every command gets: the app's plus the runtime settings and member profiles. */
-export function createBotDeps(app: App): BotDeps {
-  return {
-    config: app.config,
-    log: app.log,
-    clock: app.clock,
-    rng: app.rng,
-    cols: app.cols,
-    ledger: app.ledger,
-    runtimeConfig: new RuntimeConfig(app, app.config.runtimeConfigTtlMs),
+export interface BotDepsOptions {
+  /** Where channel posts go: Discord, the console, or a test's recorder. */
+  transport: PostTransport;
+}
+
+/**
+ * The deps every command, component and task gets: the app's (without the database), the
+ * infrastructure services, and each feature's services (built from the database by the
+ * features' own stores). Task handlers are registered with the scheduler here.
+ */
+export function createBotDeps(app: AppDeps, assembly: Assembly, options: BotDepsOptions): BotDeps {
+  const { config, log, clock, rng, ledger, cols, db } = app;
+  const runtimeConfig = new RuntimeConfig(app, assembly.settings, config.runtimeConfigTtlMs);
+  const scheduler = new Scheduler(
+    { tasks: cols.dueTasks, clock, log },
+    { owner: `${process.pid}:${rng.uuid().slice(0, 8)}`, leaseMs: config.scheduler.leaseMs },
+  );
+  const poster = new ChannelPoster(
+    { transport: options.transport, runtimeConfig, states: cols.channelStates, clock, log },
+    { minIntervalMs: config.postMinIntervalMs },
+  );
+  const infra: FeatureInfra = {
+    config,
+    log,
+    clock,
+    rng,
+    ledger,
+    db,
+    runtimeConfig,
     profiles: new ProfileDirectory(app),
+    cooldowns: new Cooldowns({ cooldowns: cols.cooldowns, clock }),
+    scheduler,
+    poster,
   };
+  const { db: _db, ...shared } = infra;
+  const deps: BotDeps = { ...shared, services: assembly.createServices(infra) };
+  scheduler.register(assembly.tasks(deps));
+  return deps;
+}
+
+/** Creates the features' indexes (idempotent), then the deps. */
+export async function prepareBotDeps(
+  app: AppDeps,
+  assembly: Assembly,
+  options: BotDepsOptions,
+): Promise<BotDeps> {
+  await assembly.ensureIndexes(app.db);
+  return createBotDeps(app, assembly, options);
 }

@@ -21,4 +21,9 @@ export class ManualClock implements Clock {
     if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`cannot advance a clock by ${ms} ms`);
     this.#ms += ms;
   }
+
+  /** Moves forward to `at`; a time in the past leaves the clock where it is. */
+  advanceTo(at: Date): void {
+    this.#ms = Math.max(this.#ms, at.getTime());
+  }
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SNOWFLAKE_PATTERN } from './snowflake.js';
 
 const idList = z
   .string()
@@ -9,7 +10,9 @@ const idList = z
       .map((part) => part.trim())
       .filter((part) => part.length > 0),
   )
-  .pipe(z.array(z.string().regex(/^\d{15,21}$/, 'each entry must be a Discord snowflake (15-21 digits)')));
+  .pipe(
+    z.array(z.string().regex(SNOWFLAKE_PATTERN, 'each entry must be a Discord snowflake (15-21 digits)')),
+  );
 
 const optionalText = z
   .string()
@@ -18,18 +21,8 @@ const optionalText = z
 
 const envSchema = z.object({
   DISCORD_TOKEN: optionalText,
-  DISCORD_APPLICATION_ID: optionalText.pipe(
-    z
-      .string()
-      .regex(/^\d{15,21}$/)
-      .optional(),
-  ),
-  DEV_GUILD_ID: optionalText.pipe(
-    z
-      .string()
-      .regex(/^\d{15,21}$/)
-      .optional(),
-  ),
+  DISCORD_APPLICATION_ID: optionalText.pipe(z.string().regex(SNOWFLAKE_PATTERN).optional()),
+  DEV_GUILD_ID: optionalText.pipe(z.string().regex(SNOWFLAKE_PATTERN).optional()),
   DISCORD_API_URL: optionalText.pipe(z.url().optional()),
   MONGODB_URI: optionalText.pipe(
     z
@@ -61,6 +54,9 @@ const envSchema = z.object({
   MODERATOR_USER_IDS: idList,
   MODERATOR_ROLE_IDS: idList,
   RUNTIME_CONFIG_TTL_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
+  SCHEDULER_POLL_MS: z.coerce.number().int().min(50).max(600_000).default(1_000),
+  SCHEDULER_LEASE_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(60_000),
+  POST_MIN_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(1_500),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -95,6 +91,8 @@ export interface Config {
     moderatorRoleIds: string[];
   };
   runtimeConfigTtlMs: number;
+  scheduler: { pollMs: number; leaseMs: number };
+  postMinIntervalMs: number;
 }
 
 export class ConfigError extends Error {
@@ -138,5 +136,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       moderatorRoleIds: e.MODERATOR_ROLE_IDS,
     },
     runtimeConfigTtlMs: e.RUNTIME_CONFIG_TTL_MS,
+    scheduler: { pollMs: e.SCHEDULER_POLL_MS, leaseMs: e.SCHEDULER_LEASE_MS },
+    postMinIntervalMs: e.POST_MIN_INTERVAL_MS,
   };
 }

@@ -44,6 +44,21 @@ export const positiveAmount = z
   .refine((n) => n > 0, 'amount must be greater than zero')
   .refine((n) => Number.isSafeInteger(n), 'amount must be at most 2^53 - 1');
 
+/**
+ * A whole amount a member types into a command option (Cookies to give, to grant, to bet):
+ * Discord already enforces `min_value: 1`; this re-checks it (the console and tests call
+ * handlers too) and keeps it exact.
+ */
+export const memberAmount = z
+  .number()
+  .int('must be a whole number')
+  .min(1, 'must be at least 1')
+  .max(Number.MAX_SAFE_INTEGER, 'is too large');
+
 export function formatCookies(amount: number): string {
   return `${amount.toLocaleString('en-US')} 🍪`;
+}
+
+export function formatAmount(currency: 'cookies' | 'place', amount: number): string {
+  return currency === 'place' ? `${formatPlacePoints(amount)} points` : formatCookies(amount);
 }

@@ -1,25 +1,52 @@
 import { createHash } from 'node:crypto';
 
-/** The console's members: any name maps to a stable fake Discord user id. */
-export class ConsoleIdentities {
+function stableId(kind: string, key: string): string {
+  const digest = createHash('sha256').update(`console-${kind}:${key}`).digest();
+  return ((digest.readBigUInt64BE(0) % 900_000_000_000_000_000n) + 100_000_000_000_000_000n).toString();
+}
+
+/** A name → stable fake Discord id directory (members, channels). */
+class Directory {
   readonly #byKey = new Map<string, { id: string; name: string }>();
   readonly #byId = new Map<string, string>();
 
-  /** `@Bob`, `bob` and `BOB` are the same member; the first spelling is kept as display name. */
-  get(rawName: string): { id: string; name: string } {
-    const name = rawName.replace(/^@/, '');
+  constructor(private readonly kind: string) {}
+
+  /** `@Bob`, `bob` and `BOB` are the same; the first spelling is kept as display name. */
+  get(name: string): { id: string; name: string } {
     const key = name.toLowerCase();
     const known = this.#byKey.get(key);
     if (known) return known;
-    const digest = createHash('sha256').update(`console-member:${key}`).digest();
-    const id = ((digest.readBigUInt64BE(0) % 900_000_000_000_000_000n) + 100_000_000_000_000_000n).toString();
-    const identity = { id, name };
+    const identity = { id: stableId(this.kind, key), name };
     this.#byKey.set(key, identity);
-    this.#byId.set(id, name);
+    this.#byId.set(identity.id, name);
     return identity;
   }
 
   nameOf(id: string): string | undefined {
     return this.#byId.get(id);
+  }
+}
+
+/** The console's members and channels: any name maps to a stable fake Discord id. */
+export class ConsoleIdentities {
+  readonly #members = new Directory('member');
+  readonly #channels = new Directory('channel');
+
+  get(rawName: string): { id: string; name: string } {
+    return this.#members.get(rawName.replace(/^@/, ''));
+  }
+
+  nameOf(id: string): string | undefined {
+    return this.#members.nameOf(id);
+  }
+
+  /** `#audit` in a console line is the channel named audit. */
+  channel(rawName: string): { id: string; name: string } {
+    return this.#channels.get(rawName.replace(/^#/, ''));
+  }
+
+  channelNameOf(id: string): string | undefined {
+    return this.#channels.nameOf(id);
   }
 }

@@ -10,6 +10,7 @@ import type {
   Responder,
   SelectSpec,
 } from '../interactions/types.js';
+import type { ChannelPost, PostTransport } from '../posting/channelPoster.js';
 
 export interface ConsoleMessage {
   id: string;
@@ -48,19 +49,10 @@ export class ConsoleResponder implements Responder {
   async send(reply: Reply): Promise<void> {
     const update = reply.update === true && this.buttonMessageId !== null;
     this.state = 'replied';
-    const lines: string[] = [];
     const tags = [reply.ephemeral ? '[ephemeral]' : null, update ? '[updated message]' : null].filter(
-      Boolean,
+      (tag): tag is string => tag !== null,
     );
-    if (reply.content)
-      lines.push(`${tags.join(' ')}${tags.length ? ' ' : ''}${this.out.plain(reply.content)}`);
-    else if (tags.length) lines.push(tags.join(' '));
-    for (const embed of reply.embeds ?? []) lines.push(...this.#embed(embed));
-    for (const file of reply.files ?? []) {
-      const path = this.out.saveFile(file.name, file.data);
-      const size = file.name.endsWith('.png') ? await pngSize(file.data) : `${file.data.length} bytes`;
-      lines.push(`attachment: ${path} (${size})`);
-    }
+    const lines = await messageLines(this.out, tags.join(' '), reply);
     const buttons = reply.buttons ?? [];
     if (buttons.length > 0) {
       lines.push(
@@ -77,21 +69,44 @@ export class ConsoleResponder implements Responder {
     const id = update ? (this.buttonMessageId as string) : this.out.nextMessageId();
     this.out.onMessage({ id, buttons, select: reply.select ?? null }, update);
   }
+}
 
-  #embed(embed: EmbedSpec): string[] {
-    const body: string[] = [];
-    if (embed.description) body.push(...this.out.plain(embed.description).split('\n'));
-    for (const field of embed.fields ?? []) {
-      const [first, ...rest] = this.out.plain(field.value).split('\n');
-      body.push(`${field.name}: ${first ?? ''}`, ...rest.map((l) => `  ${l}`));
-    }
-    if (embed.imageFile) body.push(`(image: ${embed.imageFile})`);
-    return [
-      `┌ ${embed.title ?? ''}`.trimEnd(),
-      ...body.map((l) => `│ ${l}`),
-      `└${embed.footer ? ` ${embed.footer}` : ''}`,
-    ];
+/** A message as console lines: `tag content`, flattened embeds, saved attachments with their size. */
+async function messageLines(out: ConsoleOutput, tag: string, message: ChannelPost): Promise<string[]> {
+  const lines: string[] = [];
+  if (message.content) lines.push(`${tag}${tag ? ' ' : ''}${out.plain(message.content)}`);
+  else if (tag) lines.push(tag);
+  for (const embed of message.embeds ?? []) lines.push(...embedLines(out, embed));
+  for (const file of message.files ?? []) {
+    const path = out.saveFile(file.name, file.data);
+    const size = file.name.endsWith('.png') ? await pngSize(file.data) : `${file.data.length} bytes`;
+    lines.push(`attachment: ${path} (${size})`);
   }
+  return lines;
+}
+
+function embedLines(out: ConsoleOutput, embed: EmbedSpec): string[] {
+  const body: string[] = [];
+  if (embed.description) body.push(...out.plain(embed.description).split('\n'));
+  for (const field of embed.fields ?? []) {
+    const [first, ...rest] = out.plain(field.value).split('\n');
+    body.push(`${field.name}: ${first ?? ''}`, ...rest.map((l) => `  ${l}`));
+  }
+  if (embed.imageFile) body.push(`(image: ${embed.imageFile})`);
+  return [
+    `┌ ${embed.title ?? ''}`.trimEnd(),
+    ...body.map((l) => `│ ${l}`),
+    `└${embed.footer ? ` ${embed.footer}` : ''}`,
+  ];
+}
+
+/** Channel posts in the console: `[post #channel] …`, attachments saved to out/ like replies. */
+export function consolePostTransport(out: ConsoleOutput): PostTransport {
+  return {
+    async send(channelId, post) {
+      out.print((await messageLines(out, `[post ${out.plain(`<#${channelId}>`)}]`, post)).join('\n'));
+    },
+  };
 }
 
 async function pngSize(data: Buffer): Promise<string> {
@@ -105,6 +120,7 @@ export function createConsoleOutput(options: {
   clock: Clock;
   write: (text: string) => void;
   nameOf: (id: string) => string | undefined;
+  channelNameOf: (id: string) => string | undefined;
   onMessage: ConsoleOutput['onMessage'];
 }): ConsoleOutput {
   let files = 0;
@@ -113,6 +129,7 @@ export function createConsoleOutput(options: {
     plain: (text) =>
       text
         .replace(/<@!?(\d+)>/g, (_, id: string) => `@${options.nameOf(id) ?? id}`)
+        .replace(/<#(\d+)>/g, (_, id: string) => `#${options.channelNameOf(id) ?? id}`)
         .replace(/<t:(\d+):R>/g, (_, s: string) => relative(Number(s) * 1000 - options.clock.now().getTime()))
         .replace(/\*\*(.+?)\*\*/g, '$1')
         .replace(/`([^`]+)`/g, '$1'),

@@ -1,6 +1,7 @@
 import type { ManualClock } from '../clock.js';
 import type { InteractionRuntime } from '../interactions/runtime.js';
 import type { Invocation } from '../interactions/types.js';
+import type { Scheduler } from '../scheduler/scheduler.js';
 import type { ConsoleIdentities } from './consoleIdentities.js';
 import { type ConsoleMessage, type ConsoleOutput, ConsoleResponder } from './consoleResponder.js';
 import {
@@ -31,6 +32,7 @@ export class ConsoleSession {
       clock: ManualClock;
       identities: ConsoleIdentities;
       output: ConsoleOutput;
+      scheduler: Scheduler;
     },
   ) {}
 
@@ -44,7 +46,14 @@ export class ConsoleSession {
     if (message.select) this.#lastWithSelect = message;
   }
 
+  /** Runs one line, then every task that fell due meanwhile (as a live bot's scheduler would). */
   async run(line: string): Promise<LineResult> {
+    const result = await this.#line(line);
+    await this.deps.scheduler.runDue();
+    return result;
+  }
+
+  async #line(line: string): Promise<LineResult> {
     const { output } = this.deps;
     try {
       const action = parseConsoleLine(line);
@@ -54,7 +63,7 @@ export class ConsoleSession {
         case 'quit':
           return 'quit';
         case 'wait':
-          this.deps.clock.advance(action.ms);
+          await this.#wait(action.ms);
           output.print(`(clock is now ${this.deps.clock.now().toISOString()})`);
           return 'ok';
         case 'click':
@@ -71,6 +80,22 @@ export class ConsoleSession {
     }
   }
 
+  /**
+   * Moves the simulated clock forward, stopping at each task's due time to run it, so tasks
+   * run in order and each sees the time it was planned for.
+   */
+  async #wait(ms: number): Promise<void> {
+    const { clock, scheduler } = this.deps;
+    const target = new Date(clock.now().getTime() + ms);
+    for (;;) {
+      const next = await scheduler.nextDueAt();
+      if (!next || next > target) break;
+      clock.advanceTo(next);
+      if ((await scheduler.runDue()) === 0) break;
+    }
+    clock.advanceTo(target);
+  }
+
   async #command(
     action: Extract<ReturnType<typeof parseConsoleLine>, { kind: 'command' }>,
   ): Promise<LineResult> {
@@ -81,9 +106,11 @@ export class ConsoleSession {
     }
     const path = resolveCommandPath(module, [action.group, action.subcommand]);
     const where = `/${[module.data.name, path.group, path.subcommand].filter(Boolean).join(' ')}`;
-    const { options, users } = convertOptions(where, path.options, action.args, (name) =>
-      this.deps.identities.get(name),
-    );
+    const { identities } = this.deps;
+    const { options, users } = convertOptions(where, path.options, action.args, {
+      user: (name) => identities.get(name),
+      channel: (name) => identities.channel(name),
+    });
     return this.#dispatch(
       {
         ...this.#base(action.as ?? DEFAULT_MEMBER),
@@ -142,7 +169,7 @@ export class ConsoleSession {
       {
         ...this.#base(as),
         kind,
-        commandName: customId.split(':')[0] ?? '',
+        commandName: '',
         group: null,
         subcommand: null,
         options: {},

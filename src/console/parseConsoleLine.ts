@@ -20,13 +20,21 @@ export type ConsoleAction =
 export class ConsoleLineError extends Error {}
 
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+/** The longest `!wait`: ten years, far inside what a Date can hold. */
+const MAX_WAIT_MS = 3_650 * 86_400_000;
 
-/** `90s`, `5m`, `2h`, `1d`, `250ms`. */
+/** `90s`, `5m`, `2h`, `1d`, `250ms`; at most 3650d. */
 export function parseDuration(text: string): number {
-  const match = /^(\d+)(ms|s|m|h|d)$/.exec(text.trim());
+  const match = /^(\d{1,15})(ms|s|m|h|d)$/.exec(text.trim());
   if (!match) throw new ConsoleLineError(`"${text}" is not a duration (use e.g. 90s, 5m, 2h, 1d)`);
-  return Number(match[1]) * (UNITS[match[2] as string] as number);
+  const ms = Number(match[1]) * (UNITS[match[2] as string] as number);
+  if (ms > MAX_WAIT_MS) throw new ConsoleLineError(`"${text}" is too long: !wait goes at most 3650d`);
+  return ms;
 }
+
+/** What Discord's client sends for each option type: integers as decimal digits, numbers as finite decimals. */
+const INTEGER_TEXT = /^-?\d{1,16}$/;
+const NUMBER_TEXT = /^-?\d{1,16}(?:\.\d{1,16})?$/;
 
 /**
  * One console line: `[as NAME] /command [group] [subcommand] option:value option:"a b"`,
@@ -68,8 +76,12 @@ export function parseConsoleLine(line: string): ConsoleAction {
   const args = new Map<string, string>();
   for (const token of tokens) {
     const colon = token.indexOf(':');
-    if (colon > 0) args.set(token.slice(0, colon), token.slice(colon + 1));
-    else if (args.size === 0) words.push(token);
+    if (colon > 0) {
+      const name = token.slice(0, colon);
+      if (args.has(name))
+        throw new ConsoleLineError(`option ${name} is given twice; Discord sends one value per option`);
+      args.set(name, token.slice(colon + 1));
+    } else if (args.size === 0) words.push(token);
     else throw new ConsoleLineError(`"${token}" must be option:value`);
   }
   return {
@@ -123,7 +135,10 @@ export function convertOptions(
   where: string,
   definitions: LeafOption[],
   args: Map<string, string>,
-  resolveUser: (name: string) => { id: string; name: string },
+  resolve: {
+    user: (name: string) => { id: string; name: string };
+    channel: (name: string) => { id: string };
+  },
 ): { options: Record<string, string | number | boolean>; users: Record<string, string> } {
   const options: Record<string, string | number | boolean> = {};
   const users: Record<string, string> = {};
@@ -140,14 +155,15 @@ export function convertOptions(
       if (def.required) throw new ConsoleLineError(`${where} needs ${def.name}:…`);
       continue;
     }
+    if (text === '') throw new ConsoleLineError(`${def.name} is empty; give a value or leave the option out`);
     switch (def.type) {
       case ApplicationCommandOptionType.Integer:
       case ApplicationCommandOptionType.Number: {
+        const integer = def.type === ApplicationCommandOptionType.Integer;
         const value = Number(text);
         const ok =
-          text.trim() !== '' &&
-          Number.isFinite(value) &&
-          (def.type === ApplicationCommandOptionType.Number || Number.isInteger(value));
+          (integer ? INTEGER_TEXT : NUMBER_TEXT).test(text) &&
+          (integer ? Number.isSafeInteger(value) : Number.isFinite(value));
         if (!ok)
           throw new ConsoleLineError(
             `${def.name} must be a ${def.type === ApplicationCommandOptionType.Integer ? 'whole number' : 'number'}`,
@@ -166,7 +182,9 @@ export function convertOptions(
         break;
       case ApplicationCommandOptionType.User:
       case ApplicationCommandOptionType.Mentionable: {
-        const user = resolveUser(text);
+        if (!/^@?[\w.-]+$/.test(text))
+          throw new ConsoleLineError(`${def.name} must be a member name, e.g. ${def.name}:bob`);
+        const user = resolve.user(text);
         options[def.name] = user.id;
         users[user.id] = user.name;
         break;
@@ -178,7 +196,8 @@ export function convertOptions(
         }
         if (def.max_length !== undefined && text.length > def.max_length)
           throw new ConsoleLineError(`${def.name} is longer than ${def.max_length} characters`);
-        options[def.name] = text;
+        // Discord's client turns a typed #channel into its mention; so does the console.
+        options[def.name] = /^#[\w-]+$/.test(text) ? `<#${resolve.channel(text).id}>` : text;
         break;
       }
       default:

@@ -1,15 +1,15 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import pino from 'pino';
-import { COMMANDS } from '../../commands/index.js';
+import { ASSEMBLY } from '../../commands/index.js';
 import { openApp } from '../app.js';
-import { createBotDeps } from '../botDeps.js';
+import { prepareBotDeps } from '../botDeps.js';
 import { ManualClock } from '../clock.js';
 import type { Config } from '../config.js';
 import { describeServer } from '../db/connect.js';
 import { InteractionRuntime } from '../interactions/runtime.js';
 import { ConsoleIdentities } from './consoleIdentities.js';
-import { createConsoleOutput } from './consoleResponder.js';
+import { consolePostTransport, createConsoleOutput } from './consoleResponder.js';
 import { ConsoleSession, DEFAULT_MEMBER } from './consoleSession.js';
 
 export const CONSOLE_ADMIN = 'admin';
@@ -46,6 +46,8 @@ export async function runLocalConsole(config: Config, argv: string[]): Promise<n
   const admin = identities.get(CONSOLE_ADMIN);
   const consoleConfig: Config = {
     ...config,
+    // The console's clock is simulated; posts are printed, so there is no channel to pace.
+    postMinIntervalMs: 0,
     authority: {
       ...config.authority,
       adminUserIds: [...config.authority.adminUserIds, admin.id],
@@ -56,16 +58,18 @@ export async function runLocalConsole(config: Config, argv: string[]): Promise<n
   const app = await openApp(consoleConfig, log, { clock, persistent: args.persistent });
   try {
     await app.startLedgerRecovery();
-    const runtime = new InteractionRuntime(createBotDeps(app), COMMANDS);
     let session: ConsoleSession | null = null;
     const output = createConsoleOutput({
       outDir: 'out',
       clock,
       write,
       nameOf: (id) => identities.nameOf(id),
+      channelNameOf: (id) => identities.channelNameOf(id),
       onMessage: (message) => session?.onMessage(message),
     });
-    session = new ConsoleSession({ runtime, clock, identities, output });
+    const deps = await prepareBotDeps(app, ASSEMBLY, { transport: consolePostTransport(output) });
+    const runtime = new InteractionRuntime(deps, ASSEMBLY);
+    session = new ConsoleSession({ runtime, clock, identities, output, scheduler: deps.scheduler });
 
     write(
       [

@@ -18,6 +18,8 @@ export const COLLECTION_NAMES = {
   ledgerStuckOps: 'ledger_stuck_ops',
   runtimeConfig: 'runtime_config',
   profiles: 'profiles',
+  dueTasks: 'due_tasks',
+  channelStates: 'channel_states',
 } as const;
 
 export type Currency = 'cookies' | 'place';
@@ -121,6 +123,8 @@ export interface RuntimeConfigDoc {
   value: unknown;
   updatedBy: string;
   updatedAt: Date;
+  /** Counts the changes; absent on documents written before it existed. */
+  revision?: number;
 }
 
 export interface CooldownDoc {
@@ -138,6 +142,32 @@ export interface ProfileDoc {
   lastSeenAt: Date;
 }
 
+/** A durable timer (src/scheduler): runs once at or after `dueAt`, by whoever claims it. */
+export interface DueTaskDoc {
+  _id: string;
+  kind: string;
+  payload: unknown;
+  dueAt: Date;
+  status: 'due' | 'done' | 'failed';
+  attempts: number;
+  leaseOwner: string | null;
+  leaseUntil: Date | null;
+  createdAt: Date;
+  endedAt: Date | null;
+  lastError: string | null;
+}
+
+/** A posting channel that failed for good (missing permission, deleted): posts stop until reset. */
+export interface ChannelStateDoc {
+  /** The runtime setting that names the channel, e.g. `admin.audit_channel`. */
+  _id: string;
+  channelId: string;
+  /** The setting's revision the failure happened under; setting it again makes a new one. */
+  revision: number;
+  reason: string;
+  failedAt: Date;
+}
+
 export interface Collections {
   cookies: Collection<CookieAccountDoc>;
   cooldowns: Collection<CooldownDoc>;
@@ -146,6 +176,8 @@ export interface Collections {
   ledgerStuckOps: Collection<StuckOpDoc>;
   runtimeConfig: Collection<RuntimeConfigDoc>;
   profiles: Collection<ProfileDoc>;
+  dueTasks: Collection<DueTaskDoc>;
+  channelStates: Collection<ChannelStateDoc>;
 }
 
 /** Money writes wait for the journal: an acknowledged balance change survives a server crash. */
@@ -161,6 +193,8 @@ export function collections(db: Db): Collections {
     ledgerStuckOps: db.collection<StuckOpDoc>(COLLECTION_NAMES.ledgerStuckOps, journaled),
     runtimeConfig: db.collection<RuntimeConfigDoc>(COLLECTION_NAMES.runtimeConfig, journaled),
     profiles: db.collection<ProfileDoc>(COLLECTION_NAMES.profiles),
+    dueTasks: db.collection<DueTaskDoc>(COLLECTION_NAMES.dueTasks, journaled),
+    channelStates: db.collection<ChannelStateDoc>(COLLECTION_NAMES.channelStates),
   };
 }
 
@@ -178,6 +212,7 @@ export async function ensureIndexes(db: Db): Promise<void> {
     c.placeWallets.createIndex({ 'fences.at': 1 }, { name: 'fences', sparse: true }),
     c.cooldowns.createIndex({ userId: 1 }, { name: 'by_user' }),
     c.profiles.createIndex({ lastSeenAt: 1 }, { name: 'by_last_seen' }),
+    c.dueTasks.createIndex({ status: 1, dueAt: 1 }, { name: 'due_first' }),
     db
       .collection(COLLECTION_NAMES.placePixelEvents)
       .createIndex({ revision: 1 }, { name: 'by_revision', unique: true }),

@@ -14,17 +14,32 @@ export interface DiscordBot {
  * Connects the bot to Discord and feeds every slash command and button click to the
  * runtime. Only the Guilds intent: slash commands and components need nothing privileged.
  */
-export async function startDiscordBot(
-  runtime: InteractionRuntime,
-  log: Logger,
-  options: { token: string; apiUrl?: string },
-): Promise<DiscordBot> {
-  const client = new Client({
+export function createDiscordClient(options: { apiUrl?: string | undefined }): Client {
+  return new Client({
     intents: [GatewayIntentBits.Guilds],
     ...(options.apiUrl ? { rest: { api: options.apiUrl } } : {}),
   });
+}
 
+export async function startDiscordBot(
+  client: Client,
+  runtime: InteractionRuntime,
+  log: Logger,
+  options: { token: string },
+): Promise<DiscordBot> {
   client.on(Events.InteractionCreate, (interaction) => {
+    if (interaction.isAutocomplete()) {
+      void runtime
+        .complete(toInvocation(interaction))
+        .then((choices) => interaction.respond(choices))
+        .catch((error: unknown) => {
+          log.warn(
+            { event: 'interaction.autocomplete_reply_failed', err: error },
+            'could not send suggestions',
+          );
+        });
+      return;
+    }
     if (!interaction.isChatInputCommand() && !interaction.isButton() && !interaction.isStringSelectMenu())
       return;
     void runtime.dispatch(toInvocation(interaction), new DiscordResponder(interaction));

@@ -8,7 +8,7 @@ import {
   StringSelectMenuBuilder,
 } from 'discord.js';
 import type { ButtonStyleName, DeferMode, EmbedSpec, Reply, Responder } from '../interactions/types.js';
-import type { SupportedInteraction } from './toInvocation.js';
+import type { RepliableInteraction } from './toInvocation.js';
 
 const STYLES: Record<ButtonStyleName, ButtonStyle> = {
   primary: ButtonStyle.Primary,
@@ -28,7 +28,8 @@ function toEmbed(spec: EmbedSpec): APIEmbed {
   };
 }
 
-function toPayload(reply: Reply) {
+/** A Reply as discord.js message options (interaction replies and channel posts alike). */
+export function toPayload(reply: Reply) {
   const rows: ActionRowBuilder<ButtonBuilder | StringSelectMenuBuilder>[] = [];
   if (reply.select) {
     const menu = new StringSelectMenuBuilder()
@@ -71,7 +72,7 @@ export class DiscordResponder implements Responder {
   #deferredUpdate = false;
   #deferring: Promise<void> | null = null;
 
-  constructor(private readonly interaction: SupportedInteraction) {}
+  constructor(private readonly interaction: RepliableInteraction) {}
 
   async defer(mode: DeferMode): Promise<void> {
     if (this.state !== 'fresh') return;

@@ -1,4 +1,5 @@
 import {
+  type AutocompleteInteraction,
   type ButtonInteraction,
   type ChatInputCommandInteraction,
   type CommandInteractionOption,
@@ -9,8 +10,12 @@ import type { Invocation } from '../interactions/types.js';
 
 export type SupportedInteraction =
   | ChatInputCommandInteraction
+  | AutocompleteInteraction
   | ButtonInteraction
   | StringSelectMenuInteraction;
+
+/** The interactions that get a reply (autocomplete gets suggestions instead). */
+export type RepliableInteraction = Exclude<SupportedInteraction, AutocompleteInteraction>;
 
 function leafOptions(
   options: readonly CommandInteractionOption[],
@@ -43,7 +48,7 @@ export function toInvocation(interaction: SupportedInteraction): Invocation {
     return {
       ...base,
       kind: interaction.isButton() ? 'button' : 'select',
-      commandName: interaction.customId.split(':')[0] ?? '',
+      commandName: '',
       group: null,
       subcommand: null,
       options: {},
@@ -51,6 +56,22 @@ export function toInvocation(interaction: SupportedInteraction): Invocation {
       customId: interaction.customId,
       messageId: interaction.message.id,
       values: interaction.isStringSelectMenu() ? interaction.values : [],
+    };
+  }
+  if (interaction.isAutocomplete()) {
+    const focused = interaction.options.getFocused(true);
+    return {
+      ...base,
+      kind: 'autocomplete',
+      commandName: interaction.commandName,
+      group: interaction.options.getSubcommandGroup(false),
+      subcommand: interaction.options.getSubcommand(false),
+      options: leafOptions(interaction.options.data),
+      users: {},
+      customId: null,
+      messageId: null,
+      values: [],
+      focused: { name: focused.name, value: String(focused.value) },
     };
   }
   const users: Record<string, string> = {};

@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import type { Access, Actor, CommandModule, Invocation } from './types.js';
+import type { Access, Actor } from './types.js';
 
 /** Who is acting, with the authority the configuration gives their user id and roles. */
 export function resolveActor(
@@ -14,11 +14,6 @@ export function resolveActor(
     authority.moderatorUserIds.includes(user.id) ||
     roleIds.some((r) => authority.moderatorRoleIds.includes(r));
   return { id: user.id, name: user.name, isAdmin, isModerator };
-}
-
-/** The access a command needs for this invocation (a function when its subcommands differ). */
-export function accessFor(module: CommandModule, invocation: Invocation): Access {
-  return typeof module.access === 'function' ? module.access(invocation) : module.access;
 }
 
 export function hasAccess(actor: Actor, access: Access): boolean {

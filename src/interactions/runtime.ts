@@ -1,17 +1,32 @@
-import { AppError } from '../../utils/errors.js';
-import { accessFor, hasAccess, resolveActor } from './authority.js';
+import { AppError, type ErrorCode, type ErrorMessage } from '../../utils/errors.js';
+import { hasAccess, resolveActor } from './authority.js';
+import { familyOf } from './componentIds.js';
+import { handlerPath } from './defineCommand.js';
 import { presentError } from './errorReplies.js';
 import type {
   Access,
+  Actor,
+  AutocompleteChoice,
   BotDeps,
   CommandContext,
+  CommandHandler,
   CommandModule,
   ComponentHandler,
+  CooldownSpec,
   DeferMode,
   Invocation,
   Reply,
   Responder,
 } from './types.js';
+
+/** Discord shows at most 25 autocomplete choices. */
+const MAX_CHOICES = 25;
+
+/** What the runtime serves: the commands, and the messages of every error code. */
+export interface RuntimeCatalog {
+  commands: readonly CommandModule[];
+  errorMessages: Readonly<Partial<Record<ErrorCode, ErrorMessage>>>;
+}
 
 /** Discord drops an interaction not answered within 3 s; defer well before that. */
 const SAFETY_DEFER_MS = 2_000;
@@ -23,9 +38,9 @@ export type DispatchResult =
   | { outcome: 'failed'; ref: string };
 
 interface Route {
-  module: CommandModule;
   access: Access;
   defer: DeferMode | null;
+  cooldown: CooldownSpec | undefined;
   run: (ctx: CommandContext) => Promise<Reply>;
 }
 
@@ -36,15 +51,48 @@ interface Route {
  */
 export class InteractionRuntime {
   readonly #byName: Map<string, CommandModule>;
+  readonly #byFamily: Map<string, { module: CommandModule; component: ComponentHandler }>;
   readonly #inFlight = new Set<Promise<DispatchResult>>();
+  readonly commands: readonly CommandModule[];
   #accepting = true;
 
   constructor(
     private readonly deps: BotDeps,
-    readonly commands: readonly CommandModule[],
+    private readonly catalog: RuntimeCatalog,
     private readonly options: { safetyDeferMs?: number } = {},
   ) {
-    this.#byName = new Map(commands.map((c) => [c.data.name, c]));
+    this.commands = catalog.commands;
+    this.#byName = new Map(this.commands.map((c) => [c.data.name, c]));
+    this.#byFamily = new Map(
+      this.commands.flatMap((module) => module.components.map((c) => [c.family, { module, component: c }])),
+    );
+  }
+
+  /**
+   * Suggestions for the option a member is typing; never throws (a failure or a member
+   * without access gets no suggestions, and is logged).
+   */
+  async complete(invocation: Invocation): Promise<AutocompleteChoice[]> {
+    try {
+      const module = this.#byName.get(invocation.commandName);
+      const handler = module?.handlers[handlerPath(invocation.group, invocation.subcommand)];
+      const focused = invocation.focused;
+      const suggest = focused ? handler?.autocomplete?.[focused.name] : undefined;
+      if (!module || !handler || !focused || !suggest) return [];
+      const actor = this.#actor(invocation);
+      if (!hasAccess(actor, handler.access ?? module.access)) return [];
+      const choices = await suggest(
+        this.#context(invocation, actor, async () => {}),
+        focused.value,
+      );
+      return choices.slice(0, MAX_CHOICES);
+    } catch (error) {
+      this.deps.log.error(
+        { event: 'interaction.autocomplete_failed', command: describe(invocation), err: error },
+        'autocomplete failed',
+      );
+      return [];
+    }
   }
 
   /** Handles one interaction; never throws (failures become replies and log lines). */
@@ -74,7 +122,7 @@ export class InteractionRuntime {
     let safety: NodeJS.Timeout | undefined;
     try {
       const route = this.#route(invocation);
-      const actor = resolveActor(invocation.user, invocation.roleIds, this.deps.config.authority);
+      const actor = this.#actor(invocation);
       if (!hasAccess(actor, route.access)) {
         log.warn(
           {
@@ -100,16 +148,10 @@ export class InteractionRuntime {
       safety = setTimeout(() => {
         if (responder.state === 'fresh') responder.defer(safetyMode).catch(() => undefined);
       }, this.options.safetyDeferMs ?? SAFETY_DEFER_MS);
-      const ctx: CommandContext = {
-        deps: this.deps,
-        invocation,
-        actor,
-        commands: this.commands,
-        defer: async () => {
-          if (responder.state === 'fresh') await responder.defer(route.defer ?? safetyMode);
-        },
-      };
-      const reply = await route.run(ctx);
+      const ctx = this.#context(invocation, actor, async () => {
+        if (responder.state === 'fresh') await responder.defer(route.defer ?? safetyMode);
+      });
+      const reply = await this.#runWithCooldown(route, ctx);
       clearTimeout(safety);
       await responder.send(reply);
       log.info(
@@ -125,7 +167,7 @@ export class InteractionRuntime {
     } catch (error) {
       clearTimeout(safety);
       const ref = this.deps.rng.uuid().slice(0, 8).toUpperCase();
-      const presented = presentError(error, ref);
+      const presented = presentError(error, ref, this.catalog.errorMessages);
       if (presented.expected) {
         log.info(
           { event: 'interaction.refused', command: describe(invocation), code: (error as AppError).code },
@@ -155,26 +197,52 @@ export class InteractionRuntime {
     }
   }
 
+  #actor(invocation: Invocation): Actor {
+    return resolveActor(invocation.user, invocation.roleIds, this.deps.config.authority);
+  }
+
+  #context(invocation: Invocation, actor: Actor, defer: () => Promise<void>): CommandContext {
+    return { deps: this.deps, invocation, actor, commands: this.commands, defer };
+  }
+
+  /** Claims the cooldown first (atomic, across shards) and gives it back if the handler fails. */
+  async #runWithCooldown(route: Route, ctx: CommandContext): Promise<Reply> {
+    if (!route.cooldown) return route.run(ctx);
+    const { action, ms } = route.cooldown;
+    const length = typeof ms === 'number' ? ms : await ms(this.deps);
+    if (length <= 0) return route.run(ctx);
+    const claim = await this.deps.cooldowns.claim(action, ctx.actor.id, length);
+    try {
+      return await route.run(ctx);
+    } catch (error) {
+      await claim.release().catch(() => undefined);
+      throw error;
+    }
+  }
+
   #route(invocation: Invocation): Route {
-    const module = this.#byName.get(invocation.commandName);
-    if (!module) throw new AppError('NOT_FOUND', `the command /${invocation.commandName} does not exist`);
-    const commandAccess = accessFor(module, invocation);
     if (invocation.kind === 'command') {
+      const module = this.#byName.get(invocation.commandName);
+      if (!module) throw new AppError('NOT_FOUND', `the command /${invocation.commandName} does not exist`);
+      const path = handlerPath(invocation.group, invocation.subcommand);
+      const handler: CommandHandler | undefined = module.handlers[path];
+      if (!handler) throw new AppError('NOT_FOUND', `/${invocation.commandName} ${path} does not exist`);
       return {
-        module,
-        access: commandAccess,
-        defer: module.defer?.(invocation) ?? null,
-        run: (ctx) => module.execute(ctx),
+        access: handler.access ?? module.access,
+        defer: handler.defer ?? null,
+        cooldown: handler.cooldown,
+        run: (ctx) => handler.run(ctx),
       };
     }
-    const [, action, ...args] = (invocation.customId ?? '').split(':');
-    const handler: ComponentHandler | undefined = action ? module.components?.[action] : undefined;
-    if (!handler) throw new AppError('NOT_FOUND', 'this control no longer works; run the command again');
+    const customId = invocation.customId ?? '';
+    const found = this.#byFamily.get(familyOf(customId));
+    if (!found) throw new AppError('STALE_CONTROL', `no component family for "${customId}"`);
+    const { module, component } = found;
     return {
-      module,
-      access: handler.access ?? commandAccess,
-      defer: handler.defer ? { ephemeral: true, update: true } : null,
-      run: (ctx) => handler.run(ctx, args),
+      access: component.access ?? module.access,
+      defer: component.defer ? { ephemeral: true, update: true } : null,
+      cooldown: component.cooldown,
+      run: (ctx) => component.run(ctx, customId),
     };
   }
 }

@@ -1,7 +1,14 @@
-import type { RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
+import type {
+  APIApplicationCommandSubcommandOption,
+  RESTPostAPIChatInputApplicationCommandsJSONBody,
+} from 'discord.js';
 import type { AppDeps } from '../app.js';
+import type { Cooldowns } from '../cooldowns/cooldowns.js';
+import type { FeatureServices } from '../features/feature.js';
+import type { ChannelPoster } from '../posting/channelPoster.js';
 import type { ProfileDirectory } from '../profiles/profileDirectory.js';
 import type { RuntimeConfig } from '../runtimeConfig/runtimeConfig.js';
+import type { Scheduler } from '../scheduler/scheduler.js';
 
 /**
  * The runtime speaks this transport-neutral model. The discord.js adapter and the local
@@ -9,9 +16,10 @@ import type { RuntimeConfig } from '../runtimeConfig/runtimeConfig.js';
  * command module serves both.
  */
 export interface Invocation {
-  kind: 'command' | 'button' | 'select';
+  kind: 'command' | 'button' | 'select' | 'autocomplete';
   /** Unique per slash command or click (Discord's interaction id). */
   id: string;
+  /** The slash command; empty for components, which the runtime routes by their id's family. */
   commandName: string;
   group: string | null;
   subcommand: string | null;
@@ -24,6 +32,8 @@ export interface Invocation {
   messageId: string | null;
   /** For select menus: the values picked. */
   values: string[];
+  /** For autocomplete: the option being typed and its text so far. */
+  focused?: { name: string; value: string };
   user: { id: string; name: string };
   roleIds: string[];
   guildId: string | null;
@@ -97,9 +107,17 @@ export interface Actor {
   isAdmin: boolean;
 }
 
-export interface BotDeps extends AppDeps {
+/**
+ * What a command, component or task gets. No collections and no database: only the ledger
+ * and each feature's store touch those; commands call the services in `services`.
+ */
+export interface BotDeps extends Omit<AppDeps, 'cols' | 'db'> {
   runtimeConfig: RuntimeConfig;
   profiles: ProfileDirectory;
+  cooldowns: Cooldowns;
+  scheduler: Scheduler;
+  poster: ChannelPoster;
+  services: FeatureServices;
 }
 
 export interface CommandContext {
@@ -112,24 +130,59 @@ export interface CommandContext {
   defer(): Promise<void>;
 }
 
-/** Runs a button click or a select-menu choice; the values picked are in `ctx.invocation.values`. */
+/**
+ * A per-member cooldown, claimed atomically before the handler runs (any shard) and given
+ * back when the handler fails; `ms` may read a runtime setting.
+ */
+export interface CooldownSpec {
+  action: string;
+  ms: number | ((deps: BotDeps) => Promise<number>);
+}
+
+export interface AutocompleteChoice {
+  name: string;
+  value: string;
+}
+
+/** Suggests values for one option while a member types (`typed` is the text so far). */
+export type Autocomplete = (ctx: CommandContext, typed: string) => Promise<AutocompleteChoice[]>;
+
+/** One slash command or subcommand: its handler and how the runtime treats it. */
+export interface CommandHandler {
+  /** Who may run it (default: the command's access). Re-checked on every interaction. */
+  access?: Access;
+  /** Defer before running (rendering, slow queries); `ephemeral` decides the deferred reply's visibility. */
+  defer?: { ephemeral: boolean };
+  cooldown?: CooldownSpec;
+  /** Suggestions by option name. */
+  autocomplete?: Record<string, Autocomplete>;
+  run(ctx: CommandContext): Promise<Reply>;
+}
+
+/** A subcommand: its Discord definition and its handler, in one file. */
+export interface Subcommand extends CommandHandler {
+  definition: APIApplicationCommandSubcommandOption;
+}
+
+/** A button or menu family, routed by its id's family (see componentIds.ts). */
 export interface ComponentHandler {
+  family: string;
   /** Access needed to use it (default: that of the command). */
   access?: Access;
   /** Slow components declare it, so the runtime defers before running them. */
   defer?: boolean;
-  run(ctx: CommandContext, args: string[]): Promise<Reply>;
+  cooldown?: CooldownSpec;
+  /** Parses the custom id with the family's schema and runs. */
+  run(ctx: CommandContext, customId: string): Promise<Reply>;
 }
 
 export interface CommandModule {
   data: RESTPostAPIChatInputApplicationCommandsJSONBody;
-  /** Who may run it; a function when subcommands differ. Re-checked on every interaction. */
-  access: Access | ((invocation: Invocation) => Access);
+  /** Default access of its subcommands and components. */
+  access: Access;
   /** Help group the command is listed under. */
   category: string;
-  /** Defer before running (rendering, slow queries); `ephemeral` decides the deferred reply's visibility. */
-  defer?: (invocation: Invocation) => { ephemeral: boolean } | null;
-  execute(ctx: CommandContext): Promise<Reply>;
-  /** Buttons and select menus whose custom id is `<command name>:<action>[:args...]`. */
-  components?: Record<string, ComponentHandler>;
+  /** Handlers by path: '' for a command without subcommands, 'give', or 'runtime show'. */
+  handlers: Readonly<Record<string, CommandHandler>>;
+  components: readonly ComponentHandler[];
 }

@@ -2,16 +2,11 @@ import { AppError, invalidInput } from '../../utils/errors.js';
 import type { Clock } from '../clock.js';
 import type { Collections } from '../db/collections.js';
 import type { Logger } from '../logger.js';
-import {
-  isSettingKey,
-  RUNTIME_SETTINGS,
-  SETTING_KEYS,
-  type SettingKey,
-  type SettingValue,
-} from './settings.js';
+import type { Setting, SettingKey, SettingKind, SettingsCatalog, SettingTypes } from './settings.js';
 
 export interface SettingView {
   key: SettingKey;
+  kind: SettingKind;
   description: string;
   value: unknown;
   default: unknown;
@@ -21,7 +16,7 @@ export interface SettingView {
 
 interface Snapshot {
   loadedAt: number;
-  docs: Map<string, { value: unknown; updatedBy: string; updatedAt: Date }>;
+  docs: Map<string, { value: unknown; updatedBy: string; updatedAt: Date; revision: number }>;
 }
 
 /**
@@ -34,41 +29,63 @@ export class RuntimeConfig {
   #snapshot: Snapshot | null = null;
   #loading: Promise<Snapshot> | null = null;
 
+  readonly keys: readonly SettingKey[];
+
   constructor(
     private readonly deps: { cols: Collections; clock: Clock; log: Logger },
+    private readonly catalog: SettingsCatalog,
     private readonly ttlMs: number,
-  ) {}
+  ) {
+    this.keys = Object.keys(catalog) as SettingKey[];
+  }
 
-  async get<K extends SettingKey>(key: K): Promise<SettingValue<K>> {
+  has(key: string): key is SettingKey {
+    return Object.hasOwn(this.catalog, key);
+  }
+
+  async get<K extends SettingKey>(key: K): Promise<SettingTypes[K]> {
     const snapshot = await this.#current();
+    return this.#value(key, snapshot) as SettingTypes[K];
+  }
+
+  /** How many times `key` was set (0: never); a poster compares it with the one its channel failed under. */
+  async revision(key: SettingKey): Promise<number> {
+    return (await this.#current()).docs.get(key)?.revision ?? 0;
+  }
+
+  async list(): Promise<SettingView[]> {
+    const snapshot = await this.#current();
+    return this.keys.map((key) => {
+      const doc = snapshot.docs.get(key);
+      const setting = this.#setting(key);
+      return {
+        key,
+        kind: setting.kind,
+        description: setting.description,
+        value: this.#value(key, snapshot),
+        default: setting.default,
+        updatedBy: doc?.updatedBy ?? null,
+        updatedAt: doc?.updatedAt ?? null,
+      };
+    });
+  }
+
+  #setting(key: SettingKey): Setting<unknown> {
+    return this.catalog[key] as Setting<unknown>;
+  }
+
+  #value(key: SettingKey, snapshot: Snapshot): unknown {
+    const setting = this.#setting(key);
     const doc = snapshot.docs.get(key);
-    const setting = RUNTIME_SETTINGS[key];
     if (doc) {
       const parsed = setting.stored.safeParse(doc.value);
-      if (parsed.success) return parsed.data as SettingValue<K>;
+      if (parsed.success) return parsed.data;
       this.deps.log.warn(
         { event: 'runtime_config.invalid_stored', key },
         'stored value invalid; using the default',
       );
     }
-    return setting.default as SettingValue<K>;
-  }
-
-  async list(): Promise<SettingView[]> {
-    const snapshot = await this.#current();
-    return Promise.all(
-      SETTING_KEYS.map(async (key) => {
-        const doc = snapshot.docs.get(key);
-        return {
-          key,
-          description: RUNTIME_SETTINGS[key].description,
-          value: await this.get(key),
-          default: RUNTIME_SETTINGS[key].default,
-          updatedBy: doc?.updatedBy ?? null,
-          updatedAt: doc?.updatedAt ?? null,
-        };
-      }),
-    );
+    return setting.default;
   }
 
   /** Parses `text` with the key's own schema and stores it; returns the old and new value. */
@@ -77,13 +94,17 @@ export class RuntimeConfig {
     text: string,
     actorId: string,
   ): Promise<{ key: SettingKey; before: unknown; after: unknown }> {
-    if (!isSettingKey(key)) {
-      throw new AppError('NOT_FOUND', `there is no setting "${key}"`, {
+    if (!this.has(key)) {
+      const feature = key.split('.')[0] ?? '';
+      const related = this.keys.filter((k) => k.startsWith(`${feature}.`));
+      const known = related.length > 0 ? related : [...new Set(this.keys.map((k) => k.split('.')[0]))];
+      const hint = related.length > 0 ? `settings of ${feature}` : 'features with settings';
+      throw new AppError('NOT_FOUND', `there is no setting "${key}" (${hint}: ${known.join(', ')})`, {
         key,
-        known: SETTING_KEYS.join(', '),
+        known: known.join(', '),
       });
     }
-    const parsed = RUNTIME_SETTINGS[key].parse.safeParse(text);
+    const parsed = this.#setting(key).parse.safeParse(text);
     if (!parsed.success) {
       throw invalidInput(
         `"${text}" is not valid for ${key}: it ${parsed.error.issues[0]?.message ?? 'is invalid'}`,
@@ -93,18 +114,19 @@ export class RuntimeConfig {
         },
       );
     }
-    const before = await this.get(key);
+    const before = this.#value(key, await this.#current());
     const updatedAt = this.deps.clock.now();
-    await this.deps.cols.runtimeConfig.updateOne(
+    const stored = await this.deps.cols.runtimeConfig.findOneAndUpdate(
       { _id: key },
-      { $set: { value: parsed.data, updatedBy: actorId, updatedAt } },
-      { upsert: true },
+      { $set: { value: parsed.data, updatedBy: actorId, updatedAt }, $inc: { revision: 1 } },
+      { upsert: true, returnDocument: 'after' },
     );
+    const revision = stored?.revision ?? 1;
     this.deps.log.info(
       { event: 'runtime_config.changed', key, before, after: parsed.data, actorId },
       'setting changed',
     );
-    this.#snapshot?.docs.set(key, { value: parsed.data, updatedBy: actorId, updatedAt });
+    this.#snapshot?.docs.set(key, { value: parsed.data, updatedBy: actorId, updatedAt, revision });
     return { key, before, after: parsed.data };
   }
 
@@ -122,7 +144,10 @@ export class RuntimeConfig {
     this.#snapshot = {
       loadedAt: performance.now(),
       docs: new Map(
-        docs.map((d) => [d._id, { value: d.value, updatedBy: d.updatedBy, updatedAt: d.updatedAt }]),
+        docs.map((d) => [
+          d._id,
+          { value: d.value, updatedBy: d.updatedBy, updatedAt: d.updatedAt, revision: d.revision ?? 0 },
+        ]),
       ),
     };
     return this.#snapshot;

@@ -1,22 +1,10 @@
 import { z } from 'zod';
+import { SNOWFLAKE_PATTERN } from '../snowflake.js';
 
-/** Turns the text an admin types into a value; refuses anything else with a message. */
-const wholeNumber = (min: number, max: number) =>
-  z
-    .string()
-    .trim()
-    .regex(/^\d+$/, 'must be a whole number')
-    .transform(Number)
-    .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
+export type SettingKind = 'number' | 'flag' | 'channel';
 
-const onOff = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .pipe(z.enum(['on', 'off', 'true', 'false', 'yes', 'no', '1', '0'], { error: 'must be on or off' }))
-  .transform((v) => ['on', 'true', 'yes', '1'].includes(v));
-
-interface Setting<T> {
+export interface Setting<T> {
+  kind: SettingKind;
   description: string;
   default: T;
   /** Parses admin text (from `/admin runtime set`). */
@@ -25,44 +13,106 @@ interface Setting<T> {
   stored: z.ZodType<T>;
 }
 
-function setting<T>(
+/**
+ * The type of every runtime setting by key. Each feature merges its own keys into this
+ * interface from `utils/<feature>/settings.ts`:
+ *
+ *   declare module '../../src/runtimeConfig/settings.js' {
+ *     interface SettingTypes extends SettingTypesOf<typeof COOKIES_SETTINGS> {}
+ *   }
+ *
+ * and hands the values to the registry, so `runtimeConfig.get('cookies.give_max')` is typed.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by declaration merging, feature by feature
+export interface SettingTypes {}
+
+export type SettingKey = keyof SettingTypes & string;
+
+export type SettingsCatalog = { readonly [K in SettingKey]: Setting<SettingTypes[K]> };
+
+export type SettingTypesOf<T> = { [K in keyof T]: T[K] extends Setting<infer V> ? V : never };
+
+/** A feature's settings with its name as the key prefix: `cookies` + `give_max` = `cookies.give_max`. */
+export function defineSettings<F extends string, const T extends Record<string, Setting<unknown>>>(
+  feature: F,
+  settings: T,
+): { readonly [K in keyof T & string as `${F}.${K}`]: T[K] } {
+  return Object.fromEntries(
+    Object.entries(settings).map(([name, setting]) => [`${feature}.${name}`, setting]),
+  ) as { readonly [K in keyof T & string as `${F}.${K}`]: T[K] };
+}
+
+/** The feature a key belongs to: its prefix before the first dot. */
+export function featureOf(key: string): string {
+  return key.slice(0, key.indexOf('.'));
+}
+
+export function wholeNumberSetting(
   description: string,
-  def: T,
-  parse: z.ZodType<T, string>,
-  stored: z.ZodType<T>,
-): Setting<T> {
-  return { description, default: def, parse, stored };
+  def: number,
+  min: number,
+  max: number,
+): Setting<number> {
+  return {
+    kind: 'number',
+    description,
+    default: def,
+    parse: z
+      .string()
+      .trim()
+      .regex(/^\d+$/, 'must be a whole number')
+      .transform(Number)
+      .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`)),
+    stored: z.number().int().min(min).max(max),
+  };
+}
+
+const ON = ['on', 'true', 'yes', '1'];
+const OFF = ['off', 'false', 'no', '0'];
+
+export function flagSetting(description: string, def: boolean): Setting<boolean> {
+  return {
+    kind: 'flag',
+    description,
+    default: def,
+    parse: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .pipe(z.enum([...ON, ...OFF], { error: 'must be on or off' }))
+      .transform((v) => ON.includes(v)),
+    stored: z.boolean(),
+  };
 }
 
 /**
- * Every setting admins can change while the bot runs. Later features add their keys
- * here; `/admin runtime set` offers exactly these as choices (Discord allows 25).
+ * A channel the bot posts to on its own: a channel mention (`#name` in Discord's client
+ * becomes `<#id>`) or id; `off` stops the posts. Setting it again also resumes posts that
+ * stopped after a failure (see src/posting/channelPoster.ts).
  */
-export const RUNTIME_SETTINGS = {
-  'cookies.give_enabled': setting('Members can give Cookies to each other', true, onOff, z.boolean()),
-  'cookies.give_max': setting(
-    'Most Cookies one /cookies give may send',
-    1_000_000,
-    wholeNumber(1, 1_000_000_000_000),
-    z.number().int().min(1),
-  ),
-  'cookies.leaderboard_size': setting(
-    'Rows on the /cookies leaderboard image',
-    10,
-    wholeNumber(3, 25),
-    z.number().int().min(3).max(25),
-  ),
-} as const;
+export function channelSetting(description: string): Setting<string | null> {
+  return {
+    kind: 'channel',
+    description,
+    default: null,
+    parse: z
+      .string()
+      .trim()
+      .transform((text) => text.replace(/^<#(\d+)>$/, '$1'))
+      .pipe(
+        z.union([
+          z.literal('off').transform(() => null),
+          z.string().regex(SNOWFLAKE_PATTERN, 'must be a channel (#name), its id, or off'),
+        ]),
+      ),
+    stored: z.string().regex(SNOWFLAKE_PATTERN).nullable(),
+  };
+}
 
-export type SettingKey = keyof typeof RUNTIME_SETTINGS;
-export type SettingValue<K extends SettingKey> = (typeof RUNTIME_SETTINGS)[K]['default'] extends boolean
-  ? boolean
-  : (typeof RUNTIME_SETTINGS)[K]['default'] extends number
-    ? number
-    : never;
-
-export const SETTING_KEYS = Object.keys(RUNTIME_SETTINGS) as SettingKey[];
-
-export function isSettingKey(key: string): key is SettingKey {
-  return Object.hasOwn(RUNTIME_SETTINGS, key);
+/** How an admin reads a value: on/off, a channel mention, or the number. */
+export function showSetting(value: unknown): string {
+  if (typeof value === 'boolean') return value ? 'on' : 'off';
+  if (value === null) return 'off';
+  if (typeof value === 'string' && SNOWFLAKE_PATTERN.test(value)) return `<#${value}>`;
+  return String(value);
 }

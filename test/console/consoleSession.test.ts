@@ -10,7 +10,7 @@ describe('the local console', () => {
   let c: ReturnType<typeof makeConsole>;
   beforeEach(async () => {
     await clearDatabase(t.db);
-    c = makeConsole(t.cols);
+    c = makeConsole(t);
   });
 
   it('GIVEN "as NAME" THEN the line runs as that member, with a stable id per name', async () => {
@@ -25,9 +25,11 @@ describe('the local console', () => {
   it('lists buttons, and !click presses them as the current member; a second click replays', async () => {
     await c.session.run('as admin /admin cookies grant user:you amount:100');
     await c.session.run('/cookies give user:zoe amount:30');
-    expect(c.take()).toMatch(/buttons: \[Give\] \(cookies:give:\d+:\d+:30\) {2}\[Cancel\]/);
+    expect(c.take()).toMatch(
+      /buttons: \[Give\] \(cookies\.give:\d+\) {2}\[Cancel\] \(cookies\.give_cancel:\d+\)/,
+    );
     expect(await c.session.run('as zoe !click Give')).toBe('refused');
-    expect(c.take()).toContain('❌ You are not allowed to do that: this button belongs to someone else.');
+    expect(c.take()).toContain('❌ This button belongs to @you. Run the command yourself to get your own.');
     expect(await c.session.run('!click give')).toBe('ok');
     expect(c.take()).toContain('[updated message] ✅ You gave 30 🍪 to @zoe. You have 70 🍪 left.');
     expect(await c.session.run('!click Give')).toBe('ok');
@@ -37,7 +39,7 @@ describe('the local console', () => {
 
   it('lists a select menu, and !choose picks an option of it', async () => {
     await c.session.run('/help');
-    expect(c.take()).toContain('menu: Details of one topic (help:topic): [General] [Cookies]');
+    expect(c.take()).toContain('menu: Details of one topic (help.topic): [General] [Cookies]');
     expect(await c.session.run('!choose cookies')).toBe('ok');
     const text = c.take();
     expect(text).toContain('[ephemeral] [updated message]');
@@ -45,9 +47,43 @@ describe('the local console', () => {
     expect(text).toContain('• user (optional): Whose balance (default: yours)');
   });
 
+  it('GIVEN a cancelled give WHEN Give is pressed afterwards THEN it says so and nothing moves', async () => {
+    await c.session.run('as admin /admin cookies grant user:you amount:100');
+    await c.session.run('/cookies give user:bob amount:20');
+    expect(await c.session.run('!click Cancel')).toBe('ok');
+    expect(c.take()).toContain(
+      '[updated message] Cancelled the give of 20 🍪 to @bob. No Cookies were moved.',
+    );
+    expect(await c.session.run('!click Give')).toBe('ok');
+    expect(c.take()).toContain('This give of 20 🍪 to @bob was cancelled. No Cookies were moved.');
+    expect(await c.deps.ledger.balanceOf('cookies', c.identities.get('bob').id)).toBe(0);
+  });
+
+  it('GIVEN a give that went through WHEN Cancel is pressed afterwards THEN it says the Cookies were given', async () => {
+    await c.session.run('as admin /admin cookies grant user:you amount:100');
+    await c.session.run('/cookies give user:bob amount:20');
+    await c.session.run('!click Give');
+    c.take();
+    expect(await c.session.run('!click Cancel')).toBe('ok');
+    expect(c.take()).toContain('Too late to cancel: you already gave 20 🍪 to @bob.');
+    expect(await c.deps.ledger.balanceOf('cookies', c.identities.get('bob').id)).toBe(20);
+  });
+
+  it('GIVEN a give prompt older than ten minutes WHEN Give is pressed THEN it has expired and nothing moves', async () => {
+    await c.session.run('as admin /admin cookies grant user:you amount:100');
+    await c.session.run('/cookies give user:bob amount:20');
+    await c.session.run('!wait 11m');
+    c.take();
+    expect(await c.session.run('!click Give')).toBe('ok');
+    expect(c.take()).toContain(
+      'This give of 20 🍪 to @bob expired. No Cookies were moved; run /cookies give again.',
+    );
+    expect(await c.deps.ledger.balanceOf('cookies', c.identities.get('you').id)).toBe(100);
+  });
+
   it('GIVEN a second console run on the same database THEN its gives are new operations', async () => {
     await c.session.run('as admin /admin cookies grant user:you amount:100');
-    for (const run of [c, makeConsole(t.cols)]) {
+    for (const run of [c, makeConsole(t)]) {
       await run.session.run('/cookies give user:zoe amount:10');
       expect(await run.session.run('!click Give')).toBe('ok');
       expect(run.take()).toContain('✅ You gave 10 🍪 to @zoe.');
@@ -83,6 +119,15 @@ describe('the local console', () => {
     ['!click Give', 'no button "Give"'],
     ['hello', '"hello" is not a command'],
     ['!wait soon', '"soon" is not a duration'],
+    ['!wait 99999999999999999999d', '"99999999999999999999d" is not a duration'],
+    ['!wait 4000d', '"4000d" is too long: !wait goes at most 3650d'],
+    ['/cookies give user:bob amount:0x10', 'amount must be a whole number'],
+    ['/cookies give user:bob amount:1e2', 'amount must be a whole number'],
+    ['/cookies give user:bob amount:1.0000000000000001', 'amount must be a whole number'],
+    ['/cookies give user:bob amount:9007199254740993', 'amount must be a whole number'],
+    ['/cookies give user:bob user:carol amount:5', 'option user is given twice'],
+    ['/cookies give user: amount:5', 'user is empty'],
+    ['/cookies give user:@ amount:5', 'user must be a member name'],
   ])('refuses the line %j with a clear message and counts it as failed', async (line, message) => {
     expect(await c.session.run(line)).toBe('failed');
     expect(c.take()).toContain(`error: ${message}`);

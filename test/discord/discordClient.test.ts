@@ -1,60 +1,68 @@
 import { loadImage } from 'canvas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMMANDS } from '../../commands/index.js';
-import { type DiscordBot, startDiscordBot } from '../../src/discord/discordBot.js';
-import { InteractionRuntime } from '../../src/interactions/runtime.js';
-import type { CommandModule } from '../../src/interactions/types.js';
+import { defineCommand } from '../../src/interactions/defineCommand.js';
 import { checkInvariants } from '../../utils/ledger/invariants.js';
-import { ADMIN_ID, MEMBER_ID, makeBotDeps, OTHER_ID } from '../support/botHarness.js';
+import { ADMIN_ID } from '../support/botHarness.js';
 import { useTestDatabase } from '../support/database.js';
-import { FakeDiscord, type FakeUser } from '../support/fakeDiscord.js';
+import { type FakeBot, freshMember, startFakeBot } from '../support/discordHarness.js';
+import { FakeDiscord, type FakeUser, type VisibleMessage } from '../support/fakeDiscord.js';
 import { seedBalance } from '../support/ledgerHarness.js';
 
 const t = useTestDatabase('discord_client');
 
-const member: FakeUser = { id: MEMBER_ID, username: 'mia' };
-const other: FakeUser = { id: OTHER_ID, username: 'otto' };
 const admin: FakeUser = { id: ADMIN_ID, username: 'ada' };
 
 /** A command that fails unexpectedly, to see what a member gets then. */
-const brokenCommand: CommandModule = {
-  data: { name: 'broken', description: 'Always fails' },
+const brokenCommand = defineCommand({
+  name: 'broken',
+  description: 'Always fails',
   access: 'everyone',
   category: 'Test',
-  async execute() {
-    throw new Error('database exploded');
+  handler: {
+    async run() {
+      throw new Error('database exploded');
+    },
   },
-};
+});
 
 /** A slow command that fails after it deferred publicly. */
-const brokenRenderCommand: CommandModule = {
-  data: { name: 'broken-render', description: 'Defers, then fails' },
+const brokenRenderCommand = defineCommand({
+  name: 'broken-render',
+  description: 'Defers, then fails',
   access: 'everyone',
   category: 'Test',
-  defer: () => ({ ephemeral: false }),
-  async execute() {
-    throw new Error('renderer crashed');
+  handler: {
+    defer: { ephemeral: false },
+    async run() {
+      throw new Error('renderer crashed');
+    },
   },
-};
+});
 
+/** The button labelled `label` on a message. */
+function button(message: VisibleMessage | undefined, label: string): string {
+  const found = message?.components.flatMap((row) => row.components).find((c) => c.label === label);
+  if (!found) throw new Error(`no button ${label} on ${JSON.stringify(message)}`);
+  return found.custom_id;
+}
+
+// Each test uses members of its own (freshMember), so it passes alone and in any order.
 describe('the bot through the real discord.js client', () => {
   const fake = new FakeDiscord();
-  let bot: DiscordBot;
-  let harness: ReturnType<typeof makeBotDeps>;
+  let harness: FakeBot;
 
   beforeAll(async () => {
     await fake.start();
-    harness = makeBotDeps(t.cols);
-    const runtime = new InteractionRuntime(harness.deps, [...COMMANDS, brokenCommand, brokenRenderCommand]);
-    bot = await startDiscordBot(runtime, harness.deps.log, { token: 'fake-token', apiUrl: fake.apiUrl });
+    harness = await startFakeBot(fake, t, { extraCommands: [brokenCommand, brokenRenderCommand] });
   });
 
   afterAll(async () => {
-    await bot?.stop();
+    await harness?.bot.stop();
     await fake.stop();
   });
 
   it('GIVEN a member WHEN they run /help THEN they privately see the member commands and no admin ones', async () => {
+    const member = freshMember('mia');
     const token = fake.command(member, 'help', []);
     const [reply] = await fake.waitFor(token);
     expect(reply?.via).toBe('reply');
@@ -67,6 +75,7 @@ describe('the bot through the real discord.js client', () => {
   });
 
   it('WHEN the member picks a topic in the /help menu THEN the same message shows its options', async () => {
+    const member = freshMember('mia');
     const [menuMessage] = await fake.waitFor(fake.command(member, 'help', []));
     const menu = menuMessage?.components[0]?.components[0];
     expect(menu?.options?.map((o) => o.value)).toContain('Cookies');
@@ -84,7 +93,8 @@ describe('the bot through the real discord.js client', () => {
   });
 
   it('GIVEN 1234 Cookies WHEN the member runs /cookies balance THEN the reply shows 1,234', async () => {
-    await seedBalance(harness.deps.ledger, MEMBER_ID, 1234);
+    const member = freshMember('mia');
+    await seedBalance(harness.deps.ledger, member.id, 1234);
     const token = fake.command(member, 'cookies', ['balance']);
     const [reply] = await fake.waitFor(token);
     expect(reply?.ephemeral).toBe(true);
@@ -93,25 +103,43 @@ describe('the bot through the real discord.js client', () => {
   });
 
   it('GIVEN a member who is not an admin WHEN they run /admin runtime set THEN they are refused privately and nothing changes', async () => {
-    const token = fake.command(member, 'admin', ['runtime', 'set'], { key: 'cookies.give_max', value: '5' });
+    const member = freshMember('mia');
+    const token = fake.command(member, 'admin', ['runtime', 'set'], {
+      key: 'cookies.leaderboard_size',
+      value: '5',
+    });
     const [reply] = await fake.waitFor(token);
     expect(reply?.ephemeral).toBe(true);
     expect(reply?.content).toBe('❌ You are not allowed to do that: it needs admin rights on this bot.');
-    expect(await t.cols.runtimeConfig.countDocuments()).toBe(0);
-    expect(harness.logs.some((l) => l.event === 'authority.refused' && l.userId === MEMBER_ID)).toBe(true);
+    expect(await t.cols.runtimeConfig.countDocuments({ _id: 'cookies.leaderboard_size' })).toBe(0);
+    expect(harness.logs.some((l) => l.event === 'authority.refused' && l.userId === member.id)).toBe(true);
   });
 
   it('GIVEN an admin WHEN they set a runtime value THEN it is stored with who changed it', async () => {
-    const token = fake.command(admin, 'admin', ['runtime', 'set'], { key: 'cookies.give_max', value: '500' });
+    const token = fake.command(admin, 'admin', ['runtime', 'set'], {
+      key: 'cookies.leaderboard_size',
+      value: '12',
+    });
     const [reply] = await fake.waitFor(token);
-    expect(reply?.content).toContain('1000000 → **500**');
-    expect(await t.cols.runtimeConfig.findOne({ _id: 'cookies.give_max' })).toMatchObject({
-      value: 500,
+    expect(reply?.content).toContain('→ **12**');
+    expect(await t.cols.runtimeConfig.findOne({ _id: 'cookies.leaderboard_size' })).toMatchObject({
+      value: 12,
       updatedBy: ADMIN_ID,
     });
   });
 
+  it('WHEN an admin types a setting key THEN autocomplete suggests the matching keys with their values', async () => {
+    const token = fake.autocomplete(admin, 'admin', ['runtime', 'set'], { key: 'give', value: '' }, 'key');
+    const choices = await fake.suggestions(token);
+    expect(choices.map((c) => c.value)).toEqual(['cookies.give_enabled', 'cookies.give_max']);
+    expect(choices[0]?.name).toBe('cookies.give_enabled (now on)');
+    const member = freshMember('mia');
+    const refused = fake.autocomplete(member, 'admin', ['runtime', 'set'], { key: 'give', value: '' }, 'key');
+    expect(await fake.suggestions(refused)).toEqual([]);
+  });
+
   it('GIVEN a command that fails unexpectedly THEN the member sees a ref and the log has the same ref', async () => {
+    const member = freshMember('mia');
     const token = fake.command(member, 'broken', []);
     const [reply] = await fake.waitFor(token);
     expect(reply?.ephemeral).toBe(true);
@@ -123,6 +151,7 @@ describe('the bot through the real discord.js client', () => {
   });
 
   it('GIVEN a public deferral WHEN the command then fails THEN the placeholder is removed and the error is private', async () => {
+    const member = freshMember('mia');
     const token = fake.command(member, 'broken-render', []);
     const messages = await fake.waitFor(token, (m) => m.some((x) => x.via === 'followup'));
     expect(messages.map((m) => m.via)).toEqual(['followup']);
@@ -132,7 +161,8 @@ describe('the bot through the real discord.js client', () => {
   });
 
   it('WHEN a member asks for the leaderboard THEN the reply is deferred, then edited with a real PNG', async () => {
-    await seedBalance(harness.deps.ledger, OTHER_ID, 99);
+    const member = freshMember('mia');
+    await seedBalance(harness.deps.ledger, member.id, 99);
     const token = fake.command(member, 'cookies', ['leaderboard']);
     const messages = await fake.waitFor(token, (m) => m.some((x) => x.via === 'edit'));
     expect(messages[0]?.via).toBe('deferred');
@@ -143,36 +173,134 @@ describe('the bot through the real discord.js client', () => {
     expect(png?.name).toBe('leaderboard.png');
     expect(png?.data.subarray(1, 4).toString()).toBe('PNG');
     const image = await loadImage(png?.data as Buffer);
-    expect([image.width, image.height]).toEqual([800, 96 + 2 * 52 + 32]);
+    const rows = (await harness.deps.services.cookies.leaderboard(25)).length;
+    expect(rows).toBeGreaterThan(0);
+    expect([image.width, image.height]).toEqual([800, 96 + rows * 52 + 32]);
+
+    const again = await fake.waitFor(fake.command(member, 'cookies', ['leaderboard']));
+    expect(again.at(-1)?.ephemeral).toBe(true);
+    expect(again.at(-1)?.content).toMatch(/^❌ You can do this again <t:\d+:R>\.$/);
   });
 
   it('GIVEN a give prompt WHEN the member double-clicks Give THEN the Cookies move once', async () => {
-    const prompt = fake.command(member, 'cookies', ['give'], { user: OTHER_ID, amount: 100 }, [other]);
+    const [member, other] = [freshMember('mia'), freshMember('otto')];
+    await seedBalance(harness.deps.ledger, member.id, 1234);
+    const prompt = fake.command(member, 'cookies', ['give'], { user: other.id, amount: 100 }, [other]);
     const [message] = await fake.waitFor(prompt);
     expect(message?.content).toContain('Give **100 🍪**');
-    const giveButton = message?.components[0]?.components.find((c) => c.label === 'Give');
-    expect(giveButton).toBeDefined();
-
-    const first = fake.click(member, message as NonNullable<typeof message>, giveButton?.custom_id as string);
-    const second = fake.click(
-      member,
-      message as NonNullable<typeof message>,
-      giveButton?.custom_id as string,
-    );
+    const give = button(message, 'Give');
+    const first = fake.click(member, message as VisibleMessage, give);
+    const second = fake.click(member, message as VisibleMessage, give);
     const [a] = await fake.waitFor(first);
     const [b] = await fake.waitFor(second);
     expect([a?.via, b?.via]).toEqual(['update', 'update']);
     expect([a?.content, b?.content].filter((c) => c?.includes('Already done'))).toHaveLength(1);
     await harness.deps.ledger.flush();
-    expect(await harness.deps.ledger.balanceOf('cookies', MEMBER_ID)).toBe(1134);
-    expect(await harness.deps.ledger.balanceOf('cookies', OTHER_ID)).toBe(199);
+    expect(await harness.deps.ledger.balanceOf('cookies', member.id)).toBe(1134);
+    expect(await harness.deps.ledger.balanceOf('cookies', other.id)).toBe(100);
     expect((await checkInvariants(t.cols)).problems).toEqual([]);
   });
 
   it('GIVEN a give above the balance THEN the member is told privately what they have and need', async () => {
-    const token = fake.command(other, 'cookies', ['give'], { user: MEMBER_ID, amount: 250 }, [member]);
+    const [member, other] = [freshMember('mia'), freshMember('otto')];
+    await seedBalance(harness.deps.ledger, other.id, 199);
+    const token = fake.command(other, 'cookies', ['give'], { user: member.id, amount: 250 }, [member]);
     const [reply] = await fake.waitFor(token);
     expect(reply?.ephemeral).toBe(true);
     expect(reply?.content).toBe('❌ Not enough: you have 199 🍪 but this needs 250 🍪.');
+  });
+
+  it('GIVEN a give prompt WHEN someone else presses its Give button THEN they are told whose it is and nothing moves', async () => {
+    const [member, other] = [freshMember('mia'), freshMember('otto')];
+    await seedBalance(harness.deps.ledger, member.id, 50);
+    const [message] = await fake.waitFor(
+      fake.command(member, 'cookies', ['give'], { user: other.id, amount: 20 }, [other]),
+    );
+    const [reply] = await fake.waitFor(fake.click(other, message as VisibleMessage, button(message, 'Give')));
+    expect(reply?.ephemeral).toBe(true);
+    expect(reply?.content).toBe(
+      `❌ This button belongs to <@${member.id}>. Run the command yourself to get your own.`,
+    );
+    expect(await harness.deps.ledger.balanceOf('cookies', member.id)).toBe(50);
+  });
+
+  it('GIVEN a give prompt WHEN an admin switches giving off before Give is pressed THEN nothing moves', async () => {
+    const [member, other] = [freshMember('mia'), freshMember('otto')];
+    await seedBalance(harness.deps.ledger, member.id, 50);
+    const [message] = await fake.waitFor(
+      fake.command(member, 'cookies', ['give'], { user: other.id, amount: 20 }, [other]),
+    );
+    await fake.waitFor(
+      fake.command(admin, 'admin', ['runtime', 'set'], { key: 'cookies.give_enabled', value: 'off' }),
+    );
+    try {
+      const [reply] = await fake.waitFor(
+        fake.click(member, message as VisibleMessage, button(message, 'Give')),
+      );
+      expect(reply?.content).toBe('❌ Giving Cookies is switched off right now.');
+      expect(await harness.deps.ledger.balanceOf('cookies', other.id)).toBe(0);
+    } finally {
+      await fake.waitFor(
+        fake.command(admin, 'admin', ['runtime', 'set'], { key: 'cookies.give_enabled', value: 'on' }),
+      );
+    }
+  });
+
+  it('GIVEN an audit channel WHEN an admin grants Cookies THEN the grant is posted there through Discord', async () => {
+    const member = freshMember('mia');
+    const audit = '900000000000000077';
+    await fake.waitFor(
+      fake.command(admin, 'admin', ['runtime', 'set'], { key: 'admin.audit_channel', value: `<#${audit}>` }),
+    );
+    await fake.waitFor(
+      fake.command(admin, 'admin', ['cookies', 'grant'], { user: member.id, amount: 25, reason: 'quiz' }, [
+        member,
+      ]),
+    );
+    await harness.deps.scheduler.runDue();
+    const posted = fake.channelPosts.get(audit) ?? [];
+    expect(posted.map((m) => m.content)).toContain(
+      `🎁 <@${ADMIN_ID}> granted 25 🍪 to <@${member.id}>: quiz`,
+    );
+    expect(fake.calls.some((c) => c.method === 'POST' && c.path === `/channels/${audit}/messages`)).toBe(
+      true,
+    );
+  });
+
+  it('GIVEN a channel the bot may not post in THEN posts stop, the log names the channel and the admin sees why', async () => {
+    const member = freshMember('mia');
+    const closed = '900000000000000078';
+    fake.forbiddenChannels.add(closed);
+    await fake.waitFor(
+      fake.command(admin, 'admin', ['runtime', 'set'], { key: 'admin.audit_channel', value: closed }),
+    );
+    await fake.waitFor(
+      fake.command(admin, 'admin', ['cookies', 'grant'], { user: member.id, amount: 5 }, [member]),
+    );
+    await harness.deps.scheduler.runDue();
+    expect(harness.logs.some((l) => l.event === 'post.channel_stopped' && l.channelId === closed)).toBe(true);
+    const [show] = await fake.waitFor(
+      fake.command(admin, 'admin', ['runtime', 'show'], { feature: 'admin' }),
+    );
+    expect(show?.embeds[0]?.fields?.[0]?.value).toContain('posts stopped');
+    expect(show?.embeds[0]?.fields?.[0]?.value).toContain('Missing Permissions');
+
+    const postsBefore = fake.calls.filter((c) => c.path === `/channels/${closed}/messages`).length;
+    await fake.waitFor(
+      fake.command(admin, 'admin', ['cookies', 'grant'], { user: member.id, amount: 5 }, [member]),
+    );
+    await harness.deps.scheduler.runDue();
+    expect(fake.calls.filter((c) => c.path === `/channels/${closed}/messages`)).toHaveLength(postsBefore);
+
+    fake.forbiddenChannels.delete(closed);
+    await fake.waitFor(
+      fake.command(admin, 'admin', ['runtime', 'set'], { key: 'admin.audit_channel', value: closed }),
+    );
+    await harness.deps.scheduler.runDue();
+    expect(
+      (fake.channelPosts.get(closed) ?? []).some((m) =>
+        m.content.includes('changed **admin.audit_channel**'),
+      ),
+    ).toBe(true);
   });
 });

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DiscordBot, startDiscordBot } from '../../src/discord/discordBot.js';
-import { InteractionRuntime } from '../../src/interactions/runtime.js';
-import type { CommandModule } from '../../src/interactions/types.js';
-import { MEMBER_ID, makeBotDeps } from '../support/botHarness.js';
+import { defineComponent } from '../../src/interactions/componentIds.js';
+import { defineCommand, defineComponentHandler } from '../../src/interactions/defineCommand.js';
+import { MEMBER_ID } from '../support/botHarness.js';
 import { useTestDatabase } from '../support/database.js';
+import { type FakeBot, startFakeBot } from '../support/discordHarness.js';
 import { FakeDiscord } from '../support/fakeDiscord.js';
 
 const t = useTestDatabase('slow_interactions');
@@ -20,40 +20,42 @@ function gate() {
 
 describe('interactions slower than the safety deferral', () => {
   const fake = new FakeDiscord();
-  let bot: DiscordBot;
+  let harness: FakeBot;
   let commandGate = gate();
   let buttonGate = gate();
 
-  const slow: CommandModule = {
-    data: { name: 'slow', description: 'Takes its time' },
+  const press = defineComponent('slow.press', {});
+  const slow = defineCommand({
+    name: 'slow',
+    description: 'Takes its time',
     access: 'everyone',
     category: 'Test',
-    async execute() {
-      await commandGate.done;
-      return {
-        content: 'done thinking',
-        buttons: [{ customId: 'slow:press', label: 'Press', style: 'primary' }],
-      };
+    handler: {
+      async run() {
+        await commandGate.done;
+        return {
+          content: 'done thinking',
+          buttons: [{ customId: press.build({}), label: 'Press', style: 'primary' }],
+        };
+      },
     },
-    components: {
-      press: {
+    components: [
+      defineComponentHandler(press, {
         async run() {
           await buttonGate.done;
           return { update: true, content: 'pressed', buttons: [] };
         },
-      },
-    },
-  };
+      }),
+    ],
+  });
 
   beforeAll(async () => {
     await fake.start();
-    const { deps } = makeBotDeps(t.cols);
-    const runtime = new InteractionRuntime(deps, [slow], { safetyDeferMs: 100 });
-    bot = await startDiscordBot(runtime, deps.log, { token: 'fake-token', apiUrl: fake.apiUrl });
+    harness = await startFakeBot(fake, t, { extraCommands: [slow], safetyDeferMs: 100 });
   });
 
   afterAll(async () => {
-    await bot?.stop();
+    await harness?.bot.stop();
     await fake.stop();
   });
 
@@ -72,7 +74,7 @@ describe('interactions slower than the safety deferral', () => {
     const [prompt] = await fake.waitFor(fake.command(member, 'slow', []));
     expect(prompt?.via).toBe('reply');
     buttonGate = gate();
-    const token = fake.click(member, prompt as NonNullable<typeof prompt>, 'slow:press');
+    const token = fake.click(member, prompt as NonNullable<typeof prompt>, 'slow.press');
     await fake.waitFor(token, (m) => m.some((x) => x.via === 'deferred'));
     const callback = fake.calls.find((c) => c.path.includes(token) && c.path.endsWith('/callback'));
     expect(callback?.body?.type).toBe(6);

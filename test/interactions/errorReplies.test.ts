@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { ASSEMBLY } from '../../commands/index.js';
 import { describeAppError, presentError } from '../../src/interactions/errorReplies.js';
 import { AppError } from '../../utils/errors.js';
+
+const messages = ASSEMBLY.errorMessages;
 
 describe('what members read when something is refused', () => {
   it.each([
@@ -33,16 +36,32 @@ describe('what members read when something is refused', () => {
       new AppError('INVALID_INPUT', 'you cannot give Cookies to yourself'),
       'You cannot give Cookies to yourself.',
     ],
+    [
+      new AppError('FEATURE_DISABLED', 'x', { what: 'giving Cookies', setting: 'cookies.give_enabled' }),
+      'Giving Cookies is switched off right now.',
+    ],
+    [
+      new AppError('NOT_YOUR_BUTTON', 'x', { ownerId: '800000000000000002' }),
+      'This button belongs to <@800000000000000002>. Run the command yourself to get your own.',
+    ],
+    [
+      new AppError('GIVE_ABOVE_LIMIT', 'x', { amount: 2_000, max: 1_000 }),
+      'At most 1,000 🍪 can be given at once; you asked to give 2,000 🍪.',
+    ],
   ])('%s', (error, text) => {
-    expect(describeAppError(error)).toBe(text);
-    expect(presentError(error, 'REF12345')).toEqual({
+    expect(describeAppError(error, messages)).toBe(text);
+    expect(presentError(error, 'REF12345', messages)).toEqual({
       expected: true,
       reply: { ephemeral: true, content: `❌ ${text}` },
     });
   });
 
   it('shows only a reference for anything unexpected, never the error itself', () => {
-    const presented = presentError(new TypeError('cannot read properties of undefined'), 'ABCD1234');
+    const presented = presentError(
+      new TypeError('cannot read properties of undefined'),
+      'ABCD1234',
+      messages,
+    );
     expect(presented.expected).toBe(false);
     expect(presented.reply.ephemeral).toBe(true);
     expect(presented.reply.content).toContain('Something went wrong (ref ABCD1234)');

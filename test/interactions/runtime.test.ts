@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { ASSEMBLY } from '../../commands/index.js';
+import { defineCommand } from '../../src/interactions/defineCommand.js';
 import { InteractionRuntime } from '../../src/interactions/runtime.js';
-import type { CommandModule, DeferMode, Invocation, Reply, Responder } from '../../src/interactions/types.js';
-import { MEMBER_ID, makeBotDeps } from '../support/botHarness.js';
+import type { CommandModule, DeferMode, Reply, Responder } from '../../src/interactions/types.js';
+import { makeBotDeps } from '../support/botHarness.js';
 import { useTestDatabase } from '../support/database.js';
+import { commandInvocation } from '../support/invocations.js';
 
 const t = useTestDatabase('interaction_runtime');
 
@@ -20,22 +23,10 @@ class RecordingResponder implements Responder {
   }
 }
 
-function invocation(commandName: string): Invocation {
-  return {
-    kind: 'command',
-    id: `${Date.now()}`,
-    commandName,
-    group: null,
-    subcommand: null,
-    options: {},
-    users: {},
-    customId: null,
-    messageId: null,
-    values: [],
-    user: { id: MEMBER_ID, name: 'mia' },
-    roleIds: [],
-    guildId: null,
-  };
+const invocation = (commandName: string) => commandInvocation({ commandName });
+
+function catalog(...commands: CommandModule[]) {
+  return { commands, errorMessages: ASSEMBLY.errorMessages };
 }
 
 describe('interaction runtime', () => {
@@ -44,16 +35,19 @@ describe('interaction runtime', () => {
     const gate = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const slow: CommandModule = {
-      data: { name: 'slow', description: 'Waits for the test' },
+    const slow = defineCommand({
+      name: 'slow',
+      description: 'Waits for the test',
       access: 'everyone',
       category: 'Test',
-      async execute() {
-        await gate;
-        return { content: 'finished' };
+      handler: {
+        async run() {
+          await gate;
+          return { content: 'finished' };
+        },
       },
-    };
-    const runtime = new InteractionRuntime(makeBotDeps(t.cols).deps, [slow]);
+    });
+    const runtime = new InteractionRuntime(makeBotDeps(t).deps, catalog(slow));
     const inFlight = new RecordingResponder();
     const pending = runtime.dispatch(invocation('slow'), inFlight);
     let drained = false;
@@ -71,17 +65,20 @@ describe('interaction runtime', () => {
   });
 
   it('defers a command that declares it before running it', async () => {
-    const rendered: CommandModule = {
-      data: { name: 'render', description: 'Slow image' },
+    const rendered = defineCommand({
+      name: 'render',
+      description: 'Slow image',
       access: 'everyone',
       category: 'Test',
-      defer: () => ({ ephemeral: false }),
-      async execute() {
-        return { content: 'image' };
+      handler: {
+        defer: { ephemeral: false },
+        async run() {
+          return { content: 'image' };
+        },
       },
-    };
+    });
     const responder = new RecordingResponder();
-    const result = await new InteractionRuntime(makeBotDeps(t.cols).deps, [rendered]).dispatch(
+    const result = await new InteractionRuntime(makeBotDeps(t).deps, catalog(rendered)).dispatch(
       invocation('render'),
       responder,
     );

@@ -4,8 +4,8 @@ import { systemClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import { type Collections, collections } from '../../src/db/collections.js';
 import { MONEY_PATH_CLIENT_OPTIONS } from '../../src/db/connect.js';
-import { startRecoveryLoop } from '../../src/ledgerRecoveryLoop.js';
 import { silentLogger } from '../../src/logger.js';
+import { startPeriodic } from '../../src/periodic.js';
 import { type AppError, isAppError } from '../../utils/errors.js';
 import { MAX_BALANCE } from '../../utils/ledger/books.js';
 import { checkInvariants } from '../../utils/ledger/invariants.js';
@@ -382,7 +382,8 @@ describe('recovery that meets failures', () => {
     proxy.setRule(() => 'pass');
 
     const started = performance.now();
-    const loop = startRecoveryLoop(
+    const loop = startPeriodic(
+      'ledger.recovery',
       async () => {
         await ledger.settleAbandoned();
         return recoverLedger({ cols: faulty, clock: systemClock, log: silentLogger }, { graceMs: 300 });
@@ -414,7 +415,7 @@ describe('recovery that meets failures', () => {
 
 describe('what a member sees when a reply is lost', () => {
   it('GIVEN the reply to a grant and to a give is lost THEN each moves once and the replies show real balances', async () => {
-    const c = makeConsole(faulty);
+    const c = makeConsole({ db: proxied.db(t.name), cols: faulty });
     const bob = c.identities.get('bob').id;
     const zoe = c.identities.get('zoe').id;
     proxy.setRule(firstUpdateOf('items_cookies', bob, 'cut-reply'));

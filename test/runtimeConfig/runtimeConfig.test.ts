@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { ASSEMBLY } from '../../commands/index.js';
 import { ManualClock } from '../../src/clock.js';
 import { silentLogger } from '../../src/logger.js';
 import { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
@@ -11,6 +12,7 @@ const HOUR = 3_600_000;
 function store(ttlMs: number) {
   return new RuntimeConfig(
     { cols: t.cols, clock: new ManualClock(new Date('2026-05-01T00:00:00Z')), log: silentLogger },
+    ASSEMBLY.settings,
     ttlMs,
   );
 }
@@ -50,12 +52,13 @@ describe('runtime configuration', () => {
     expect(await t.cols.runtimeConfig.countDocuments()).toBe(0);
   });
 
-  it('refuses an unknown key and names the known ones', async () => {
-    const error = (await store(HOUR)
-      .set('cookies.rain', '1', 'u1')
-      .catch((e: unknown) => e)) as AppError;
+  it("refuses an unknown key and names the feature's keys, or the features", async () => {
+    const config = store(HOUR);
+    const error = (await config.set('cookies.rain', '1', 'u1').catch((e: unknown) => e)) as AppError;
     expect(error.code).toBe('NOT_FOUND');
-    expect(error.context.known).toContain('cookies.give_max');
+    expect(error.detail).toContain('settings of cookies: cookies.give_enabled, cookies.give_max');
+    const unknownFeature = (await config.set('weather.rain', '1', 'u1').catch((e: unknown) => e)) as AppError;
+    expect(unknownFeature.detail).toContain('features with settings: cookies, admin');
   });
 
   it('GIVEN two processes THEN the other sees a change once its cached copy is older than the TTL', async () => {

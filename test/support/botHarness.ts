@@ -1,37 +1,62 @@
+import { ASSEMBLY } from '../../commands/index.js';
+import type { AppDeps } from '../../src/app.js';
+import { createBotDeps } from '../../src/botDeps.js';
 import { ManualClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
-import type { Collections } from '../../src/db/collections.js';
+import type { Assembly } from '../../src/features/assemble.js';
 import type { BotDeps } from '../../src/interactions/types.js';
 import { createLogger } from '../../src/logger.js';
-import { ProfileDirectory } from '../../src/profiles/profileDirectory.js';
+import type { ChannelPost, PostTransport } from '../../src/posting/channelPoster.js';
 import { cryptoRng } from '../../src/rng.js';
-import { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import { Ledger } from '../../utils/ledger/ledger.js';
+import type { TestDatabase } from './database.js';
 
 export const ADMIN_ID = '800000000000000001';
 export const MEMBER_ID = '800000000000000002';
 export const OTHER_ID = '800000000000000003';
 
-/** Bot deps over a test database, with every log line kept in `logs` for assertions. */
-export function makeBotDeps(cols: Collections): {
+/** Channel posts kept in memory; `refuse` makes a channel fail like one the bot may not post in. */
+export class RecordingTransport implements PostTransport {
+  readonly posts: { channelId: string; post: ChannelPost }[] = [];
+  readonly refuse = new Map<string, Error>();
+
+  async send(channelId: string, post: ChannelPost): Promise<void> {
+    const failure = this.refuse.get(channelId);
+    if (failure) throw failure;
+    this.posts.push({ channelId, post });
+  }
+}
+
+/** The app-level deps over a test database (what `openApp` gives a real process). */
+export function makeAppDeps(
+  t: Pick<TestDatabase, 'db' | 'cols'>,
+  env: Record<string, string> = {},
+): AppDeps & { clock: ManualClock; logs: Record<string, unknown>[] } {
+  const logs: Record<string, unknown>[] = [];
+  const log = createLogger('info', { write: (line: string) => logs.push(JSON.parse(line)) });
+  const config = loadConfig({
+    ADMIN_USER_IDS: ADMIN_ID,
+    RUNTIME_CONFIG_TTL_MS: '0',
+    POST_MIN_INTERVAL_MS: '0',
+    ...env,
+  });
+  const clock = new ManualClock(new Date('2026-03-01T12:00:00Z'));
+  const ledger = new Ledger({ cols: t.cols, clock, log, rng: cryptoRng, config: config.ledger });
+  return { config, log, clock, rng: cryptoRng, db: t.db, cols: t.cols, ledger, logs };
+}
+
+/** Bot deps over a test database, with every log line kept in `logs` and posts in `transport`. */
+export function makeBotDeps(
+  t: Pick<TestDatabase, 'db' | 'cols'>,
+  options: { assembly?: Assembly; env?: Record<string, string> } = {},
+): {
   deps: BotDeps;
   logs: Record<string, unknown>[];
   clock: ManualClock;
+  transport: RecordingTransport;
 } {
-  const logs: Record<string, unknown>[] = [];
-  const log = createLogger('info', { write: (line: string) => logs.push(JSON.parse(line)) });
-  const config = loadConfig({ ADMIN_USER_IDS: ADMIN_ID, RUNTIME_CONFIG_TTL_MS: '0' });
-  const clock = new ManualClock(new Date('2026-03-01T12:00:00Z'));
-  const base = { cols, clock, log };
-  const deps: BotDeps = {
-    config,
-    log,
-    clock,
-    rng: cryptoRng,
-    cols,
-    ledger: new Ledger({ ...base, rng: cryptoRng, config: config.ledger }),
-    runtimeConfig: new RuntimeConfig(base, config.runtimeConfigTtlMs),
-    profiles: new ProfileDirectory(base),
-  };
-  return { deps, logs, clock };
+  const app = makeAppDeps(t, options.env);
+  const transport = new RecordingTransport();
+  const deps = createBotDeps(app, options.assembly ?? ASSEMBLY, { transport });
+  return { deps, logs: app.logs, clock: app.clock, transport };
 }

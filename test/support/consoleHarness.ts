@@ -1,42 +1,47 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { COMMANDS } from '../../commands/index.js';
+import { ASSEMBLY } from '../../commands/index.js';
+import { createBotDeps } from '../../src/botDeps.js';
 import { ConsoleIdentities } from '../../src/console/consoleIdentities.js';
-import { createConsoleOutput } from '../../src/console/consoleResponder.js';
+import { consolePostTransport, createConsoleOutput } from '../../src/console/consoleResponder.js';
 import { ConsoleSession } from '../../src/console/consoleSession.js';
-import type { Collections } from '../../src/db/collections.js';
 import { InteractionRuntime } from '../../src/interactions/runtime.js';
-import { makeBotDeps } from './botHarness.js';
+import { makeAppDeps } from './botHarness.js';
+import type { TestDatabase } from './database.js';
 
 /** A console session over a test database; `take()` returns what was printed since the last call. */
-export function makeConsole(cols: Collections) {
+export function makeConsole(t: Pick<TestDatabase, 'db' | 'cols'>) {
   const identities = new ConsoleIdentities();
-  const harness = makeBotDeps(cols);
-  harness.deps.config.authority.adminUserIds.push(identities.get('admin').id);
+  const app = makeAppDeps(t);
+  app.config.authority.adminUserIds.push(identities.get('admin').id);
   const outDir = mkdtempSync(join(tmpdir(), 'console-out-'));
   let printed = '';
   let session: ConsoleSession | null = null;
   const output = createConsoleOutput({
     outDir,
-    clock: harness.clock,
+    clock: app.clock,
     write: (text) => {
       printed += text;
     },
     nameOf: (id) => identities.nameOf(id),
+    channelNameOf: (id) => identities.channelNameOf(id),
     onMessage: (message) => session?.onMessage(message),
   });
+  const deps = createBotDeps(app, ASSEMBLY, { transport: consolePostTransport(output) });
   session = new ConsoleSession({
-    runtime: new InteractionRuntime(harness.deps, COMMANDS),
-    clock: harness.clock,
+    runtime: new InteractionRuntime(deps, ASSEMBLY),
+    clock: app.clock,
     identities,
     output,
+    scheduler: deps.scheduler,
   });
   return {
     session,
     identities,
     outDir,
-    deps: harness.deps,
+    deps,
+    clock: app.clock,
     take(): string {
       const text = printed;
       printed = '';

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type Db, MongoClient } from 'mongodb';
 import { afterAll, beforeAll, inject } from 'vitest';
+import { ASSEMBLY } from '../../commands/index.js';
 import { type Collections, collections, ensureIndexes } from '../../src/db/collections.js';
 
 export interface TestDatabase {
@@ -21,6 +22,7 @@ export function useTestDatabase(label: string): TestDatabase {
     const name = `t_${label}_${randomBytes(4).toString('hex')}`;
     const db = client.db(name);
     await ensureIndexes(db);
+    await ASSEMBLY.ensureIndexes(db);
     Object.assign(handle, { client, db, cols: collections(db), uri, name });
   });
   afterAll(async () => {

@@ -30,7 +30,9 @@ export interface RecordedCall {
 
 /** What a member sees of one message the bot produced for an interaction. */
 export interface VisibleMessage {
-  via: 'reply' | 'deferred' | 'update' | 'edit' | 'followup';
+  via: 'reply' | 'deferred' | 'update' | 'edit' | 'followup' | 'suggestions' | 'post';
+  /** Autocomplete suggestions (via 'suggestions'). */
+  choices?: unknown[];
   content: string;
   ephemeral: boolean;
   embeds: {
@@ -87,6 +89,10 @@ function apiMember(user: FakeUser) {
 
 export class FakeDiscord {
   readonly calls: RecordedCall[] = [];
+  /** Messages the bot posted to channels on its own, by channel id. */
+  readonly channelPosts = new Map<string, VisibleMessage[]>();
+  /** Channels that answer like Discord does when the bot lacks a permission. */
+  readonly forbiddenChannels = new Set<string>();
   readonly #http: Server;
   readonly #gateway: WebSocketServer;
   readonly #sockets = new Set<WebSocket>();
@@ -131,6 +137,36 @@ export class FakeDiscord {
     options: Record<string, string | number | boolean> = {},
     users: FakeUser[] = [],
   ): string {
+    return this.#dispatchInteraction(user, 2, this.#commandData(name, path, options, users));
+  }
+
+  /**
+   * A member typing into option `focused` of a command; the bot's suggestions arrive as the
+   * interaction's callback (type 8), read with `suggestions(token)`.
+   */
+  autocomplete(
+    user: FakeUser,
+    name: string,
+    path: string[],
+    options: Record<string, string>,
+    focused: string,
+  ): string {
+    const data = this.#commandData(name, path, options, [], focused);
+    return this.#dispatchInteraction(user, 4, data);
+  }
+
+  async suggestions(token: string): Promise<{ name: string; value: string }[]> {
+    const [message] = await this.waitFor(token, (m) => m.length > 0);
+    return (message?.choices ?? []) as { name: string; value: string }[];
+  }
+
+  #commandData(
+    name: string,
+    path: string[],
+    options: Record<string, string | number | boolean>,
+    users: FakeUser[],
+    focused?: string,
+  ) {
     const leaf = Object.entries(options).map(([optName, value]) => ({
       name: optName,
       type:
@@ -142,6 +178,7 @@ export class FakeDiscord {
               ? 6
               : 3,
       value,
+      ...(optName === focused ? { focused: true } : {}),
     }));
     let tree: unknown[] = leaf;
     for (const part of [...path].reverse()) {
@@ -154,7 +191,7 @@ export class FakeDiscord {
             users: Object.fromEntries(users.map((u) => [u.id, apiUser(u)])),
             members: Object.fromEntries(users.map((u) => [u.id, { ...apiMember(u), user: undefined }])),
           };
-    return this.#dispatchInteraction(user, 2, { id: snowflake(), name, type: 1, options: tree, resolved });
+    return { id: snowflake(), name, type: 1, options: tree, resolved };
   }
 
   /** Clicks a button of a message the bot sent; returns the new interaction's token. */
@@ -339,7 +376,7 @@ export class FakeDiscord {
       const token = callback[2] as string;
       const type = Number(body?.type);
       const data = (body?.data ?? {}) as Record<string, unknown>;
-      const via = type === 4 ? 'reply' : type === 7 ? 'update' : 'deferred';
+      const via = type === 4 ? 'reply' : type === 7 ? 'update' : type === 8 ? 'suggestions' : 'deferred';
       const message = this.#record(token, via, data, files);
       if (url.searchParams.get('with_response') === 'true') {
         return json(200, {
@@ -366,6 +403,27 @@ export class FakeDiscord {
       const via = target ? 'edit' : 'followup';
       const message = this.#record(token, via, body ?? {}, files);
       return json(200, this.#apiMessage(message));
+    }
+    const channel = /^\/channels\/(\d+)(\/messages)?$/.exec(path);
+    if (channel) {
+      const channelId = channel[1] as string;
+      if (this.forbiddenChannels.has(channelId))
+        return json(403, { message: 'Missing Permissions', code: 50013 });
+      if (call.method === 'GET' && !channel[2]) {
+        return json(200, {
+          id: channelId,
+          type: 0,
+          guild_id: GUILD_ID,
+          name: `channel-${channelId.slice(-4)}`,
+          position: 1,
+          permission_overwrites: [],
+        });
+      }
+      if (call.method === 'POST' && channel[2]) {
+        const message = this.#record(`channel:${channelId}`, 'post', body ?? {}, files);
+        this.channelPosts.set(channelId, this.messages(`channel:${channelId}`));
+        return json(200, { ...this.#apiMessage(message), channel_id: channelId });
+      }
     }
     const commands = /^\/applications\/(\d+)(?:\/guilds\/(\d+))?\/commands$/.exec(path);
     if (commands && call.method === 'PUT') {
@@ -402,6 +460,7 @@ export class FakeDiscord {
       embeds: (data.embeds as VisibleMessage['embeds']) ?? [],
       components: (data.components as VisibleMessage['components']) ?? [],
       files,
+      ...(Array.isArray(data.choices) ? { choices: data.choices } : {}),
     };
     list.push(message);
     this.#messagesByToken.set(token, list);

@@ -1,6 +1,5 @@
 import type { Collection, Document, UpdateFilter } from 'mongodb';
 import type { Collections, Currency, Fence, OperationSpec, PendingOp } from '../../src/db/collections.js';
-import type { ErrorCode } from '../errors.js';
 
 /** The part of a balance document the ledger touches, whatever the currency. */
 export interface BalanceDoc {
@@ -34,7 +33,6 @@ export interface Book {
   currency: Currency;
   collection: Collection<BalanceDoc>;
   balanceField: string;
-  insufficientCode: ErrorCode;
   maxBalance: number;
   debitInc(spec: OperationSpec): Record<string, number>;
   creditInc(spec: OperationSpec): Record<string, number>;
@@ -52,7 +50,6 @@ export function createBooks(cols: Collections): Books {
       currency: 'cookies',
       collection: cols.cookies as unknown as Collection<BalanceDoc>,
       balanceField: 'cookies',
-      insufficientCode: 'INSUFFICIENT_COOKIES',
       maxBalance: MAX_BALANCE,
       debitInc: (spec) => ({ cookies: -spec.amount }),
       creditInc: (spec) => ({ cookies: spec.amount }),
@@ -63,7 +60,6 @@ export function createBooks(cols: Collections): Books {
       currency: 'place',
       collection: cols.placeWallets as unknown as Collection<BalanceDoc>,
       balanceField: 'balance',
-      insufficientCode: 'INSUFFICIENT_PLACE_POINTS',
       maxBalance: MAX_BALANCE,
       debitInc: (spec) => ({ balance: -spec.amount, spent: spec.amount, placements: spec.placements }),
       creditInc: (spec) => ({ balance: spec.amount, earned: spec.amount }),

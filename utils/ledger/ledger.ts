@@ -1,10 +1,12 @@
 import { type Filter, MongoError } from 'mongodb';
 import type { Clock } from '../../src/clock.js';
 import type { Collections, LegSide, OperationSpec, PendingOp } from '../../src/db/collections.js';
+import { isDuplicateKey } from '../../src/db/duplicateKey.js';
 import type { Logger } from '../../src/logger.js';
 import type { Rng } from '../../src/rng.js';
 import { AppError, isAppError } from '../errors.js';
 import { type BalanceDoc, type Book, type Books, createBooks, readBalance } from './books.js';
+import { insufficientFunds } from './errors.js';
 import {
   buildEvent,
   findOperationEvents,
@@ -13,7 +15,7 @@ import {
   recordedFrom,
   toOutcomeLeg,
 } from './events.js';
-import { applyLeg, isDuplicateKey, reverseLeg, type Settled, settleLeg } from './legs.js';
+import { applyLeg, reverseLeg, type Settled, settleLeg } from './legs.js';
 import { MarkerSweeper } from './markerSweeper.js';
 import {
   buildSpec,
@@ -34,12 +36,15 @@ export type { LedgerOutcome, OutcomeLeg } from './events.js';
 export { balanceAfter } from './events.js';
 
 /** Named points inside an operation, for fault injection (crash tests, failing credits). */
-export type LedgerStep =
-  | 'debit.applied'
-  | 'credit.before'
-  | 'credit.applied'
-  | 'events.written'
-  | 'compensation.started';
+export const LEDGER_STEPS = [
+  'debit.applied',
+  'credit.before',
+  'credit.applied',
+  'events.written',
+  'compensation.started',
+] as const;
+
+export type LedgerStep = (typeof LEDGER_STEPS)[number];
 
 export interface LedgerHooks {
   step?(step: LedgerStep, spec: OperationSpec): void | Promise<void>;
@@ -149,6 +154,23 @@ export class Ledger {
       book,
       await book.collection.findOne({ _id: account }, { projection: { [book.balanceField]: 1 } }),
     );
+  }
+
+  /** The largest positive balances of members (the house vault is not a member), largest first. */
+  async topBalances(
+    currency: OperationSpec['currency'],
+    limit: number,
+  ): Promise<{ account: string; balance: number }[]> {
+    const book = this.#books[currency];
+    const field = book.balanceField;
+    const docs = await book.collection
+      .find({ _id: { $ne: this.houseAccountId }, [field]: { $gt: 0 } } as Filter<BalanceDoc>, {
+        projection: { [field]: 1 },
+      })
+      .sort({ [field]: -1, _id: 1 })
+      .limit(limit)
+      .toArray();
+    return docs.map((doc) => ({ account: doc._id, balance: readBalance(book, doc) }));
   }
 
   /** Waits until every finished operation's markers are removed (shutdown, tests). */
@@ -547,12 +569,7 @@ export class Ledger {
         },
       );
     }
-    return new AppError(book.insufficientCode, `${account} has ${balance}, needs ${spec.amount}`, {
-      account,
-      balance,
-      needed: spec.amount,
-      currency: spec.currency,
-    });
+    return insufficientFunds(book.currency, account, balance, spec.amount);
   }
 
   /**

@@ -1,5 +1,6 @@
-import { type Filter, MongoServerError } from 'mongodb';
+import type { Filter } from 'mongodb';
 import type { LegSide, OperationSpec, PendingOp } from '../../src/db/collections.js';
+import { isDuplicateKey } from '../../src/db/duplicateKey.js';
 import { asUpdate, type BalanceDoc, type Book, negate } from './books.js';
 
 /**
@@ -137,10 +138,4 @@ export function legAccounts(spec: OperationSpec): { side: LegSide; account: stri
   if (spec.from !== null) legs.push({ side: 'debit', account: spec.from });
   if (spec.to !== null) legs.push({ side: 'credit', account: spec.to });
   return legs;
-}
-
-export function isDuplicateKey(error: unknown): boolean {
-  if (error instanceof MongoServerError && error.code === 11000) return true;
-  const writeErrors = (error as { writeErrors?: { code?: number }[] } | null)?.writeErrors;
-  return Array.isArray(writeErrors) && writeErrors.some((e) => e.code === 11000);
 }

@@ -1,10 +1,11 @@
 import type { Filter } from 'mongodb';
 import type { Clock } from '../../src/clock.js';
 import type { Collections, LedgerEventDoc, LegSide, OperationSpec } from '../../src/db/collections.js';
+import { isDuplicateKey } from '../../src/db/duplicateKey.js';
 import type { Logger } from '../../src/logger.js';
 import { asUpdate, type BalanceDoc, type Book, createBooks } from './books.js';
 import { buildEvent, findOperationEvents } from './events.js';
-import { dropMarker, isDuplicateKey, legAccounts, reverseLeg, settleLeg } from './legs.js';
+import { dropMarker, legAccounts, reverseLeg, settleLeg } from './legs.js';
 import { recordStuck } from './stuck.js';
 
 export interface RecoveryDeps {

@@ -1,0 +1,34 @@
+import { type Client, DiscordAPIError, RESTJSONErrorCodes } from 'discord.js';
+import { type ChannelPost, PostRefused, type PostTransport } from '../posting/channelPoster.js';
+import { toPayload } from './discordResponder.js';
+
+/** Discord's answers that repeat until someone changes the channel or the bot's permissions. */
+const LASTING = new Map<number, string>([
+  [RESTJSONErrorCodes.UnknownChannel, 'the channel no longer exists'],
+  [RESTJSONErrorCodes.MissingAccess, 'the bot cannot see the channel (Missing Access)'],
+  [RESTJSONErrorCodes.MissingPermissions, 'the bot may not post there (Missing Permissions)'],
+  [RESTJSONErrorCodes.CannotSendMessagesInNonTextChannel, 'the channel does not take messages'],
+]);
+
+function refusal(error: unknown): unknown {
+  if (error instanceof DiscordAPIError && typeof error.code === 'number') {
+    const reason = LASTING.get(error.code);
+    if (reason) return new PostRefused(reason);
+  }
+  return error;
+}
+
+/** Posts through discord.js, whose REST queue waits out Discord's rate limits. */
+export function discordPostTransport(client: Client): PostTransport {
+  return {
+    async send(channelId: string, post: ChannelPost) {
+      const channel = await client.channels.fetch(channelId).catch((error: unknown) => {
+        throw refusal(error);
+      });
+      if (!channel?.isSendable()) throw new PostRefused('the channel does not take messages');
+      await channel.send(toPayload(post)).catch((error: unknown) => {
+        throw refusal(error);
+      });
+    },
+  };
+}

@@ -1,0 +1,74 @@
+import type { Db } from 'mongodb';
+import { CORE_ERROR_MESSAGES, type ErrorCode, type ErrorMessage } from '../../utils/errors.js';
+import { LEDGER_ERROR_MESSAGES } from '../../utils/ledger/errors.js';
+import type { BotDeps, CommandModule } from '../interactions/types.js';
+import type { Setting, SettingsCatalog } from '../runtimeConfig/settings.js';
+import type { TaskHandler } from '../scheduler/scheduler.js';
+import type { Feature, FeatureInfra, FeatureServices } from './feature.js';
+
+/** The central lists, each the combination of what the features export. */
+export interface Assembly {
+  features: readonly Feature[];
+  commands: readonly CommandModule[];
+  settings: SettingsCatalog;
+  errorMessages: Readonly<Partial<Record<ErrorCode, ErrorMessage>>>;
+  ensureIndexes(db: Db): Promise<void>;
+  createServices(infra: FeatureInfra): FeatureServices;
+  tasks(deps: BotDeps): TaskHandler[];
+}
+
+function once<T>(what: string, seen: Set<T>, value: T): void {
+  if (seen.has(value)) throw new Error(`${what} ${String(value)} is declared twice`);
+  seen.add(value);
+}
+
+/**
+ * Combines the features and checks what the type system cannot: names, command names,
+ * component families and error codes are unique, and each setting key starts with its
+ * feature's name. A mistake fails at start-up (and in the registry test), not at a click.
+ */
+export function assembleFeatures(features: readonly Feature[]): Assembly {
+  const names = new Set<string>();
+  const commandNames = new Set<string>();
+  const families = new Set<string>();
+  const settings: Record<string, Setting<unknown>> = {};
+  const errorMessages: Partial<Record<ErrorCode, ErrorMessage>> = {
+    ...CORE_ERROR_MESSAGES,
+    ...LEDGER_ERROR_MESSAGES,
+  };
+  for (const feature of features) {
+    once('feature', names, feature.name);
+    for (const command of feature.commands ?? []) {
+      once('command', commandNames, command.data.name);
+      for (const component of command.components) once('component family', families, component.family);
+    }
+    for (const [key, setting] of Object.entries(feature.settings ?? {})) {
+      if (!key.startsWith(`${feature.name}.`)) {
+        throw new Error(`setting ${key} of feature ${feature.name} must start with "${feature.name}."`);
+      }
+      settings[key] = setting;
+    }
+    for (const [code, message] of Object.entries(feature.errors ?? {})) {
+      if (Object.hasOwn(errorMessages, code)) throw new Error(`error code ${code} is declared twice`);
+      errorMessages[code as ErrorCode] = message;
+    }
+  }
+  return {
+    features,
+    commands: features.flatMap((f) => f.commands ?? []),
+    settings: settings as SettingsCatalog,
+    errorMessages,
+    async ensureIndexes(db) {
+      for (const feature of features) await feature.ensureIndexes?.(db);
+    },
+    createServices(infra) {
+      return Object.assign({}, ...features.map((f) => f.createServices?.(infra) ?? {})) as FeatureServices;
+    },
+    tasks(deps) {
+      const kinds = new Set<string>();
+      const handlers = features.flatMap((f) => f.tasks?.(deps) ?? []);
+      for (const handler of handlers) once('task kind', kinds, handler.kind);
+      return handlers;
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import type { Db } from 'mongodb';
+import type { ErrorCode, ErrorMessage } from '../../utils/errors.js';
+import type { BotDeps, CommandModule } from '../interactions/types.js';
+import type { Setting } from '../runtimeConfig/settings.js';
+import type { TaskHandler } from '../scheduler/scheduler.js';
+
+/**
+ * The services features offer to commands and to each other, by feature name. Each feature
+ * merges its own entry from `utils/<feature>/`:
+ *
+ *   declare module '../../src/features/feature.js' {
+ *     interface FeatureServices { cookies: CookieService }
+ *   }
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by declaration merging, feature by feature
+export interface FeatureServices {}
+
+/** What a feature's services are built from: the database stays with its stores. */
+export interface FeatureInfra extends Omit<BotDeps, 'services'> {
+  db: Db;
+}
+
+/**
+ * One feature of the bot as the registry (`commands/index.ts`) sees it: its slash commands,
+ * its runtime settings (keys start with its name), the messages of its error codes, its
+ * collections' indexes, its services and its timers. Each part is optional.
+ */
+export interface Feature {
+  name: string;
+  commands?: readonly CommandModule[];
+  settings?: Readonly<Record<string, Setting<unknown>>>;
+  errors?: Readonly<Partial<Record<ErrorCode, ErrorMessage>>>;
+  ensureIndexes?(db: Db): Promise<void>;
+  createServices?(infra: FeatureInfra): Partial<FeatureServices>;
+  /** Task handlers; they get the full deps, services included. */
+  tasks?(deps: BotDeps): readonly TaskHandler[];
+}

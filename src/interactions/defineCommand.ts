@@ -1,0 +1,97 @@
+import {
+  type APIApplicationCommandOption,
+  ApplicationCommandOptionType,
+  InteractionContextType,
+  type RESTPostAPIChatInputApplicationCommandsJSONBody,
+} from 'discord.js';
+import type { z } from 'zod';
+import type { ComponentId, ComponentShape } from './componentIds.js';
+import type {
+  Access,
+  CommandContext,
+  CommandHandler,
+  CommandModule,
+  ComponentHandler,
+  Reply,
+  Subcommand,
+} from './types.js';
+
+interface CommandBase {
+  name: string;
+  description: string;
+  access: Access;
+  category: string;
+  /** Hidden from members without these permissions in Discord's client (the runtime still re-checks). */
+  defaultMemberPermissions?: string;
+  components?: readonly ComponentHandler[];
+}
+
+type CommandShape =
+  | (CommandBase & { handler: CommandHandler; options?: APIApplicationCommandOption[] })
+  | (CommandBase & {
+      subcommands?: readonly Subcommand[];
+      groups?: readonly { name: string; description: string; subcommands: readonly Subcommand[] }[];
+    });
+
+/**
+ * A slash command from its parts: each subcommand (one file each) brings its definition and
+ * its handler, so the definition Discord sees and the routing table cannot disagree.
+ */
+export function defineCommand(shape: CommandShape): CommandModule {
+  const data: RESTPostAPIChatInputApplicationCommandsJSONBody = {
+    name: shape.name,
+    description: shape.description,
+    contexts: [InteractionContextType.Guild],
+    ...(shape.defaultMemberPermissions ? { default_member_permissions: shape.defaultMemberPermissions } : {}),
+  };
+  const handlers: Record<string, CommandHandler> = {};
+  if ('handler' in shape) {
+    handlers[''] = shape.handler;
+    if (shape.options) data.options = shape.options;
+  } else {
+    const options: APIApplicationCommandOption[] = [];
+    for (const sub of shape.subcommands ?? []) {
+      options.push(sub.definition);
+      handlers[sub.definition.name] = sub;
+    }
+    for (const group of shape.groups ?? []) {
+      options.push({
+        type: ApplicationCommandOptionType.SubcommandGroup,
+        name: group.name,
+        description: group.description,
+        options: group.subcommands.map((sub) => sub.definition),
+      });
+      for (const sub of group.subcommands) handlers[`${group.name} ${sub.definition.name}`] = sub;
+    }
+    data.options = options;
+  }
+  return {
+    data,
+    access: shape.access,
+    category: shape.category,
+    handlers,
+    components: shape.components ?? [],
+  };
+}
+
+/** A button or menu handler typed by its id's schema. */
+export function defineComponentHandler<S extends ComponentShape>(
+  id: ComponentId<S>,
+  handler: {
+    access?: Access;
+    defer?: boolean;
+    run(ctx: CommandContext, fields: { [K in keyof S]: z.output<S[K]> }): Promise<Reply>;
+  },
+): ComponentHandler {
+  return {
+    family: id.family,
+    ...(handler.access ? { access: handler.access } : {}),
+    ...(handler.defer ? { defer: handler.defer } : {}),
+    run: (ctx, customId) => handler.run(ctx, id.parse(customId)),
+  };
+}
+
+/** The handler path of an invocation: '' for a plain command, 'give', or 'runtime show'. */
+export function handlerPath(group: string | null, subcommand: string | null): string {
+  return [group, subcommand].filter(Boolean).join(' ');
+}

@@ -1,0 +1,133 @@
+import type { Collection } from 'mongodb';
+import type { Clock } from '../clock.js';
+import type { ChannelStateDoc } from '../db/collections.js';
+import type { EmbedSpec, FileSpec } from '../interactions/types.js';
+import type { Logger } from '../logger.js';
+import type { RuntimeConfig } from '../runtimeConfig/runtimeConfig.js';
+import type { SettingKey, SettingTypes } from '../runtimeConfig/settings.js';
+
+/** A message the bot sends on its own (not as a reply): bakery, canvas, hunt results, audit. */
+export interface ChannelPost {
+  content?: string;
+  embeds?: EmbedSpec[];
+  files?: FileSpec[];
+}
+
+/** A failure that will repeat until someone acts: missing permission, unknown channel. */
+export class PostRefused extends Error {
+  override readonly name = 'PostRefused';
+}
+
+/** Where posts go: discord.js in the bot, printed lines in the console. */
+export interface PostTransport {
+  /** Throws PostRefused for a lasting failure; anything else is treated as passing. */
+  send(channelId: string, post: ChannelPost): Promise<void>;
+}
+
+/** The settings that name a channel (their values are a channel id or null). */
+export type ChannelSettingKey = {
+  [K in SettingKey]: SettingTypes[K] extends string | null
+    ? null extends SettingTypes[K]
+      ? K
+      : never
+    : never;
+}[SettingKey];
+
+export type PostResult =
+  | { status: 'posted'; channelId: string }
+  | { status: 'skipped'; why: 'not_configured' | 'stopped' }
+  | { status: 'failed'; channelId: string; lasting: boolean; reason: string };
+
+export interface ChannelStatus {
+  channelId: string | null;
+  /** Set when posts stopped after a lasting failure; cleared by setting the channel again. */
+  stopped: { reason: string; at: Date } | null;
+}
+
+/**
+ * Sends posts to the channel a feature's setting names, one at a time per channel and at
+ * least `minIntervalMs` apart (discord.js's REST queue handles Discord's own rate limits).
+ * A lasting failure is logged with the channel id and stops that setting's posts until an
+ * admin sets the channel again; `/admin runtime show` says so.
+ */
+export class ChannelPoster {
+  readonly #queues = new Map<string, Promise<unknown>>();
+  readonly #lastSent = new Map<string, number>();
+
+  constructor(
+    private readonly deps: {
+      transport: PostTransport;
+      runtimeConfig: RuntimeConfig;
+      states: Collection<ChannelStateDoc>;
+      clock: Clock;
+      log: Logger;
+    },
+    private readonly options: { minIntervalMs: number },
+  ) {}
+
+  async post(setting: ChannelSettingKey, post: ChannelPost): Promise<PostResult> {
+    const { channelId, stopped } = await this.status(setting);
+    if (channelId === null) return { status: 'skipped', why: 'not_configured' };
+    if (stopped) return { status: 'skipped', why: 'stopped' };
+    return this.#enqueue(channelId, () => this.#send(setting, channelId, post));
+  }
+
+  async status(setting: ChannelSettingKey): Promise<ChannelStatus> {
+    const channelId = (await this.deps.runtimeConfig.get(setting)) as string | null;
+    if (channelId === null) return { channelId, stopped: null };
+    const state = await this.deps.states.findOne({ _id: setting });
+    if (!state) return { channelId, stopped: null };
+    // An admin set the channel again after it failed: try it again.
+    if (state.revision !== (await this.deps.runtimeConfig.revision(setting))) {
+      return { channelId, stopped: null };
+    }
+    return { channelId, stopped: { reason: state.reason, at: state.failedAt } };
+  }
+
+  async #send(setting: ChannelSettingKey, channelId: string, post: ChannelPost): Promise<PostResult> {
+    const { log } = this.deps;
+    try {
+      await this.deps.transport.send(channelId, post);
+      await this.deps.states.deleteOne({ _id: setting });
+      return { status: 'posted', channelId };
+    } catch (error) {
+      const lasting = error instanceof PostRefused;
+      const reason = error instanceof Error ? error.message : String(error);
+      if (lasting) {
+        const revision = await this.deps.runtimeConfig.revision(setting);
+        await this.deps.states.updateOne(
+          { _id: setting },
+          { $set: { channelId, revision, reason, failedAt: this.deps.clock.now() } },
+          { upsert: true },
+        );
+      }
+      log.error(
+        { event: lasting ? 'post.channel_stopped' : 'post.failed', setting, channelId, reason },
+        lasting
+          ? `posts to channel ${channelId} stopped until an admin sets ${setting} again`
+          : `a post to channel ${channelId} failed`,
+      );
+      return { status: 'failed', channelId, lasting, reason };
+    }
+  }
+
+  /** One post at a time per channel, `minIntervalMs` apart. */
+  #enqueue<T>(channelId: string, task: () => Promise<T>): Promise<T> {
+    const previous = this.#queues.get(channelId) ?? Promise.resolve();
+    const next = previous.then(async () => {
+      const wait = (this.#lastSent.get(channelId) ?? 0) + this.options.minIntervalMs - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      try {
+        return await task();
+      } finally {
+        this.#lastSent.set(channelId, performance.now());
+      }
+    });
+    const settled = next.catch(() => undefined);
+    this.#queues.set(channelId, settled);
+    void settled.then(() => {
+      if (this.#queues.get(channelId) === settled) this.#queues.delete(channelId);
+    });
+    return next;
+  }
+}

@@ -1,0 +1,236 @@
+import type { Collection, Filter } from 'mongodb';
+import type { z } from 'zod';
+import type { Clock } from '../clock.js';
+import type { DueTaskDoc } from '../db/collections.js';
+import type { Logger } from '../logger.js';
+import { type Periodic, startPeriodic } from '../periodic.js';
+
+/** What a handler learns about the run it is asked for. */
+export interface TaskRun {
+  id: string;
+  dueAt: Date;
+  /** 1 on the first run; more when an earlier run failed or its process died. */
+  attempt: number;
+}
+
+/**
+ * The code behind one kind of task. It must be idempotent: a run whose process dies after
+ * the work but before the task is marked done runs again, so money it moves carries an
+ * operation id derived from the task (e.g. `heist.payout:<task id>`).
+ */
+export interface TaskHandler {
+  kind: string;
+  run(payload: unknown, task: TaskRun): Promise<void>;
+}
+
+export function defineTask<S extends z.ZodType>(
+  kind: string,
+  payload: S,
+  run: (payload: z.output<S>, task: TaskRun) => Promise<void>,
+): TaskHandler {
+  return { kind, run: (raw, task) => run(payload.parse(raw), task) };
+}
+
+export interface SchedulerOptions {
+  /** Identifies this process on the leases it holds. */
+  owner: string;
+  /** How long a claim holds; a run longer than this may start again elsewhere. */
+  leaseMs: number;
+  /** Attempts before a failing task is set aside as `failed` (logged). */
+  maxAttempts: number;
+  /** Wait before the next attempt, times the attempt number. */
+  retryMs: number;
+  /** Done and failed tasks are deleted this long after they ended. */
+  retentionMs: number;
+}
+
+export const DEFAULT_SCHEDULER_OPTIONS: Omit<SchedulerOptions, 'owner'> = {
+  leaseMs: 60_000,
+  maxAttempts: 5,
+  retryMs: 30_000,
+  retentionMs: 7 * 86_400_000,
+};
+
+/**
+ * Durable timers: jobs in `due_tasks` with a due time, a kind, a payload and a lease. Any
+ * process may run due jobs; a guarded claim (one atomic findOneAndUpdate per task) makes
+ * exactly one run each; a job whose process died is claimed again once its lease expires.
+ * Nothing that matters rides on `setTimeout`: the timer only decides when to look.
+ */
+export class Scheduler {
+  readonly #handlers = new Map<string, TaskHandler>();
+  readonly #options: SchedulerOptions;
+  #loop: Periodic | null = null;
+
+  constructor(
+    private readonly deps: { tasks: Collection<DueTaskDoc>; clock: Clock; log: Logger },
+    options: Partial<SchedulerOptions> & { owner: string },
+  ) {
+    this.#options = { ...DEFAULT_SCHEDULER_OPTIONS, ...options };
+  }
+
+  register(handlers: readonly TaskHandler[]): void {
+    for (const handler of handlers) {
+      if (this.#handlers.has(handler.kind)) throw new Error(`task kind ${handler.kind} registered twice`);
+      this.#handlers.set(handler.kind, handler);
+    }
+  }
+
+  /**
+   * Plans a task. The id makes it idempotent: scheduling the same id again (a retried
+   * command, a second shard) changes nothing and returns false.
+   */
+  async schedule(task: { id: string; kind: string; dueAt: Date; payload: unknown }): Promise<boolean> {
+    if (!this.#handlers.has(task.kind)) throw new Error(`no handler for task kind ${task.kind}`);
+    const result = await this.deps.tasks.updateOne(
+      { _id: task.id },
+      {
+        $setOnInsert: {
+          kind: task.kind,
+          payload: task.payload,
+          dueAt: task.dueAt,
+          status: 'due',
+          attempts: 0,
+          leaseOwner: null,
+          leaseUntil: null,
+          createdAt: this.deps.clock.now(),
+          endedAt: null,
+          lastError: null,
+        },
+      },
+      { upsert: true },
+    );
+    const created = result.upsertedCount === 1;
+    // A task due now runs at once in a live process instead of at the next poll.
+    if (created && this.#loop && task.dueAt <= this.deps.clock.now()) this.#kick();
+    return created;
+  }
+
+  /** Drops a task that has not run yet; false when it already ran or is running. */
+  async cancel(id: string): Promise<boolean> {
+    const result = await this.deps.tasks.deleteOne({ _id: id, status: 'due', leaseUntil: null });
+    return result.deletedCount === 1;
+  }
+
+  async get(id: string): Promise<DueTaskDoc | null> {
+    return this.deps.tasks.findOne({ _id: id });
+  }
+
+  /** The earliest due time of a task still to run (for the console's `!wait`). */
+  async nextDueAt(): Promise<Date | null> {
+    const next = await this.deps.tasks.findOne(
+      { status: 'due' },
+      { sort: { dueAt: 1 }, projection: { dueAt: 1 } },
+    );
+    return next?.dueAt ?? null;
+  }
+
+  /** Runs every task due now, earliest first, one at a time; returns how many ran. */
+  async runDue(): Promise<number> {
+    let ran = 0;
+    for (;;) {
+      const task = await this.#claim();
+      if (!task) break;
+      await this.#execute(task);
+      ran += 1;
+    }
+    await this.#prune();
+    return ran;
+  }
+
+  /** Looks for due tasks every `pollMs` until `stop`. */
+  start(pollMs: number): void {
+    this.#loop ??= startPeriodic('scheduler', () => this.runDue(), {
+      intervalMs: pollMs,
+      log: this.deps.log,
+    });
+  }
+
+  async stop(): Promise<void> {
+    await this.#loop?.stop();
+    this.#loop = null;
+    await this.#kicked;
+  }
+
+  #kicked: Promise<void> | null = null;
+
+  #kick(): void {
+    this.#kicked ??= Promise.resolve()
+      .then(() => this.runDue())
+      .then(
+        () => undefined,
+        (error: unknown) =>
+          this.deps.log.error({ event: 'scheduler.pass_failed', err: error }, 'scheduler pass failed'),
+      )
+      .finally(() => {
+        this.#kicked = null;
+      });
+  }
+
+  async #claim(): Promise<DueTaskDoc | null> {
+    const now = this.deps.clock.now();
+    const claimable: Filter<DueTaskDoc> = {
+      status: 'due',
+      dueAt: { $lte: now },
+      $or: [{ leaseUntil: null }, { leaseUntil: { $lte: now } }],
+    };
+    return this.deps.tasks.findOneAndUpdate(
+      claimable,
+      {
+        $set: {
+          leaseOwner: this.#options.owner,
+          leaseUntil: new Date(now.getTime() + this.#options.leaseMs),
+        },
+        $inc: { attempts: 1 },
+      },
+      { sort: { dueAt: 1, _id: 1 }, returnDocument: 'after' },
+    );
+  }
+
+  async #execute(task: DueTaskDoc): Promise<void> {
+    const { log, clock } = this.deps;
+    // Only the holder of this very claim may settle it: a run that outlived its lease and was
+    // claimed again elsewhere must not mark the newer run's task.
+    const mine = { _id: task._id, leaseOwner: this.#options.owner, attempts: task.attempts };
+    const handler = this.#handlers.get(task.kind);
+    try {
+      if (!handler) throw new Error(`no handler for task kind ${task.kind}`);
+      await handler.run(task.payload, { id: task._id, dueAt: task.dueAt, attempt: task.attempts });
+      await this.deps.tasks.updateOne(mine, {
+        $set: { status: 'done', endedAt: clock.now(), leaseOwner: null, leaseUntil: null },
+      });
+      log.info(
+        { event: 'task.done', taskId: task._id, kind: task.kind, attempt: task.attempts },
+        'task done',
+      );
+    } catch (error) {
+      const failed = task.attempts >= this.#options.maxAttempts;
+      const now = clock.now();
+      await this.deps.tasks.updateOne(mine, {
+        $set: failed
+          ? { status: 'failed', endedAt: now, leaseOwner: null, leaseUntil: null, lastError: String(error) }
+          : {
+              dueAt: new Date(now.getTime() + this.#options.retryMs * task.attempts),
+              leaseOwner: null,
+              leaseUntil: null,
+              lastError: String(error),
+            },
+      });
+      log[failed ? 'error' : 'warn'](
+        {
+          event: failed ? 'task.failed' : 'task.retry',
+          taskId: task._id,
+          kind: task.kind,
+          attempt: task.attempts,
+          err: error,
+        },
+        failed ? 'task failed for good; set aside' : 'task failed; will retry',
+      );
+    }
+  }
+
+  async #prune(): Promise<void> {
+    const before = new Date(this.deps.clock.now().getTime() - this.#options.retentionMs);
+    await this.deps.tasks.deleteMany({ status: { $in: ['done', 'failed'] }, endedAt: { $lt: before } });
+  }
+}

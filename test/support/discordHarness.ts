@@ -1,0 +1,50 @@
+import { ASSEMBLY } from '../../commands/index.js';
+import { createBotDeps } from '../../src/botDeps.js';
+import { createDiscordClient, type DiscordBot, startDiscordBot } from '../../src/discord/discordBot.js';
+import { discordPostTransport } from '../../src/discord/discordPostTransport.js';
+import { InteractionRuntime } from '../../src/interactions/runtime.js';
+import type { BotDeps, CommandModule } from '../../src/interactions/types.js';
+import { makeAppDeps } from './botHarness.js';
+import type { TestDatabase } from './database.js';
+import type { FakeDiscord } from './fakeDiscord.js';
+
+export interface FakeBot {
+  bot: DiscordBot;
+  deps: BotDeps;
+  logs: Record<string, unknown>[];
+}
+
+/**
+ * The real bot wiring (discord.js client, runtime, channel posts through discord.js) against
+ * the fake Discord, with the registry's commands plus `extraCommands`.
+ */
+export async function startFakeBot(
+  fake: FakeDiscord,
+  t: TestDatabase,
+  options: { extraCommands?: CommandModule[]; safetyDeferMs?: number; env?: Record<string, string> } = {},
+): Promise<FakeBot> {
+  const app = makeAppDeps(t, options.env);
+  const client = createDiscordClient({ apiUrl: fake.apiUrl });
+  const deps = createBotDeps(app, ASSEMBLY, { transport: discordPostTransport(client) });
+  const runtime = new InteractionRuntime(
+    deps,
+    {
+      commands: [...ASSEMBLY.commands, ...(options.extraCommands ?? [])],
+      errorMessages: ASSEMBLY.errorMessages,
+    },
+    options.safetyDeferMs === undefined ? {} : { safetyDeferMs: options.safetyDeferMs },
+  );
+  const bot = await startDiscordBot(client, runtime, deps.log, { token: 'fake-token' });
+  return { bot, deps, logs: app.logs };
+}
+
+let memberCounter = 0;
+
+/** A member no other test uses, so each test starts from its own empty balances. */
+export function freshMember(username: string): { id: string; username: string } {
+  memberCounter += 1;
+  return {
+    id: `81${String(process.pid).padStart(7, '0')}${String(memberCounter).padStart(9, '0')}`,
+    username,
+  };
+}

@@ -1,0 +1,9 @@
+import { channelSetting, defineSettings, type SettingTypesOf } from '../../src/runtimeConfig/settings.js';
+
+export const ADMIN_SETTINGS = defineSettings('admin', {
+  audit_channel: channelSetting('Channel where admin actions (grants, setting changes) are posted'),
+});
+
+declare module '../../src/runtimeConfig/settings.js' {
+  interface SettingTypes extends SettingTypesOf<typeof ADMIN_SETTINGS> {}
+}

@@ -1,0 +1,179 @@
+import { z } from 'zod';
+import type { Clock } from '../../src/clock.js';
+import type { FeatureInfra } from '../../src/features/feature.js';
+import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
+import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
+import { AppError, featureDisabled, invalidInput, notYourButton } from '../errors.js';
+import { insufficientFunds } from '../ledger/errors.js';
+import type { Ledger, LedgerOutcome } from '../ledger/ledger.js';
+import { giveAboveLimit } from './errors.js';
+import type { GivePromptDoc, GivePromptStore } from './givePromptStore.js';
+
+declare module '../../src/features/feature.js' {
+  interface FeatureServices {
+    cookies: CookieService;
+  }
+}
+
+/** How long a Give prompt waits for its Give button. */
+export const GIVE_PROMPT_TTL_MS = 10 * 60_000;
+/** Closed prompts are kept this long after they expire (a late click still gets an answer), then purged. */
+const PROMPT_KEPT_MS = 86_400_000;
+const PURGE_TASK = 'cookies.give_prompt.purge';
+
+export type GiveConfirmation =
+  | { status: 'given'; prompt: GivePromptDoc; outcome: LedgerOutcome }
+  | { status: 'already_given'; prompt: GivePromptDoc }
+  | { status: 'closed'; prompt: GivePromptDoc; why: 'cancelled' | 'expired' };
+
+export type GiveCancellation =
+  | { status: 'cancelled'; prompt: GivePromptDoc }
+  | { status: 'too_late'; prompt: GivePromptDoc; why: 'given' | 'pressed' | 'expired' | 'cancelled' };
+
+export interface LeaderboardRow {
+  rank: number;
+  userId: string;
+  cookies: number;
+}
+
+interface CookieDeps {
+  ledger: Ledger;
+  runtimeConfig: RuntimeConfig;
+  scheduler: Scheduler;
+  clock: Clock;
+  prompts: GivePromptStore;
+}
+
+/**
+ * The Cookie economy as commands use it. Cookies move only through the ledger, each move
+ * with an operation id (a give's is its prompt's id, so pressing Give twice moves once).
+ */
+export class CookieService {
+  constructor(private readonly deps: CookieDeps) {}
+
+  static create(infra: FeatureInfra, prompts: GivePromptStore): CookieService {
+    return new CookieService({ ...infra, prompts });
+  }
+
+  balance(userId: string): Promise<number> {
+    return this.deps.ledger.balanceOf('cookies', userId);
+  }
+
+  /** Checks a give and stores its prompt; the member confirms with the Give button. */
+  async openGive(request: { promptId: string; from: string; to: string; amount: number }): Promise<{
+    balance: number;
+    prompt: GivePromptDoc;
+  }> {
+    await this.#assertGiveAllowed(request);
+    const balance = await this.deps.ledger.balanceOf('cookies', request.from);
+    if (balance < request.amount) throw insufficientFunds('cookies', request.from, balance, request.amount);
+    const now = this.deps.clock.now();
+    const prompt: GivePromptDoc = {
+      _id: request.promptId,
+      from: request.from,
+      to: request.to,
+      amount: request.amount,
+      status: 'open',
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + GIVE_PROMPT_TTL_MS),
+    };
+    await this.deps.prompts.create(prompt);
+    await this.deps.scheduler.schedule({
+      id: `${PURGE_TASK}:${prompt._id}`,
+      kind: PURGE_TASK,
+      dueAt: new Date(prompt.expiresAt.getTime() + PROMPT_KEPT_MS),
+      payload: { promptId: prompt._id },
+    });
+    return { balance, prompt };
+  }
+
+  /** The Give button: moves the Cookies once, whatever the number of presses. */
+  async confirmGive(promptId: string, actorId: string): Promise<GiveConfirmation> {
+    const prompt = await this.#ownPrompt(promptId, actorId);
+    if (prompt.status === 'given') return { status: 'already_given', prompt };
+    if (prompt.status === 'cancelled') return { status: 'closed', prompt, why: 'cancelled' };
+    await this.#assertGiveAllowed(prompt);
+    const accepted = await this.deps.prompts.accept(promptId, this.deps.clock.now());
+    if (!accepted) {
+      const now = await this.#ownPrompt(promptId, actorId);
+      if (now.status === 'given') return { status: 'already_given', prompt: now };
+      return { status: 'closed', prompt: now, why: now.status === 'cancelled' ? 'cancelled' : 'expired' };
+    }
+    // Once accepted the prompt cannot be cancelled: this transfer, or a retry of it by
+    // pressing Give again, is the only thing that can still happen to it.
+    const outcome = await this.deps.ledger.transfer({
+      opId: `cookies.give:${promptId}`,
+      currency: 'cookies',
+      from: accepted.from,
+      to: accepted.to,
+      amount: accepted.amount,
+      kind: 'cookies.give',
+      source: accepted.from,
+    });
+    await this.deps.prompts.markGiven(promptId);
+    return { status: 'given', prompt: accepted, outcome };
+  }
+
+  /** The Cancel button: only a prompt nobody confirmed can be cancelled. */
+  async cancelGive(promptId: string, actorId: string): Promise<GiveCancellation> {
+    const prompt = await this.#ownPrompt(promptId, actorId);
+    if (await this.deps.prompts.cancel(promptId, this.deps.clock.now())) {
+      return { status: 'cancelled', prompt };
+    }
+    const now = await this.#ownPrompt(promptId, actorId);
+    const why = now.status === 'open' ? 'expired' : now.status === 'accepted' ? 'pressed' : now.status;
+    return { status: 'too_late', prompt: now, why };
+  }
+
+  /** Cookies created by an admin (event prizes); audited with the admin as the source. */
+  grant(grant: {
+    opId: string;
+    adminId: string;
+    to: string;
+    amount: number;
+    reason: string;
+  }): Promise<LedgerOutcome> {
+    return this.deps.ledger.credit({
+      opId: grant.opId,
+      currency: 'cookies',
+      account: grant.to,
+      amount: grant.amount,
+      kind: 'cookies.admin_grant',
+      source: grant.adminId,
+      reason: grant.reason,
+    });
+  }
+
+  /** The richest members (the house vault is not a member). */
+  async leaderboard(size: number): Promise<LeaderboardRow[]> {
+    const top = await this.deps.ledger.topBalances('cookies', size);
+    return top.map((row, i) => ({ rank: i + 1, userId: row.account, cookies: row.balance }));
+  }
+
+  /** Timers of this service: purging old prompts. */
+  tasks(): TaskHandler[] {
+    return [
+      defineTask(PURGE_TASK, z.object({ promptId: z.string() }), ({ promptId }) =>
+        this.deps.prompts.delete(promptId),
+      ),
+    ];
+  }
+
+  async #ownPrompt(promptId: string, actorId: string): Promise<GivePromptDoc> {
+    const prompt = await this.deps.prompts.get(promptId);
+    if (!prompt) throw new AppError('STALE_CONTROL', `give prompt ${promptId} is gone`, { promptId });
+    if (prompt.from !== actorId) throw notYourButton(prompt.from);
+    return prompt;
+  }
+
+  async #assertGiveAllowed(request: { from: string; to: string; amount: number }): Promise<void> {
+    if (!(await this.deps.runtimeConfig.get('cookies.give_enabled'))) {
+      throw featureDisabled('giving Cookies', 'cookies.give_enabled');
+    }
+    if (request.from === request.to) throw invalidInput('you cannot give Cookies to yourself');
+    if (request.to === this.deps.ledger.houseAccountId)
+      throw invalidInput('the house vault does not take gifts');
+    const max = await this.deps.runtimeConfig.get('cookies.give_max');
+    if (request.amount > max) throw giveAboveLimit(request.amount, max);
+  }
+}

@@ -1,0 +1,20 @@
+import { formatCookies } from '../amounts.js';
+import { AppError, type ErrorMessages } from '../errors.js';
+
+declare module '../errors.js' {
+  interface ErrorCodeRegistry {
+    GIVE_ABOVE_LIMIT: true;
+  }
+}
+
+export function giveAboveLimit(amount: number, max: number): AppError {
+  return new AppError('GIVE_ABOVE_LIMIT', `${amount} is above the limit of ${max} per give`, {
+    amount,
+    max,
+  });
+}
+
+export const COOKIES_ERROR_MESSAGES: ErrorMessages<'GIVE_ABOVE_LIMIT'> = {
+  GIVE_ABOVE_LIMIT: (c) =>
+    `At most ${formatCookies(Number(c.max))} can be given at once; you asked to give ${formatCookies(Number(c.amount))}.`,
+};
