@@ -6,8 +6,8 @@ export const MAX_CUSTOM_ID_LENGTH = 100;
 
 const FAMILY = /^[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)+$/;
 
-/** Fields of a component id: short strings, and numbers through `z.coerce`. */
-export type ComponentShape = Record<string, z.ZodType<unknown, string>>;
+/** Fields of a component id: schemas that accept the field's text (strings, `z.coerce.number()`). */
+export type ComponentShape = Record<string, z.ZodType>;
 
 /**
  * Builds and parses the custom ids of one family of buttons or menus, such as
@@ -18,7 +18,7 @@ export type ComponentShape = Record<string, z.ZodType<unknown, string>>;
  */
 export interface ComponentId<S extends ComponentShape> {
   readonly family: string;
-  build(fields: { [K in keyof S]: z.input<S[K]> | z.output<S[K]> }): string;
+  build(fields: { [K in keyof S]: z.output<S[K]> }): string;
   parse(customId: string): { [K in keyof S]: z.output<S[K]> };
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { silentLogger } from '../../src/logger.js';
 import { checkInvariants } from '../../utils/ledger/invariants.js';
-import type { LedgerStep } from '../../utils/ledger/ledger.js';
+import { LEDGER_STEPS, type LedgerStep } from '../../utils/ledger/ledger.js';
 import { recoverLedger } from '../../utils/ledger/recovery.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
 import {
@@ -51,6 +51,12 @@ const CRASH_POINTS: CrashPoint[] = [
     expected: { ann: 70, ben: 30 },
   },
   {
+    name: 'transfer between its debit and its credit',
+    call: { op: 'transfer', input: give },
+    killAt: 'credit.before',
+    expected: { ann: 70, ben: 30 },
+  },
+  {
     name: 'transfer after the credit',
     call: { op: 'transfer', input: give },
     killAt: 'credit.applied',
@@ -80,6 +86,12 @@ const CRASH_POINTS: CrashPoint[] = [
     call: { op: 'debit', input: burn },
     killAt: 'events.written',
     expected: { ann: 70 },
+  },
+  {
+    name: 'credit before the credit',
+    call: { op: 'credit', input: mint },
+    killAt: 'credit.before',
+    expected: { ann: 130 },
   },
   {
     name: 'credit after the credit',
@@ -146,13 +158,9 @@ describe('ledger crash points', () => {
   );
 
   it(`covers ${CRASH_POINTS.length} crash points across every named step`, () => {
+    // Derived from the ledger's own list, so a step added there fails here until it has a crash point.
     const steps = new Set(CRASH_POINTS.map((p) => p.killAt));
-    expect([...steps].sort()).toEqual([
-      'compensation.started',
-      'credit.applied',
-      'debit.applied',
-      'events.written',
-    ]);
+    expect([...steps].sort()).toEqual([...LEDGER_STEPS].sort());
     console.info(`ledger crash points covered: ${CRASH_POINTS.length}`);
   });
 });

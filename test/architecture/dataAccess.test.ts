@@ -1,0 +1,130 @@
+import { join, relative } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../src/paths.js';
+
+/**
+ * Who may touch what, checked through the TypeScript compiler: a rule applies to every
+ * expression whose type is a MongoDB collection or database, however it was reached
+ * (renamed, destructured, passed along), so an alias cannot slip past it.
+ *
+ * - Balance collections (Cookies, Place wallets) are used by the ledger only.
+ * - Commands touch no collection and no database at all: they call services.
+ * - In features (`utils/<feature>/`), only stores (`*Store.ts`) touch collections.
+ */
+const BALANCE_DOCS = new Set(['CookieAccountDoc', 'PlaceWalletDoc', 'BalanceDoc']);
+const LEDGER = 'utils/ledger/';
+/** Names the collections and creates their indexes. */
+const COLLECTION_DEFINITIONS = 'src/db/collections.ts';
+const SCANNED = ['commands/', 'utils/', 'src/', 'bench/'];
+const RAW_BALANCE_NAME = /^(?:items_cookies|place_wallets)$/;
+
+function isMongo(symbol: ts.Symbol | undefined, name: string): boolean {
+  return (
+    symbol?.getName() === name &&
+    (symbol.declarations ?? []).some((d) => d.getSourceFile().fileName.includes('/node_modules/mongodb/'))
+  );
+}
+
+function documentTypeName(checker: ts.TypeChecker, type: ts.Type): string | undefined {
+  const args = checker.getTypeArguments(type as ts.TypeReference);
+  return args[0]?.getSymbol()?.getName() ?? args[0]?.aliasSymbol?.getName();
+}
+
+/** Every rule broken in the program's own files under `root`, as "path:line: why". */
+function dataAccessProblems(program: ts.Program, root: string): string[] {
+  const checker = program.getTypeChecker();
+  const problems: string[] = [];
+  for (const file of program.getSourceFiles()) {
+    const path = relative(root, file.fileName);
+    if (!SCANNED.some((dir) => path.startsWith(dir))) continue;
+    const report = (node: ts.Node, why: string) => {
+      const line = file.getLineAndCharacterOfPosition(node.getStart()).line + 1;
+      problems.push(`${path}:${line}: ${why}`);
+    };
+    const visit = (node: ts.Node): void => {
+      if (ts.isStringLiteral(node) && RAW_BALANCE_NAME.test(node.text) && path !== COLLECTION_DEFINITIONS) {
+        report(node, `names the balance collection ${node.text}`);
+      }
+      if (ts.isPropertyAccessExpression(node)) {
+        const type = checker.getTypeAtLocation(node.expression);
+        const symbol = type.getSymbol() ?? type.aliasSymbol;
+        const isCollection = isMongo(symbol, 'Collection');
+        if (isCollection || isMongo(symbol, 'Db')) {
+          const doc = isCollection ? documentTypeName(checker, type) : undefined;
+          const what = `${node.expression.getText(file)}.${node.name.text}`;
+          if (doc && BALANCE_DOCS.has(doc) && !path.startsWith(LEDGER) && path !== COLLECTION_DEFINITIONS) {
+            report(node, `${what} touches a balance collection outside the ledger`);
+          } else if (path.startsWith('commands/')) {
+            report(node, `${what}: commands call services, not the database`);
+          } else if (path.startsWith('utils/') && !path.startsWith(LEDGER) && !/Store\.ts$/.test(path)) {
+            report(node, `${what}: only a feature's store touches its collections`);
+          }
+        }
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(file);
+  }
+  return problems;
+}
+
+/** The project as `tsc` sees it (tests left out), plus files that exist only in memory. */
+function projectProgram(extraFiles: Record<string, string> = {}, oldProgram?: ts.Program): ts.Program {
+  const config = ts.readConfigFile(join(PROJECT_ROOT, 'tsconfig.json'), ts.sys.readFile);
+  const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, PROJECT_ROOT);
+  const host = ts.createCompilerHost(parsed.options);
+  const virtual = new Map(Object.entries(extraFiles).map(([path, text]) => [join(PROJECT_ROOT, path), text]));
+  const { getSourceFile, fileExists, readFile } = host;
+  host.fileExists = (name) => virtual.has(name) || fileExists.call(host, name);
+  host.readFile = (name) => virtual.get(name) ?? readFile.call(host, name);
+  host.getSourceFile = (name, language, ...rest) => {
+    const text = virtual.get(name);
+    return text === undefined
+      ? getSourceFile.call(host, name, language, ...rest)
+      : ts.createSourceFile(name, text, language, true);
+  };
+  const roots = [...parsed.fileNames.filter((f) => !f.includes('/test/')), ...virtual.keys()];
+  return ts.createProgram(roots, parsed.options, host, oldProgram);
+}
+
+describe('data access', () => {
+  let program: ts.Program;
+
+  it('balance collections are used by the ledger only, collections by stores only, and commands use neither', () => {
+    program = projectProgram();
+    expect(program.getSourceFiles().filter((f) => f.fileName.includes('/commands/')).length).toBeGreaterThan(
+      5,
+    );
+    expect(dataAccessProblems(program, PROJECT_ROOT)).toEqual([]);
+  });
+
+  it('catches a write through an alias, a command that reaches the database, and a raw collection name', () => {
+    const withOffenders = projectProgram(
+      {
+        'commands/steal.ts': [
+          "import type { AppDeps } from '../src/app.js';",
+          'export async function steal(app: AppDeps) {',
+          '  const { cols } = app;',
+          '  const wallet = cols.cookies;',
+          "  await wallet.updateOne({ _id: 'x' }, { $inc: { cookies: 5 } });",
+          "  await app.db.collection('anything').findOne({});",
+          '}',
+        ].join('\n'),
+        'utils/dice/rules.ts': [
+          "import type { Db } from 'mongodb';",
+          "export const peek = (db: Db) => db.collection('place_wallets').findOne({});",
+        ].join('\n'),
+      },
+      program,
+    );
+    expect(dataAccessProblems(withOffenders, PROJECT_ROOT)).toEqual([
+      'commands/steal.ts:5: wallet.updateOne touches a balance collection outside the ledger',
+      "commands/steal.ts:6: app.db.collection('anything').findOne: commands call services, not the database",
+      'commands/steal.ts:6: app.db.collection: commands call services, not the database',
+      "utils/dice/rules.ts:2: db.collection('place_wallets').findOne: only a feature's store touches its collections",
+      "utils/dice/rules.ts:2: db.collection: only a feature's store touches its collections",
+      'utils/dice/rules.ts:2: names the balance collection place_wallets',
+    ]);
+  });
+});

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { ASSEMBLY, FEATURES } from '../../commands/index.js';
+import { assembleFeatures } from '../../src/features/assemble.js';
+import { defineCommand } from '../../src/interactions/defineCommand.js';
+import { flagSetting } from '../../src/runtimeConfig/settings.js';
+import { COOKIES_ERROR_MESSAGES } from '../../utils/cookies/errors.js';
+import { CORE_ERROR_MESSAGES, type ErrorCode, type ErrorMessage } from '../../utils/errors.js';
+import { LEDGER_ERROR_MESSAGES } from '../../utils/ledger/errors.js';
+
+/**
+ * Every registered error code with its message. The annotation makes `tsc` (part of npm test)
+ * fail when a code is declared without a message; the test then checks the registry serves them.
+ */
+const EVERY_MESSAGE: { readonly [K in ErrorCode]: ErrorMessage } = {
+  ...CORE_ERROR_MESSAGES,
+  ...LEDGER_ERROR_MESSAGES,
+  ...COOKIES_ERROR_MESSAGES,
+};
+
+const command = (name: string) =>
+  defineCommand({
+    name,
+    description: 'test',
+    access: 'everyone',
+    category: 'Test',
+    handler: { run: async () => ({}) },
+  });
+
+describe('the feature registry', () => {
+  it('serves a message for every error code', () => {
+    for (const code of Object.keys(EVERY_MESSAGE)) {
+      expect(ASSEMBLY.errorMessages[code as ErrorCode], code).toBeTypeOf('function');
+    }
+  });
+
+  it("combines the features' commands, settings and timers", () => {
+    expect(ASSEMBLY.commands.map((c) => c.data.name)).toEqual(['help', 'cookies', 'admin']);
+    expect(Object.keys(ASSEMBLY.settings)).toContain('cookies.give_max');
+    expect(Object.keys(ASSEMBLY.settings)).toContain('admin.audit_channel');
+    expect(FEATURES.map((f) => f.name)).toEqual(['help', 'cookies', 'admin']);
+  });
+
+  it.each([
+    ['two features with one name', [{ name: 'a' }, { name: 'a' }], /feature a is declared twice/],
+    [
+      'two features with one command name',
+      [
+        { name: 'a', commands: [command('x')] },
+        { name: 'b', commands: [command('x')] },
+      ],
+      /command x is declared twice/,
+    ],
+    [
+      "a setting outside its feature's prefix",
+      [{ name: 'a', settings: { 'b.flag': flagSetting('x', true) } }],
+      /must start with "a\."/,
+    ],
+    [
+      'an error code declared twice',
+      [{ name: 'a', errors: { INVALID_INPUT: () => 'x' } }],
+      /error code INVALID_INPUT is declared twice/,
+    ],
+  ])('refuses %s at start-up', (_, features, message) => {
+    expect(() => assembleFeatures(features)).toThrow(message);
+  });
+});

@@ -1,0 +1,144 @@
+import { spawn } from 'node:child_process';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ManualClock } from '../../src/clock.js';
+import { silentLogger } from '../../src/logger.js';
+import { defineTask, Scheduler } from '../../src/scheduler/scheduler.js';
+import { clearDatabase, useTestDatabase } from '../support/database.js';
+
+const t = useTestDatabase('scheduler');
+const START = new Date('2026-06-01T10:00:00Z');
+
+/** A scheduler whose task `test.record` inserts one run document per execution. */
+function scheduler(owner: string, clock: ManualClock, leaseMs = 60_000) {
+  const runs = t.db.collection<{ task: string; owner: string; n: number }>('test_runs');
+  const s = new Scheduler(
+    { tasks: t.cols.dueTasks, clock, log: silentLogger },
+    { owner, leaseMs, retryMs: 1_000 },
+  );
+  s.register([
+    defineTask('test.record', z.object({ n: z.number() }), async ({ n }, task) => {
+      await runs.insertOne({ task: task.id, owner, n });
+    }),
+  ]);
+  return { s, runs };
+}
+
+describe('durable timers', () => {
+  beforeEach(() => clearDatabase(t.db));
+
+  it('GIVEN two schedulers on one database and 200 due tasks THEN each task runs exactly once', async () => {
+    const clock = new ManualClock(START);
+    const a = scheduler('a', clock);
+    const b = scheduler('b', clock);
+    for (let n = 0; n < 200; n++) {
+      await a.s.schedule({
+        id: `job-${n}`,
+        kind: 'test.record',
+        dueAt: new Date(START.getTime() + n),
+        payload: { n },
+      });
+    }
+    clock.advance(1_000);
+    const [ranA, ranB] = await Promise.all([a.s.runDue(), b.s.runDue()]);
+    expect(ranA + ranB).toBe(200);
+    expect(ranA).toBeGreaterThan(0);
+    expect(ranB).toBeGreaterThan(0);
+    const runs = await a.runs.find().toArray();
+    expect(runs).toHaveLength(200);
+    expect(new Set(runs.map((r) => r.task)).size).toBe(200);
+    expect(await t.cols.dueTasks.countDocuments({ status: 'done' })).toBe(200);
+  });
+
+  it('runs nothing before its time, then in due order', async () => {
+    const clock = new ManualClock(START);
+    const { s, runs } = scheduler('a', clock);
+    await s.schedule({
+      id: 'late',
+      kind: 'test.record',
+      dueAt: new Date(START.getTime() + 120_000),
+      payload: { n: 2 },
+    });
+    await s.schedule({
+      id: 'early',
+      kind: 'test.record',
+      dueAt: new Date(START.getTime() + 60_000),
+      payload: { n: 1 },
+    });
+    expect(await s.runDue()).toBe(0);
+    expect(await s.nextDueAt()).toEqual(new Date(START.getTime() + 60_000));
+    clock.advance(180_000);
+    expect(await s.runDue()).toBe(2);
+    expect((await runs.find().toArray()).map((r) => r.n)).toEqual([1, 2]);
+  });
+
+  it('GIVEN the same task id scheduled twice THEN it is planned and run once', async () => {
+    const clock = new ManualClock(START);
+    const { s, runs } = scheduler('a', clock);
+    expect(await s.schedule({ id: 'once', kind: 'test.record', dueAt: START, payload: { n: 1 } })).toBe(true);
+    expect(await s.schedule({ id: 'once', kind: 'test.record', dueAt: START, payload: { n: 9 } })).toBe(
+      false,
+    );
+    await s.runDue();
+    await s.runDue();
+    expect((await runs.find().toArray()).map((r) => r.n)).toEqual([1]);
+  });
+
+  it('GIVEN a failing handler THEN it is retried later and set aside after the last attempt', async () => {
+    const clock = new ManualClock(START);
+    const s = new Scheduler(
+      { tasks: t.cols.dueTasks, clock, log: silentLogger },
+      { owner: 'a', maxAttempts: 2, retryMs: 1_000 },
+    );
+    let calls = 0;
+    s.register([
+      defineTask('test.fail', z.object({}), async () => {
+        calls += 1;
+        throw new Error('channel down');
+      }),
+    ]);
+    await s.schedule({ id: 'f', kind: 'test.fail', dueAt: START, payload: {} });
+    expect(await s.runDue()).toBe(1);
+    expect(await s.get('f')).toMatchObject({ status: 'due', attempts: 1, lastError: 'Error: channel down' });
+    expect(await s.runDue()).toBe(0);
+    clock.advance(1_000);
+    expect(await s.runDue()).toBe(1);
+    expect(await s.get('f')).toMatchObject({ status: 'failed', attempts: 2 });
+    expect(calls).toBe(2);
+  });
+
+  it('GIVEN a process killed while it holds a task THEN the task runs elsewhere once its lease expires', async () => {
+    const clock = new ManualClock(new Date());
+    const { s, runs } = scheduler('survivor', clock);
+    await s.schedule({
+      id: 'orphan',
+      kind: 'test.record',
+      dueAt: new Date(Date.now() - 1_000),
+      payload: { n: 7 },
+    });
+
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'test/support/schedulerChild.ts', t.uri, t.name, '5000'],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        if (chunk.toString().includes('CLAIMED')) resolve();
+      });
+      child.once('exit', () => reject(new Error('the child exited before claiming')));
+    });
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.once('exit', resolve));
+    expect(await s.get('orphan')).toMatchObject({ leaseOwner: 'doomed', status: 'due' });
+
+    clock.advanceTo(new Date());
+    expect(await s.runDue()).toBe(0);
+    clock.advance(6_000);
+    expect(await s.runDue()).toBe(1);
+    expect(await runs.find().toArray()).toMatchObject([{ task: 'orphan', owner: 'survivor', n: 7 }]);
+    expect(await s.get('orphan')).toMatchObject({ status: 'done', attempts: 2 });
+  });
+});
