@@ -1,15 +1,12 @@
 import { ApplicationCommandOptionType } from 'discord.js';
 import { z } from 'zod';
 import type { Subcommand } from '../../src/interactions/types.js';
-import { formatCookies, memberAmount } from '../../utils/amounts.js';
+import { formatCookies } from '../../utils/amounts.js';
 import { balanceAfter } from '../../utils/ledger/ledger.js';
-import { memberOption, mention, parseOptions } from '../options.js';
+import { RECIPIENT_OPTIONS, recipientSchema } from '../cookies/recipient.js';
+import { mention, parseOptions } from '../options.js';
 
-const options = z.object({
-  user: memberOption,
-  amount: memberAmount,
-  reason: z.string().max(200).default(''),
-});
+const options = recipientSchema.extend({ reason: z.string().max(200).default('') });
 
 export const cookiesGrant: Subcommand = {
   definition: {
@@ -17,19 +14,7 @@ export const cookiesGrant: Subcommand = {
     name: 'grant',
     description: 'Create Cookies for a member (event prizes); audited',
     options: [
-      {
-        type: ApplicationCommandOptionType.User,
-        name: 'user',
-        description: 'Who receives them',
-        required: true,
-      },
-      {
-        type: ApplicationCommandOptionType.Integer,
-        name: 'amount',
-        description: 'How many Cookies',
-        required: true,
-        min_value: 1,
-      },
+      ...RECIPIENT_OPTIONS,
       {
         type: ApplicationCommandOptionType.String,
         name: 'reason',

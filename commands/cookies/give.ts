@@ -3,40 +3,25 @@ import { z } from 'zod';
 import { defineComponent } from '../../src/interactions/componentIds.js';
 import { defineComponentHandler } from '../../src/interactions/defineCommand.js';
 import type { Reply, Subcommand } from '../../src/interactions/types.js';
-import { formatCookies, memberAmount } from '../../utils/amounts.js';
+import { formatCookies } from '../../utils/amounts.js';
 import { balanceAfter } from '../../utils/ledger/ledger.js';
-import { memberOption, mention, parseOptions } from '../options.js';
+import { mention, parseOptions } from '../options.js';
+import { RECIPIENT_OPTIONS, recipientSchema } from './recipient.js';
 
 /** The prompt's id is the /cookies give interaction's id: unique, and the give's operation id. */
 const promptField = { prompt: z.string().regex(/^[\w-]{1,40}$/) };
 export const giveButton = defineComponent('cookies.give', promptField);
 export const cancelButton = defineComponent('cookies.give_cancel', promptField);
 
-const options = z.object({ user: memberOption, amount: memberAmount });
-
 export const give: Subcommand = {
   definition: {
     type: ApplicationCommandOptionType.Subcommand,
     name: 'give',
     description: 'Give some of your Cookies to another member',
-    options: [
-      {
-        type: ApplicationCommandOptionType.User,
-        name: 'user',
-        description: 'Who receives them',
-        required: true,
-      },
-      {
-        type: ApplicationCommandOptionType.Integer,
-        name: 'amount',
-        description: 'How many Cookies',
-        required: true,
-        min_value: 1,
-      },
-    ],
+    options: RECIPIENT_OPTIONS,
   },
   async run({ deps, invocation, actor }) {
-    const { user, amount } = parseOptions(options, invocation);
+    const { user, amount } = parseOptions(recipientSchema, invocation);
     const { balance, prompt } = await deps.services.cookies.openGive({
       promptId: invocation.id,
       from: actor.id,

@@ -18,7 +18,7 @@ export const leaderboard: Subcommand = {
     const size = await deps.runtimeConfig.get('cookies.leaderboard_size');
     const rows = await deps.services.cookies.leaderboard(size);
     const names = await deps.profiles.names(rows.map((r) => r.userId));
-    const image = renderLeaderboard(
+    const image = await renderLeaderboard(
       'Cookie leaderboard',
       rows.map((r) => ({
         rank: r.rank,

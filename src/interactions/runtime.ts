@@ -153,13 +153,18 @@ export class InteractionRuntime {
       });
       const reply = await this.#runWithCooldown(route, ctx);
       clearTimeout(safety);
+      const ran = performance.now();
       await responder.send(reply);
+      const sent = performance.now();
       log.info(
         {
           event: 'interaction.handled',
           command: describe(invocation),
           userId: invocation.user.id,
-          ms: Math.round(performance.now() - started),
+          ms: Math.round(sent - started),
+          // Where the time went: the command's own work, then sending the reply to Discord.
+          runMs: Math.round(ran - started),
+          replyMs: Math.round(sent - ran),
         },
         'interaction handled',
       );

@@ -98,23 +98,17 @@ describe('ledger basics', () => {
   it('replays a finished operation id without moving value again', async () => {
     const ledger = makeLedger(t.cols);
     await seedBalance(ledger, 'erin', 40);
-    const first = await ledger.transfer({
+    const give = {
       opId: 'give1',
       currency: 'cookies',
       from: 'erin',
       to: 'fay',
       amount: 15,
       kind: 'give',
-    });
+    } as const;
+    const first = await ledger.transfer(give);
     await ledger.flush();
-    const again = await ledger.transfer({
-      opId: 'give1',
-      currency: 'cookies',
-      from: 'erin',
-      to: 'fay',
-      amount: 15,
-      kind: 'give',
-    });
+    const again = await ledger.transfer(give);
     expect(first.replayed).toBe(false);
     expect(again.replayed).toBe(true);
     expect(again.legs).toEqual(first.legs);

@@ -44,6 +44,36 @@ describe('ledger under concurrency', () => {
     expect((await checkInvariants(t.cols)).problems).toEqual([]);
   });
 
+  it('GIVEN one member paying 500 times at once through two processes THEN exactly what the balance covers is paid, once each', async () => {
+    const shards = [makeLedger(t.cols), makeLedger(t.cols)];
+    const B = 5_000;
+    const a = 13;
+    await seedBalance(shards[0] as ReturnType<typeof makeLedger>, 'payer', B);
+    const results = await Promise.allSettled(
+      Array.from({ length: 500 }, (_, i) =>
+        (shards[i % 2] as ReturnType<typeof makeLedger>).transfer({
+          opId: `pay-${i}`,
+          currency: 'cookies',
+          from: 'payer',
+          to: `payee-${i % 40}`,
+          amount: a,
+          kind: 'test.pay',
+        }),
+      ),
+    );
+    const paid = results.filter((r) => r.status === 'fulfilled').length;
+    expect(paid).toBe(Math.min(500, Math.floor(B / a)));
+    expect(
+      results.filter((r) => r.status === 'rejected').every((r) => codeOf(r) === 'INSUFFICIENT_COOKIES'),
+    ).toBe(true);
+    await Promise.all(shards.map((s) => s.flush()));
+    expect(await (shards[0] as ReturnType<typeof makeLedger>).balanceOf('cookies', 'payer')).toBe(
+      B - paid * a,
+    );
+    expect(await t.cols.cookies.countDocuments({ pendingOps: { $exists: true } })).toBe(0);
+    expect((await checkInvariants(t.cols)).problems).toEqual([]);
+  });
+
   it('GIVEN 50 wallets WHEN 10,000 random transfers run 64 at a time THEN the total is conserved exactly', async () => {
     const ledger = makeLedger(t.cols);
     const wallets = Array.from({ length: 50 }, (_, i) => `w${i}`);

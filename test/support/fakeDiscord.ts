@@ -46,6 +46,8 @@ export interface VisibleMessage {
   }[];
   files: RecordedFile[];
   id: string;
+  /** When the fake received it (performance.now()). */
+  at: number;
 }
 
 export interface FakeUser {
@@ -234,10 +236,14 @@ export class FakeDiscord {
     return this.messages(token);
   }
 
+  /** When each interaction was sent on the gateway (performance.now()), by token. */
+  readonly dispatchedAt = new Map<string, number>();
+
   #dispatchInteraction(user: FakeUser, type: number, data: unknown, message?: unknown): string {
     const id = snowflake();
     const token = `token-${id}`;
     this.#messagesByToken.set(token, []);
+    this.dispatchedAt.set(token, performance.now());
     this.#send({
       op: 0,
       t: 'INTERACTION_CREATE',
@@ -460,6 +466,7 @@ export class FakeDiscord {
       embeds: (data.embeds as VisibleMessage['embeds']) ?? [],
       components: (data.components as VisibleMessage['components']) ?? [],
       files,
+      at: performance.now(),
       ...(Array.isArray(data.choices) ? { choices: data.choices } : {}),
     };
     list.push(message);

@@ -43,17 +43,25 @@ export class MarkerSweeper {
   }
 
   async #write(collection: Collection<BalanceDoc>, removals: Removal[]): Promise<void> {
-    const ops: AnyBulkWriteOperation<BalanceDoc>[] = [];
+    // One pull per account for all its finished attempts (attempt ids are unique), so a hot
+    // account with hundreds of finished payments is cleaned in one write, not hundreds.
+    const attemptsByAccount = new Map<string, string[]>();
     for (const { accountId, marker } of removals) {
-      if (!marker) continue;
+      const list = attemptsByAccount.get(accountId) ?? [];
+      if (marker) list.push(marker.att);
+      attemptsByAccount.set(accountId, list);
+    }
+    const ops: AnyBulkWriteOperation<BalanceDoc>[] = [];
+    for (const [accountId, atts] of attemptsByAccount) {
+      if (atts.length === 0) continue;
       ops.push({
         updateOne: {
           filter: { _id: accountId },
-          update: asUpdate({ $pull: { pendingOps: { op: marker.op, att: marker.att } } }),
+          update: asUpdate({ $pull: { pendingOps: { att: { $in: atts } } } }),
         },
       });
     }
-    const ids = [...new Set(removals.map((r) => r.accountId))];
+    const ids = [...attemptsByAccount.keys()];
     ops.push({
       updateMany: {
         filter: { _id: { $in: ids }, pendingOps: { $size: 0 } },

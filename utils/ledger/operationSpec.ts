@@ -72,6 +72,30 @@ export function buildSpec(
   };
 }
 
+const storedSpec = z.object({
+  opId: z.string(),
+  type: z.enum(['debit', 'credit', 'transfer']),
+  currency,
+  from: z.string().nullable(),
+  to: z.string().nullable(),
+  amount: z.number(),
+  kind: z.string(),
+  reason: z.string(),
+  source: z.string(),
+  placements: z.number(),
+  reserve: z.number(),
+});
+
+/** A spec as a marker stores it. */
+export function encodeSpec(spec: OperationSpec): string {
+  return JSON.stringify(spec);
+}
+
+/** A marker's spec, validated: JSON as `encodeSpec` writes it, or the object older markers hold. */
+export function decodeSpec(stored: unknown): OperationSpec {
+  return storedSpec.parse(typeof stored === 'string' ? JSON.parse(stored) : stored);
+}
+
 /** What makes two calls "the same operation": a reused id with another fingerprint is refused. */
 export function fingerprint(spec: OperationSpec): string {
   return [

@@ -6,6 +6,7 @@ import type { Logger } from '../../src/logger.js';
 import { asUpdate, type BalanceDoc, type Book, createBooks } from './books.js';
 import { buildEvent, findOperationEvents } from './events.js';
 import { dropMarker, legAccounts, reverseLeg, settleLeg } from './legs.js';
+import { decodeSpec } from './operationSpec.js';
 import { recordStuck } from './stuck.js';
 
 export interface RecoveryDeps {
@@ -146,7 +147,7 @@ async function collectInterrupted(books: Book[]): Promise<Map<string, Interrupte
     for await (const doc of cursor) {
       for (const marker of doc.pendingOps ?? []) {
         const key = `${marker.op}#${marker.att}`;
-        const entry = attempts.get(key) ?? { spec: marker.spec, att: marker.att, legs: [] };
+        const entry = attempts.get(key) ?? { spec: decodeSpec(marker.spec), att: marker.att, legs: [] };
         entry.legs.push({ book, account: doc._id, side: marker.leg, at: new Date(marker.at) });
         attempts.set(key, entry);
       }
