@@ -2,7 +2,7 @@ import { ApplicationCommandOptionType } from 'discord.js';
 import { z } from 'zod';
 import type { CommandContext, Subcommand } from '../../src/interactions/types.js';
 import type { SettingView } from '../../src/runtimeConfig/runtimeConfig.js';
-import { featureOf, showSetting } from '../../src/runtimeConfig/settings.js';
+import { showSetting } from '../../src/runtimeConfig/settings.js';
 import { DISCORD_BLURPLE } from '../colors.js';
 import { mention, parseOptions } from '../options.js';
 
@@ -17,7 +17,7 @@ function relative(at: Date): string {
 }
 
 async function describe(ctx: CommandContext, s: SettingView, detailed: boolean): Promise<string> {
-  const name = s.key.slice(s.key.indexOf('.') + 1);
+  const name = s.key.startsWith(`${s.feature}.`) ? s.key.slice(s.feature.length + 1) : s.key;
   const changed = s.updatedBy
     ? `changed by ${mention(s.updatedBy)} ${relative(s.updatedAt ?? new Date(0))}`
     : null;
@@ -67,21 +67,21 @@ export const runtimeShow: Subcommand = {
   },
   autocomplete: {
     async feature({ deps }, typed) {
-      const features = [...new Set(deps.runtimeConfig.keys.map(featureOf))];
+      const features = [...new Set((await deps.runtimeConfig.list()).map((s) => s.feature))];
       return features.filter((f) => f.includes(typed.toLowerCase())).map((f) => ({ name: f, value: f }));
     },
   },
   async run(ctx) {
     const { feature } = parseOptions(options, ctx.invocation);
     const all = await ctx.deps.runtimeConfig.list();
-    const shown = feature ? all.filter((s) => featureOf(s.key) === feature) : all;
+    const shown = feature ? all.filter((s) => s.feature === feature) : all;
     if (shown.length === 0) {
-      const known = [...new Set(all.map((s) => featureOf(s.key)))].join(', ');
+      const known = [...new Set(all.map((s) => s.feature))].join(', ');
       return { ephemeral: true, content: `❌ No feature "${feature}" has settings. Features: ${known}.` };
     }
     const groups = new Map<string, string[]>();
     for (const s of shown) {
-      const group = featureOf(s.key);
+      const group = s.feature;
       groups.set(group, [...(groups.get(group) ?? []), await describe(ctx, s, feature !== undefined)]);
     }
     const fields = [...groups].flatMap(([name, lines]) => pack(name, lines));

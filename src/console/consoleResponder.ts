@@ -148,7 +148,7 @@ export function createConsoleOutput(options: {
 
 function relative(ms: number): string {
   const abs = Math.abs(ms);
-  if (abs < 45_000) return 'just now';
+  if (abs < 1_000) return 'just now';
   const [value, unit] =
     abs < 90_000
       ? [Math.round(abs / 1000), 'second']

@@ -62,10 +62,12 @@ export class ConsoleSession {
           return 'ok';
         case 'quit':
           return 'quit';
-        case 'wait':
-          await this.#wait(action.ms);
-          output.print(`(clock is now ${this.deps.clock.now().toISOString()})`);
+        case 'wait': {
+          const ran = await this.#wait(action.ms);
+          const timers = ran === 0 ? '' : `; ${ran} timer${ran === 1 ? '' : 's'} ran`;
+          output.print(`(clock is now ${this.deps.clock.now().toISOString()}${timers})`);
           return 'ok';
+        }
         case 'click':
           return await this.#click(action.as ?? DEFAULT_MEMBER, action.target);
         case 'choose':
@@ -84,16 +86,20 @@ export class ConsoleSession {
    * Moves the simulated clock forward, stopping at each task's due time to run it, so tasks
    * run in order and each sees the time it was planned for.
    */
-  async #wait(ms: number): Promise<void> {
+  async #wait(ms: number): Promise<number> {
     const { clock, scheduler } = this.deps;
     const target = new Date(clock.now().getTime() + ms);
+    let ran = 0;
     for (;;) {
       const next = await scheduler.nextDueAt();
       if (!next || next > target) break;
       clock.advanceTo(next);
-      if ((await scheduler.runDue()) === 0) break;
+      const now = await scheduler.runDue();
+      if (now === 0) break;
+      ran += now;
     }
     clock.advanceTo(target);
+    return ran;
   }
 
   async #command(

@@ -24,8 +24,8 @@ function once<T>(what: string, seen: Set<T>, value: T): void {
 
 /**
  * Combines the features and checks what the type system cannot: names, command names,
- * component families and error codes are unique, and each setting key starts with its
- * feature's name. A mistake fails at start-up (and in the registry test), not at a click.
+ * component families, setting keys and error codes are unique, and each setting was
+ * declared for the feature that brings it. A mistake fails at start-up (and in the registry test), not at a click.
  */
 export function assembleFeatures(features: readonly Feature[]): Assembly {
   const names = new Set<string>();
@@ -43,9 +43,12 @@ export function assembleFeatures(features: readonly Feature[]): Assembly {
       for (const component of command.components) once('component family', families, component.family);
     }
     for (const [key, setting] of Object.entries(feature.settings ?? {})) {
-      if (!key.startsWith(`${feature.name}.`)) {
-        throw new Error(`setting ${key} of feature ${feature.name} must start with "${feature.name}."`);
+      if (setting.feature !== feature.name) {
+        throw new Error(
+          `setting ${key} is declared for ${setting.feature ?? 'no feature'}, not ${feature.name}`,
+        );
       }
+      if (Object.hasOwn(settings, key)) throw new Error(`setting ${key} is declared twice`);
       settings[key] = setting;
     }
     for (const [code, message] of Object.entries(feature.errors ?? {})) {

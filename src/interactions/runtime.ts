@@ -142,7 +142,7 @@ export class InteractionRuntime {
       await this.deps.profiles.touch(invocation.user).catch((error: unknown) => {
         log.warn({ event: 'profiles.touch_failed', err: error }, 'could not record the member profile');
       });
-      if (route.defer) await responder.defer(route.defer);
+
       const safetyMode: DeferMode =
         invocation.kind === 'command' ? { ephemeral: false } : { ephemeral: true, update: true };
       safety = setTimeout(() => {
@@ -151,7 +151,9 @@ export class InteractionRuntime {
       const ctx = this.#context(invocation, actor, async () => {
         if (responder.state === 'fresh') await responder.defer(route.defer ?? safetyMode);
       });
-      const reply = await this.#runWithCooldown(route, ctx);
+      const reply = await this.#runWithCooldown(route, ctx, async () => {
+        if (route.defer) await responder.defer(route.defer);
+      });
       clearTimeout(safety);
       const ran = performance.now();
       await responder.send(reply);
@@ -210,14 +212,23 @@ export class InteractionRuntime {
     return { deps: this.deps, invocation, actor, commands: this.commands, defer };
   }
 
-  /** Claims the cooldown first (atomic, across shards) and gives it back if the handler fails. */
-  async #runWithCooldown(route: Route, ctx: CommandContext): Promise<Reply> {
-    if (!route.cooldown) return route.run(ctx);
-    const { action, ms } = route.cooldown;
-    const length = typeof ms === 'number' ? ms : await ms(this.deps);
-    if (length <= 0) return route.run(ctx);
-    const claim = await this.deps.cooldowns.claim(action, ctx.actor.id, length);
+  /**
+   * Claims the cooldown first (atomic, across shards; a refusal is private, so it comes
+   * before a public deferral) and gives it back if the handler fails.
+   */
+  async #runWithCooldown(route: Route, ctx: CommandContext, defer: () => Promise<void>): Promise<Reply> {
+    const length = !route.cooldown
+      ? 0
+      : typeof route.cooldown.ms === 'number'
+        ? route.cooldown.ms
+        : await route.cooldown.ms(this.deps);
+    if (!route.cooldown || length <= 0) {
+      await defer();
+      return route.run(ctx);
+    }
+    const claim = await this.deps.cooldowns.claim(route.cooldown.action, ctx.actor.id, length);
     try {
+      await defer();
       return await route.run(ctx);
     } catch (error) {
       await claim.release().catch(() => undefined);

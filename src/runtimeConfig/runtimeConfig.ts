@@ -6,6 +6,7 @@ import type { Setting, SettingKey, SettingKind, SettingsCatalog, SettingTypes } 
 
 export interface SettingView {
   key: SettingKey;
+  feature: string;
   kind: SettingKind;
   description: string;
   value: unknown;
@@ -60,6 +61,7 @@ export class RuntimeConfig {
       const setting = this.#setting(key);
       return {
         key,
+        feature: setting.feature ?? key.split('.')[0] ?? key,
         kind: setting.kind,
         description: setting.description,
         value: this.#value(key, snapshot),
@@ -95,9 +97,10 @@ export class RuntimeConfig {
     actorId: string,
   ): Promise<{ key: SettingKey; before: unknown; after: unknown }> {
     if (!this.has(key)) {
-      const feature = key.split('.')[0] ?? '';
-      const related = this.keys.filter((k) => k.startsWith(`${feature}.`));
-      const known = related.length > 0 ? related : [...new Set(this.keys.map((k) => k.split('.')[0]))];
+      const feature = key.split(/[._]/)[0] ?? '';
+      const featureOf = (k: SettingKey) => this.#setting(k).feature ?? '';
+      const related = this.keys.filter((k) => featureOf(k) === feature);
+      const known = related.length > 0 ? related : [...new Set(this.keys.map(featureOf))];
       const hint = related.length > 0 ? `settings of ${feature}` : 'features with settings';
       throw new AppError('NOT_FOUND', `there is no setting "${key}" (${hint}: ${known.join(', ')})`, {
         key,

@@ -4,6 +4,8 @@ import { SNOWFLAKE_PATTERN } from '../snowflake.js';
 export type SettingKind = 'number' | 'flag' | 'channel';
 
 export interface Setting<T> {
+  /** The feature it belongs to (set by defineSettings); `/admin runtime show` groups by it. */
+  feature?: string;
   kind: SettingKind;
   description: string;
   default: T;
@@ -37,14 +39,24 @@ export function defineSettings<F extends string, const T extends Record<string, 
   feature: F,
   settings: T,
 ): { readonly [K in keyof T & string as `${F}.${K}`]: T[K] } {
-  return Object.fromEntries(
-    Object.entries(settings).map(([name, setting]) => [`${feature}.${name}`, setting]),
-  ) as { readonly [K in keyof T & string as `${F}.${K}`]: T[K] };
+  const entries = Object.entries(settings).map(([name, setting]) => [
+    `${feature}.${name}`,
+    { ...setting, feature },
+  ]);
+  return Object.fromEntries(entries);
 }
 
-/** The feature a key belongs to: its prefix before the first dot. */
-export function featureOf(key: string): string {
-  return key.slice(0, key.indexOf('.'));
+/**
+ * A feature's settings under exactly the keys given: for the keys PRODUCT.md names
+ * (`place_pixel_cost`, `beacon_bonus_weight`, ...), which admins and documents already use.
+ */
+export function defineNamedSettings<const T extends Record<string, Setting<unknown>>>(
+  feature: string,
+  settings: T,
+): T {
+  return Object.fromEntries(
+    Object.entries(settings).map(([key, setting]) => [key, { ...setting, feature }]),
+  ) as T;
 }
 
 export function wholeNumberSetting(

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ASSEMBLY, FEATURES } from '../../commands/index.js';
 import { assembleFeatures } from '../../src/features/assemble.js';
 import { defineCommand } from '../../src/interactions/defineCommand.js';
-import { flagSetting } from '../../src/runtimeConfig/settings.js';
+import { defineNamedSettings, defineSettings, flagSetting } from '../../src/runtimeConfig/settings.js';
 import { COOKIES_ERROR_MESSAGES } from '../../utils/cookies/errors.js';
 import { CORE_ERROR_MESSAGES, type ErrorCode, type ErrorMessage } from '../../utils/errors.js';
 import { LEDGER_ERROR_MESSAGES } from '../../utils/ledger/errors.js';
@@ -51,9 +51,17 @@ describe('the feature registry', () => {
       /command x is declared twice/,
     ],
     [
-      "a setting outside its feature's prefix",
-      [{ name: 'a', settings: { 'b.flag': flagSetting('x', true) } }],
-      /must start with "a\."/,
+      'a setting declared for another feature',
+      [{ name: 'a', settings: defineSettings('b', { flag: flagSetting('x', true) }) }],
+      /setting b\.flag is declared for b, not a/,
+    ],
+    [
+      'one setting key in two features',
+      [
+        { name: 'a', settings: defineNamedSettings('a', { pixel_cost: flagSetting('x', true) }) },
+        { name: 'b', settings: defineNamedSettings('b', { pixel_cost: flagSetting('x', true) }) },
+      ],
+      /setting pixel_cost is declared twice/,
     ],
     [
       'an error code declared twice',
