@@ -28,7 +28,6 @@ const OPS = Number(process.env.BENCH_OPS ?? 4_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const HOT_PAYMENTS = 500;
 const ACCOUNTS = 256;
-const WARMUP = 500;
 
 const config = loadConfig();
 const log = createLogger('warn');
@@ -130,16 +129,6 @@ try {
       account: i === ACCOUNTS ? 'hot' : account(i),
       amount: 1e11,
       kind: 'bench.seed',
-    }),
-  );
-  await runPool(WARMUP, IN_FLIGHT, (i) =>
-    ledger.transfer({
-      opId: `warm-${i}`,
-      currency: 'cookies',
-      from: account(i),
-      to: account(i + 1),
-      amount: 1,
-      kind: 'bench.warm',
     }),
   );
   await ledger.flush();

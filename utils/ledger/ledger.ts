@@ -1,6 +1,12 @@
 import { type Filter, MongoError } from 'mongodb';
 import type { Clock } from '../../src/clock.js';
-import type { Collections, LegSide, OperationSpec, PendingOp } from '../../src/db/collections.js';
+import type {
+  Collections,
+  LedgerEventDoc,
+  LegSide,
+  OperationSpec,
+  PendingOp,
+} from '../../src/db/collections.js';
 import { isDuplicateKey } from '../../src/db/duplicateKey.js';
 import type { Logger } from '../../src/logger.js';
 import type { Rng } from '../../src/rng.js';
@@ -8,7 +14,7 @@ import { AppError, isAppError } from '../errors.js';
 import { AccountGate } from './accountGate.js';
 import { type BalanceDoc, type Book, type Books, createBooks, readBalance } from './books.js';
 import { insufficientFunds } from './errors.js';
-import { EventReader } from './eventReader.js';
+import { eventReader, eventWriter } from './eventBatches.js';
 import {
   buildEvent,
   findOperationEvents,
@@ -17,7 +23,6 @@ import {
   recordedFrom,
   toOutcomeLeg,
 } from './events.js';
-import { EventWriter } from './eventWriter.js';
 import { applyLeg, legAccounts, reverseLeg, type Settled, settleLeg } from './legs.js';
 import { MarkerSweeper } from './markerSweeper.js';
 import {
@@ -115,18 +120,19 @@ export class Ledger {
   readonly #books: Books;
   readonly #sweeper: MarkerSweeper;
   readonly #gate = new AccountGate(PER_ACCOUNT_IN_FLIGHT);
-  readonly #reader: EventReader;
-  readonly #writer: EventWriter;
+  /** Batched reads and writes of audit events (eventBatches.ts). */
+  readonly #readEvents: (opId: string) => Promise<LedgerEventDoc[]>;
+  readonly #writeEvents: (events: LedgerEventDoc[]) => Promise<void>;
   /** Attempts that ended with OPERATION_IN_PROGRESS, by operation id, until decided. */
   readonly #abandoned = new Map<string, Attempt[]>();
 
   constructor(private readonly deps: LedgerDeps) {
     this.#books = createBooks(deps.cols);
     this.#sweeper = new MarkerSweeper(deps.log);
-    this.#reader = new EventReader((ids) =>
+    this.#readEvents = eventReader((ids) =>
       this.#retry(() => deps.cols.ledgerEvents.find({ _id: { $in: ids } }).toArray()),
     );
-    this.#writer = new EventWriter((docs) =>
+    this.#writeEvents = eventWriter((docs) =>
       this.#io(() => deps.cols.ledgerEvents.insertMany(docs, { ordered: false })),
     );
   }
@@ -452,8 +458,8 @@ export class Ledger {
         const foreign = stored.find((e) => e.attempt !== a.att);
         if (foreign) return this.#settleDuplicate(a, legs, recordedFrom(stored) as Recorded);
         const missing = events.filter((e) => !stored.some((s) => s._id === e._id));
-        // Batched with other operations' events (eventWriter.ts); a collision is read back above.
-        if (missing.length > 0) await this.#writer.write(missing);
+        // Batched with other operations' events (eventBatches.ts); a collision is read back above.
+        if (missing.length > 0) await this.#writeEvents(missing);
         await this.#step('events.written', a.spec);
         for (const leg of legs) {
           this.#sweeper.enqueue(leg.book.collection, leg.account, { op: a.spec.opId, att: a.att });
@@ -533,7 +539,7 @@ export class Ledger {
 
   /** The recorded outcome of the id, if any. */
   async #recorded(spec: OperationSpec): Promise<Recorded | null> {
-    return recordedFrom(await this.#reader.events(spec.opId));
+    return recordedFrom(await this.#readEvents(spec.opId));
   }
 
   /**
