@@ -9,7 +9,12 @@ export function parseOptions<T extends z.ZodType>(schema: T, invocation: Invocat
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const option = issue?.path.join('.') || 'options';
-  throw invalidInput(`option "${option}": ${issue?.message ?? 'invalid'}`, { option });
+  const problem = issue?.message ?? 'invalid';
+  throw invalidInput(`option "${option}": ${problem}`, {
+    option,
+    problem,
+    messageKey: 'core:errors.invalidOption',
+  });
 }
 
 /** A user option: Discord sends the member's id. */

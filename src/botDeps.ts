@@ -2,6 +2,7 @@ import type { AppDeps } from './app.js';
 import { Cooldowns } from './cooldowns/cooldowns.js';
 import type { Assembly } from './features/assemble.js';
 import type { FeatureInfra } from './features/feature.js';
+import { I18n } from './i18n/i18n.js';
 import type { BotDeps } from './interactions/types.js';
 import { ChannelPoster, type PostTransport } from './posting/channelPoster.js';
 import { ProfileDirectory } from './profiles/profileDirectory.js';
@@ -30,6 +31,7 @@ export function createBotDeps(app: AppDeps, assembly: Assembly, options: BotDeps
     { minIntervalMs: config.postMinIntervalMs },
   );
   const infra: FeatureInfra = {
+    i18n: new I18n(assembly.messages),
     config,
     log,
     clock,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type Locale, resolveLocale } from './i18n/i18n.js';
 import { SNOWFLAKE_PATTERN } from './snowflake.js';
 
 const idList = z
@@ -57,6 +58,8 @@ const envSchema = z.object({
   SCHEDULER_POLL_MS: z.coerce.number().int().min(50).max(600_000).default(1_000),
   SCHEDULER_LEASE_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(60_000),
   POST_MIN_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(1_500),
+  /** The console's language comes from the usual locale variable (`de_DE.UTF-8` → German). */
+  LANG: z.string().optional(),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -93,6 +96,8 @@ export interface Config {
   runtimeConfigTtlMs: number;
   scheduler: { pollMs: number; leaseMs: number };
   postMinIntervalMs: number;
+  /** The local console's starting language (`!locale` changes it). */
+  consoleLocale: Locale;
 }
 
 export class ConfigError extends Error {
@@ -138,5 +143,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     runtimeConfigTtlMs: e.RUNTIME_CONFIG_TTL_MS,
     scheduler: { pollMs: e.SCHEDULER_POLL_MS, leaseMs: e.SCHEDULER_LEASE_MS },
     postMinIntervalMs: e.POST_MIN_INTERVAL_MS,
+    consoleLocale: resolveLocale(e.LANG),
   };
 }

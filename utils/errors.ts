@@ -1,3 +1,5 @@
+import type { Translator } from '../src/i18n/i18n.js';
+
 /**
  * Every expected failure has a stable code. The code is in `error.code` and at the
  * start of `error.message`, so both conventions of the product brief work; `context`
@@ -22,8 +24,8 @@ export type ErrorCode = keyof ErrorCodeRegistry;
 
 export type ErrorContext = Record<string, string | number | boolean | null | undefined>;
 
-/** The sentence a member reads for one code, built from the error's context. */
-export type ErrorMessage = (context: ErrorContext, detail: string) => string;
+/** The sentence a member reads for one code, built from the error's context in their language. */
+export type ErrorMessage = (context: ErrorContext, detail: string, i18n: Translator) => string;
 
 export type ErrorMessages<C extends ErrorCode> = { readonly [K in C]: ErrorMessage };
 
@@ -47,9 +49,17 @@ export function invalidInput(detail: string, context: ErrorContext = {}): AppErr
   return new AppError('INVALID_INPUT', detail, context);
 }
 
-/** `what` completes "… is switched off right now", e.g. "giving Cookies". */
-export function featureDisabled(what: string, setting: string): AppError {
-  return new AppError('FEATURE_DISABLED', `${what} is switched off (${setting})`, { what, setting });
+/**
+ * A refusal with a text of its own: `messageKey` names it in a catalog, interpolated with the
+ * context (`problemKey`, when set, names a text that fills `{{problem}}`).
+ */
+export function invalidInputText(detail: string, messageKey: string, context: ErrorContext = {}): AppError {
+  return new AppError('INVALID_INPUT', detail, { ...context, messageKey });
+}
+
+/** `whatKey` names the feature's text that completes "… is switched off right now". */
+export function featureDisabled(whatKey: string, setting: string): AppError {
+  return new AppError('FEATURE_DISABLED', `${whatKey} is switched off (${setting})`, { whatKey, setting });
 }
 
 export function notYourButton(ownerId: string): AppError {
@@ -58,6 +68,13 @@ export function notYourButton(ownerId: string): AppError {
 
 function sentence(text: string): string {
   return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
+}
+
+/** A message of its own when the error names one, else the detail as a sentence (English). */
+function ownText(c: ErrorContext, detail: string, i18n: Translator): string {
+  if (typeof c.messageKey !== 'string') return sentence(detail);
+  const problem = typeof c.problemKey === 'string' ? i18n.t(c.problemKey, c) : c.problem;
+  return i18n.t(c.messageKey, { ...c, problem });
 }
 
 export const CORE_ERROR_MESSAGES: ErrorMessages<
@@ -69,14 +86,16 @@ export const CORE_ERROR_MESSAGES: ErrorMessages<
   | 'COOLDOWN_ACTIVE'
   | 'STALE_CONTROL'
 > = {
-  INVALID_INPUT: (_, detail) => sentence(detail),
-  NOT_FOUND: (_, detail) => sentence(detail),
-  NOT_AUTHORIZED: (c, detail) =>
+  INVALID_INPUT: ownText,
+  NOT_FOUND: ownText,
+  NOT_AUTHORIZED: (c, detail, i18n) =>
     c.needs
-      ? `You are not allowed to do that: it needs ${c.needs} rights on this bot.`
-      : `You are not allowed to do that: ${detail}.`,
-  NOT_YOUR_BUTTON: (c) => `This button belongs to <@${c.ownerId}>. Run the command yourself to get your own.`,
-  FEATURE_DISABLED: (c) => `${sentence(String(c.what)).slice(0, -1)} is switched off right now.`,
-  COOLDOWN_ACTIVE: (c) => `You can do this again <t:${Math.ceil(Number(c.retryAt) / 1000)}:R>.`,
-  STALE_CONTROL: () => 'This control is from an older message and no longer works. Run the command again.',
+      ? i18n.t('core:errors.NOT_AUTHORIZED', { needs: i18n.t(`core:access.${c.needs}`) })
+      : sentence(detail),
+  NOT_YOUR_BUTTON: (c, _, i18n) => i18n.t('core:errors.NOT_YOUR_BUTTON', c),
+  FEATURE_DISABLED: (c, _, i18n) =>
+    i18n.t('core:errors.FEATURE_DISABLED', { what: i18n.t(String(c.whatKey)) }),
+  COOLDOWN_ACTIVE: (c, _, i18n) =>
+    i18n.t('core:errors.COOLDOWN_ACTIVE', { retryAtSeconds: Math.ceil(Number(c.retryAt) / 1000) }),
+  STALE_CONTROL: (_, __, i18n) => i18n.t('core:errors.STALE_CONTROL'),
 };

@@ -1,42 +1,51 @@
 import { ApplicationCommandOptionType } from 'discord.js';
 import { z } from 'zod';
+import { localized } from '../../src/i18n/definitions.js';
 import type { Subcommand } from '../../src/interactions/types.js';
-import { formatCookies } from '../../utils/amounts.js';
+import { ADMIN_MESSAGES } from '../../utils/admin/messages.js';
 import { balanceAfter } from '../../utils/ledger/ledger.js';
 import { RECIPIENT_OPTIONS, recipientSchema } from '../cookies/recipient.js';
-import { mention, parseOptions } from '../options.js';
+import { parseOptions } from '../options.js';
 
 const options = recipientSchema.extend({ reason: z.string().max(200).default('') });
 
 export const cookiesGrant: Subcommand = {
   definition: {
     type: ApplicationCommandOptionType.Subcommand,
-    name: 'grant',
-    description: 'Create Cookies for a member (event prizes); audited',
+    ...localized(ADMIN_MESSAGES, 'commands.grant'),
     options: [
       ...RECIPIENT_OPTIONS,
       {
         type: ApplicationCommandOptionType.String,
-        name: 'reason',
-        description: 'Why (kept in the audit log)',
+        ...localized(ADMIN_MESSAGES, 'commands.grantReason'),
         max_length: 200,
       },
     ],
   },
-  async run({ deps, invocation, actor }) {
+  async run({ deps, invocation, actor, i18n, serverI18n }) {
     const { user, amount, reason } = parseOptions(options, invocation);
     const opId = `cookies.grant:${invocation.id}`;
     const outcome = await deps.services.cookies.grant({ opId, adminId: actor.id, to: user, amount, reason });
+    // The audit channel is the server's: its line is in the server's language.
     await deps.services.admin.record({
       id: opId,
       actorId: actor.id,
-      text: `🎁 ${mention(actor.id)} granted ${formatCookies(amount)} to ${mention(user)}${reason ? `: ${reason}` : '.'}`,
+      text: serverI18n.t(reason ? 'admin:audit.grantedWithReason' : 'admin:audit.granted', {
+        actor: actor.id,
+        amount: serverI18n.cookies(amount),
+        to: user,
+        reason,
+      }),
     });
     // The balance right after the grant is unknown when its reply was lost: show the current one.
     const now = balanceAfter(outcome, user) ?? (await deps.services.cookies.balance(user));
     return {
       ephemeral: true,
-      content: `🎁 Granted **${formatCookies(amount)}** to ${mention(user)}; they now have ${formatCookies(now)}.`,
+      content: i18n.t('admin:grant.granted', {
+        amount: i18n.cookies(amount),
+        to: user,
+        balance: i18n.cookies(now),
+      }),
     };
   },
 };

@@ -1,7 +1,9 @@
 import { ApplicationCommandOptionType } from 'discord.js';
 import { z } from 'zod';
+import { localized } from '../../src/i18n/definitions.js';
 import type { Subcommand } from '../../src/interactions/types.js';
 import { showSetting } from '../../src/runtimeConfig/settings.js';
+import { ADMIN_MESSAGES } from '../../utils/admin/messages.js';
 import { parseOptions } from '../options.js';
 
 const options = z.object({
@@ -15,51 +17,64 @@ const CHOICE_NAME_MAX = 100;
 export const runtimeSet: Subcommand = {
   definition: {
     type: ApplicationCommandOptionType.Subcommand,
-    name: 'set',
-    description: 'Change one setting',
+    ...localized(ADMIN_MESSAGES, 'commands.set'),
     options: [
       {
         type: ApplicationCommandOptionType.String,
-        name: 'key',
-        description: 'Which setting (start typing: feature or name)',
+        ...localized(ADMIN_MESSAGES, 'commands.setKey'),
         required: true,
         autocomplete: true,
         max_length: 100,
       },
       {
         type: ApplicationCommandOptionType.String,
-        name: 'value',
-        description: 'The new value (a number, on/off, or a #channel)',
+        ...localized(ADMIN_MESSAGES, 'commands.setValue'),
         required: true,
         max_length: 100,
       },
     ],
   },
   autocomplete: {
-    async key({ deps }, typed) {
+    async key({ deps, i18n }, typed) {
       const needle = typed.trim().toLowerCase();
       const settings = await deps.runtimeConfig.list();
       return settings
         .filter((s) => s.key.includes(needle))
         .map((s) => ({
-          name: `${s.key} (now ${showSetting(s.value).replace(/^<#(\d+)>$/, 'channel $1')})`.slice(
-            0,
-            CHOICE_NAME_MAX,
-          ),
+          // A choice's name is plain text: a channel shows as its id.
+          name: i18n
+            .t('admin:show.choice', {
+              key: s.key,
+              value: showSetting(s.value, i18n).replace(/^<#(\d+)>$/, '#$1'),
+            })
+            .slice(0, CHOICE_NAME_MAX),
           value: s.key,
         }));
     },
   },
-  async run({ deps, invocation, actor }) {
+  async run({ deps, invocation, actor, i18n, serverI18n }) {
     const { key, value } = parseOptions(options, invocation);
     const change = await deps.runtimeConfig.set(key, value, actor.id);
-    const line = `**${change.key}**: ${showSetting(change.before)} → **${showSetting(change.after)}**`;
+    const description = (await deps.runtimeConfig.list()).find((s) => s.key === change.key)?.description;
+    // The audit channel is the server's: its line is in the server's language.
     await deps.services.admin.record({
       id: `runtime.set:${invocation.id}`,
       actorId: actor.id,
-      text: `⚙️ <@${actor.id}> changed ${line}.`,
+      text: serverI18n.t('admin:audit.settingChanged', {
+        actor: actor.id,
+        key: change.key,
+        before: showSetting(change.before, serverI18n),
+        after: showSetting(change.after, serverI18n),
+      }),
     });
-    const description = (await deps.runtimeConfig.list()).find((s) => s.key === change.key)?.description;
-    return { ephemeral: true, content: `⚙️ ${line}. ${description ?? ''}.`.replace(/ \.$/, '.') };
+    return {
+      ephemeral: true,
+      content: i18n.t('admin:set.changed', {
+        key: change.key,
+        before: showSetting(change.before, i18n),
+        after: showSetting(change.after, i18n),
+        description: description ? i18n.t(description) : '',
+      }),
+    };
   },
 };

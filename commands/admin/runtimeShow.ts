@@ -1,10 +1,12 @@
 import { ApplicationCommandOptionType } from 'discord.js';
 import { z } from 'zod';
+import { localized } from '../../src/i18n/definitions.js';
 import type { CommandContext, Subcommand } from '../../src/interactions/types.js';
 import type { SettingView } from '../../src/runtimeConfig/runtimeConfig.js';
 import { showSetting } from '../../src/runtimeConfig/settings.js';
+import { ADMIN_MESSAGES } from '../../utils/admin/messages.js';
 import { DISCORD_BLURPLE } from '../colors.js';
-import { mention, parseOptions } from '../options.js';
+import { parseOptions } from '../options.js';
 
 /** Discord's limits for one embed field's value and an embed's field count. */
 const FIELD_MAX = 1024;
@@ -12,41 +14,40 @@ const FIELDS_MAX = 25;
 
 const options = z.object({ feature: z.string().max(50).optional() });
 
-function relative(at: Date): string {
-  return `<t:${Math.floor(at.getTime() / 1000)}:R>`;
+function seconds(at: Date): number {
+  return Math.floor(at.getTime() / 1000);
 }
 
 async function describe(ctx: CommandContext, s: SettingView, detailed: boolean): Promise<string> {
+  const { i18n } = ctx;
   const name = s.key.startsWith(`${s.feature}.`) ? s.key.slice(s.feature.length + 1) : s.key;
   const changed = s.updatedBy
-    ? `changed by ${mention(s.updatedBy)} ${relative(s.updatedAt ?? new Date(0))}`
+    ? i18n.t('admin:show.changed', { by: s.updatedBy, at: seconds(s.updatedAt ?? new Date(0)) })
     : null;
-  const lines = [
-    `\`${name}\` **${showSetting(s.value)}** (default ${showSetting(s.default)})${changed && !detailed ? ` · ${changed}` : ''}`,
-  ];
-  if (detailed) lines.push(`  ${s.description}`, `  ${changed ?? 'never changed'}`);
+  const value = i18n.t('admin:show.value', {
+    name,
+    value: showSetting(s.value, i18n),
+    default: showSetting(s.default, i18n),
+  });
+  const lines = [`${value}${changed && !detailed ? ` · ${changed}` : ''}`];
+  if (detailed) lines.push(`  ${i18n.t(s.description)}`, `  ${changed ?? i18n.t('admin:show.neverChanged')}`);
   if (s.kind === 'channel') {
     const status = await ctx.deps.poster.status(s.key as Parameters<typeof ctx.deps.poster.status>[0]);
     if (status.stopped) {
-      lines.push(
-        `  ⚠️ posts stopped ${relative(status.stopped.at)}: ${status.stopped.reason}. Set it again to resume.`,
-      );
+      const stopped = { at: seconds(status.stopped.at), reason: status.stopped.reason };
+      lines.push(`  ${i18n.t('admin:show.stopped', stopped)}`);
     }
   }
   return lines.join('\n');
 }
 
 /** Lines packed into fields of at most FIELD_MAX characters, continuing under the same name. */
-function pack(name: string, lines: string[]): { name: string; value: string }[] {
+function pack(name: string, continued: string, lines: string[]): { name: string; value: string }[] {
   const fields: { name: string; value: string }[] = [];
   for (const line of lines) {
     const last = fields[fields.length - 1];
     if (last && last.value.length + 1 + line.length <= FIELD_MAX) last.value += `\n${line}`;
-    else
-      fields.push({
-        name: fields.length === 0 ? name : `${name} (continued)`,
-        value: line.slice(0, FIELD_MAX),
-      });
+    else fields.push({ name: fields.length === 0 ? name : continued, value: line.slice(0, FIELD_MAX) });
   }
   return fields;
 }
@@ -54,13 +55,11 @@ function pack(name: string, lines: string[]): { name: string; value: string }[] 
 export const runtimeShow: Subcommand = {
   definition: {
     type: ApplicationCommandOptionType.Subcommand,
-    name: 'show',
-    description: 'Settings by feature: value, default, last change',
+    ...localized(ADMIN_MESSAGES, 'commands.show'),
     options: [
       {
         type: ApplicationCommandOptionType.String,
-        name: 'feature',
-        description: 'Only this feature, with each setting explained',
+        ...localized(ADMIN_MESSAGES, 'commands.showFeature'),
         autocomplete: true,
       },
     ],
@@ -72,30 +71,33 @@ export const runtimeShow: Subcommand = {
     },
   },
   async run(ctx) {
+    const { i18n } = ctx;
     const { feature } = parseOptions(options, ctx.invocation);
     const all = await ctx.deps.runtimeConfig.list();
     const shown = feature ? all.filter((s) => s.feature === feature) : all;
     if (shown.length === 0) {
       const known = [...new Set(all.map((s) => s.feature))].join(', ');
-      return { ephemeral: true, content: `❌ No feature "${feature}" has settings. Features: ${known}.` };
+      return { ephemeral: true, content: i18n.t('admin:show.noFeature', { feature, known }) };
     }
     const groups = new Map<string, string[]>();
     for (const s of shown) {
       const group = s.feature;
       groups.set(group, [...(groups.get(group) ?? []), await describe(ctx, s, feature !== undefined)]);
     }
-    const fields = [...groups].flatMap(([name, lines]) => pack(name, lines));
+    const fields = [...groups].flatMap(([name, lines]) =>
+      pack(name, i18n.t('admin:show.continued', { name }), lines),
+    );
     return {
       ephemeral: true,
       embeds: [
         {
-          title: feature ? `Runtime settings: ${feature}` : 'Runtime settings',
+          title: feature ? i18n.t('admin:show.titleFeature', { feature }) : i18n.t('admin:show.title'),
           color: DISCORD_BLURPLE,
           fields: fields.slice(0, FIELDS_MAX),
           footer:
             fields.length > FIELDS_MAX
-              ? `${fields.length - FIELDS_MAX} more groups: pick one with feature:`
-              : 'Change one with /admin runtime set; details with feature:',
+              ? i18n.t('admin:show.footerMore', { count: fields.length - FIELDS_MAX })
+              : i18n.t('admin:show.footer'),
         },
       ],
     };

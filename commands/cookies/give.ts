@@ -1,11 +1,13 @@
 import { ApplicationCommandOptionType } from 'discord.js';
 import { z } from 'zod';
+import { localized } from '../../src/i18n/definitions.js';
+import type { Translator } from '../../src/i18n/i18n.js';
 import { defineComponent } from '../../src/interactions/componentIds.js';
 import { defineComponentHandler } from '../../src/interactions/defineCommand.js';
-import type { Reply, Subcommand } from '../../src/interactions/types.js';
-import { formatCookies } from '../../utils/amounts.js';
+import type { ButtonSpec, Reply, Subcommand } from '../../src/interactions/types.js';
+import { COOKIES_MESSAGES } from '../../utils/cookies/messages.js';
 import { balanceAfter } from '../../utils/ledger/ledger.js';
-import { mention, parseOptions } from '../options.js';
+import { parseOptions } from '../options.js';
 import { RECIPIENT_OPTIONS, recipientSchema } from './recipient.js';
 
 /** The prompt's id is the /cookies give interaction's id: unique, and the give's operation id. */
@@ -16,11 +18,10 @@ export const cancelButton = defineComponent('cookies.give_cancel', promptField);
 export const give: Subcommand = {
   definition: {
     type: ApplicationCommandOptionType.Subcommand,
-    name: 'give',
-    description: 'Give some of your Cookies to another member',
+    ...localized(COOKIES_MESSAGES, 'commands.give'),
     options: RECIPIENT_OPTIONS,
   },
-  async run({ deps, invocation, actor }) {
+  async run({ deps, invocation, actor, i18n }) {
     const { user, amount } = parseOptions(recipientSchema, invocation);
     const { balance, prompt } = await deps.services.cookies.openGive({
       promptId: invocation.id,
@@ -30,14 +31,32 @@ export const give: Subcommand = {
     });
     return {
       ephemeral: true,
-      content: `Give **${formatCookies(amount)}** to ${mention(user)}? You have ${formatCookies(balance)}. This offer ends <t:${Math.floor(prompt.expiresAt.getTime() / 1000)}:R>.`,
-      buttons: [
-        { customId: giveButton.build({ prompt: prompt._id }), label: 'Give', style: 'success' },
-        { customId: cancelButton.build({ prompt: prompt._id }), label: 'Cancel', style: 'secondary' },
-      ],
+      content: i18n.t('cookies:give.prompt', {
+        amount: i18n.cookies(amount),
+        to: user,
+        balance: i18n.cookies(balance),
+        endsAt: Math.floor(prompt.expiresAt.getTime() / 1000),
+      }),
+      buttons: [giveButtonSpec(prompt._id, i18n), cancelButtonSpec(prompt._id, i18n)],
     };
   },
 };
+
+function giveButtonSpec(promptId: string, i18n: Translator): ButtonSpec {
+  return {
+    customId: giveButton.build({ prompt: promptId }),
+    label: i18n.t('cookies:give.giveButton'),
+    style: 'success',
+  };
+}
+
+function cancelButtonSpec(promptId: string, i18n: Translator): ButtonSpec {
+  return {
+    customId: cancelButton.build({ prompt: promptId }),
+    label: i18n.t('cookies:give.cancelButton'),
+    style: 'secondary',
+  };
+}
 
 /** The prompt's message, replaced by how it ended (no buttons left). */
 function closed(content: string): Reply {
@@ -45,50 +64,46 @@ function closed(content: string): Reply {
 }
 
 export const giveButtonHandler = defineComponentHandler(giveButton, {
-  async run({ deps, actor }, { prompt: promptId }) {
+  async run({ deps, actor, i18n }, { prompt: promptId }) {
     const result = await deps.services.cookies.confirmGive(promptId, actor.id);
-    const { amount, to } = result.prompt;
-    const what = `**${formatCookies(amount)}** to ${mention(to)}`;
+    const what = { amount: i18n.cookies(result.prompt.amount), to: result.prompt.to };
     switch (result.status) {
       case 'given': {
+        if (result.outcome.replayed) return closed(i18n.t('cookies:give.alreadyGiven', what));
         const left = balanceAfter(result.outcome, actor.id);
-        const prefix = result.outcome.replayed ? 'Already done: you gave' : 'You gave';
         return closed(
-          `✅ ${prefix} ${what}.${left === null ? '' : ` You have ${formatCookies(left)} left.`}`,
+          left === null
+            ? i18n.t('cookies:give.given', what)
+            : i18n.t('cookies:give.givenLeft', { ...what, left: i18n.cookies(left) }),
         );
       }
       case 'already_given':
-        return closed(`✅ Already done: you gave ${what}.`);
+        return closed(i18n.t('cookies:give.alreadyGiven', what));
       case 'closed':
         return closed(
-          result.why === 'cancelled'
-            ? `This give of ${what} was cancelled. No Cookies were moved.`
-            : `This give of ${what} expired. No Cookies were moved; run /cookies give again.`,
+          i18n.t(result.why === 'cancelled' ? 'cookies:give.wasCancelled' : 'cookies:give.expired', what),
         );
     }
   },
 });
 
 export const cancelButtonHandler = defineComponentHandler(cancelButton, {
-  async run({ deps, actor }, { prompt: promptId }) {
+  async run({ deps, actor, i18n }, { prompt: promptId }) {
     const result = await deps.services.cookies.cancelGive(promptId, actor.id);
-    const { amount, to } = result.prompt;
-    const what = `**${formatCookies(amount)}** to ${mention(to)}`;
-    if (result.status === 'cancelled') return closed(`Cancelled the give of ${what}. No Cookies were moved.`);
+    const what = { amount: i18n.cookies(result.prompt.amount), to: result.prompt.to };
+    if (result.status === 'cancelled') return closed(i18n.t('cookies:give.cancelled', what));
     switch (result.why) {
       case 'given':
-        return closed(`Too late to cancel: you already gave ${what}.`);
+        return closed(i18n.t('cookies:give.tooLateGiven', what));
       case 'pressed':
         return {
-          ...closed(
-            `Too late to cancel: Give was already pressed for ${what}. Press Give to see how it ended.`,
-          ),
-          buttons: [{ customId: giveButton.build({ prompt: promptId }), label: 'Give', style: 'success' }],
+          ...closed(i18n.t('cookies:give.tooLatePressed', what)),
+          buttons: [giveButtonSpec(promptId, i18n)],
         };
       case 'expired':
-        return closed(`This give of ${what} had already expired. No Cookies were moved.`);
+        return closed(i18n.t('cookies:give.alreadyExpired', what));
       case 'cancelled':
-        return closed(`This give of ${what} was already cancelled. No Cookies were moved.`);
+        return closed(i18n.t('cookies:give.alreadyCancelled', what));
     }
   },
 });

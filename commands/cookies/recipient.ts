@@ -1,15 +1,20 @@
 import { type APIApplicationCommandBasicOption, ApplicationCommandOptionType } from 'discord.js';
 import { z } from 'zod';
+import { localized } from '../../src/i18n/definitions.js';
 import { memberAmount } from '../../utils/amounts.js';
+import { COOKIES_MESSAGES } from '../../utils/cookies/messages.js';
 import { memberOption } from '../options.js';
 
 /** The `user` and `amount` options of anything that sends Cookies to a member (give, grant). */
 export const RECIPIENT_OPTIONS: APIApplicationCommandBasicOption[] = [
-  { type: ApplicationCommandOptionType.User, name: 'user', description: 'Who receives them', required: true },
+  {
+    type: ApplicationCommandOptionType.User,
+    ...localized(COOKIES_MESSAGES, 'commands.recipientUser'),
+    required: true,
+  },
   {
     type: ApplicationCommandOptionType.Integer,
-    name: 'amount',
-    description: 'How many Cookies',
+    ...localized(COOKIES_MESSAGES, 'commands.recipientAmount'),
     required: true,
     min_value: 1,
   },

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadImage } from 'canvas';
 import type { Clock } from '../clock.js';
+import type { Locale } from '../i18n/i18n.js';
 import type {
   ButtonSpec,
   DeferMode,
@@ -121,6 +122,8 @@ export function createConsoleOutput(options: {
   write: (text: string) => void;
   nameOf: (id: string) => string | undefined;
   channelNameOf: (id: string) => string | undefined;
+  /** The console's current language (`!locale`), for relative times. */
+  locale: () => Locale;
   onMessage: ConsoleOutput['onMessage'];
 }): ConsoleOutput {
   let files = 0;
@@ -130,7 +133,9 @@ export function createConsoleOutput(options: {
       text
         .replace(/<@!?(\d+)>/g, (_, id: string) => `@${options.nameOf(id) ?? id}`)
         .replace(/<#(\d+)>/g, (_, id: string) => `#${options.channelNameOf(id) ?? id}`)
-        .replace(/<t:(\d+):R>/g, (_, s: string) => relative(Number(s) * 1000 - options.clock.now().getTime()))
+        .replace(/<t:(\d+):R>/g, (_, s: string) =>
+          relative(Number(s) * 1000 - options.clock.now().getTime(), options.locale()),
+        )
         .replace(/\*\*(.+?)\*\*/g, '$1')
         .replace(/`([^`]+)`/g, '$1'),
     saveFile(name, data) {
@@ -146,17 +151,14 @@ export function createConsoleOutput(options: {
   };
 }
 
-function relative(ms: number): string {
+/** A Discord relative timestamp as the member's client would show it, in their language. */
+function relative(ms: number, locale: Locale): string {
   const abs = Math.abs(ms);
-  if (abs < 1_000) return 'just now';
-  const [value, unit] =
-    abs < 90_000
-      ? [Math.round(abs / 1000), 'second']
-      : abs < 5_400_000
-        ? [Math.round(abs / 60_000), 'minute']
-        : abs < 129_600_000
-          ? [Math.round(abs / 3_600_000), 'hour']
-          : [Math.round(abs / 86_400_000), 'day'];
-  const text = `${value} ${unit}${value === 1 ? '' : 's'}`;
-  return ms >= 0 ? `in ${text}` : `${text} ago`;
+  const format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+  if (abs < 1_000) return format.format(0, 'second');
+  const sign = ms >= 0 ? 1 : -1;
+  if (abs < 90_000) return format.format(sign * Math.round(abs / 1000), 'second');
+  if (abs < 5_400_000) return format.format(sign * Math.round(abs / 60_000), 'minute');
+  if (abs < 129_600_000) return format.format(sign * Math.round(abs / 3_600_000), 'hour');
+  return format.format(sign * Math.round(abs / 86_400_000), 'day');
 }

@@ -1,4 +1,5 @@
 import type { ManualClock } from '../clock.js';
+import type { Locale } from '../i18n/i18n.js';
 import type { InteractionRuntime } from '../interactions/runtime.js';
 import type { Invocation } from '../interactions/types.js';
 import type { Scheduler } from '../scheduler/scheduler.js';
@@ -7,6 +8,7 @@ import { type ConsoleMessage, type ConsoleOutput, ConsoleResponder } from './con
 import {
   ConsoleLineError,
   convertOptions,
+  names,
   parseConsoleLine,
   resolveCommandPath,
 } from './parseConsoleLine.js';
@@ -23,6 +25,8 @@ export type LineResult = 'ok' | 'refused' | 'failed' | 'quit';
  */
 export class ConsoleSession {
   #lastWithButtons: ConsoleMessage | null = null;
+  /** The language members of this console speak (their client `locale`; the server's too). */
+  locale: Locale;
   #lastWithSelect: ConsoleMessage | null = null;
   #interactions = 0;
 
@@ -33,8 +37,11 @@ export class ConsoleSession {
       identities: ConsoleIdentities;
       output: ConsoleOutput;
       scheduler: Scheduler;
+      locale?: Locale;
     },
-  ) {}
+  ) {
+    this.locale = deps.locale ?? 'en';
+  }
 
   /**
    * The session's output calls this for every message. `!click` and `!choose` use the last
@@ -62,6 +69,10 @@ export class ConsoleSession {
           return 'ok';
         case 'quit':
           return 'quit';
+        case 'locale':
+          this.locale = action.locale;
+          output.print(`(language is now ${action.locale})`);
+          return 'ok';
         case 'wait': {
           const ran = await this.#wait(action.ms);
           const timers = ran === 0 ? '' : `; ${ran} timer${ran === 1 ? '' : 's'} ran`;
@@ -105,7 +116,7 @@ export class ConsoleSession {
   async #command(
     action: Extract<ReturnType<typeof parseConsoleLine>, { kind: 'command' }>,
   ): Promise<LineResult> {
-    const module = this.deps.runtime.commands.find((c) => c.data.name === action.commandName);
+    const module = this.deps.runtime.commands.find((c) => names(c.data, action.commandName));
     if (!module) {
       const known = this.deps.runtime.commands.map((c) => `/${c.data.name}`).join(', ');
       throw new ConsoleLineError(`there is no /${action.commandName} (commands: ${known})`);
@@ -188,7 +199,7 @@ export class ConsoleSession {
     );
   }
 
-  #base(as: string): Pick<Invocation, 'id' | 'user' | 'roleIds' | 'guildId'> {
+  #base(as: string): Pick<Invocation, 'id' | 'user' | 'roleIds' | 'guildId' | 'locale' | 'guildLocale'> {
     this.#interactions += 1;
     return {
       // Unique across console runs on a persistent database (operation ids derive from it).
@@ -196,6 +207,8 @@ export class ConsoleSession {
       user: this.deps.identities.get(as),
       roleIds: [],
       guildId: CONSOLE_GUILD_ID,
+      locale: this.locale,
+      guildLocale: this.locale,
     };
   }
 

@@ -1,5 +1,6 @@
 import { type APIApplicationCommandOption, ApplicationCommandOptionType } from 'discord.js';
 import { parseArgsStringToArgv } from 'string-argv';
+import { LOCALES, type Locale } from '../i18n/i18n.js';
 import type { CommandModule } from '../interactions/types.js';
 
 export type ConsoleAction =
@@ -15,6 +16,7 @@ export type ConsoleAction =
   | { kind: 'click'; as: string | null; target: string }
   | { kind: 'choose'; as: string | null; target: string }
   | { kind: 'wait'; ms: number }
+  | { kind: 'locale'; locale: Locale }
   | { kind: 'quit' };
 
 export class ConsoleLineError extends Error {}
@@ -39,7 +41,7 @@ const NUMBER_TEXT = /^-?\d{1,16}(?:\.\d{1,16})?$/;
 /**
  * One console line: `[as NAME] /command [group] [subcommand] option:value option:"a b"`,
  * `[as NAME] !click LABEL_OR_ID`, `[as NAME] !choose LABEL_OR_VALUE` (a select menu),
- * `!wait DURATION`, `!quit`; blank lines and `#` comments skip.
+ * `!wait DURATION`, `!locale de|en`, `!quit`; blank lines and `#` comments skip.
  */
 export function parseConsoleLine(line: string): ConsoleAction {
   const trimmed = line.trim();
@@ -65,6 +67,12 @@ export function parseConsoleLine(line: string): ConsoleAction {
   if (head === '!wait') {
     if (as) throw new ConsoleLineError('!wait moves the clock for everyone; drop "as"');
     return { kind: 'wait', ms: parseDuration(tokens[0] ?? '') };
+  }
+  if (head === '!locale') {
+    const wanted = (tokens[0] ?? '').toLowerCase();
+    const locale = LOCALES.find((l) => l === wanted);
+    if (!locale) throw new ConsoleLineError(`!locale needs one of: ${LOCALES.join(', ')}`);
+    return { kind: 'locale', locale };
   }
   if (head === '!quit' || head === '!exit') return { kind: 'quit' };
   if (!head.startsWith('/') || head.length < 2) {
@@ -94,6 +102,15 @@ export function parseConsoleLine(line: string): ConsoleAction {
   };
 }
 
+/** A word names a definition by its name or one of its localized names (`/kekse schenken`). */
+export function names(
+  definition: { name: string; name_localizations?: Partial<Record<string, string | null>> | null },
+  word: string | null,
+): boolean {
+  if (word === null) return false;
+  return definition.name === word || Object.values(definition.name_localizations ?? {}).includes(word);
+}
+
 type LeafOption = Exclude<
   APIApplicationCommandOption,
   { type: ApplicationCommandOptionType.Subcommand | ApplicationCommandOptionType.SubcommandGroup }
@@ -116,14 +133,14 @@ export function resolveCommandPath(
     if (w1) throw new ConsoleLineError(`/${module.data.name} has no subcommand "${w1}"`);
     return { group: null, subcommand: null, options: top as LeafOption[] };
   }
-  const group = groups.find((g) => g.name === w1);
+  const group = groups.find((g) => names(g, w1 ?? null));
   if (group && group.type === ApplicationCommandOptionType.SubcommandGroup) {
-    const sub = (group.options ?? []).find((s) => s.name === w2);
+    const sub = (group.options ?? []).find((s) => names(s, w2 ?? null));
     if (!sub)
       throw new ConsoleLineError(`/${module.data.name} ${w1} needs one of: ${usage(group.options ?? [])}`);
     return { group: group.name, subcommand: sub.name, options: (sub.options ?? []) as LeafOption[] };
   }
-  const sub = subs.find((s) => s.name === w1);
+  const sub = subs.find((s) => names(s, w1 ?? null));
   if (!sub || sub.type !== ApplicationCommandOptionType.Subcommand || w2) {
     throw new ConsoleLineError(`/${module.data.name} needs one of: ${usage([...groups, ...subs])}`);
   }
@@ -142,6 +159,15 @@ export function convertOptions(
 ): { options: Record<string, string | number | boolean>; users: Record<string, string> } {
   const options: Record<string, string | number | boolean> = {};
   const users: Record<string, string> = {};
+  // Options may be typed by a localized name; Discord sends them by their name.
+  for (const [typed, text] of [...args]) {
+    const definition = definitions.find((d) => names(d, typed));
+    if (definition && definition.name !== typed) {
+      if (args.has(definition.name)) throw new ConsoleLineError(`option ${definition.name} is given twice`);
+      args.delete(typed);
+      args.set(definition.name, text);
+    }
+  }
   for (const name of args.keys()) {
     if (!definitions.some((d) => d.name === name)) {
       throw new ConsoleLineError(

@@ -65,17 +65,25 @@ export async function runLocalConsole(config: Config, argv: string[]): Promise<n
       write,
       nameOf: (id) => identities.nameOf(id),
       channelNameOf: (id) => identities.channelNameOf(id),
+      locale: () => session?.locale ?? config.consoleLocale,
       onMessage: (message) => session?.onMessage(message),
     });
     const deps = await prepareBotDeps(app, ASSEMBLY, { transport: consolePostTransport(output) });
     const runtime = new InteractionRuntime(deps, ASSEMBLY);
-    session = new ConsoleSession({ runtime, clock, identities, output, scheduler: deps.scheduler });
+    session = new ConsoleSession({
+      runtime,
+      clock,
+      identities,
+      output,
+      scheduler: deps.scheduler,
+      locale: config.consoleLocale,
+    });
 
     write(
       [
         `Local console — no Discord needed. Database: ${describeServer(app.database.server)}. Logs: ${logFile}`,
         `You are "${DEFAULT_MEMBER}"; "as NAME /command" acts as someone else; "${CONSOLE_ADMIN}" has admin rights.`,
-        'Try /help. Also: !click LABEL, !choose OPTION, !wait 5m, !quit.',
+        'Try /help. Also: !click LABEL, !choose OPTION, !wait 5m, !locale de|en, !quit.',
         '',
       ].join('\n'),
     );

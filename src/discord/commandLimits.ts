@@ -34,13 +34,37 @@ function checkDescription(where: string, description: string, problems: string[]
   }
 }
 
+type Localized = {
+  name_localizations?: Partial<Record<string, string | null>> | null;
+  description_localizations?: Partial<Record<string, string | null>> | null;
+};
+
+/** Localized names and descriptions follow the same rules as the originals. */
+function checkLocalizations(where: string, o: Localized, problems: string[]): void {
+  for (const [locale, name] of Object.entries(o.name_localizations ?? {})) {
+    if (typeof name === 'string') checkName(`${where} [${locale}]`, name, problems);
+  }
+  for (const [locale, description] of Object.entries(o.description_localizations ?? {})) {
+    if (typeof description === 'string') checkDescription(`${where} [${locale}]`, description, problems);
+  }
+}
+
+/** Discord counts the longest variant (any language) of each name and description. */
+function longest(
+  original: string,
+  localized: Partial<Record<string, string | null>> | null | undefined,
+): number {
+  return Math.max(original.length, ...Object.values(localized ?? {}).map((text) => text?.length ?? 0));
+}
+
 function charCount(o: {
   name: string;
   description: string;
   options?: Option[];
   choices?: { name: string; value: string | number }[];
 }): number {
-  const own = o.name.length + o.description.length;
+  const l = o as Localized;
+  const own = longest(o.name, l.name_localizations) + longest(o.description, l.description_localizations);
   const choices = (o.choices ?? []).reduce((n, c) => n + c.name.length + String(c.value).length, 0);
   return own + choices + (o.options ?? []).reduce((n, child) => n + charCount(child as never), 0);
 }
@@ -56,6 +80,7 @@ function checkOptions(where: string, options: Option[], depth: number, problems:
     const at = `${where} ${option.name}`;
     checkName(at, option.name, problems);
     checkDescription(at, option.description, problems);
+    checkLocalizations(at, option, problems);
     if (names.has(option.name)) problems.push(`${at}: duplicate option name`);
     names.add(option.name);
     if (option.type === ApplicationCommandOptionType.SubcommandGroup) {
@@ -82,6 +107,10 @@ function checkOptions(where: string, options: Option[], depth: number, problems:
     for (const choice of choices) {
       if (choice.name.length < 1 || choice.name.length > 100)
         problems.push(`${at}: choice "${choice.name}" name must be 1-100 characters`);
+      for (const [locale, name] of Object.entries(choice.name_localizations ?? {})) {
+        if (typeof name === 'string' && (name.length < 1 || name.length > 100))
+          problems.push(`${at}: choice "${choice.name}" [${locale}] name must be 1-100 characters`);
+      }
       if (typeof choice.value === 'string' && choice.value.length > 100)
         problems.push(`${at}: choice value "${choice.value}" over 100 characters`);
     }
@@ -116,6 +145,7 @@ export function validateCommandDefinitions(
     const where = `/${definition.name}`;
     checkName(where, definition.name, problems);
     checkDescription(where, definition.description, problems);
+    checkLocalizations(where, definition, problems);
     if (names.has(definition.name)) problems.push(`${where}: defined twice`);
     names.add(definition.name);
     checkOptions(where, (definition.options ?? []) as Option[], 0, problems);

@@ -43,7 +43,13 @@ function memberInfo(interaction: SupportedInteraction) {
 
 /** A discord.js slash command, button click or menu choice as the runtime's Invocation. */
 export function toInvocation(interaction: SupportedInteraction): Invocation {
-  const base = { id: interaction.id, guildId: interaction.guildId, ...memberInfo(interaction) };
+  const base = {
+    id: interaction.id,
+    guildId: interaction.guildId,
+    locale: interaction.locale ?? null,
+    guildLocale: interaction.guildLocale ?? null,
+    ...memberInfo(interaction),
+  };
   if (interaction.isButton() || interaction.isStringSelectMenu()) {
     return {
       ...base,

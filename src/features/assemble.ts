@@ -1,6 +1,9 @@
 import type { Db } from 'mongodb';
 import { CORE_ERROR_MESSAGES, type ErrorCode, type ErrorMessage } from '../../utils/errors.js';
 import { LEDGER_ERROR_MESSAGES } from '../../utils/ledger/errors.js';
+import { LEDGER_MESSAGES } from '../../utils/ledger/messages.js';
+import { CORE_MESSAGES } from '../i18n/core.js';
+import type { Messages } from '../i18n/i18n.js';
 import type { BotDeps, CommandModule } from '../interactions/types.js';
 import type { Setting, SettingsCatalog } from '../runtimeConfig/settings.js';
 import type { TaskHandler } from '../scheduler/scheduler.js';
@@ -12,6 +15,8 @@ export interface Assembly {
   commands: readonly CommandModule[];
   settings: SettingsCatalog;
   errorMessages: Readonly<Partial<Record<ErrorCode, ErrorMessage>>>;
+  /** Every namespace of texts: `core`, `ledger` and one per feature with texts. */
+  messages: Readonly<Record<string, Messages>>;
   ensureIndexes(db: Db): Promise<void>;
   createServices(infra: FeatureInfra): FeatureServices;
   tasks(deps: BotDeps): TaskHandler[];
@@ -32,6 +37,7 @@ export function assembleFeatures(features: readonly Feature[]): Assembly {
   const commandNames = new Set<string>();
   const families = new Set<string>();
   const settings: Record<string, Setting<unknown>> = {};
+  const messages: Record<string, Messages> = { core: CORE_MESSAGES, ledger: LEDGER_MESSAGES };
   const errorMessages: Partial<Record<ErrorCode, ErrorMessage>> = {
     ...CORE_ERROR_MESSAGES,
     ...LEDGER_ERROR_MESSAGES,
@@ -51,6 +57,10 @@ export function assembleFeatures(features: readonly Feature[]): Assembly {
       if (Object.hasOwn(settings, key)) throw new Error(`setting ${key} is declared twice`);
       settings[key] = setting;
     }
+    if (feature.messages) {
+      if (Object.hasOwn(messages, feature.name)) throw new Error(`text namespace ${feature.name} is taken`);
+      messages[feature.name] = feature.messages;
+    }
     for (const [code, message] of Object.entries(feature.errors ?? {})) {
       if (Object.hasOwn(errorMessages, code)) throw new Error(`error code ${code} is declared twice`);
       errorMessages[code as ErrorCode] = message;
@@ -61,6 +71,7 @@ export function assembleFeatures(features: readonly Feature[]): Assembly {
     commands: features.flatMap((f) => f.commands ?? []),
     settings: settings as SettingsCatalog,
     errorMessages,
+    messages,
     async ensureIndexes(db) {
       for (const feature of features) await feature.ensureIndexes?.(db);
     },

@@ -1,5 +1,6 @@
 import type { Db } from 'mongodb';
 import type { ErrorCode, ErrorMessage } from '../../utils/errors.js';
+import type { Messages } from '../i18n/i18n.js';
 import type { BotDeps, CommandModule } from '../interactions/types.js';
 import type { Setting } from '../runtimeConfig/settings.js';
 import type { TaskHandler } from '../scheduler/scheduler.js';
@@ -26,7 +27,10 @@ export interface FeatureInfra extends Omit<BotDeps, 'services'> {
  * collections' indexes, its services and its timers. Each part is optional.
  */
 export interface Feature {
+  /** Also the namespace of its texts: `cookies:give.prompt`. */
   name: string;
+  /** Its texts in every language (`utils/<feature>/messages.<locale>.json`). */
+  messages?: Messages;
   commands?: readonly CommandModule[];
   settings?: Readonly<Record<string, Setting<unknown>>>;
   errors?: Readonly<Partial<Record<ErrorCode, ErrorMessage>>>;

@@ -5,6 +5,7 @@ import {
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
 import type { z } from 'zod';
+import type { Locale } from '../i18n/i18n.js';
 import type { ComponentId, ComponentShape } from './componentIds.js';
 import type {
   Access,
@@ -16,7 +17,13 @@ import type {
   Subcommand,
 } from './types.js';
 
-interface CommandBase {
+/** Discord's localized names and descriptions (see `localized` in src/i18n/definitions.ts). */
+interface Localizations {
+  name_localizations?: Partial<Record<Locale, string>>;
+  description_localizations?: Partial<Record<Locale, string>>;
+}
+
+interface CommandBase extends Localizations {
   name: string;
   description: string;
   access: Access;
@@ -30,7 +37,11 @@ type CommandShape =
   | (CommandBase & { handler: CommandHandler; options?: APIApplicationCommandOption[] })
   | (CommandBase & {
       subcommands?: readonly Subcommand[];
-      groups?: readonly { name: string; description: string; subcommands: readonly Subcommand[] }[];
+      groups?: readonly ({
+        name: string;
+        description: string;
+        subcommands: readonly Subcommand[];
+      } & Localizations)[];
     });
 
 /**
@@ -41,6 +52,7 @@ export function defineCommand(shape: CommandShape): CommandModule {
   const data: RESTPostAPIChatInputApplicationCommandsJSONBody = {
     name: shape.name,
     description: shape.description,
+    ...localizationsOf(shape),
     contexts: [InteractionContextType.Guild],
     ...(shape.defaultMemberPermissions ? { default_member_permissions: shape.defaultMemberPermissions } : {}),
   };
@@ -59,6 +71,7 @@ export function defineCommand(shape: CommandShape): CommandModule {
         type: ApplicationCommandOptionType.SubcommandGroup,
         name: group.name,
         description: group.description,
+        ...localizationsOf(group),
         options: group.subcommands.map((sub) => sub.definition),
       });
       for (const sub of group.subcommands) handlers[`${group.name} ${sub.definition.name}`] = sub;
@@ -71,6 +84,15 @@ export function defineCommand(shape: CommandShape): CommandModule {
     category: shape.category,
     handlers,
     components: shape.components ?? [],
+  };
+}
+
+function localizationsOf(shape: Localizations): Localizations {
+  return {
+    ...(shape.name_localizations ? { name_localizations: shape.name_localizations } : {}),
+    ...(shape.description_localizations
+      ? { description_localizations: shape.description_localizations }
+      : {}),
   };
 }
 

@@ -1,15 +1,17 @@
 import { DiscordAPIError } from 'discord.js';
 import { type AppError, type ErrorCode, type ErrorMessage, isAppError } from '../../utils/errors.js';
+import type { Translator } from '../i18n/i18n.js';
 import type { Reply } from './types.js';
 
 /** The sentence a member reads for an expected failure, with the numbers that matter. */
 export function describeAppError(
   error: AppError,
   messages: Readonly<Partial<Record<ErrorCode, ErrorMessage>>>,
+  i18n: Translator,
 ): string {
   const message = messages[error.code];
   // Every code registers a message (src/features/assemble.ts); the detail is a last resort.
-  return message ? message(error.context, error.detail) : `${error.detail}.`;
+  return message ? message(error.context, error.detail, i18n) : `${error.detail}.`;
 }
 
 export interface PresentedError {
@@ -25,16 +27,15 @@ export function presentError(
   error: unknown,
   ref: string,
   messages: Readonly<Partial<Record<ErrorCode, ErrorMessage>>>,
+  i18n: Translator,
 ): PresentedError {
   if (isAppError(error)) {
-    return { expected: true, reply: { ephemeral: true, content: `❌ ${describeAppError(error, messages)}` } };
+    const message = describeAppError(error, messages, i18n);
+    return {
+      expected: true,
+      reply: { ephemeral: true, content: i18n.t('core:runtime.refused', { message }) },
+    };
   }
-  const what = error instanceof DiscordAPIError ? 'Discord refused the request' : 'Something went wrong';
-  return {
-    expected: false,
-    reply: {
-      ephemeral: true,
-      content: `⚠️ ${what} (ref ${ref}). If it keeps happening, give a moderator this ref.`,
-    },
-  };
+  const key = error instanceof DiscordAPIError ? 'core:runtime.discordRefused' : 'core:runtime.unexpected';
+  return { expected: false, reply: { ephemeral: true, content: i18n.t(key, { ref }) } };
 }

@@ -1,4 +1,5 @@
 import { AppError, type ErrorCode, type ErrorMessage } from '../../utils/errors.js';
+import { resolveLocale, type Translator } from '../i18n/i18n.js';
 import { hasAccess, resolveActor } from './authority.js';
 import { familyOf } from './componentIds.js';
 import { handlerPath } from './defineCommand.js';
@@ -99,7 +100,7 @@ export class InteractionRuntime {
   dispatch(invocation: Invocation, responder: Responder): Promise<DispatchResult> {
     if (!this.#accepting) {
       return responder
-        .send({ ephemeral: true, content: '⏳ The bot is restarting. Try again in a moment.' })
+        .send({ ephemeral: true, content: this.#languages(invocation).member.t('core:runtime.restarting') })
         .then(
           () => ({ outcome: 'refused' as const }),
           () => ({ outcome: 'refused' as const }),
@@ -174,7 +175,12 @@ export class InteractionRuntime {
     } catch (error) {
       clearTimeout(safety);
       const ref = this.deps.rng.uuid().slice(0, 8).toUpperCase();
-      const presented = presentError(error, ref, this.catalog.errorMessages);
+      const presented = presentError(
+        error,
+        ref,
+        this.catalog.errorMessages,
+        this.#languages(invocation).member,
+      );
       if (presented.expected) {
         log.info(
           { event: 'interaction.refused', command: describe(invocation), code: (error as AppError).code },
@@ -209,7 +215,25 @@ export class InteractionRuntime {
   }
 
   #context(invocation: Invocation, actor: Actor, defer: () => Promise<void>): CommandContext {
-    return { deps: this.deps, invocation, actor, commands: this.commands, defer };
+    const { member, server } = this.#languages(invocation);
+    return {
+      deps: this.deps,
+      invocation,
+      actor,
+      commands: this.commands,
+      defer,
+      i18n: member,
+      serverI18n: server,
+    };
+  }
+
+  /** The member's language (theirs, else the server's, else English) and the server's. */
+  #languages(invocation: Invocation): { member: Translator; server: Translator } {
+    const { i18n } = this.deps;
+    return {
+      member: i18n.for(resolveLocale(invocation.locale, invocation.guildLocale)),
+      server: i18n.for(resolveLocale(invocation.guildLocale)),
+    };
   }
 
   /**
@@ -239,7 +263,12 @@ export class InteractionRuntime {
   #route(invocation: Invocation): Route {
     if (invocation.kind === 'command') {
       const module = this.#byName.get(invocation.commandName);
-      if (!module) throw new AppError('NOT_FOUND', `the command /${invocation.commandName} does not exist`);
+      if (!module) {
+        throw new AppError('NOT_FOUND', `the command /${invocation.commandName} does not exist`, {
+          messageKey: 'core:errors.NOT_FOUND_COMMAND',
+          command: invocation.commandName,
+        });
+      }
       const path = handlerPath(invocation.group, invocation.subcommand);
       const handler: CommandHandler | undefined = module.handlers[path];
       if (!handler) throw new AppError('NOT_FOUND', `/${invocation.commandName} ${path} does not exist`);

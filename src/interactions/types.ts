@@ -5,6 +5,7 @@ import type {
 import type { AppDeps } from '../app.js';
 import type { Cooldowns } from '../cooldowns/cooldowns.js';
 import type { FeatureServices } from '../features/feature.js';
+import type { I18n, Translator } from '../i18n/i18n.js';
 import type { ChannelPoster } from '../posting/channelPoster.js';
 import type { ProfileDirectory } from '../profiles/profileDirectory.js';
 import type { RuntimeConfig } from '../runtimeConfig/runtimeConfig.js';
@@ -37,6 +38,10 @@ export interface Invocation {
   user: { id: string; name: string };
   roleIds: string[];
   guildId: string | null;
+  /** The member's client language (Discord's `locale`, e.g. `de`, `en-US`), if known. */
+  locale: string | null;
+  /** The server's preferred language (Discord's `guild_locale`), if known. */
+  guildLocale: string | null;
 }
 
 export type ButtonStyleName = 'primary' | 'secondary' | 'success' | 'danger';
@@ -112,6 +117,7 @@ export interface Actor {
  * and each feature's store touch those; commands call the services in `services`.
  */
 export interface BotDeps extends Omit<AppDeps, 'cols' | 'db'> {
+  i18n: I18n;
   runtimeConfig: RuntimeConfig;
   profiles: ProfileDirectory;
   cooldowns: Cooldowns;
@@ -126,6 +132,10 @@ export interface CommandContext {
   actor: Actor;
   /** Every command module (for /help). */
   commands: readonly CommandModule[];
+  /** Texts and numbers in the member's language (their `locale`, else the server's, else English). */
+  i18n: Translator;
+  /** In the server's language: for what the bot posts to a channel. */
+  serverI18n: Translator;
   /** Defers the reply (idempotent); use before slow work when `defer` is not declared. */
   defer(): Promise<void>;
 }
@@ -180,7 +190,7 @@ export interface CommandModule {
   data: RESTPostAPIChatInputApplicationCommandsJSONBody;
   /** Default access of its subcommands and components. */
   access: Access;
-  /** Help group the command is listed under. */
+  /** Help group the command is listed under: a catalog key such as `cookies:category`. */
   category: string;
   /** Handlers by path: '' for a command without subcommands, 'give', or 'runtime show'. */
   handlers: Readonly<Record<string, CommandHandler>>;

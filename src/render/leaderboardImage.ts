@@ -20,16 +20,24 @@ const MEDALS = ['#f5c542', '#c0c7d1', '#d08a4f'];
  */
 const oneAtATime = pLimit(1);
 
+/** The image's words and numbers, in the reader's language. */
+export interface LeaderboardLabels {
+  title: string;
+  /** Shown when there are no rows. */
+  empty: string;
+  formatValue(value: number): string;
+}
+
 /** Renders the Cookie leaderboard as a PNG: one bar per member, longest for the richest. */
 export function renderLeaderboard(
-  title: string,
+  labels: LeaderboardLabels,
   rows: LeaderboardImageRow[],
 ): Promise<{ png: Buffer; width: number; height: number }> {
-  return oneAtATime(() => draw(title, rows));
+  return oneAtATime(() => draw(labels, rows));
 }
 
 async function draw(
-  title: string,
+  labels: LeaderboardLabels,
   rows: LeaderboardImageRow[],
 ): Promise<{ png: Buffer; width: number; height: number }> {
   const height = HEADER + Math.max(rows.length, 1) * ROW + PAD;
@@ -40,12 +48,12 @@ async function draw(
   g.fillRect(0, 0, WIDTH, height);
   g.fillStyle = '#f3e3c3';
   g.font = 'bold 34px "DejaVu Sans"';
-  g.fillText(title, PAD, 58);
+  g.fillText(labels.title, PAD, 58);
 
   if (rows.length === 0) {
     g.font = '22px "DejaVu Sans"';
     g.fillStyle = '#c9b08a';
-    g.fillText('Nobody has any Cookies yet.', PAD, HEADER + 30);
+    g.fillText(labels.empty, PAD, HEADER + 30);
   }
 
   const max = Math.max(1, ...rows.map((r) => r.value));
@@ -65,7 +73,7 @@ async function draw(
     g.fillRect(barLeft, y + 12, Math.max(4, (row.value / max) * barMax), ROW - 30);
     g.fillStyle = '#f3e3c3';
     g.font = 'bold 22px "DejaVu Sans"';
-    g.fillText(row.value.toLocaleString('en-US'), barLeft + barMax + 16, y + 32);
+    g.fillText(labels.formatValue(row.value), barLeft + barMax + 16, y + 32);
   });
 
   return { png: await encodePng(canvas), width: WIDTH, height };

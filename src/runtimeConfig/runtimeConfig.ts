@@ -105,17 +105,25 @@ export class RuntimeConfig {
       throw new AppError('NOT_FOUND', `there is no setting "${key}" (${hint}: ${known.join(', ')})`, {
         key,
         known: known.join(', '),
+        messageKey: 'core:errors.settingUnknown',
       });
     }
     const parsed = this.#setting(key).parse.safeParse(text);
     if (!parsed.success) {
-      throw invalidInput(
-        `"${text}" is not valid for ${key}: it ${parsed.error.issues[0]?.message ?? 'is invalid'}`,
-        {
-          key,
-          input: text,
-        },
-      );
+      const issue = parsed.error.issues[0];
+      const message = issue?.message ?? 'is invalid';
+      // The settings' own checks name catalog texts; anything else is shown as the parser said it.
+      const problem = message.startsWith('core:') ? { problemKey: message } : { problem: message };
+      const bounds = issue && 'minimum' in issue ? { min: Number(issue.minimum) } : {};
+      const upper = issue && 'maximum' in issue ? { max: Number(issue.maximum) } : {};
+      throw invalidInput(`"${text}" is not valid for ${key}: ${message}`, {
+        key,
+        input: text,
+        messageKey: 'core:errors.settingInvalid',
+        ...problem,
+        ...bounds,
+        ...upper,
+      });
     }
     const before = this.#value(key, await this.#current());
     const updatedAt = this.deps.clock.now();

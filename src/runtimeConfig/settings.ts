@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Translator } from '../i18n/i18n.js';
 import { SNOWFLAKE_PATTERN } from '../snowflake.js';
 
 export type SettingKind = 'number' | 'flag' | 'channel';
@@ -7,9 +8,10 @@ export interface Setting<T> {
   /** The feature it belongs to (set by defineSettings); `/admin runtime show` groups by it. */
   feature?: string;
   kind: SettingKind;
+  /** A catalog key (`cookies:settings.give_max`): admins read it in their language. */
   description: string;
   default: T;
-  /** Parses admin text (from `/admin runtime set`). */
+  /** Parses admin text (from `/admin runtime set`); its issue messages are catalog keys. */
   parse: z.ZodType<T, string>;
   /** Validates a stored value (another process may have written an older shape). */
   stored: z.ZodType<T>;
@@ -72,9 +74,9 @@ export function wholeNumberSetting(
     parse: z
       .string()
       .trim()
-      .regex(/^\d+$/, 'must be a whole number')
+      .regex(/^\d+$/, 'core:settings.wholeNumber')
       .transform(Number)
-      .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`)),
+      .pipe(z.number().int().min(min, 'core:settings.atLeast').max(max, 'core:settings.atMost')),
     stored: z.number().int().min(min).max(max),
   };
 }
@@ -91,7 +93,7 @@ export function flagSetting(description: string, def: boolean): Setting<boolean>
       .string()
       .trim()
       .toLowerCase()
-      .pipe(z.enum([...ON, ...OFF], { error: 'must be on or off' }))
+      .pipe(z.enum([...ON, ...OFF], { error: 'core:settings.onOff' }))
       .transform((v) => ON.includes(v)),
     stored: z.boolean(),
   };
@@ -114,17 +116,18 @@ export function channelSetting(description: string): Setting<string | null> {
       .pipe(
         z.union([
           z.literal('off').transform(() => null),
-          z.string().regex(SNOWFLAKE_PATTERN, 'must be a channel (#name), its id, or off'),
+          z.string().regex(SNOWFLAKE_PATTERN, 'core:settings.channel'),
         ]),
       ),
     stored: z.string().regex(SNOWFLAKE_PATTERN).nullable(),
   };
 }
 
-/** How an admin reads a value: on/off, a channel mention, or the number. */
-export function showSetting(value: unknown): string {
-  if (typeof value === 'boolean') return value ? 'on' : 'off';
-  if (value === null) return 'off';
+/** How an admin reads a value: on/off (in their language), a channel mention, or the number. */
+export function showSetting(value: unknown, i18n: Translator): string {
+  if (typeof value === 'boolean') return i18n.t(value ? 'core:settings.on' : 'core:settings.off');
+  if (value === null) return i18n.t('core:settings.off');
   if (typeof value === 'string' && SNOWFLAKE_PATTERN.test(value)) return `<#${value}>`;
+  if (typeof value === 'number') return i18n.number(value);
   return String(value);
 }

@@ -36,6 +36,17 @@ describe('npm start -- --script', () => {
     expect(code).toBe(0);
   });
 
+  it('runs the German tour: German command names, German replies, German numbers', async () => {
+    const { code, stdout } = await runConsole(['--script', 'examples/tour.de.txt']);
+    expect(stdout).toContain('script finished: every line ran');
+    expect(stdout).toContain('> /kekse schenken mitglied:bob anzahl:5000');
+    expect(stdout).toContain('❌ Nicht genug: du hast 1.500 🍪, dafür brauchst du aber 5.000 🍪.');
+    expect(stdout).toContain('✅ Du hast @bob 1.234 🍪 geschenkt. Dir bleiben 266 🍪.');
+    expect(stdout).toContain('[post #protokoll] 🎁 @admin hat @you 1.500 🍪 gutgeschrieben: Willkommen');
+    expect(stdout).toContain('Das Angebot endet in 10 Minuten.');
+    expect(code).toBe(0);
+  });
+
   it('exits non-zero when a line fails', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'console-script-')), 'bad.txt');
     writeFileSync(file, '/help\n/cookies give user:bob\n');

@@ -8,6 +8,45 @@ describe('slash command definitions', () => {
     expect(validateCommandDefinitions(COMMANDS.map((c) => c.data))).toEqual([]);
   });
 
+  it('every command, subcommand and option has a German name and description', () => {
+    const missing: string[] = [];
+    const walk = (
+      where: string,
+      o: {
+        name: string;
+        name_localizations?: unknown;
+        description_localizations?: unknown;
+        options?: unknown[];
+      },
+    ) => {
+      const de = (o.name_localizations as Record<string, string> | undefined)?.de;
+      if (!de || !(o.description_localizations as Record<string, string> | undefined)?.de)
+        missing.push(`${where} ${o.name}`);
+      for (const child of (o.options ?? []) as (typeof o)[]) walk(`${where} ${o.name}`, child);
+    };
+    for (const command of COMMANDS) walk('', command.data);
+    expect(missing).toEqual([]);
+    const cookies = COMMANDS.find((c) => c.data.name === 'cookies')?.data;
+    expect(cookies?.name_localizations?.de).toBe('kekse');
+  });
+
+  it('checks localized names and descriptions by the same rules', () => {
+    expect(
+      validateCommandDefinitions([
+        {
+          name: 'cookies',
+          description: 'ok',
+          name_localizations: { de: 'Kekse Geben' },
+          description_localizations: { de: 'x'.repeat(101) },
+        },
+      ]),
+    ).toEqual([
+      '/cookies [de]: name "Kekse Geben" must be 1-32 letters, digits, - _ or \'',
+      '/cookies [de]: name "Kekse Geben" must be lower case',
+      '/cookies [de]: description must be 1-100 characters (has 101)',
+    ]);
+  });
+
   it('admin commands are hidden from members by default_member_permissions', () => {
     const admin = COMMANDS.find((c) => c.data.name === 'admin');
     expect(admin?.access).toBe('admin');

@@ -210,6 +210,43 @@ describe('the bot through the real discord.js client', () => {
     expect(reply?.content).toBe('❌ Not enough: you have 199 🍪 but this needs 250 🍪.');
   });
 
+  it('GIVEN a member whose Discord speaks German WHEN they run /help THEN the help, its menu and its command names are German', async () => {
+    const member = freshMember('mia', 'de');
+    const [reply] = await fake.waitFor(fake.command(member, 'help', []));
+    expect(reply?.embeds[0]?.title).toBe('Was du tun kannst');
+    const fields = reply?.embeds[0]?.fields ?? [];
+    expect(fields.map((f) => f.name).slice(0, 2)).toEqual(['Allgemein', 'Kekse']);
+    expect(fields[1]?.value).toContain(
+      '`/kekse schenken` — Schenk einem anderen Mitglied einige deiner Kekse',
+    );
+    const menu = reply?.components[0]?.components[0];
+    const [topic] = await fake.waitFor(
+      fake.choose(member, reply as VisibleMessage, menu?.custom_id as string, ['Kekse']),
+    );
+    expect(topic?.embeds[0]?.title).toBe('Hilfe: Kekse');
+  });
+
+  it('GIVEN a German member without enough Cookies WHEN they give THEN the refusal is German, numbers written the German way', async () => {
+    const [member, other] = [freshMember('mia', 'de'), freshMember('otto')];
+    await seedBalance(harness.deps.ledger, member.id, 1_500);
+    const [reply] = await fake.waitFor(
+      fake.command(member, 'cookies', ['give'], { user: other.id, amount: 2_500 }, [other]),
+    );
+    expect(reply?.ephemeral).toBe(true);
+    expect(reply?.content).toBe('❌ Nicht genug: du hast 1.500 🍪, dafür brauchst du aber 2.500 🍪.');
+  });
+
+  it("GIVEN a member whose language the bot does not speak THEN it answers in the server's language", async () => {
+    const member = freshMember('mia', 'fr');
+    fake.guildLocale = 'de';
+    try {
+      const [reply] = await fake.waitFor(fake.command(member, 'cookies', ['balance']));
+      expect(reply?.embeds[0]?.description).toBe('Du hast **0 🍪**.');
+    } finally {
+      fake.guildLocale = 'en-US';
+    }
+  });
+
   it('GIVEN a give prompt WHEN someone else presses its Give button THEN they are told whose it is and nothing moves', async () => {
     const [member, other] = [freshMember('mia'), freshMember('otto')];
     await seedBalance(harness.deps.ledger, member.id, 50);

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ASSEMBLY } from '../../commands/index.js';
+import { I18n } from '../../src/i18n/i18n.js';
 import { describeAppError, presentError } from '../../src/interactions/errorReplies.js';
 import { AppError } from '../../utils/errors.js';
 
 const messages = ASSEMBLY.errorMessages;
+const english = new I18n(ASSEMBLY.messages).for('en');
 
 describe('what members read when something is refused', () => {
   it.each([
@@ -37,7 +39,10 @@ describe('what members read when something is refused', () => {
       'You cannot give Cookies to yourself.',
     ],
     [
-      new AppError('FEATURE_DISABLED', 'x', { what: 'giving Cookies', setting: 'cookies.give_enabled' }),
+      new AppError('FEATURE_DISABLED', 'x', {
+        whatKey: 'cookies:errors.givingDisabled',
+        setting: 'cookies.give_enabled',
+      }),
       'Giving Cookies is switched off right now.',
     ],
     [
@@ -49,8 +54,8 @@ describe('what members read when something is refused', () => {
       'At most 1,000 🍪 can be given at once; you asked to give 2,000 🍪.',
     ],
   ])('%s', (error, text) => {
-    expect(describeAppError(error, messages)).toBe(text);
-    expect(presentError(error, 'REF12345', messages)).toEqual({
+    expect(describeAppError(error, messages, english)).toBe(text);
+    expect(presentError(error, 'REF12345', messages, english)).toEqual({
       expected: true,
       reply: { ephemeral: true, content: `❌ ${text}` },
     });
@@ -61,6 +66,7 @@ describe('what members read when something is refused', () => {
       new TypeError('cannot read properties of undefined'),
       'ABCD1234',
       messages,
+      english,
     );
     expect(presented.expected).toBe(false);
     expect(presented.reply.ephemeral).toBe(true);

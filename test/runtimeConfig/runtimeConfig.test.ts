@@ -1,12 +1,15 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ASSEMBLY } from '../../commands/index.js';
 import { ManualClock } from '../../src/clock.js';
+import { I18n } from '../../src/i18n/i18n.js';
+import { describeAppError } from '../../src/interactions/errorReplies.js';
 import { silentLogger } from '../../src/logger.js';
 import { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import type { AppError } from '../../utils/errors.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
 
 const t = useTestDatabase('runtime_config');
+const i18n = new I18n(ASSEMBLY.messages);
 const HOUR = 3_600_000;
 
 function store(ttlMs: number) {
@@ -39,18 +42,24 @@ describe('runtime configuration', () => {
   });
 
   it.each([
-    ['cookies.give_max', '0', 'must be at least 1'],
-    ['cookies.give_max', '2.5', 'must be a whole number'],
-    ['cookies.leaderboard_size', '26', 'must be at most 25'],
-    ['cookies.give_enabled', 'maybe', 'must be on or off'],
-  ])('refuses %s = %j with the rule it breaks and stores nothing', async (key, value, rule) => {
-    const error = (await store(HOUR)
-      .set(key, value, 'u1')
-      .catch((e: unknown) => e)) as AppError;
-    expect(error.code).toBe('INVALID_INPUT');
-    expect(error.message).toContain(rule);
-    expect(await t.cols.runtimeConfig.countDocuments()).toBe(0);
-  });
+    ['cookies.give_max', '0', 'must be at least 1', 'muss mindestens 1 sein'],
+    ['cookies.give_max', '2.5', 'must be a whole number', 'muss eine ganze Zahl sein'],
+    ['cookies.leaderboard_size', '26', 'must be at most 25', 'darf höchstens 25 sein'],
+    ['cookies.give_enabled', 'maybe', 'must be on or off', 'muss on oder off sein'],
+  ])(
+    "refuses %s = %j with the rule it breaks, in the admin's language, and stores nothing",
+    async (key, value, en, de) => {
+      const error = (await store(HOUR)
+        .set(key, value, 'u1')
+        .catch((e: unknown) => e)) as AppError;
+      expect(error.code).toBe('INVALID_INPUT');
+      expect(describeAppError(error, ASSEMBLY.errorMessages, i18n.for('en'))).toBe(
+        `"${value}" is not valid for ${key}: it ${en}.`,
+      );
+      expect(describeAppError(error, ASSEMBLY.errorMessages, i18n.for('de'))).toContain(de);
+      expect(await t.cols.runtimeConfig.countDocuments()).toBe(0);
+    },
+  );
 
   it("refuses an unknown key and names the feature's keys, or the features", async () => {
     const config = store(HOUR);

@@ -26,6 +26,7 @@ export function makeConsole(t: Pick<TestDatabase, 'db' | 'cols'>) {
     },
     nameOf: (id) => identities.nameOf(id),
     channelNameOf: (id) => identities.channelNameOf(id),
+    locale: () => session?.locale ?? 'en',
     onMessage: (message) => session?.onMessage(message),
   });
   const deps = createBotDeps(app, ASSEMBLY, { transport: consolePostTransport(output) });

@@ -6,7 +6,7 @@ import { InteractionRuntime } from '../../src/interactions/runtime.js';
 import type { BotDeps, CommandModule } from '../../src/interactions/types.js';
 import { makeAppDeps } from './botHarness.js';
 import type { TestDatabase } from './database.js';
-import type { FakeDiscord } from './fakeDiscord.js';
+import type { FakeDiscord, FakeUser } from './fakeDiscord.js';
 
 export interface FakeBot {
   bot: DiscordBot;
@@ -41,10 +41,8 @@ export async function startFakeBot(
 let memberCounter = 0;
 
 /** A member no other test uses, so each test starts from its own empty balances. */
-export function freshMember(username: string): { id: string; username: string } {
+export function freshMember(username: string, locale?: string): FakeUser {
   memberCounter += 1;
-  return {
-    id: `81${String(process.pid).padStart(7, '0')}${String(memberCounter).padStart(9, '0')}`,
-    username,
-  };
+  const id = `81${String(process.pid).padStart(7, '0')}${String(memberCounter).padStart(9, '0')}`;
+  return { id, username, ...(locale ? { locale } : {}) };
 }

@@ -54,6 +54,8 @@ export interface FakeUser {
   id: string;
   username: string;
   roles?: string[];
+  /** The member's client language, sent as the interaction's `locale` (default en-US). */
+  locale?: string;
 }
 
 const EPHEMERAL = 1 << 6;
@@ -236,6 +238,9 @@ export class FakeDiscord {
     return this.messages(token);
   }
 
+  /** The server's preferred language, sent as every interaction's `guild_locale`. */
+  guildLocale = 'en-US';
+
   /** When each interaction was sent on the gateway (performance.now()), by token. */
   readonly dispatchedAt = new Map<string, number>();
 
@@ -260,8 +265,8 @@ export class FakeDiscord {
         data,
         message,
         app_permissions: '2248473465835073',
-        locale: 'en-US',
-        guild_locale: 'en-US',
+        locale: user.locale ?? 'en-US',
+        guild_locale: this.guildLocale,
         entitlements: [],
         authorizing_integration_owners: { '0': GUILD_ID },
         context: 0,

@@ -19,6 +19,8 @@ export function commandInvocation(overrides: Partial<Invocation> & { commandName
     user: { id: MEMBER_ID, name: 'mia' },
     roleIds: [],
     guildId: null,
+    locale: null,
+    guildLocale: null,
     ...overrides,
   };
 }

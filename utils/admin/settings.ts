@@ -1,7 +1,7 @@
 import { channelSetting, defineSettings, type SettingTypesOf } from '../../src/runtimeConfig/settings.js';
 
 export const ADMIN_SETTINGS = defineSettings('admin', {
-  audit_channel: channelSetting('Channel where admin actions (grants, setting changes) are posted'),
+  audit_channel: channelSetting('admin:settings.audit_channel'),
 });
 
 declare module '../../src/runtimeConfig/settings.js' {

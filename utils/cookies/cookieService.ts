@@ -3,7 +3,7 @@ import type { Clock } from '../../src/clock.js';
 import type { FeatureInfra } from '../../src/features/feature.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
-import { AppError, featureDisabled, invalidInput, notYourButton } from '../errors.js';
+import { AppError, featureDisabled, invalidInputText, notYourButton } from '../errors.js';
 import { insufficientFunds } from '../ledger/errors.js';
 import type { Ledger, LedgerOutcome } from '../ledger/ledger.js';
 import { giveAboveLimit } from './errors.js';
@@ -168,11 +168,14 @@ export class CookieService {
 
   async #assertGiveAllowed(request: { from: string; to: string; amount: number }): Promise<void> {
     if (!(await this.deps.runtimeConfig.get('cookies.give_enabled'))) {
-      throw featureDisabled('giving Cookies', 'cookies.give_enabled');
+      throw featureDisabled('cookies:errors.givingDisabled', 'cookies.give_enabled');
     }
-    if (request.from === request.to) throw invalidInput('you cannot give Cookies to yourself');
-    if (request.to === this.deps.ledger.houseAccountId)
-      throw invalidInput('the house vault does not take gifts');
+    if (request.from === request.to) {
+      throw invalidInputText('you cannot give Cookies to yourself', 'cookies:errors.giveToSelf');
+    }
+    if (request.to === this.deps.ledger.houseAccountId) {
+      throw invalidInputText('the house vault does not take gifts', 'cookies:errors.giveToHouse');
+    }
     const max = await this.deps.runtimeConfig.get('cookies.give_max');
     if (request.amount > max) throw giveAboveLimit(request.amount, max);
   }

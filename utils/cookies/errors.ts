@@ -1,4 +1,3 @@
-import { formatCookies } from '../amounts.js';
 import { AppError, type ErrorMessages } from '../errors.js';
 
 declare module '../errors.js' {
@@ -15,6 +14,9 @@ export function giveAboveLimit(amount: number, max: number): AppError {
 }
 
 export const COOKIES_ERROR_MESSAGES: ErrorMessages<'GIVE_ABOVE_LIMIT'> = {
-  GIVE_ABOVE_LIMIT: (c) =>
-    `At most ${formatCookies(Number(c.max))} can be given at once; you asked to give ${formatCookies(Number(c.amount))}.`,
+  GIVE_ABOVE_LIMIT: (c, _, i18n) =>
+    i18n.t('cookies:errors.GIVE_ABOVE_LIMIT', {
+      max: i18n.cookies(Number(c.max)),
+      amount: i18n.cookies(Number(c.amount)),
+    }),
 };

@@ -6,15 +6,10 @@ import {
 } from '../../src/runtimeConfig/settings.js';
 
 export const COOKIES_SETTINGS = defineSettings('cookies', {
-  give_enabled: flagSetting('Members can give Cookies to each other', true),
-  give_max: wholeNumberSetting('Most Cookies one /cookies give may send', 1_000_000, 1, 1_000_000_000_000),
-  leaderboard_size: wholeNumberSetting('Rows on the /cookies leaderboard image', 10, 3, 25),
-  leaderboard_cooldown_s: wholeNumberSetting(
-    'Seconds a member waits between two /cookies leaderboard images (0: no wait)',
-    10,
-    0,
-    3_600,
-  ),
+  give_enabled: flagSetting('cookies:settings.give_enabled', true),
+  give_max: wholeNumberSetting('cookies:settings.give_max', 1_000_000, 1, 1_000_000_000_000),
+  leaderboard_size: wholeNumberSetting('cookies:settings.leaderboard_size', 10, 3, 25),
+  leaderboard_cooldown_s: wholeNumberSetting('cookies:settings.leaderboard_cooldown_s', 10, 0, 3_600),
 });
 
 declare module '../../src/runtimeConfig/settings.js' {

@@ -1,6 +1,6 @@
 import type { Currency } from '../../src/db/collections.js';
-import { formatAmount, formatCookies } from '../amounts.js';
-import { AppError, type ErrorMessages } from '../errors.js';
+import type { Translator } from '../../src/i18n/i18n.js';
+import { AppError, type ErrorMessage, type ErrorMessages } from '../errors.js';
 
 declare module '../errors.js' {
   interface ErrorCodeRegistry {
@@ -30,12 +30,16 @@ export function insufficientFunds(
   });
 }
 
-function amountIn(context: Record<string, unknown>, value: unknown): string {
-  return formatAmount(context.currency === 'place' ? 'place' : 'cookies', Number(value ?? 0));
+function amountIn(c: Record<string, unknown>, value: unknown, i18n: Translator): string {
+  const amount = Number(value ?? 0);
+  return c.currency === 'place' ? i18n.points(amount) : i18n.cookies(amount);
 }
 
-const notEnough: ErrorMessages<'INSUFFICIENT_COOKIES'>['INSUFFICIENT_COOKIES'] = (c) =>
-  `Not enough: you have ${amountIn(c, c.balance)} but this needs ${amountIn(c, c.needed)}.`;
+const notEnough: ErrorMessage = (c, _, i18n) =>
+  i18n.t('ledger:errors.INSUFFICIENT', {
+    balance: amountIn(c, c.balance, i18n),
+    needed: amountIn(c, c.needed, i18n),
+  });
 
 export const LEDGER_ERROR_MESSAGES: ErrorMessages<
   | 'INSUFFICIENT_COOKIES'
@@ -48,11 +52,18 @@ export const LEDGER_ERROR_MESSAGES: ErrorMessages<
 > = {
   INSUFFICIENT_COOKIES: notEnough,
   INSUFFICIENT_PLACE_POINTS: notEnough,
-  HOUSE_VAULT_INSUFFICIENT: (c) =>
-    `The house vault cannot pay ${formatCookies(Number(c.needed))} right now: it can pay out at most ${formatCookies(Number(c.available))}.`,
-  OPERATION_ID_REUSED: () => 'This button or action was already used for something else.',
-  OPERATION_IN_PROGRESS: () => 'This action is still being processed. Try again in a few seconds.',
-  LEDGER_UNAVAILABLE: () => 'The bank did not answer in time, so nothing was moved. Try again in a moment.',
-  BALANCE_LIMIT: (c) =>
-    `That would take a balance past the limit of ${amountIn(c, c.max)}: it holds ${amountIn(c, c.balance)}, so at most ${amountIn(c, Number(c.max) - Number(c.balance))} more fits.`,
+  HOUSE_VAULT_INSUFFICIENT: (c, _, i18n) =>
+    i18n.t('ledger:errors.HOUSE_VAULT_INSUFFICIENT', {
+      needed: i18n.cookies(Number(c.needed)),
+      available: i18n.cookies(Number(c.available)),
+    }),
+  OPERATION_ID_REUSED: (_, __, i18n) => i18n.t('ledger:errors.OPERATION_ID_REUSED'),
+  OPERATION_IN_PROGRESS: (_, __, i18n) => i18n.t('ledger:errors.OPERATION_IN_PROGRESS'),
+  LEDGER_UNAVAILABLE: (_, __, i18n) => i18n.t('ledger:errors.LEDGER_UNAVAILABLE'),
+  BALANCE_LIMIT: (c, _, i18n) =>
+    i18n.t('ledger:errors.BALANCE_LIMIT', {
+      max: amountIn(c, c.max, i18n),
+      balance: amountIn(c, c.balance, i18n),
+      room: amountIn(c, Number(c.max) - Number(c.balance), i18n),
+    }),
 };

@@ -1,0 +1,25 @@
+import { type Catalog, lookup, type Messages } from './i18n.js';
+
+function required(catalog: Catalog, path: string): string {
+  const text = lookup(catalog, path);
+  if (text === undefined) throw new Error(`missing text ${path}`);
+  return text;
+}
+
+/**
+ * The name and description of a command, subcommand or option from a feature's catalog
+ * (`<key>.name`, `<key>.description`), with the German ones as Discord's localizations.
+ * Discord keeps routing by the English name; members see their language.
+ */
+export function localized(messages: Messages, key: string) {
+  const name = required(messages.en, `${key}.name`);
+  const description = required(messages.en, `${key}.description`);
+  const deName = lookup(messages.de, `${key}.name`);
+  const deDescription = lookup(messages.de, `${key}.description`);
+  return {
+    name,
+    description,
+    ...(deName ? { name_localizations: { de: deName } } : {}),
+    ...(deDescription ? { description_localizations: { de: deDescription } } : {}),
+  };
+}
