@@ -25,16 +25,6 @@ export function parsePlacePoints(text: string): number {
   return milli;
 }
 
-/** Prints milli-points as points with exactly the decimals needed: 12345 -> "12.345", 100000 -> "100". */
-export function formatPlacePoints(milli: number): string {
-  const sign = milli < 0 ? '-' : '';
-  const abs = Math.abs(milli);
-  const whole = Math.trunc(abs / MILLI_PER_POINT);
-  const fraction = abs % MILLI_PER_POINT;
-  if (fraction === 0) return `${sign}${whole}`;
-  return `${sign}${whole}.${String(fraction).padStart(3, '0').replace(/0+$/, '')}`;
-}
-
 /** A positive whole amount that integer arithmetic in JS and MongoDB keeps exact. */
 export const positiveAmount = z
   .number({
@@ -54,11 +44,3 @@ export const memberAmount = z
   .int('must be a whole number')
   .min(1, 'must be at least 1')
   .max(Number.MAX_SAFE_INTEGER, 'is too large');
-
-export function formatCookies(amount: number): string {
-  return `${amount.toLocaleString('en-US')} 🍪`;
-}
-
-export function formatAmount(currency: 'cookies' | 'place', amount: number): string {
-  return currency === 'place' ? `${formatPlacePoints(amount)} points` : formatCookies(amount);
-}
