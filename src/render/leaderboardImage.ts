@@ -28,18 +28,29 @@ export interface LeaderboardLabels {
   formatValue(value: number): string;
 }
 
+type Rendered = { png: Buffer; width: number; height: number };
+
+/** The last images by content: many members asking at once for the same board share one render. */
+const recent = new Map<string, Promise<Rendered>>();
+const RECENT_MAX = 16;
+
 /** Renders the Cookie leaderboard as a PNG: one bar per member, longest for the richest. */
-export function renderLeaderboard(
-  labels: LeaderboardLabels,
-  rows: LeaderboardImageRow[],
-): Promise<{ png: Buffer; width: number; height: number }> {
-  return oneAtATime(() => draw(labels, rows));
+export function renderLeaderboard(labels: LeaderboardLabels, rows: LeaderboardImageRow[]): Promise<Rendered> {
+  const key = JSON.stringify([
+    labels.title,
+    labels.empty,
+    rows.map((r) => [r.rank, r.name, labels.formatValue(r.value)]),
+  ]);
+  const known = recent.get(key);
+  if (known) return known;
+  const rendering = oneAtATime(() => draw(labels, rows));
+  recent.set(key, rendering);
+  rendering.catch(() => recent.delete(key));
+  if (recent.size > RECENT_MAX) recent.delete(recent.keys().next().value as string);
+  return rendering;
 }
 
-async function draw(
-  labels: LeaderboardLabels,
-  rows: LeaderboardImageRow[],
-): Promise<{ png: Buffer; width: number; height: number }> {
+async function draw(labels: LeaderboardLabels, rows: LeaderboardImageRow[]): Promise<Rendered> {
   const height = HEADER + Math.max(rows.length, 1) * ROW + PAD;
   const canvas = createCanvas(WIDTH, height);
   const g = canvas.getContext('2d');
