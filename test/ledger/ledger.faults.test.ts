@@ -225,6 +225,61 @@ describe('ledger under network faults', () => {
     await expectCleanBooks();
   });
 
+  it('GIVEN one member paying 200 times at once while grouped debits lose replies or stall THEN each payment moves once or not at all', async () => {
+    await seedBalance(makeLedger(t.cols), 'whale', 1_000);
+    const ledger = makeLedger(faulty, { clock: systemClock, timeouts: { requestTimeoutMs: 400 } });
+    // Every group of debits on the payer's document (one update pushing several markers):
+    // a third lose their reply, a third arrive late, a third pass.
+    let groups = 0;
+    proxy.setRule((r) => {
+      const push = (r.body.update as { $push?: { pendingOps?: { $each?: unknown[] } } } | undefined)?.$push;
+      if (r.command !== 'findAndModify' || !push?.pendingOps?.$each) return 'pass';
+      groups += 1;
+      return groups % 3 === 0 ? 'cut-reply' : groups % 3 === 1 ? { stallMs: 600 } : 'pass';
+    });
+    const results = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        ledger
+          .transfer({
+            opId: `burst-${i}`,
+            currency: 'cookies',
+            from: 'whale',
+            to: `fan-${i % 20}`,
+            amount: 7,
+            kind: 'test.burst',
+          })
+          .then(
+            () => 'paid',
+            (e: unknown) => (isAppError(e) ? e.code : String(e)),
+          ),
+      ),
+    );
+    expect(groups).toBeGreaterThan(3);
+    proxy.setRule(() => 'pass');
+    await pause(800);
+    await ledger.flush();
+    await recoverLedger({ cols: t.cols, clock: systemClock, log: silentLogger }, { graceMs: 0 });
+
+    const paid = results.filter((r) => r === 'paid').length;
+    const recorded = await t.cols.ledgerEvents.countDocuments({ opId: /^burst-/, leg: 'debit' });
+    // Every payment told "paid" is recorded; none told "nothing moved" is.
+    expect(recorded).toBeGreaterThanOrEqual(paid);
+    for (const [i, result] of results.entries()) {
+      if (result === 'LEDGER_UNAVAILABLE' || result === 'INSUFFICIENT_COOKIES') {
+        expect(await t.cols.ledgerEvents.countDocuments({ opId: `burst-${i}` }), `burst-${i}`).toBe(0);
+      }
+    }
+    expect(await balances('cookies', ['whale'])).toEqual({ whale: 1_000 - 7 * recorded });
+    expect(await t.cols.cookies.countDocuments({ pendingOps: { $exists: true } })).toBe(0);
+    await expectCleanBooks();
+    const counts = new Map<string, number>();
+    for (const r of results) counts.set(r, (counts.get(r) ?? 0) + 1);
+    const answers = [...counts].map(([answer, n]) => `${answer}=${n}`);
+    console.info(
+      `grouped debits under faults: ${groups} groups, ${recorded} recorded; answers ${answers.join(' ')}`,
+    );
+  });
+
   it('GIVEN a give of the whole balance retried while the first attempt finishes THEN the retry replays it', async () => {
     await seedBalance(makeLedger(t.cols), 'ann', 50);
     const allIn = { ...give, opId: 'all-in', amount: 50 };

@@ -23,7 +23,7 @@ import {
   recordedFrom,
   toOutcomeLeg,
 } from './events.js';
-import { applyLeg, legAccounts, reverseLeg, type Settled, settleLeg } from './legs.js';
+import { applyDebits, applyLeg, legAccounts, reverseLeg, type Settled, settleLeg } from './legs.js';
 import { MarkerSweeper } from './markerSweeper.js';
 import {
   buildSpec,
@@ -40,6 +40,7 @@ import {
 import { type LedgerTimeouts, pause, RequestTimeoutError, within } from './patience.js';
 import { settleAttempt } from './recovery.js';
 import { recordStuck } from './stuck.js';
+import { TurnBatcher } from './turnBatcher.js';
 
 export type { LedgerOutcome, OutcomeLeg } from './events.js';
 export { balanceAfter } from './events.js';
@@ -66,6 +67,14 @@ export interface LedgerDeps {
   log: Logger;
   config: { houseAccountId: string; houseMinReserve: number } & LedgerTimeouts;
   hooks?: LedgerHooks;
+}
+
+/** A debit waiting to be applied together with others on the same document. */
+interface GroupedDebit {
+  book: Book;
+  account: string;
+  spec: OperationSpec;
+  marker: PendingOp;
 }
 
 /** One try at an operation: a fresh attempt id, and when it started (for its deadline). */
@@ -120,6 +129,8 @@ export class Ledger {
   readonly #books: Books;
   readonly #sweeper: MarkerSweeper;
   readonly #gate = new AccountGate(PER_ACCOUNT_IN_FLIGHT);
+  /** Debits reaching one document in the same turn of the event loop go out as one update. */
+  readonly #debits = new TurnBatcher<GroupedDebit, BalanceDoc | null>((items) => this.#serveDebits(items));
   /** Batched reads and writes of audit events (eventBatches.ts). */
   readonly #readEvents: (opId: string) => Promise<LedgerEventDoc[]>;
   readonly #writeEvents: (events: LedgerEventDoc[]) => Promise<void>;
@@ -340,7 +351,10 @@ export class Ledger {
     for (let i = 0; i < MAX_RACE_RETRIES; i++) {
       let doc: BalanceDoc | null;
       try {
-        doc = await this.#io(() => applyLeg(book, account, side, a.spec, marker));
+        doc =
+          side === 'debit'
+            ? await this.#debits.call({ book, account, spec: a.spec, marker })
+            : await this.#io(() => applyLeg(book, account, side, a.spec, marker));
       } catch (error) {
         this.deps.log.warn(
           { event: 'ledger.request.unanswered', opId: a.spec.opId, attempt: a.att, leg: side, err: error },
@@ -364,6 +378,65 @@ export class Ledger {
       kind: 'refused',
       error: unavailable(a.spec, `${side} of ${a.spec.opId} lost ${MAX_RACE_RETRIES} races in a row`),
     };
+  }
+
+  /**
+   * Applies the debits asked for in one turn: those on one document (same book, account and
+   * reserve, distinct operations) together with `applyDebits`, the others on their own. A
+   * group that misses is retried one by one, so each debit gets exactly the answer it would
+   * have had alone; a group whose reply is lost fails each of its debits, which then settle
+   * their own leg. One member paying hundreds of times at once costs one update per group
+   * instead of one per payment (`npm run bench:ledger`, hot/raw).
+   */
+  async #serveDebits(items: GroupedDebit[]): Promise<PromiseSettledResult<BalanceDoc | null>[]> {
+    const results: PromiseSettledResult<BalanceDoc | null>[] = new Array(items.length);
+    const alone = async (i: number) => {
+      const { book, account, spec, marker } = items[i] as GroupedDebit;
+      try {
+        results[i] = {
+          status: 'fulfilled',
+          value: await this.#io(() => applyLeg(book, account, 'debit', spec, marker)),
+        };
+      } catch (reason) {
+        results[i] = { status: 'rejected', reason };
+      }
+    };
+    const groups = new Map<string, number[]>();
+    const seen = new Set<string>();
+    items.forEach((item, i) => {
+      const op = `${item.book.currency}:${item.spec.opId}`;
+      const key = seen.has(op) ? `alone:${i}` : `${item.book.currency}:${item.account}:${item.spec.reserve}`;
+      seen.add(op);
+      groups.set(key, [...(groups.get(key) ?? []), i]);
+    });
+    await Promise.all(
+      [...groups.values()].map(async (indices) => {
+        const first = items[indices[0] as number] as GroupedDebit;
+        if (indices.length === 1) return alone(indices[0] as number);
+        const debits = indices.map((i) => items[i] as GroupedDebit);
+        let doc: BalanceDoc | null;
+        try {
+          doc = await this.#io(() => applyDebits(first.book, first.account, debits));
+        } catch (reason) {
+          for (const i of indices) results[i] = { status: 'rejected', reason };
+          return;
+        }
+        if (!doc) {
+          await Promise.all(indices.map(alone));
+          return;
+        }
+        // In order: each debit's balance after it is the balance after all, plus what followed it.
+        let after = readBalance(first.book, doc);
+        for (const i of [...indices].reverse()) {
+          results[i] = {
+            status: 'fulfilled',
+            value: { _id: first.account, [first.book.balanceField]: after },
+          };
+          after += (items[i] as GroupedDebit).spec.amount;
+        }
+      }),
+    );
+    return results;
   }
 
   /**

@@ -58,6 +58,35 @@ export async function applyLeg(
   }
 }
 
+/**
+ * Applies the debits of several attempts on one document in one update: all of them, or
+ * none (then each is applied on its own, as if this had never been tried). The guard is
+ * every single guard at once: the balance covers the sum, no marker of any of the
+ * operations, no fence of any of the attempts. Returns the document after all of them.
+ */
+export async function applyDebits(
+  book: Book,
+  account: string,
+  debits: readonly { spec: OperationSpec; marker: PendingOp }[],
+): Promise<BalanceDoc | null> {
+  const inc: Record<string, number> = {};
+  for (const { spec } of debits) {
+    for (const [field, value] of Object.entries(book.debitInc(spec))) inc[field] = (inc[field] ?? 0) + value;
+  }
+  const total = debits.reduce((sum, d) => sum + d.spec.amount, 0);
+  const reserve = Math.max(...debits.map((d) => d.spec.reserve));
+  return book.collection.findOneAndUpdate(
+    {
+      _id: account,
+      'pendingOps.op': { $nin: debits.map((d) => d.marker.op) },
+      'fences.att': { $nin: debits.map((d) => d.marker.att) },
+      [book.balanceField]: { $gte: total + reserve },
+    } as Filter<BalanceDoc>,
+    asUpdate({ $inc: inc, $push: { pendingOps: { $each: debits.map((d) => d.marker) } } }),
+    { returnDocument: 'after', projection: { [book.balanceField]: 1 } },
+  );
+}
+
 export type Settled = 'applied' | 'fenced';
 
 /**
