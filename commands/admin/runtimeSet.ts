@@ -55,7 +55,6 @@ export const runtimeSet: Subcommand = {
   async run({ deps, invocation, actor, i18n, serverI18n }) {
     const { key, value } = parseOptions(options, invocation);
     const change = await deps.runtimeConfig.set(key, value, actor.id);
-    const description = (await deps.runtimeConfig.list()).find((s) => s.key === change.key)?.description;
     // The audit channel is the server's: its line is in the server's language.
     await deps.services.admin.record({
       id: `runtime.set:${invocation.id}`,
@@ -73,7 +72,7 @@ export const runtimeSet: Subcommand = {
         key: change.key,
         before: showSetting(change.before, i18n),
         after: showSetting(change.after, i18n),
-        description: description ? i18n.t(description) : '',
+        description: i18n.t(change.description),
       }),
     };
   },

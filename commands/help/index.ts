@@ -1,6 +1,6 @@
 import { type APIApplicationCommandOption, ApplicationCommandOptionType } from 'discord.js';
 import type { Feature } from '../../src/features/feature.js';
-import { localized } from '../../src/i18n/definitions.js';
+import { type DiscordNamed, localized } from '../../src/i18n/definitions.js';
 import type { Locale, Translator } from '../../src/i18n/i18n.js';
 import { hasAccess } from '../../src/interactions/authority.js';
 import { defineComponent } from '../../src/interactions/componentIds.js';
@@ -19,14 +19,7 @@ interface Line {
 }
 
 /** A name and description as Discord's client shows them to a member with this language. */
-interface Named {
-  name: string;
-  description: string;
-  name_localizations?: Partial<Record<string, string | null>> | null;
-  description_localizations?: Partial<Record<string, string | null>> | null;
-}
-
-function seen(o: Named, locale: Locale): { name: string; description: string } {
+function seen(o: DiscordNamed, locale: Locale): { name: string; description: string } {
   return {
     name: o.name_localizations?.[locale] ?? o.name,
     description: o.description_localizations?.[locale] ?? o.description,

@@ -1,5 +1,6 @@
 import { type APIApplicationCommandOption, ApplicationCommandOptionType } from 'discord.js';
 import { parseArgsStringToArgv } from 'string-argv';
+import type { DiscordNamed } from '../i18n/definitions.js';
 import { LOCALES, type Locale } from '../i18n/i18n.js';
 import type { CommandModule } from '../interactions/types.js';
 
@@ -104,7 +105,7 @@ export function parseConsoleLine(line: string): ConsoleAction {
 
 /** A word names a definition by its name or one of its localized names (`/kekse schenken`). */
 export function names(
-  definition: { name: string; name_localizations?: Partial<Record<string, string | null>> | null },
+  definition: Pick<DiscordNamed, 'name' | 'name_localizations'>,
   word: string | null,
 ): boolean {
   if (word === null) return false;

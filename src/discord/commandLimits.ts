@@ -3,6 +3,7 @@ import {
   ApplicationCommandOptionType,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
+import type { DiscordNamed, LocalizationMap } from '../i18n/definitions.js';
 
 /**
  * Discord's documented limits for chat-input commands, checked before deploy (and in CI)
@@ -34,10 +35,7 @@ function checkDescription(where: string, description: string, problems: string[]
   }
 }
 
-type Localized = {
-  name_localizations?: Partial<Record<string, string | null>> | null;
-  description_localizations?: Partial<Record<string, string | null>> | null;
-};
+type Localized = Pick<DiscordNamed, 'name_localizations' | 'description_localizations'>;
 
 /** Localized names and descriptions follow the same rules as the originals. */
 function checkLocalizations(where: string, o: Localized, problems: string[]): void {
@@ -50,10 +48,7 @@ function checkLocalizations(where: string, o: Localized, problems: string[]): vo
 }
 
 /** Discord counts the longest variant (any language) of each name and description. */
-function longest(
-  original: string,
-  localized: Partial<Record<string, string | null>> | null | undefined,
-): number {
+function longest(original: string, localized: LocalizationMap | undefined): number {
   return Math.max(original.length, ...Object.values(localized ?? {}).map((text) => text?.length ?? 0));
 }
 

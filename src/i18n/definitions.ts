@@ -1,5 +1,16 @@
 import { type Catalog, lookup, type Messages } from './i18n.js';
 
+/** Localized names or descriptions as Discord's API types carry them. */
+export type LocalizationMap = Partial<Record<string, string | null>> | null;
+
+/** Anything Discord shows by a name and a description, with their localizations. */
+export interface DiscordNamed {
+  name: string;
+  description: string;
+  name_localizations?: LocalizationMap;
+  description_localizations?: LocalizationMap;
+}
+
 function required(catalog: Catalog, path: string): string {
   const text = lookup(catalog, path);
   if (text === undefined) throw new Error(`missing text ${path}`);

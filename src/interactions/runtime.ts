@@ -241,16 +241,13 @@ export class InteractionRuntime {
    * before a public deferral) and gives it back if the handler fails.
    */
   async #runWithCooldown(route: Route, ctx: CommandContext, defer: () => Promise<void>): Promise<Reply> {
-    const length = !route.cooldown
-      ? 0
-      : typeof route.cooldown.ms === 'number'
-        ? route.cooldown.ms
-        : await route.cooldown.ms(this.deps);
-    if (!route.cooldown || length <= 0) {
+    const { cooldown } = route;
+    const length = typeof cooldown?.ms === 'function' ? await cooldown.ms(this.deps) : (cooldown?.ms ?? 0);
+    if (!cooldown || length <= 0) {
       await defer();
       return route.run(ctx);
     }
-    const claim = await this.deps.cooldowns.claim(route.cooldown.action, ctx.actor.id, length);
+    const claim = await this.deps.cooldowns.claim(cooldown.action, ctx.actor.id, length);
     try {
       await defer();
       return await route.run(ctx);

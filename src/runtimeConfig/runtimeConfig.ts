@@ -95,7 +95,7 @@ export class RuntimeConfig {
     key: string,
     text: string,
     actorId: string,
-  ): Promise<{ key: SettingKey; before: unknown; after: unknown }> {
+  ): Promise<{ key: SettingKey; before: unknown; after: unknown; description: string }> {
     if (!this.has(key)) {
       const feature = key.split(/[._]/)[0] ?? '';
       const featureOf = (k: SettingKey) => this.#setting(k).feature ?? '';
@@ -138,7 +138,7 @@ export class RuntimeConfig {
       'setting changed',
     );
     this.#snapshot?.docs.set(key, { value: parsed.data, updatedBy: actorId, updatedAt, revision });
-    return { key, before, after: parsed.data };
+    return { key, before, after: parsed.data, description: this.#setting(key).description };
   }
 
   async #current(): Promise<Snapshot> {

@@ -106,12 +106,6 @@ export class Scheduler {
     return created;
   }
 
-  /** Drops a task that has not run yet; false when it already ran or is running. */
-  async cancel(id: string): Promise<boolean> {
-    const result = await this.deps.tasks.deleteOne({ _id: id, status: 'due', leaseUntil: null });
-    return result.deletedCount === 1;
-  }
-
   async get(id: string): Promise<DueTaskDoc | null> {
     return this.deps.tasks.findOne({ _id: id });
   }

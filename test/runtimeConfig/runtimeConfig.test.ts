@@ -30,6 +30,7 @@ describe('runtime configuration', () => {
       key: 'cookies.give_max',
       before: 1_000_000,
       after: 250,
+      description: 'cookies:settings.give_max',
     });
     expect(await config.set('cookies.give_enabled', 'OFF', 'u2')).toMatchObject({ after: false });
     const listed = await config.list();
