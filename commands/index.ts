@@ -3,13 +3,21 @@ import type { Feature } from '../src/features/feature.js';
 import type { CommandModule } from '../src/interactions/types.js';
 import { adminFeature } from './admin/index.js';
 import { cookiesFeature } from './cookies/index.js';
+import { gamesFeature } from './games/index.js';
 import { helpFeature } from './help/index.js';
+import { vaultFeature } from './vault/index.js';
 
 /**
  * The registry: every feature of the bot, in the order /help lists them. A new feature is
  * its two folders (`commands/<name>/`, `utils/<name>/`) and one line here.
  */
-export const FEATURES: readonly Feature[] = [helpFeature, cookiesFeature, adminFeature];
+export const FEATURES: readonly Feature[] = [
+  helpFeature,
+  cookiesFeature,
+  gamesFeature,
+  vaultFeature,
+  adminFeature,
+];
 
 export const ASSEMBLY: Assembly = assembleFeatures(FEATURES);
 

@@ -10,9 +10,11 @@ export function parseOptions<T extends z.ZodType>(schema: T, invocation: Invocat
   const issue = parsed.error.issues[0];
   const option = issue?.path.join('.') || 'options';
   const problem = issue?.message ?? 'invalid';
+  // A schema may name its problem by a catalog key (`games:errors.seedFormat`): read in the member's language.
+  const named = /^[a-z]+:[\w.]+$/.test(problem);
   throw invalidInput(`option "${option}": ${problem}`, {
     option,
-    problem,
+    ...(named ? { problemKey: problem } : { problem }),
     messageKey: 'core:errors.invalidOption',
   });
 }

@@ -5,9 +5,11 @@ import { defineCommand } from '../../src/interactions/defineCommand.js';
 import { AuditLog } from '../../utils/admin/auditLog.js';
 import { ADMIN_MESSAGES } from '../../utils/admin/messages.js';
 import { ADMIN_SETTINGS } from '../../utils/admin/settings.js';
+import { bakeryPost } from './bakeryPost.js';
 import { cookiesGrant } from './cookiesGrant.js';
 import { runtimeSet } from './runtimeSet.js';
 import { runtimeShow } from './runtimeShow.js';
+import { vaultFund } from './vaultFund.js';
 
 export const adminCommand = defineCommand({
   ...localized(ADMIN_MESSAGES, 'commands.admin'),
@@ -18,6 +20,8 @@ export const adminCommand = defineCommand({
   groups: [
     { ...localized(ADMIN_MESSAGES, 'commands.runtime'), subcommands: [runtimeShow, runtimeSet] },
     { ...localized(ADMIN_MESSAGES, 'commands.cookies'), subcommands: [cookiesGrant] },
+    { ...localized(ADMIN_MESSAGES, 'commands.bakery'), subcommands: [bakeryPost] },
+    { ...localized(ADMIN_MESSAGES, 'commands.vault'), subcommands: [vaultFund] },
   ],
 });
 

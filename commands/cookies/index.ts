@@ -1,21 +1,37 @@
 import type { Feature } from '../../src/features/feature.js';
 import { localized } from '../../src/i18n/definitions.js';
 import { defineCommand } from '../../src/interactions/defineCommand.js';
+import { CookieEconomy } from '../../utils/cookieEconomy.js';
+import { CollectStore } from '../../utils/cookies/collectStore.js';
 import { CookieService } from '../../utils/cookies/cookieService.js';
 import { COOKIES_ERROR_MESSAGES } from '../../utils/cookies/errors.js';
+import { ExposureStore } from '../../utils/cookies/exposureStore.js';
 import { GivePromptStore } from '../../utils/cookies/givePromptStore.js';
 import { COOKIES_MESSAGES } from '../../utils/cookies/messages.js';
 import { COOKIES_SETTINGS } from '../../utils/cookies/settings.js';
+import { StealService } from '../../utils/cookies/stealService.js';
+import { CrumbCollect } from '../../utils/crumbCollect.js';
 import { balance } from './balance.js';
+import { bakeryButtonHandler, collect } from './collect.js';
 import { cancelButtonHandler, give, giveButtonHandler } from './give.js';
+import { history } from './history.js';
 import { leaderboard } from './leaderboard.js';
+import { profile } from './profile.js';
+import { steal } from './steal.js';
+
+declare module '../../src/features/feature.js' {
+  interface FeatureServices {
+    collect: CrumbCollect;
+    steal: StealService;
+  }
+}
 
 export const cookiesCommand = defineCommand({
   ...localized(COOKIES_MESSAGES, 'commands.cookies'),
   access: 'everyone',
   category: 'cookies:category',
-  subcommands: [balance, give, leaderboard],
-  components: [giveButtonHandler, cancelButtonHandler],
+  subcommands: [balance, collect, give, steal, profile, history, leaderboard],
+  components: [giveButtonHandler, cancelButtonHandler, bakeryButtonHandler],
 });
 
 export const cookiesFeature: Feature = {
@@ -25,6 +41,14 @@ export const cookiesFeature: Feature = {
   settings: COOKIES_SETTINGS,
   errors: COOKIES_ERROR_MESSAGES,
   ensureIndexes: GivePromptStore.ensureIndexes,
-  createServices: (infra) => ({ cookies: CookieService.create(infra, new GivePromptStore(infra.db)) }),
-  tasks: (deps) => deps.services.cookies.tasks(),
+  createServices(infra) {
+    const economy = new CookieEconomy(infra.ledger);
+    const collects = new CollectStore(infra.db);
+    return {
+      cookies: CookieService.create(infra, { prompts: new GivePromptStore(infra.db), collects }),
+      collect: new CrumbCollect({ ...infra, economy, store: collects }),
+      steal: new StealService({ ...infra, economy, exposure: new ExposureStore(infra.db) }),
+    };
+  },
+  tasks: (deps) => [...deps.services.cookies.tasks(), ...deps.services.collect.tasks()],
 };

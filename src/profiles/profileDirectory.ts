@@ -27,6 +27,12 @@ export class ProfileDirectory {
     this.#recent.set(user.id, { name: user.name, at: now.getTime() });
   }
 
+  /** When the bot first saw the member (null: never). */
+  async firstSeenAt(userId: string): Promise<Date | null> {
+    const doc = await this.deps.cols.profiles.findOne({ _id: userId }, { projection: { firstSeenAt: 1 } });
+    return doc?.firstSeenAt ?? null;
+  }
+
   async names(ids: string[]): Promise<Map<string, string>> {
     const docs = await this.deps.cols.profiles
       .find({ _id: { $in: ids } }, { projection: { name: 1 } })

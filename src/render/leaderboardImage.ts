@@ -1,5 +1,5 @@
-import { type Canvas, createCanvas } from 'canvas';
-import pLimit from 'p-limit';
+import { createCanvas } from 'canvas';
+import { encodePng, oneAtATime, truncate } from './canvasTools.js';
 
 export interface LeaderboardImageRow {
   rank: number;
@@ -12,13 +12,6 @@ const ROW = 52;
 const HEADER = 96;
 const PAD = 32;
 const MEDALS = ['#f5c542', '#c0c7d1', '#d08a4f'];
-
-/**
- * Renders run one at a time: drawing and PNG encoding are CPU-bound, and on a small machine
- * two or more at once take the cores that every other interaction (and the database) needs.
- * An image waits a little longer; a balance or a button does not (npm run bench:interactions).
- */
-const oneAtATime = pLimit(1);
 
 /** The image's words and numbers, in the reader's language. */
 export interface LeaderboardLabels {
@@ -88,21 +81,4 @@ async function draw(labels: LeaderboardLabels, rows: LeaderboardImageRow[]): Pro
   });
 
   return { png: await encodePng(canvas), width: WIDTH, height };
-}
-
-/**
- * PNG encoding is most of a render's time (about 15 ms of 25 here); node-canvas's callback
- * form runs it on libuv's thread pool, so other interactions are not held up meanwhile.
- */
-export function encodePng(canvas: Canvas): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    canvas.toBuffer((error, png) => (error ? reject(error) : resolve(png)), 'image/png');
-  });
-}
-
-function truncate(g: { measureText(text: string): { width: number } }, text: string, width: number): string {
-  if (g.measureText(text).width <= width) return text;
-  let cut = text;
-  while (cut.length > 1 && g.measureText(`${cut}…`).width > width) cut = cut.slice(0, -1);
-  return `${cut}…`;
 }

@@ -111,7 +111,7 @@ describe('the local console', () => {
   });
 
   it.each([
-    ['/cookies', '/cookies needs one of: balance, give, leaderboard'],
+    ['/cookies', '/cookies needs one of: balance, collect, give, steal, profile, history, leaderboard'],
     ['/cookies give user:bob', '/cookies give needs amount:…'],
     ['/cookies give user:bob amount:ten', 'amount must be a whole number'],
     ['/cookies give user:bob amount:5 tip:yes', '/cookies give has no option "tip" (options: user, amount)'],

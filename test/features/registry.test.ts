@@ -5,6 +5,7 @@ import { defineCommand } from '../../src/interactions/defineCommand.js';
 import { defineNamedSettings, defineSettings, flagSetting } from '../../src/runtimeConfig/settings.js';
 import { COOKIES_ERROR_MESSAGES } from '../../utils/cookies/errors.js';
 import { CORE_ERROR_MESSAGES, type ErrorCode, type ErrorMessage } from '../../utils/errors.js';
+import { GAMES_ERROR_MESSAGES } from '../../utils/games/errors.js';
 import { LEDGER_ERROR_MESSAGES } from '../../utils/ledger/errors.js';
 
 /**
@@ -15,6 +16,7 @@ const EVERY_MESSAGE: { readonly [K in ErrorCode]: ErrorMessage } = {
   ...CORE_ERROR_MESSAGES,
   ...LEDGER_ERROR_MESSAGES,
   ...COOKIES_ERROR_MESSAGES,
+  ...GAMES_ERROR_MESSAGES,
 };
 
 const command = (name: string) =>
@@ -34,10 +36,10 @@ describe('the feature registry', () => {
   });
 
   it("combines the features' commands, settings and timers", () => {
-    expect(ASSEMBLY.commands.map((c) => c.data.name)).toEqual(['help', 'cookies', 'admin']);
+    expect(ASSEMBLY.commands.map((c) => c.data.name)).toEqual(['help', 'cookies', 'games', 'vault', 'admin']);
     expect(Object.keys(ASSEMBLY.settings)).toContain('cookies.give_max');
     expect(Object.keys(ASSEMBLY.settings)).toContain('admin.audit_channel');
-    expect(FEATURES.map((f) => f.name)).toEqual(['help', 'cookies', 'admin']);
+    expect(FEATURES.map((f) => f.name)).toEqual(['help', 'cookies', 'games', 'vault', 'admin']);
   });
 
   it.each([

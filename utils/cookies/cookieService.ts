@@ -3,9 +3,12 @@ import type { Clock } from '../../src/clock.js';
 import type { FeatureInfra } from '../../src/features/feature.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
+import { COOKIE_KINDS } from '../cookieEconomy.js';
+import { liveStreak } from '../crumbCollect.js';
 import { AppError, featureDisabled, invalidInputText, notYourButton } from '../errors.js';
 import { insufficientFunds } from '../ledger/errors.js';
 import type { Ledger, LedgerOutcome } from '../ledger/ledger.js';
+import type { CollectStore } from './collectStore.js';
 import { giveAboveLimit } from './errors.js';
 import type { GivePromptDoc, GivePromptStore } from './givePromptStore.js';
 
@@ -36,8 +39,33 @@ export interface LeaderboardRow {
   cookies: number;
 }
 
+/** What `/cookies profile` shows besides games (from the ledger's events and the collect streak). */
+export interface CookieProfile {
+  userId: string;
+  balance: number;
+  /** 1 for the richest member; null for a member without Cookies. */
+  rank: number | null;
+  streak: number;
+  bestStreak: number;
+  collects: number;
+  collected: number;
+  stolen: number;
+  lostToThieves: number;
+  heists: number;
+  heistNet: number;
+}
+
+export interface HistoryEntry {
+  kind: string;
+  delta: number;
+  balanceAfter: number | null;
+  at: Date;
+  counterparty: string | null;
+}
+
 interface CookieDeps {
   ledger: Ledger;
+  collects: CollectStore;
   runtimeConfig: RuntimeConfig;
   scheduler: Scheduler;
   clock: Clock;
@@ -51,8 +79,11 @@ interface CookieDeps {
 export class CookieService {
   constructor(private readonly deps: CookieDeps) {}
 
-  static create(infra: FeatureInfra, prompts: GivePromptStore): CookieService {
-    return new CookieService({ ...infra, prompts });
+  static create(
+    infra: FeatureInfra,
+    stores: { prompts: GivePromptStore; collects: CollectStore },
+  ): CookieService {
+    return new CookieService({ ...infra, ...stores });
   }
 
   balance(userId: string): Promise<number> {
@@ -148,6 +179,44 @@ export class CookieService {
   async leaderboard(size: number): Promise<LeaderboardRow[]> {
     const top = await this.deps.ledger.topBalances('cookies', size);
     return top.map((row, i) => ({ rank: i + 1, userId: row.account, cookies: row.balance }));
+  }
+
+  /** A member's Cookie life at a glance (`/cookies profile`). */
+  async profile(userId: string): Promise<CookieProfile> {
+    const [balance, totals, collect] = await Promise.all([
+      this.balance(userId),
+      this.deps.ledger.totalsByKind('cookies', userId),
+      this.deps.collects.get(userId),
+    ]);
+    const of = (kind: string) => totals.get(kind) ?? { count: 0, in: 0, out: 0 };
+    const heistIn = [...totals]
+      .filter(([k]) => k.startsWith('heist.'))
+      .reduce((n, [, t]) => n + t.in - t.out, 0);
+    return {
+      userId,
+      balance,
+      rank: balance > 0 ? (await this.deps.ledger.countRicherThan('cookies', balance)) + 1 : null,
+      streak: liveStreak(collect, this.deps.clock.now()),
+      bestStreak: collect?.bestStreak ?? 0,
+      collects: of(COOKIE_KINDS.collect).count,
+      collected: of(COOKIE_KINDS.collect).in,
+      stolen: of(COOKIE_KINDS.stealLoot).in,
+      lostToThieves: of(COOKIE_KINDS.stealLoot).out,
+      heists: of(COOKIE_KINDS.heistStake).count,
+      heistNet: heistIn,
+    };
+  }
+
+  /** The member's last balance changes, newest first (`/cookies history`). */
+  async history(userId: string, limit: number): Promise<HistoryEntry[]> {
+    const events = await this.deps.ledger.history('cookies', userId, limit);
+    return events.map((e) => ({
+      kind: e.kind,
+      delta: e.delta,
+      balanceAfter: e.balanceAfter,
+      at: e.at,
+      counterparty: e.counterparty,
+    }));
   }
 
   /** Timers of this service: purging old prompts. */

@@ -3,6 +3,8 @@ import { AppError, type ErrorMessages } from '../errors.js';
 declare module '../errors.js' {
   interface ErrorCodeRegistry {
     GIVE_ABOVE_LIMIT: true;
+    STEAL_PROTECTED: true;
+    STEAL_TARGET_TOO_POOR: true;
   }
 }
 
@@ -13,10 +15,38 @@ export function giveAboveLimit(amount: number, max: number): AppError {
   });
 }
 
-export const COOKIES_ERROR_MESSAGES: ErrorMessages<'GIVE_ABOVE_LIMIT'> = {
+/** The victim is a new member (or one the bot has never seen): protected until `until` (null: unknown). */
+export function stealProtected(victim: string, until: number | null): AppError {
+  return new AppError('STEAL_PROTECTED', `${victim} is protected as a new member`, { victim, until });
+}
+
+export function stealTargetTooPoor(victim: string, balance: number, min: number): AppError {
+  return new AppError('STEAL_TARGET_TOO_POOR', `${victim} has ${balance}, below ${min}`, {
+    victim,
+    balance,
+    min,
+  });
+}
+
+export const COOKIES_ERROR_MESSAGES: ErrorMessages<
+  'GIVE_ABOVE_LIMIT' | 'STEAL_PROTECTED' | 'STEAL_TARGET_TOO_POOR'
+> = {
   GIVE_ABOVE_LIMIT: (c, _, i18n) =>
     i18n.t('cookies:errors.GIVE_ABOVE_LIMIT', {
       max: i18n.cookies(Number(c.max)),
       amount: i18n.cookies(Number(c.amount)),
+    }),
+  STEAL_PROTECTED: (c, _, i18n) =>
+    c.until === null || c.until === undefined
+      ? i18n.t('cookies:errors.STEAL_PROTECTED_UNSEEN', { victim: c.victim })
+      : i18n.t('cookies:errors.STEAL_PROTECTED', {
+          victim: c.victim,
+          untilSeconds: Math.ceil(Number(c.until) / 1000),
+        }),
+  STEAL_TARGET_TOO_POOR: (c, _, i18n) =>
+    i18n.t('cookies:errors.STEAL_TARGET_TOO_POOR', {
+      victim: c.victim,
+      balance: i18n.cookies(Number(c.balance)),
+      min: i18n.cookies(Number(c.min)),
     }),
 };

@@ -5,11 +5,36 @@ import {
   wholeNumberSetting,
 } from '../../src/runtimeConfig/settings.js';
 
+const d = (key: string) => `cookies:settings.${key}`;
+
+/** Every constant of giving, collecting and stealing; COOKIE_LOGIC.md explains each. */
 export const COOKIES_SETTINGS = defineSettings('cookies', {
-  give_enabled: flagSetting('cookies:settings.give_enabled', true),
-  give_max: wholeNumberSetting('cookies:settings.give_max', 1_000_000, 1, 1_000_000_000_000),
-  leaderboard_size: wholeNumberSetting('cookies:settings.leaderboard_size', 10, 3, 25),
-  leaderboard_cooldown_s: wholeNumberSetting('cookies:settings.leaderboard_cooldown_s', 10, 0, 3_600),
+  give_enabled: flagSetting(d('give_enabled'), true),
+  give_max: wholeNumberSetting(d('give_max'), 1_000_000, 1, 1_000_000_000_000),
+  leaderboard_size: wholeNumberSetting(d('leaderboard_size'), 10, 3, 25),
+  leaderboard_cooldown_s: wholeNumberSetting(d('leaderboard_cooldown_s'), 10, 0, 3_600),
+  collect_enabled: flagSetting(d('collect_enabled'), true),
+  collect_cooldown_s: wholeNumberSetting(d('collect_cooldown_s'), 3_600, 0, 7 * 86_400),
+  collect_min: wholeNumberSetting(d('collect_min'), 40, 1, 1_000_000),
+  collect_max: wholeNumberSetting(d('collect_max'), 60, 1, 1_000_000),
+  collect_streak_bonus_pct: wholeNumberSetting(d('collect_streak_bonus_pct'), 10, 0, 100),
+  collect_streak_max_days: wholeNumberSetting(d('collect_streak_max_days'), 7, 0, 365),
+  steal_enabled: flagSetting(d('steal_enabled'), true),
+  steal_cooldown_s: wholeNumberSetting(d('steal_cooldown_s'), 1_800, 0, 7 * 86_400),
+  steal_protection_h: wholeNumberSetting(d('steal_protection_h'), 24, 0, 24 * 90),
+  steal_min_victim_balance: wholeNumberSetting(d('steal_min_victim_balance'), 100, 1, 1_000_000_000),
+  steal_base_chance_pct: wholeNumberSetting(d('steal_base_chance_pct'), 40, 0, 100),
+  steal_min_chance_pct: wholeNumberSetting(d('steal_min_chance_pct'), 10, 0, 100),
+  steal_max_chance_pct: wholeNumberSetting(d('steal_max_chance_pct'), 70, 0, 100),
+  steal_wealth_weight_pct: wholeNumberSetting(d('steal_wealth_weight_pct'), 50, 0, 200),
+  steal_heat_penalty_pct: wholeNumberSetting(d('steal_heat_penalty_pct'), 25, 0, 100),
+  steal_heat_window_min: wholeNumberSetting(d('steal_heat_window_min'), 60, 1, 24 * 60),
+  steal_loot_pct: wholeNumberSetting(d('steal_loot_pct'), 8, 1, 100),
+  steal_max_loot: wholeNumberSetting(d('steal_max_loot'), 2_000, 1, 1_000_000_000),
+  steal_hourly_budget: wholeNumberSetting(d('steal_hourly_budget'), 5_000, 1, 1_000_000_000),
+  steal_fine_pct: wholeNumberSetting(d('steal_fine_pct'), 5, 0, 100),
+  steal_fine_min: wholeNumberSetting(d('steal_fine_min'), 20, 0, 1_000_000_000),
+  steal_fine_max: wholeNumberSetting(d('steal_fine_max'), 1_000, 0, 1_000_000_000),
 });
 
 declare module '../../src/runtimeConfig/settings.js' {

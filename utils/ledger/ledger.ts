@@ -43,6 +43,16 @@ import { recordStuck } from './stuck.js';
 import { TurnBatcher } from './turnBatcher.js';
 
 export type { LedgerOutcome, OutcomeLeg } from './events.js';
+
+/** Accounts under this prefix hold Cookies for a round or heist in play (utils/cookieEconomy.ts). */
+export const POT_PREFIX = 'pot:';
+
+/** What one kind of change did to an account: how often, and how much came in and went out. */
+export interface KindTotal {
+  count: number;
+  in: number;
+  out: number;
+}
 export { balanceAfter } from './events.js';
 
 /** Named points inside an operation, for fault injection (crash tests, failing credits). */
@@ -191,7 +201,12 @@ export class Ledger {
     );
   }
 
-  /** The largest positive balances of members (the house vault is not a member), largest first. */
+  /** True for the accounts that are not members: the house vault and the pots of rounds and heists. */
+  isSystemAccount(account: string): boolean {
+    return account === this.houseAccountId || account.startsWith(POT_PREFIX);
+  }
+
+  /** The largest positive balances of members (the vault and pots are not members), largest first. */
   async topBalances(
     currency: OperationSpec['currency'],
     limit: number,
@@ -199,13 +214,70 @@ export class Ledger {
     const book = this.#books[currency];
     const field = book.balanceField;
     const docs = await book.collection
-      .find({ _id: { $ne: this.houseAccountId }, [field]: { $gt: 0 } } as Filter<BalanceDoc>, {
+      .find({ _id: this.#memberIds(), [field]: { $gt: 0 } } as Filter<BalanceDoc>, {
         projection: { [field]: 1 },
       })
       .sort({ [field]: -1, _id: 1 })
       .limit(limit)
       .toArray();
     return docs.map((doc) => ({ account: doc._id, balance: readBalance(book, doc) }));
+  }
+
+  /** The recorded outcome of an operation, or null when it never applied (or is still in flight). */
+  async outcomeOf(opId: string): Promise<LedgerOutcome | null> {
+    return recordedFrom(await findOperationEvents(this.deps.cols, opId))?.outcome ?? null;
+  }
+
+  /** True while some operation is in flight on the account (its markers are not yet removed). */
+  async hasPendingOps(currency: OperationSpec['currency'], account: string): Promise<boolean> {
+    const doc = await this.#books[currency].collection.findOne(
+      { _id: account, 'pendingOps.0': { $exists: true } } as Filter<BalanceDoc>,
+      { projection: { _id: 1 } },
+    );
+    return doc !== null;
+  }
+
+  /** How many members hold more than `balance` (a member's rank is this plus one). */
+  async countRicherThan(currency: OperationSpec['currency'], balance: number): Promise<number> {
+    const book = this.#books[currency];
+    return book.collection.countDocuments({
+      _id: this.#memberIds(),
+      [book.balanceField]: { $gt: balance },
+    } as Filter<BalanceDoc>);
+  }
+
+  /** The last changes of one account's balance, newest first (`/cookies history`). */
+  history(currency: OperationSpec['currency'], account: string, limit: number): Promise<LedgerEventDoc[]> {
+    return this.deps.cols.ledgerEvents
+      .find({ currency, account })
+      .sort({ at: -1, _id: -1 })
+      .limit(limit)
+      .toArray();
+  }
+
+  /** One account's changes by kind (count, money in, money out), optionally since a time. */
+  async totalsByKind(
+    currency: OperationSpec['currency'],
+    account: string,
+    since?: Date,
+  ): Promise<Map<string, KindTotal>> {
+    const events = this.deps.cols.ledgerEvents.find(
+      { currency, account, ...(since ? { at: { $gte: since } } : {}) },
+      { projection: { kind: 1, delta: 1 } },
+    );
+    const totals = new Map<string, KindTotal>();
+    for await (const event of events) {
+      const total = totals.get(event.kind) ?? { count: 0, in: 0, out: 0 };
+      total.count += 1;
+      if (event.delta > 0) total.in += event.delta;
+      else total.out -= event.delta;
+      totals.set(event.kind, total);
+    }
+    return totals;
+  }
+
+  #memberIds() {
+    return { $ne: this.houseAccountId, $not: new RegExp(`^${POT_PREFIX}`) };
   }
 
   /** Waits until every finished operation's markers are removed (shutdown, tests). */

@@ -1,0 +1,63 @@
+import { ApplicationCommandOptionType } from 'discord.js';
+import { localized } from '../../src/i18n/definitions.js';
+import type { Translator } from '../../src/i18n/i18n.js';
+import { defineComponent } from '../../src/interactions/componentIds.js';
+import { defineComponentHandler } from '../../src/interactions/defineCommand.js';
+import type { Reply, Subcommand } from '../../src/interactions/types.js';
+import { COOKIES_MESSAGES } from '../../utils/cookies/messages.js';
+import type { Collected } from '../../utils/crumbCollect.js';
+import { COOKIE_BROWN } from '../colors.js';
+
+/** The Crumb Saucer Bakery's button: it carries no state, so a message posted months ago still works. */
+export const bakeryButton = defineComponent('cookies.bakery', {});
+
+export const collect: Subcommand = {
+  definition: {
+    type: ApplicationCommandOptionType.Subcommand,
+    ...localized(COOKIES_MESSAGES, 'commands.collect'),
+  },
+  async run({ deps, actor, i18n }) {
+    return collectedReply(await deps.services.collect.collect(actor.id, 'command'), i18n);
+  },
+};
+
+export const bakeryButtonHandler = defineComponentHandler(bakeryButton, {
+  async run({ deps, actor, i18n }) {
+    return collectedReply(await deps.services.collect.collect(actor.id, 'bakery'), i18n);
+  },
+});
+
+function collectedReply(c: Collected, i18n: Translator): Reply {
+  const lines = [
+    i18n.t('cookies:collect.collected', { amount: i18n.cookies(c.amount) }),
+    c.bonus > 0
+      ? i18n.t('cookies:collect.streakBonus', { bonus: i18n.cookies(c.bonus), streak: c.streak })
+      : i18n.t('cookies:collect.streak', { streak: c.streak }),
+    c.balance === null ? '' : i18n.t('cookies:collect.balance', { balance: i18n.cookies(c.balance) }),
+    i18n.t('cookies:collect.next', { atSeconds: Math.floor(c.nextAt.getTime() / 1000) }),
+  ];
+  return {
+    ephemeral: true,
+    embeds: [
+      {
+        title: i18n.t('cookies:collect.title'),
+        color: COOKIE_BROWN,
+        description: lines.filter(Boolean).join('\n'),
+      },
+    ],
+  };
+}
+
+/** The bakery's persistent message (posted by `/admin bakery post`). */
+export function bakeryMessage(i18n: Translator): Reply {
+  return {
+    embeds: [
+      {
+        title: i18n.t('cookies:bakery.title'),
+        color: COOKIE_BROWN,
+        description: i18n.t('cookies:bakery.description'),
+      },
+    ],
+    buttons: [{ customId: bakeryButton.build({}), label: i18n.t('cookies:bakery.button'), style: 'success' }],
+  };
+}

@@ -1,0 +1,61 @@
+import { ApplicationCommandOptionType } from 'discord.js';
+import { z } from 'zod';
+import { localized } from '../../src/i18n/definitions.js';
+import type { Subcommand } from '../../src/interactions/types.js';
+import { COOKIES_MESSAGES } from '../../utils/cookies/messages.js';
+import { memberOption, parseOptions } from '../options.js';
+
+const options = z.object({ user: memberOption });
+
+export const steal: Subcommand = {
+  definition: {
+    type: ApplicationCommandOptionType.Subcommand,
+    ...localized(COOKIES_MESSAGES, 'commands.steal'),
+    options: [
+      {
+        type: ApplicationCommandOptionType.User,
+        ...localized(COOKIES_MESSAGES, 'commands.stealUser'),
+        required: true,
+      },
+    ],
+  },
+  // The thief's cooldown, claimed before anything runs; a refused attempt (bad target) gives it back.
+  cooldown: {
+    action: 'cookies.steal',
+    ms: async (deps) => (await deps.runtimeConfig.get('cookies.steal_cooldown_s')) * 1000,
+  },
+  async run({ deps, invocation, actor, i18n }) {
+    const { user } = parseOptions(options, invocation);
+    const result = await deps.services.steal.steal({ opId: invocation.id, thief: actor.id, victim: user });
+    const chance = i18n.number(Math.round(result.chancePct));
+    switch (result.status) {
+      case 'stolen':
+        return {
+          content: i18n.t('cookies:steal.stolen', {
+            amount: i18n.cookies(result.amount),
+            victim: user,
+            chance,
+          }),
+        };
+      case 'caught':
+        return {
+          content:
+            result.fine > 0
+              ? i18n.t('cookies:steal.caught', { fine: i18n.cookies(result.fine), victim: user, chance })
+              : i18n.t('cookies:steal.caughtBroke', { victim: user, chance }),
+        };
+      case 'shielded':
+        return {
+          ephemeral: true,
+          content: result.freesAt
+            ? i18n.t('cookies:steal.shielded', {
+                victim: user,
+                atSeconds: Math.ceil(result.freesAt.getTime() / 1000),
+              })
+            : i18n.t('cookies:steal.shieldedNow', { victim: user }),
+        };
+      case 'escaped':
+        return { ephemeral: true, content: i18n.t('cookies:steal.escaped', { victim: user }) };
+    }
+  },
+};

@@ -1,0 +1,84 @@
+import { ApplicationCommandOptionType } from 'discord.js';
+import { z } from 'zod';
+import { localized } from '../../src/i18n/definitions.js';
+import type { Translator } from '../../src/i18n/i18n.js';
+import { defineComponent } from '../../src/interactions/componentIds.js';
+import { defineComponentHandler } from '../../src/interactions/defineCommand.js';
+import type { ButtonSpec, Reply, Subcommand } from '../../src/interactions/types.js';
+import { GAMES_MESSAGES } from '../../utils/games/messages.js';
+import type { RoundDoc } from '../../utils/games/roundStore.js';
+import { canDouble, cardLabel, handValue } from '../../utils/games/rules/blackjack.js';
+import { parseOptions } from '../options.js';
+import { BET_OPTION, betSchema, fairnessFooter, resultLine } from './bet.js';
+
+/**
+ * A press carries the round and the press count its message showed; the hand itself lives in
+ * MongoDB, so a press on the message after a restart continues the same hand.
+ */
+export const blackjackButton = defineComponent('games.bj', {
+  round: z.string().regex(/^[\w-]{1,40}$/),
+  action: z.enum(['hit', 'stand', 'double']),
+  step: z.coerce.number().int().min(0).max(100),
+});
+
+const TABLE_GREEN = 0x2e7d4f;
+
+export const blackjackCommand: Subcommand = {
+  definition: {
+    type: ApplicationCommandOptionType.Subcommand,
+    ...localized(GAMES_MESSAGES, 'commands.blackjack'),
+    options: [BET_OPTION],
+  },
+  async run({ deps, invocation, actor, i18n }) {
+    const { bet } = parseOptions(z.object({ bet: betSchema }), invocation);
+    const round = await deps.services.games.startBlackjack({ roundId: invocation.id, userId: actor.id, bet });
+    return handReply(round, i18n);
+  },
+};
+
+export const blackjackButtonHandler = defineComponentHandler(blackjackButton, {
+  async run({ deps, actor, i18n }, { round, action, step }) {
+    const now = await deps.services.games.blackjack(round, actor.id, action, step);
+    return { ...handReply(now, i18n), update: true };
+  },
+});
+
+/** The table: the member's cards, the dealer's (one hidden while the hand is on), and the buttons. */
+export function handReply(round: RoundDoc, i18n: Translator): Reply {
+  const hand = round.hand;
+  if (!hand) return { content: i18n.t('games:round.pending') };
+  const open = round.status === 'playing' && hand.phase === 'playing';
+  const player = `${hand.player.map(cardLabel).join(' ')} (${handValue(hand.player).total})`;
+  const dealer = open
+    ? `${cardLabel(hand.dealer[0] as number)} 🂠`
+    : `${hand.dealer.map(cardLabel).join(' ')} (${handValue(hand.dealer).total})`;
+  const lines = [
+    i18n.t('games:blackjack.you', { cards: player }),
+    i18n.t('games:blackjack.dealer', { cards: dealer }),
+    i18n.t('games:blackjack.bet', { bet: i18n.cookies(round.bet), doubled: hand.doubled ? ' ×2' : '' }),
+  ];
+  if (round.status === 'settled') lines.push(resultLine(round, i18n));
+  else if (!open) lines.push(i18n.t('games:round.pending'));
+  const button = (action: 'hit' | 'stand' | 'double', style: ButtonSpec['style']): ButtonSpec => ({
+    customId: blackjackButton.build({ round: round._id, action, step: round.step }),
+    label: i18n.t(`games:blackjack.${action}`),
+    style,
+  });
+  return {
+    embeds: [
+      {
+        title: i18n.t('games:blackjack.title'),
+        color: TABLE_GREEN,
+        description: lines.join('\n'),
+        footer: fairnessFooter(round, i18n),
+      },
+    ],
+    buttons: open
+      ? [
+          button('hit', 'primary'),
+          button('stand', 'secondary'),
+          ...(canDouble(hand) ? [button('double', 'success')] : []),
+        ]
+      : [],
+  };
+}

@@ -1,0 +1,96 @@
+import { ApplicationCommandOptionType } from 'discord.js';
+import { z } from 'zod';
+import { localized } from '../../src/i18n/definitions.js';
+import type { Translator } from '../../src/i18n/i18n.js';
+import { defineComponent } from '../../src/interactions/componentIds.js';
+import { defineComponentHandler } from '../../src/interactions/defineCommand.js';
+import type { Reply, Subcommand } from '../../src/interactions/types.js';
+import { memberAmount } from '../../utils/amounts.js';
+import type { HeistDoc } from '../../utils/vault/heistStore.js';
+import { VAULT_MESSAGES } from '../../utils/vault/messages.js';
+import { parseOptions } from '../options.js';
+
+export const joinButton = defineComponent('vault.heist_join', { heist: z.string().regex(/^[\w-]{1,40}$/) });
+
+const HEIST_RED = 0x9c2b2b;
+
+export const heist: Subcommand = {
+  definition: {
+    type: ApplicationCommandOptionType.Subcommand,
+    ...localized(VAULT_MESSAGES, 'commands.heist'),
+    options: [
+      {
+        type: ApplicationCommandOptionType.Integer,
+        ...localized(VAULT_MESSAGES, 'commands.stake'),
+        required: true,
+        min_value: 1,
+      },
+    ],
+  },
+  async run({ deps, invocation, actor, i18n, serverI18n }) {
+    const { stake } = parseOptions(z.object({ stake: memberAmount }), invocation);
+    const started = await deps.services.vault.startHeist({
+      heistId: invocation.id,
+      leader: actor.id,
+      stake,
+      locale: serverI18n.locale,
+    });
+    return heistMessage(started, i18n);
+  },
+};
+
+export const joinButtonHandler = defineComponentHandler(joinButton, {
+  async run({ deps, actor, i18n }, { heist: heistId }) {
+    const joined = await deps.services.vault.joinHeist(heistId, actor.id);
+    if (joined.status === 'joined') return { ...heistMessage(joined.heist, i18n), update: true };
+    const key = { already: 'vault:heist.already', closed: 'vault:heist.closed', full: 'vault:heist.full' }[
+      joined.status
+    ];
+    return { ephemeral: true, content: i18n.t(key, { stake: i18n.cookies(joined.heist.stake) }) };
+  },
+});
+
+/** The heist's public message: who is in, what it costs, when it closes; no button once closed. */
+export function heistMessage(h: HeistDoc, i18n: Translator): Reply {
+  const crew = h.crew.map((m) => `<@${m.userId}>`).join(', ');
+  const lines = [
+    i18n.t('vault:heist.open', { leader: h.leader, stake: i18n.cookies(h.stake) }),
+    i18n.t('vault:heist.crew', { count: h.crew.length, crew }),
+  ];
+  if (h.status === 'open')
+    lines.push(i18n.t('vault:heist.closes', { atSeconds: Math.floor(h.closesAt.getTime() / 1000) }));
+  else if (h.result) lines.push(heistResultLine(h, i18n));
+  return {
+    embeds: [{ title: i18n.t('vault:heist.title'), color: HEIST_RED, description: lines.join('\n') }],
+    buttons:
+      h.status === 'open'
+        ? [
+            {
+              customId: joinButton.build({ heist: h._id }),
+              label: i18n.t('vault:heist.join'),
+              style: 'danger',
+            },
+          ]
+        : [],
+  };
+}
+
+export function heistResultLine(h: HeistDoc, i18n: Translator): string {
+  const r = h.result;
+  if (!r) return '';
+  const crew = r.crew.map((id) => `<@${id}>`).join(', ');
+  const chance = i18n.number(r.chancePct);
+  if (r.outcome === 'success') {
+    return r.loot > 0
+      ? i18n.t('vault:heist.success', {
+          crew,
+          loot: i18n.cookies(r.loot),
+          share: i18n.cookies(r.share),
+          chance,
+        })
+      : i18n.t('vault:heist.successEmpty', { crew, chance });
+  }
+  if (r.outcome === 'failure')
+    return i18n.t('vault:heist.failure', { crew, stake: i18n.cookies(h.stake), chance });
+  return i18n.t('vault:heist.tooSmall', { count: r.crew.length });
+}

@@ -1,0 +1,101 @@
+import { isAppError } from './errors.js';
+import { type KindTotal, type Ledger, type LedgerOutcome, POT_PREFIX } from './ledger/ledger.js';
+
+/**
+ * Every kind of Cookie movement, named once. The ledger writes the kind on each audit event,
+ * so `/cookies history`, `/vault show` and the profile card read them back by these names.
+ */
+export const COOKIE_KINDS = {
+  grant: 'cookies.admin_grant',
+  vaultFund: 'vault.fund',
+  give: 'cookies.give',
+  collect: 'cookies.collect',
+  stealLoot: 'steal.loot',
+  stealFine: 'steal.fine',
+  gameStake: 'games.stake',
+  gameHold: 'games.hold',
+  gamePayout: 'games.payout',
+  gameReturn: 'games.return',
+  gameRefund: 'games.refund',
+  heistStake: 'heist.stake',
+  heistLoot: 'heist.loot',
+  heistPayout: 'heist.payout',
+  heistReturn: 'heist.return',
+} as const;
+
+export type CookieKind = (typeof COOKIE_KINDS)[keyof typeof COOKIE_KINDS];
+
+/** What moves Cookies on behalf of a member or the house: an operation id and who caused it. */
+interface Move {
+  opId: string;
+  amount: number;
+  kind: CookieKind;
+  /** The identity that caused the change (a member, an admin, `system`). */
+  source: string;
+  reason?: string;
+}
+
+/**
+ * The one source of truth for Cookies (PRODUCT.md §1): every feature that moves Cookies —
+ * give, grants, collect, steal, house games, the vault heist, later poker — calls this, and
+ * this calls the ledger (`utils/ledger/`), the only writer of balances. Each call carries an
+ * operation id derived from the member's action, so a retry never moves Cookies twice.
+ *
+ * Money in play sits in a *pot* (an account `pot:<kind>:<id>` of the same collection): a
+ * round takes the member's stake and the house's largest possible loss into its pot before
+ * the outcome is drawn, and pays both out of it when it settles. A round the vault cannot
+ * cover is therefore refused before any member's Cookies move, and a settled round cannot
+ * fail for lack of Cookies (ECONOMY.md, "The vault and its liquidity").
+ */
+export class CookieEconomy {
+  constructor(readonly ledger: Ledger) {}
+
+  get house(): string {
+    return this.ledger.houseAccountId;
+  }
+
+  balance(account: string): Promise<number> {
+    return this.ledger.balanceOf('cookies', account);
+  }
+
+  /** New Cookies: collect rewards, admin grants, funding the vault. */
+  mint(to: string, move: Move): Promise<LedgerOutcome> {
+    return this.ledger.credit({ ...move, currency: 'cookies', account: to });
+  }
+
+  /** From one account to another (members, the house, pots). */
+  transfer(from: string, to: string, move: Move): Promise<LedgerOutcome> {
+    return this.ledger.transfer({ ...move, currency: 'cookies', from, to });
+  }
+
+  /** Into the house vault: fines, lost stakes. */
+  toHouse(from: string, move: Move): Promise<LedgerOutcome> {
+    return this.ledger.payToHouse({ ...move, from });
+  }
+
+  /** Out of the house vault, which keeps its minimum reserve (HOUSE_VAULT_INSUFFICIENT otherwise). */
+  fromHouse(to: string, move: Move): Promise<LedgerOutcome> {
+    return this.ledger.payFromHouse({ ...move, to });
+  }
+
+  /** The account that holds the Cookies of one round or heist while it is in play. */
+  pot(kind: 'game' | 'heist', id: string): string {
+    return `${POT_PREFIX}${kind}:${id}`;
+  }
+
+  /** Like `fromHouse`, but a vault below its reserve answers `false` instead of throwing. */
+  async tryFromHouse(to: string, move: Move): Promise<boolean> {
+    try {
+      await this.fromHouse(to, move);
+      return true;
+    } catch (error) {
+      if (isAppError(error, 'HOUSE_VAULT_INSUFFICIENT')) return false;
+      throw error;
+    }
+  }
+
+  /** One member's (or the vault's) changes by kind, for profiles and `/vault show`. */
+  totalsByKind(account: string, since?: Date): Promise<Map<string, KindTotal>> {
+    return this.ledger.totalsByKind('cookies', account, since);
+  }
+}

@@ -1,0 +1,172 @@
+import type { Clock } from '../../src/clock.js';
+import type { ProfileDirectory } from '../../src/profiles/profileDirectory.js';
+import type { Rng } from '../../src/rng.js';
+import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
+import { COOKIE_KINDS, type CookieEconomy } from '../cookieEconomy.js';
+import { featureDisabled, invalidInputText, isAppError } from '../errors.js';
+import { stealProtected, stealTargetTooPoor } from './errors.js';
+import type { ExposureStore } from './exposureStore.js';
+import { type StealRules, stealChancePct, stealFine, stealLoot, stealSucceeds } from './stealRules.js';
+
+export type StealResult =
+  | { status: 'stolen'; amount: number; chancePct: number; victimLostThisHour: number }
+  /** The roll succeeded but the victim already lost their hourly budget: nothing moved. */
+  | { status: 'shielded'; chancePct: number; freesAt: Date | null }
+  /** The roll succeeded but the victim spent the Cookies first: nothing moved. */
+  | { status: 'escaped'; chancePct: number }
+  | { status: 'caught'; fine: number; chancePct: number };
+
+interface StealDeps {
+  economy: CookieEconomy;
+  exposure: ExposureStore;
+  runtimeConfig: RuntimeConfig;
+  profiles: ProfileDirectory;
+  clock: Clock;
+  rng: Rng;
+}
+
+/**
+ * `/cookies steal` (PvP; the vault heist is a different thing). The thief's cooldown is
+ * claimed by the runtime before this runs. Balancing: COOKIE_LOGIC.md.
+ */
+export class StealService {
+  constructor(private readonly deps: StealDeps) {}
+
+  async rules(): Promise<StealRules> {
+    const c = this.deps.runtimeConfig;
+    const [
+      baseChancePct,
+      minChancePct,
+      maxChancePct,
+      wealthWeightPct,
+      heatPenaltyPct,
+      heatWindowMin,
+      lootPct,
+      maxLoot,
+      hourlyBudget,
+      finePct,
+      fineMin,
+      fineMax,
+      minVictimBalance,
+      protectionH,
+    ] = await Promise.all([
+      c.get('cookies.steal_base_chance_pct'),
+      c.get('cookies.steal_min_chance_pct'),
+      c.get('cookies.steal_max_chance_pct'),
+      c.get('cookies.steal_wealth_weight_pct'),
+      c.get('cookies.steal_heat_penalty_pct'),
+      c.get('cookies.steal_heat_window_min'),
+      c.get('cookies.steal_loot_pct'),
+      c.get('cookies.steal_max_loot'),
+      c.get('cookies.steal_hourly_budget'),
+      c.get('cookies.steal_fine_pct'),
+      c.get('cookies.steal_fine_min'),
+      c.get('cookies.steal_fine_max'),
+      c.get('cookies.steal_min_victim_balance'),
+      c.get('cookies.steal_protection_h'),
+    ]);
+    return {
+      baseChancePct,
+      minChancePct: Math.min(minChancePct, maxChancePct),
+      maxChancePct: Math.max(minChancePct, maxChancePct),
+      wealthWeightPct,
+      heatPenaltyPct,
+      heatWindowMs: heatWindowMin * 60_000,
+      lootPct,
+      maxLoot,
+      hourlyBudget,
+      finePct,
+      fineMin: Math.min(fineMin, fineMax),
+      fineMax: Math.max(fineMin, fineMax),
+      minVictimBalance,
+      protectionMs: protectionH * 3_600_000,
+    };
+  }
+
+  /** One attempt; `opId` is the interaction's id, so a retried request moves nothing twice. */
+  async steal(attempt: { opId: string; thief: string; victim: string }): Promise<StealResult> {
+    const { opId, thief, victim } = attempt;
+    const rules = await this.#checked(thief, victim);
+    const now = this.deps.clock.now();
+    const [thiefBalance, victimBalance, heat] = await Promise.all([
+      this.deps.economy.balance(thief),
+      this.deps.economy.balance(victim),
+      this.deps.exposure.hitsSince(victim, new Date(now.getTime() - rules.heatWindowMs)),
+    ]);
+    if (victimBalance < rules.minVictimBalance)
+      throw stealTargetTooPoor(victim, victimBalance, rules.minVictimBalance);
+    const chancePct = stealChancePct(rules, thiefBalance, victimBalance, heat.length);
+    if (!stealSucceeds(chancePct, this.deps.rng.int(0, 10_000)))
+      return this.#caught(opId, thief, thiefBalance, rules, chancePct);
+
+    const want = stealLoot(rules, thiefBalance, victimBalance);
+    const claim = await this.deps.exposure.reserve(
+      victim,
+      { id: opId, thief },
+      want,
+      rules.hourlyBudget,
+      now,
+      rules.heatWindowMs,
+    );
+    if (claim.granted === 0) return { status: 'shielded', chancePct, freesAt: claim.freesAt };
+    try {
+      await this.deps.economy.transfer(victim, thief, {
+        opId: `steal:${opId}`,
+        amount: claim.granted,
+        kind: COOKIE_KINDS.stealLoot,
+        source: thief,
+      });
+    } catch (error) {
+      if (!isAppError(error, 'INSUFFICIENT_COOKIES')) throw error;
+      await this.deps.exposure.release(victim, opId);
+      return { status: 'escaped', chancePct };
+    }
+    return {
+      status: 'stolen',
+      amount: claim.granted,
+      chancePct,
+      victimLostThisHour: claim.lostThisHour + claim.granted,
+    };
+  }
+
+  async #checked(thief: string, victim: string): Promise<StealRules> {
+    if (!(await this.deps.runtimeConfig.get('cookies.steal_enabled'))) {
+      throw featureDisabled('cookies:errors.stealingDisabled', 'cookies.steal_enabled');
+    }
+    if (thief === victim) throw invalidInputText('you cannot rob yourself', 'cookies:errors.stealFromSelf');
+    if (this.deps.economy.ledger.isSystemAccount(victim)) {
+      throw invalidInputText('the vault is robbed with /vault heist', 'cookies:errors.stealFromHouse');
+    }
+    const rules = await this.rules();
+    const firstSeen = await this.deps.profiles.firstSeenAt(victim);
+    const protectedUntil = firstSeen ? firstSeen.getTime() + rules.protectionMs : Number.POSITIVE_INFINITY;
+    if (protectedUntil > this.deps.clock.now().getTime())
+      throw stealProtected(victim, firstSeen ? protectedUntil : null);
+    return rules;
+  }
+
+  async #caught(
+    opId: string,
+    thief: string,
+    balance: number,
+    rules: StealRules,
+    chancePct: number,
+  ): Promise<StealResult> {
+    const fine = stealFine(rules, balance);
+    if (fine > 0) {
+      try {
+        await this.deps.economy.toHouse(thief, {
+          opId: `steal:${opId}:fine`,
+          amount: fine,
+          kind: COOKIE_KINDS.stealFine,
+          source: thief,
+        });
+      } catch (error) {
+        // The thief spent their Cookies meanwhile: they are caught, with nothing left to fine.
+        if (!isAppError(error, 'INSUFFICIENT_COOKIES')) throw error;
+        return { status: 'caught', fine: 0, chancePct };
+      }
+    }
+    return { status: 'caught', fine, chancePct };
+  }
+}

@@ -1,0 +1,467 @@
+import { z } from 'zod';
+import type { Clock } from '../../src/clock.js';
+import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
+import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
+import { COOKIE_KINDS, type CookieEconomy } from '../cookieEconomy.js';
+import { AppError, featureDisabled, isAppError, notYourButton } from '../errors.js';
+import { insufficientFunds } from '../ledger/errors.js';
+import { houseHold, maxBet, type VaultLiquidity } from '../vault/liquidity.js';
+import {
+  blackjackDeck,
+  type InstantGameName,
+  maxMultiplier,
+  playInstant,
+  recompute,
+  recordedResult,
+} from './catalog.js';
+import { betOutOfRange, vaultLimit } from './errors.js';
+import type { FairnessInput } from './fairness.js';
+import type { FairnessStore } from './fairnessStore.js';
+import type { GameName, RoundDoc, RoundStore } from './roundStore.js';
+import { act, type BlackjackAction, blackjackPayout, canDouble, deal } from './rules/blackjack.js';
+
+declare module '../../src/features/feature.js' {
+  interface FeatureServices {
+    games: GameService;
+  }
+}
+
+interface GameDeps {
+  economy: CookieEconomy;
+  rounds: RoundStore;
+  fairness: FairnessStore;
+  runtimeConfig: RuntimeConfig;
+  scheduler: Scheduler;
+  clock: Clock;
+  /** What the vault may pay out now (utils/vault/liquidity.ts). */
+  liquidity(): Promise<VaultLiquidity>;
+}
+
+export interface RoundRequest {
+  /** The interaction's id: the round's id and the root of its operation ids. */
+  roundId: string;
+  userId: string;
+  bet: number;
+  params?: Record<string, string | number>;
+}
+
+export type RoundVerification =
+  | { status: 'sealed'; round: RoundDoc }
+  | { status: 'verified'; round: RoundDoc; serverSeed: string; recomputed: string; matches: boolean };
+
+const FINISH_TASK = 'games.round.finish';
+/** An instant round left unfinished (its process died) is finished by its timer this much later. */
+const INSTANT_FINISH_MS = 60_000;
+
+/**
+ * House games on the Cookie economy. A round's money path, each step with an operation id
+ * derived from the round's id (ECONOMY.md, "Settlement protection"):
+ * 1. the round is stored (`opening`) with its seeds, and its timer is scheduled;
+ * 2. the house's hold goes into the round's pot — a vault that cannot cover the largest win
+ *    refuses here, before the member's Cookies move;
+ * 3. the member's stake goes into the pot (`playing`);
+ * 4. the result is fixed by one guarded update (`settling`): a second resolve, two racing
+ *    presses or the timer read the stored result instead of drawing again;
+ * 5. the pot pays the member, and the rest goes back to the vault (`settled`).
+ * The timer finishes any round a crash left behind: it refunds an `opening` round, stands an
+ * abandoned blackjack hand, and completes a `settling` one.
+ */
+export class GameService {
+  constructor(private readonly deps: GameDeps) {}
+
+  /** Coinflip, dice and slots: open, draw and settle in one call. */
+  async playInstant(game: InstantGameName, request: RoundRequest): Promise<RoundDoc> {
+    const round = await this.#open(game, request, INSTANT_FINISH_MS);
+    if (round.status !== 'playing') return round;
+    return this.#settleInstant(round);
+  }
+
+  /** Deals a blackjack hand; a natural on either side settles at once. */
+  async startBlackjack(request: RoundRequest): Promise<RoundDoc> {
+    const timeoutS = await this.deps.runtimeConfig.get('games.blackjack_timeout_s');
+    const round = await this.#open('blackjack', request, timeoutS * 1000);
+    if (round.status !== 'playing') return round;
+    if (round.hand) return round.hand.phase === 'done' ? this.#settle(round) : round;
+    const hand = deal(blackjackDeck(await this.#seeds(round)));
+    const dealt = await this.deps.rounds.advance(
+      round._id,
+      { status: 'playing', step: 0, hand: { $exists: false } },
+      { hand },
+    );
+    const now = dealt ?? (await this.#round(round._id));
+    return now.status === 'playing' && now.hand?.phase === 'done' ? this.#settle(now) : now;
+  }
+
+  /**
+   * A press on a blackjack hand. `step` is the press count the member's message showed: a
+   * press on an older message (or a second, racing press) changes nothing and returns the
+   * hand as it is now.
+   */
+  async blackjack(
+    roundId: string,
+    actorId: string,
+    action: BlackjackAction,
+    step: number,
+  ): Promise<RoundDoc> {
+    const round = await this.#round(roundId);
+    if (round.userId !== actorId) throw notYourButton(round.userId);
+    if (round.status === 'settling') return this.#settle(round);
+    if (round.status !== 'playing' || !round.hand) return round;
+    if (round.step !== step || round.doubling) return round;
+    if (action === 'double') return this.#double(round);
+    const hand = act(round.hand, action);
+    const moved = await this.deps.rounds.advance(
+      roundId,
+      { status: 'playing', step, doubling: { $ne: true } },
+      { hand, step: step + 1 },
+    );
+    if (!moved) return this.#round(roundId);
+    return hand.phase === 'done' ? this.#settle(moved) : moved;
+  }
+
+  /** The member's current commitment: the hash of the secret server seed, their seed, the next nonce. */
+  async fairness(userId: string): Promise<{ serverSeedHash: string; memberSeed: string; nonce: number }> {
+    const { serverSeedHash, memberSeed, nonce } = await this.deps.fairness.current(
+      userId,
+      this.deps.clock.now(),
+    );
+    return { serverSeedHash, memberSeed, nonce };
+  }
+
+  async setMemberSeed(userId: string, memberSeed: string): Promise<void> {
+    await this.deps.fairness.setMemberSeed(userId, memberSeed, this.deps.clock.now());
+  }
+
+  /** Reveals the server seed used so far and commits to a new one. */
+  async rotateSeed(
+    userId: string,
+  ): Promise<{ revealedSeed: string; revealedHash: string; rounds: number; nextHash: string }> {
+    const { revealed, next } = await this.deps.fairness.rotate(userId, this.deps.clock.now());
+    return {
+      revealedSeed: revealed.serverSeed,
+      revealedHash: revealed._id,
+      rounds: revealed.rounds,
+      nextHash: next.serverSeedHash,
+    };
+  }
+
+  /**
+   * Recomputes a past round from its seeds. Only once its server seed is revealed (rotated):
+   * before that, showing the seed would let anyone predict the member's next rounds.
+   */
+  async verify(roundId: string): Promise<RoundVerification> {
+    const round = await this.deps.rounds.get(roundId);
+    if (!round)
+      throw new AppError('NOT_FOUND', `no round ${roundId}`, { messageKey: 'games:errors.noRound', roundId });
+    const found = await this.deps.fairness.serverSeed(round.seed.serverSeedHash);
+    if (!found?.revealed) return { status: 'sealed', round };
+    const seeds = {
+      serverSeed: found.serverSeed,
+      memberSeed: round.seed.memberSeed,
+      nonce: round.seed.nonce,
+    };
+    const recomputed = recompute(round, seeds);
+    return {
+      status: 'verified',
+      round,
+      serverSeed: found.serverSeed,
+      recomputed,
+      matches: recomputed === recordedResult(round),
+    };
+  }
+
+  /** A member's settled rounds: played, won (paid more than the stake), net Cookies. */
+  stats(userId: string): Promise<{ played: number; won: number; net: number }> {
+    return this.deps.rounds.stats(userId);
+  }
+
+  get(roundId: string): Promise<RoundDoc | null> {
+    return this.deps.rounds.get(roundId);
+  }
+
+  /** Timers: finishing rounds a crash or an absent member left open. */
+  tasks(): TaskHandler[] {
+    return [
+      defineTask(FINISH_TASK, z.object({ roundId: z.string() }), async ({ roundId }) => {
+        await this.finish(roundId);
+      }),
+    ];
+  }
+
+  /** Brings a round to an end whatever state it was left in (the timer; also safe to call twice). */
+  async finish(roundId: string): Promise<RoundDoc | null> {
+    const round = await this.deps.rounds.get(roundId);
+    if (!round) return null;
+    if (await this.deps.economy.ledger.hasPendingOps('cookies', this.#pot(round))) {
+      // A movement of this pot is still in flight: the ledger's recovery decides it first.
+      throw new Error(`round ${roundId}: its pot has operations in flight; retrying later`);
+    }
+    switch (round.status) {
+      case 'opening':
+        return this.#refund(round);
+      case 'playing':
+        if (round.game !== 'blackjack') return this.#settleInstant(round);
+        return this.#finishHand(round);
+      case 'settling':
+        return this.#settle(round);
+      default:
+        return round;
+    }
+  }
+
+  async #open(game: GameName, request: RoundRequest, finishAfterMs: number): Promise<RoundDoc> {
+    const existing = await this.deps.rounds.get(request.roundId);
+    if (existing) return this.#retried(existing, request.userId);
+    const params = request.params ?? {};
+    const multiplier = maxMultiplier(game, params);
+    await this.#checkBet(request.userId, request.bet, multiplier);
+    const now = this.deps.clock.now();
+    const { serverSeed: _secret, ...seed } = await this.deps.fairness.claimRound(request.userId, now);
+    const round: RoundDoc = {
+      _id: request.roundId,
+      game,
+      userId: request.userId,
+      bet: request.bet,
+      params,
+      seed,
+      hold: houseHold(request.bet, multiplier),
+      status: 'opening',
+      step: 0,
+      createdAt: now,
+    };
+    if (!(await this.deps.rounds.create(round)))
+      return this.#retried(await this.#round(round._id), request.userId);
+    await this.deps.scheduler.schedule({
+      id: `${FINISH_TASK}:${round._id}`,
+      kind: FINISH_TASK,
+      dueAt: new Date(now.getTime() + finishAfterMs),
+      payload: { roundId: round._id },
+    });
+    return this.#fillPot(round);
+  }
+
+  /** The same interaction again (Discord retried, or a double submit): the round as it is. */
+  async #retried(round: RoundDoc, userId: string): Promise<RoundDoc> {
+    if (round.userId !== userId) throw notYourButton(round.userId);
+    if (round.status === 'opening') return this.#fillPot(round);
+    if (round.status === 'settling') return this.#settle(round);
+    return round;
+  }
+
+  async #checkBet(userId: string, bet: number, multiplier: number): Promise<void> {
+    const c = this.deps.runtimeConfig;
+    if (!(await c.get('games.enabled'))) throw featureDisabled('games:errors.gamesDisabled', 'games.enabled');
+    const [min, max] = await Promise.all([c.get('games.min_bet'), c.get('games.max_bet')]);
+    if (bet < min || bet > max) throw betOutOfRange(bet, min, max);
+    const largest = maxBet(await this.deps.liquidity(), multiplier);
+    if (bet > largest) throw vaultLimit(bet, largest);
+    const balance = await this.deps.economy.balance(userId);
+    if (balance < bet) throw insufficientFunds('cookies', userId, balance, bet);
+  }
+
+  /** Steps 2 and 3: the house's hold, then the member's stake; any refusal leaves nothing moved. */
+  async #fillPot(round: RoundDoc): Promise<RoundDoc> {
+    const pot = this.#pot(round);
+    if (round.hold > 0) {
+      const held = await this.deps.economy.tryFromHouse(pot, {
+        opId: `${this.#op(round)}:hold`,
+        amount: round.hold,
+        kind: COOKIE_KINDS.gameHold,
+        source: round.userId,
+      });
+      if (!held) {
+        await this.deps.rounds.advance(
+          round._id,
+          { status: 'opening' },
+          { status: 'refunded', settledAt: this.deps.clock.now() },
+        );
+        throw vaultLimit(
+          round.bet,
+          maxBet(await this.deps.liquidity(), maxMultiplier(round.game, round.params)),
+        );
+      }
+    }
+    try {
+      await this.deps.economy.transfer(round.userId, pot, {
+        opId: `${this.#op(round)}:stake`,
+        amount: round.bet,
+        kind: COOKIE_KINDS.gameStake,
+        source: round.userId,
+      });
+    } catch (error) {
+      if (!isAppError(error, 'INSUFFICIENT_COOKIES')) throw error;
+      await this.#refund(round);
+      throw error;
+    }
+    return (
+      (await this.deps.rounds.advance(round._id, { status: 'opening' }, { status: 'playing' })) ??
+      this.#round(round._id)
+    );
+  }
+
+  /** An `opening` round that cannot go on: whatever reached the pot goes back where it came from. */
+  async #refund(round: RoundDoc): Promise<RoundDoc> {
+    const pot = this.#pot(round);
+    const staked = await this.deps.economy.ledger.outcomeOf(`${this.#op(round)}:stake`);
+    if (staked) {
+      await this.deps.economy.transfer(pot, round.userId, {
+        opId: `${this.#op(round)}:refund`,
+        amount: round.bet,
+        kind: COOKIE_KINDS.gameRefund,
+        source: round.userId,
+      });
+    }
+    const held = await this.deps.economy.ledger.outcomeOf(`${this.#op(round)}:hold`);
+    if (held) await this.#returnToHouse(round, round.hold);
+    return (
+      (await this.deps.rounds.advance(
+        round._id,
+        { status: 'opening' },
+        { status: 'refunded', settledAt: this.deps.clock.now() },
+      )) ?? this.#round(round._id)
+    );
+  }
+
+  async #settleInstant(round: RoundDoc): Promise<RoundDoc> {
+    const played = playInstant(
+      round.game as InstantGameName,
+      await this.#seeds(round),
+      round.bet,
+      round.params,
+    );
+    const fixed = await this.deps.rounds.advance(
+      round._id,
+      { status: 'playing' },
+      { status: 'settling', stake: round.bet, payout: played.payout, outcome: played.outcome },
+    );
+    return this.#settle(fixed ?? (await this.#round(round._id)));
+  }
+
+  /** A double: the second stake is paid first, then the hand moves on (`doubling` blocks other presses meanwhile). */
+  async #double(round: RoundDoc): Promise<RoundDoc> {
+    const hand = round.hand;
+    if (!hand || !canDouble(hand)) return round;
+    const claimed = await this.deps.rounds.advance(
+      round._id,
+      { status: 'playing', step: round.step, doubling: { $ne: true } },
+      { doubling: true, step: round.step + 1 },
+    );
+    if (!claimed) return this.#round(round._id);
+    try {
+      await this.deps.economy.transfer(round.userId, this.#pot(round), {
+        opId: `${this.#op(round)}:double`,
+        amount: round.bet,
+        kind: COOKIE_KINDS.gameStake,
+        source: round.userId,
+      });
+    } catch (error) {
+      if (!isAppError(error, 'INSUFFICIENT_COOKIES')) throw error;
+      await this.deps.rounds.advance(
+        round._id,
+        { status: 'playing', step: claimed.step },
+        { step: claimed.step + 1 },
+        ['doubling'],
+      );
+      throw error;
+    }
+    return this.#applyDouble(claimed);
+  }
+
+  async #applyDouble(round: RoundDoc): Promise<RoundDoc> {
+    const doubled = await this.deps.rounds.advance(
+      round._id,
+      { status: 'playing', step: round.step, doubling: true },
+      { hand: act(round.hand as NonNullable<RoundDoc['hand']>, 'double'), step: round.step + 1 },
+      ['doubling'],
+    );
+    return this.#settle(doubled ?? (await this.#round(round._id)));
+  }
+
+  /** The timer on a hand: a double left half-done is completed if its stake was paid, else the hand stands. */
+  async #finishHand(round: RoundDoc): Promise<RoundDoc> {
+    if (!round.hand) {
+      return this.startBlackjack({
+        roundId: round._id,
+        userId: round.userId,
+        bet: round.bet,
+        params: round.params,
+      }).then((r) => (r.status === 'playing' ? this.#finishHand(r) : r));
+    }
+    if (round.doubling) {
+      if (await this.deps.economy.ledger.outcomeOf(`${this.#op(round)}:double`))
+        return this.#applyDouble(round);
+      const undone = await this.deps.rounds.advance(
+        round._id,
+        { status: 'playing', step: round.step },
+        { step: round.step + 1 },
+        ['doubling'],
+      );
+      return undone ? this.#finishHand(undone) : this.#round(round._id);
+    }
+    return this.blackjack(round._id, round.userId, 'stand', round.step);
+  }
+
+  /** Steps 4 and 5. The result is fixed once; every later call finishes the same payouts. */
+  async #settle(round: RoundDoc): Promise<RoundDoc> {
+    let settling = round;
+    if (round.status === 'playing' && round.hand?.phase === 'done') {
+      const stake = round.hand.doubled ? round.bet * 2 : round.bet;
+      const payout = blackjackPayout(round.hand, round.bet);
+      settling =
+        (await this.deps.rounds.advance(
+          round._id,
+          { status: 'playing', step: round.step },
+          { status: 'settling', stake, payout },
+        )) ?? (await this.#round(round._id));
+    }
+    if (settling.status !== 'settling') return settling;
+    const payout = settling.payout ?? 0;
+    const paidIn = settling.hold + (settling.stake ?? settling.bet);
+    if (payout > 0) {
+      await this.deps.economy.transfer(this.#pot(settling), settling.userId, {
+        opId: `${this.#op(settling)}:payout`,
+        amount: payout,
+        kind: COOKIE_KINDS.gamePayout,
+        source: settling.userId,
+      });
+    }
+    await this.#returnToHouse(settling, paidIn - payout);
+    return (
+      (await this.deps.rounds.advance(
+        settling._id,
+        { status: 'settling' },
+        { status: 'settled', settledAt: this.deps.clock.now() },
+      )) ?? this.#round(settling._id)
+    );
+  }
+
+  async #returnToHouse(round: RoundDoc, amount: number): Promise<void> {
+    if (amount <= 0) return;
+    await this.deps.economy.toHouse(this.#pot(round), {
+      opId: `${this.#op(round)}:return`,
+      amount,
+      kind: COOKIE_KINDS.gameReturn,
+      source: round.userId,
+    });
+  }
+
+  async #seeds(round: RoundDoc): Promise<FairnessInput> {
+    const found = await this.deps.fairness.serverSeed(round.seed.serverSeedHash);
+    if (!found) throw new Error(`round ${round._id}: server seed ${round.seed.serverSeedHash} is missing`);
+    return { serverSeed: found.serverSeed, memberSeed: round.seed.memberSeed, nonce: round.seed.nonce };
+  }
+
+  async #round(roundId: string): Promise<RoundDoc> {
+    const round = await this.deps.rounds.get(roundId);
+    if (!round) throw new AppError('STALE_CONTROL', `round ${roundId} is gone`, { roundId });
+    return round;
+  }
+
+  #pot(round: RoundDoc): string {
+    return this.deps.economy.pot('game', round._id);
+  }
+
+  #op(round: RoundDoc): string {
+    return `game:${round._id}`;
+  }
+}

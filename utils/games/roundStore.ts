@@ -1,0 +1,96 @@
+import type { Collection, Db, Filter } from 'mongodb';
+import { JOURNALED } from '../../src/db/collections.js';
+import { isDuplicateKey } from '../../src/db/duplicateKey.js';
+import type { RoundSeed } from './fairness.js';
+import type { BlackjackState } from './rules/blackjack.js';
+
+export type GameName = 'coinflip' | 'dice' | 'slots' | 'blackjack';
+
+/**
+ * One round of a house game. `opening` (the pot is being filled) → `playing` → `settling`
+ * (the result is fixed; payouts in progress) → `settled`; or `opening` → `refunded`.
+ * Every step is one guarded update, so two presses, two processes or a press and the
+ * round's timer cannot both take the same step.
+ */
+export interface RoundDoc {
+  _id: string;
+  game: GameName;
+  userId: string;
+  bet: number;
+  params: Record<string, string | number>;
+  seed: RoundSeed;
+  /** What the house put into the pot: the largest payout minus the largest stake. */
+  hold: number;
+  status: 'opening' | 'playing' | 'settling' | 'settled' | 'refunded';
+  /** Blackjack: the hand; `step` counts presses, `doubling` marks a double being paid. */
+  hand?: BlackjackState;
+  step: number;
+  doubling?: boolean;
+  /** Fixed when the round starts settling. */
+  stake?: number;
+  payout?: number;
+  outcome?: Record<string, unknown>;
+  createdAt: Date;
+  settledAt?: Date;
+}
+
+export const ROUNDS = 'games_rounds';
+
+/** The only code that touches `games_rounds`. */
+export class RoundStore {
+  readonly #rounds: Collection<RoundDoc>;
+
+  constructor(db: Db) {
+    this.#rounds = db.collection<RoundDoc>(ROUNDS, { writeConcern: JOURNALED });
+  }
+
+  static async ensureIndexes(db: Db): Promise<void> {
+    await db.collection(ROUNDS).createIndex({ userId: 1, createdAt: -1 }, { name: 'by_user' });
+  }
+
+  /** Stores a new round; false when a round with this id exists (a retried interaction). */
+  async create(round: RoundDoc): Promise<boolean> {
+    try {
+      await this.#rounds.insertOne(round);
+      return true;
+    } catch (error) {
+      if (isDuplicateKey(error)) return false;
+      throw error;
+    }
+  }
+
+  get(id: string): Promise<RoundDoc | null> {
+    return this.#rounds.findOne({ _id: id });
+  }
+
+  /** Moves the round on if it is still as `expected` says; returns the new document or null. */
+  advance(
+    id: string,
+    expected: Filter<RoundDoc>,
+    set: Partial<RoundDoc>,
+    unset: (keyof RoundDoc)[] = [],
+  ): Promise<RoundDoc | null> {
+    return this.#rounds.findOneAndUpdate(
+      { ...expected, _id: id },
+      {
+        $set: set,
+        ...(unset.length > 0 ? { $unset: Object.fromEntries(unset.map((k) => [k, ''])) } : {}),
+      },
+      { returnDocument: 'after' },
+    );
+  }
+
+  /** A member's settled rounds: how many, how many paid more than their stake, and the net. */
+  async stats(userId: string): Promise<{ played: number; won: number; net: number }> {
+    let played = 0;
+    let won = 0;
+    let net = 0;
+    const rounds = this.#rounds.find({ userId, status: 'settled' }, { projection: { stake: 1, payout: 1 } });
+    for await (const r of rounds) {
+      played++;
+      if ((r.payout ?? 0) > (r.stake ?? 0)) won++;
+      net += (r.payout ?? 0) - (r.stake ?? 0);
+    }
+    return { played, won, net };
+  }
+}
