@@ -28,7 +28,15 @@ describe('message catalogs', () => {
   const namespaces = Object.entries(ASSEMBLY.messages);
 
   it('cover every feature with texts, core and the ledger', () => {
-    expect(namespaces.map(([ns]) => ns).sort()).toEqual(['admin', 'cookies', 'core', 'games', 'help', 'ledger', 'vault']);
+    expect(namespaces.map(([ns]) => ns).sort()).toEqual([
+      'admin',
+      'cookies',
+      'core',
+      'games',
+      'help',
+      'ledger',
+      'vault',
+    ]);
   });
 
   it.each(namespaces)(

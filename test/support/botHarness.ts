@@ -7,8 +7,8 @@ import type { Assembly } from '../../src/features/assemble.js';
 import type { BotDeps } from '../../src/interactions/types.js';
 import { createLogger } from '../../src/logger.js';
 import type { ChannelPost, PostTransport } from '../../src/posting/channelPoster.js';
-import { cryptoRng } from '../../src/rng.js';
-import { Ledger } from '../../utils/ledger/ledger.js';
+import { cryptoRng, type Rng } from '../../src/rng.js';
+import { Ledger, type LedgerHooks } from '../../utils/ledger/ledger.js';
 import type { TestDatabase } from './database.js';
 
 export const ADMIN_ID = '800000000000000001';
@@ -31,6 +31,7 @@ export class RecordingTransport implements PostTransport {
 export function makeAppDeps(
   t: Pick<TestDatabase, 'db' | 'cols'>,
   env: Record<string, string> = {},
+  parts: { hooks?: LedgerHooks; rng?: Rng } = {},
 ): AppDeps & { clock: ManualClock; logs: Record<string, unknown>[] } {
   const logs: Record<string, unknown>[] = [];
   const log = createLogger('info', { write: (line: string) => logs.push(JSON.parse(line)) });
@@ -41,21 +42,29 @@ export function makeAppDeps(
     ...env,
   });
   const clock = new ManualClock(new Date('2026-03-01T12:00:00Z'));
-  const ledger = new Ledger({ cols: t.cols, clock, log, rng: cryptoRng, config: config.ledger });
-  return { config, log, clock, rng: cryptoRng, db: t.db, cols: t.cols, ledger, logs };
+  const rng = parts.rng ?? cryptoRng;
+  const ledger = new Ledger({
+    cols: t.cols,
+    clock,
+    log,
+    rng,
+    config: config.ledger,
+    ...(parts.hooks ? { hooks: parts.hooks } : {}),
+  });
+  return { config, log, clock, rng, db: t.db, cols: t.cols, ledger, logs };
 }
 
 /** Bot deps over a test database, with every log line kept in `logs` and posts in `transport`. */
 export function makeBotDeps(
   t: Pick<TestDatabase, 'db' | 'cols'>,
-  options: { assembly?: Assembly; env?: Record<string, string> } = {},
+  options: { assembly?: Assembly; env?: Record<string, string>; hooks?: LedgerHooks; rng?: Rng } = {},
 ): {
   deps: BotDeps;
   logs: Record<string, unknown>[];
   clock: ManualClock;
   transport: RecordingTransport;
 } {
-  const app = makeAppDeps(t, options.env);
+  const app = makeAppDeps(t, options.env, options);
   const transport = new RecordingTransport();
   const deps = createBotDeps(app, options.assembly ?? ASSEMBLY, { transport });
   return { deps, logs: app.logs, clock: app.clock, transport };

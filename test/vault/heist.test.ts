@@ -1,0 +1,157 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { BotDeps } from '../../src/interactions/types.js';
+import { cryptoRng, type Rng } from '../../src/rng.js';
+import { checkInvariants } from '../../utils/ledger/invariants.js';
+import type { HeistDoc } from '../../utils/vault/heistStore.js';
+import { makeBotDeps } from '../support/botHarness.js';
+import { clearDatabase, useTestDatabase } from '../support/database.js';
+
+const t = useTestDatabase('heist');
+const CREW = ['850000000000000001', '850000000000000002', '850000000000000003', '850000000000000004'];
+const [LEADER, SECOND, THIRD, FOURTH] = CREW as [string, string, string, string];
+const success: Rng = { int: (min) => min, uuid: cryptoRng.uuid };
+const failure: Rng = { int: (_min, max) => max - 1, uuid: cryptoRng.uuid };
+let nextId = 1;
+
+async function setUp(rng: Rng, vault = 200_000) {
+  const made = makeBotDeps(t, { rng });
+  await made.deps.services.vault.fund({
+    opId: `fund-${nextId++}`,
+    adminId: 'admin',
+    amount: vault,
+    reason: '',
+  });
+  for (const member of CREW) {
+    await made.deps.services.cookies.grant({
+      opId: `g-${member}-${nextId++}`,
+      adminId: 'admin',
+      to: member,
+      amount: 1_000,
+      reason: '',
+    });
+  }
+  return made;
+}
+
+async function balance(deps: BotDeps, account: string): Promise<number> {
+  await deps.ledger.flush();
+  return deps.ledger.balanceOf('cookies', account);
+}
+
+async function startWithCrew(deps: BotDeps, members: string[], stake = 100): Promise<HeistDoc> {
+  const heistId = `h${nextId++}`;
+  await deps.services.vault.startHeist({ heistId, leader: members[0] as string, stake, locale: 'en' });
+  for (const member of members.slice(1))
+    expect((await deps.services.vault.joinHeist(heistId, member)).status).toBe('joined');
+  return (await deps.services.vault.getHeist(heistId)) as HeistDoc;
+}
+
+describe('the vault heist', () => {
+  beforeEach(() => clearDatabase(t.db));
+
+  it('GIVEN a crew of three that succeeds THEN each gets their stake back plus an equal share of 10 % of the vault', async () => {
+    const { deps, clock } = await setUp(success);
+    const heist = await startWithCrew(deps, [LEADER, SECOND, THIRD]);
+    expect(await balance(deps, LEADER)).toBe(900);
+    clock.advance(120_000);
+    expect(await deps.scheduler.runDue()).toBeGreaterThanOrEqual(1);
+    const closed = (await deps.services.vault.getHeist(heist._id)) as HeistDoc;
+    // 10 % of 200,000 = 20,000, split in three whole shares of 6,666.
+    expect(closed).toMatchObject({
+      status: 'settled',
+      result: { outcome: 'success', share: 6_666, loot: 19_998, chancePct: 32 },
+    });
+    for (const member of [LEADER, SECOND, THIRD]) expect(await balance(deps, member)).toBe(1_000 + 6_666);
+    expect(await balance(deps, deps.ledger.houseAccountId)).toBe(200_000 - 19_998);
+    expect(await balance(deps, `pot:heist:${heist._id}`)).toBe(0);
+    expect((await checkInvariants(t.cols)).problems).toEqual([]);
+  });
+
+  it('GIVEN a crew that is caught THEN their stakes go to the vault', async () => {
+    const { deps, clock } = await setUp(failure);
+    const heist = await startWithCrew(deps, [LEADER, SECOND, THIRD, FOURTH], 250);
+    clock.advance(121_000);
+    await deps.scheduler.runDue();
+    expect(await deps.services.vault.getHeist(heist._id)).toMatchObject({
+      result: { outcome: 'failure', crew: CREW, chancePct: 38 },
+    });
+    for (const member of CREW) expect(await balance(deps, member)).toBe(750);
+    expect(await balance(deps, deps.ledger.houseAccountId)).toBe(201_000);
+    const status = await deps.services.vault.status();
+    expect(status.flows).toContainEqual({ group: 'heists', in: 1_000, out: 0, count: 1 });
+    expect(status.lastHeist?._id).toBe(heist._id);
+  });
+
+  it('GIVEN a crew below the minimum THEN the heist is called off and every stake comes back', async () => {
+    const { deps, clock } = await setUp(success);
+    const heist = await startWithCrew(deps, [LEADER]);
+    clock.advance(120_000);
+    await deps.scheduler.runDue();
+    expect(await deps.services.vault.getHeist(heist._id)).toMatchObject({
+      status: 'settled',
+      result: { outcome: 'too_small' },
+    });
+    expect(await balance(deps, LEADER)).toBe(1_000);
+    expect(await balance(deps, deps.ledger.houseAccountId)).toBe(200_000);
+  });
+
+  it('GIVEN three bot processes closing the same heist at once, after a restart THEN it pays out exactly once', async () => {
+    const first = await setUp(success);
+    const heist = await startWithCrew(first.deps, [LEADER, SECOND]);
+    // The process that started it is gone; three others, with their own clocks, run its timer.
+    const processes = [
+      makeBotDeps(t, { rng: success }),
+      makeBotDeps(t, { rng: failure }),
+      makeBotDeps(t, { rng: success }),
+    ];
+    for (const p of processes) p.clock.advance(24 * 3_600_000);
+    await Promise.all(
+      processes.flatMap((p) => [
+        p.deps.scheduler.runDue(),
+        p.deps.services.vault.closeHeist(heist._id).catch(() => null),
+      ]),
+    );
+    const closed = (await first.deps.services.vault.getHeist(heist._id)) as HeistDoc;
+    expect(closed.status).toBe('settled');
+    const won = closed.result?.outcome === 'success' ? (closed.result.share ?? 0) : -100;
+    for (const member of [LEADER, SECOND]) expect(await balance(first.deps, member)).toBe(1_000 + won);
+    expect(await balance(first.deps, first.deps.ledger.houseAccountId)).toBe(200_000 - 2 * won);
+    expect((await checkInvariants(t.cols)).problems).toEqual([]);
+  });
+
+  it('GIVEN joins that cannot count (twice, too late, too poor, crew full) THEN each says why and nothing moves', async () => {
+    const { deps, clock } = await setUp(success);
+    await deps.runtimeConfig.set('vault.heist_max_crew', '2', 'admin');
+    const heist = await startWithCrew(deps, [LEADER, SECOND]);
+    expect((await deps.services.vault.joinHeist(heist._id, SECOND)).status).toBe('already');
+    expect((await deps.services.vault.joinHeist(heist._id, THIRD)).status).toBe('full');
+    await deps.runtimeConfig.set('vault.heist_max_crew', '10', 'admin');
+    const poor = '850000000000000099';
+    await expect(deps.services.vault.joinHeist(heist._id, poor)).rejects.toMatchObject({
+      code: 'INSUFFICIENT_COOKIES',
+      context: { needed: 100 },
+    });
+    clock.advance(120_000);
+    expect((await deps.services.vault.joinHeist(heist._id, FOURTH)).status).toBe('closed');
+    expect(await balance(deps, THIRD)).toBe(1_000);
+    expect(await balance(deps, FOURTH)).toBe(1_000);
+    expect(await deps.services.vault.getHeist(heist._id)).toMatchObject({
+      crew: [{ userId: LEADER }, { userId: SECOND }],
+    });
+  });
+
+  it('GIVEN a heist just started THEN another is refused until the heist cooldown ends', async () => {
+    const { deps, clock } = await setUp(success);
+    await startWithCrew(deps, [LEADER]);
+    await expect(
+      deps.services.vault.startHeist({ heistId: 'second', leader: SECOND, stake: 100, locale: 'en' }),
+    ).rejects.toMatchObject({
+      code: 'COOLDOWN_ACTIVE',
+      context: { retryAt: clock.now().getTime() + 3_600_000 },
+    });
+    expect(await balance(deps, SECOND)).toBe(1_000);
+    await expect(
+      deps.services.vault.startHeist({ heistId: 'small', leader: SECOND, stake: 10, locale: 'en' }),
+    ).rejects.toMatchObject({ code: 'INVALID_INPUT', context: { min: 50, stake: 10 } });
+  });
+});
