@@ -26,7 +26,7 @@ export const history: Subcommand = {
           title: i18n.t('cookies:history.title'),
           color: COOKIE_BROWN,
           description: lines.length > 0 ? lines.join('\n') : i18n.t('cookies:history.empty'),
-          footer: i18n.t('cookies:history.footer', { count: ROWS }),
+          footer: i18n.t('cookies:history.footer', { count: lines.length }),
         },
       ],
     };

@@ -34,9 +34,9 @@ export const fairnessSeed: Subcommand = {
     ],
   },
   async run({ deps, invocation, actor, i18n }) {
-    const { seed } = parseOptions(
+    const { value: seed } = parseOptions(
       z.object({
-        seed: z
+        value: z
           .string()
           .trim()
           .regex(/^[\w-]{1,64}$/, 'games:errors.seedFormat'),
@@ -75,22 +75,23 @@ export const verify: Subcommand = {
       {
         type: ApplicationCommandOptionType.String,
         ...localized(GAMES_MESSAGES, 'commands.verifyRound'),
-        required: true,
         max_length: 40,
       },
     ],
   },
-  async run({ deps, invocation, i18n }) {
-    const { round } = parseOptions(
+  async run({ deps, invocation, actor, i18n }) {
+    const { round: asked } = parseOptions(
       z.object({
         round: z
           .string()
           .trim()
-          .regex(/^[\w-]{1,40}$/, 'games:errors.roundFormat'),
+          .regex(/^[\w-]{1,40}$/, 'games:errors.roundFormat')
+          .optional(),
       }),
       invocation,
     );
-    const v = await deps.services.games.verify(round);
+    const v = await deps.services.games.verify(asked ?? null, actor.id);
+    const round = v.round._id;
     if (v.status === 'sealed')
       return {
         ephemeral: true,

@@ -3,6 +3,7 @@ import { localized } from '../../src/i18n/definitions.js';
 import { defineCommand } from '../../src/interactions/defineCommand.js';
 import { CookieEconomy } from '../../utils/cookieEconomy.js';
 import { GAMES_ERROR_MESSAGES } from '../../utils/games/errors.js';
+import { seedSource } from '../../utils/games/fairness.js';
 import { FairnessStore } from '../../utils/games/fairnessStore.js';
 import { GameService } from '../../utils/games/gameService.js';
 import { GAMES_MESSAGES } from '../../utils/games/messages.js';
@@ -45,7 +46,7 @@ export const gamesFeature: Feature = {
         ...infra,
         economy,
         rounds: new RoundStore(infra.db),
-        fairness: new FairnessStore(infra.db),
+        fairness: new FairnessStore(infra.db, seedSource(infra.rng)),
         liquidity: vault,
       }),
     };

@@ -8,6 +8,7 @@ import { ManualClock } from '../clock.js';
 import type { Config } from '../config.js';
 import { describeServer } from '../db/connect.js';
 import { InteractionRuntime } from '../interactions/runtime.js';
+import { cryptoRng, seededRng } from '../rng.js';
 import { ConsoleIdentities } from './consoleIdentities.js';
 import { consolePostTransport, createConsoleOutput } from './consoleResponder.js';
 import { ConsoleSession, DEFAULT_MEMBER } from './consoleSession.js';
@@ -55,7 +56,9 @@ export async function runLocalConsole(config: Config, argv: string[]): Promise<n
     },
   };
   const clock = new ManualClock();
-  const app = await openApp(consoleConfig, log, { clock, persistent: args.persistent });
+  // A script deals the same cards and rolls the same dice on every run (README, "The local console").
+  const rng = args.script === null ? cryptoRng : seededRng('console-script');
+  const app = await openApp(consoleConfig, log, { clock, rng, persistent: args.persistent });
   try {
     await app.startLedgerRecovery();
     let session: ConsoleSession | null = null;

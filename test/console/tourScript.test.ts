@@ -22,6 +22,9 @@ describe('npm start -- --script', () => {
     expect(stdout).toContain('script finished: every line ran');
     expect(stdout).toContain('✅ Already done: you gave 50 🍪 to @bob.');
     expect(stdout).toMatch(/attachment: out\/\d+-leaderboard\.png \(800x\d+\)/);
+    expect(stdout).toMatch(/attachment: out\/\d+-profile\.png \(900x420\)/);
+    expect(stdout).toContain('✅ Round');
+    expect(stdout).toMatch(/\[post #heists\]/);
     for (const command of [
       '/help',
       '/cookies balance',
@@ -30,6 +33,20 @@ describe('npm start -- --script', () => {
       '/admin runtime show',
       '/admin runtime set',
       '/admin cookies grant',
+      '/cookies collect',
+      '/cookies steal',
+      '/cookies history',
+      '/cookies profile',
+      '/admin bakery post',
+      '/admin vault fund',
+      '/games coinflip',
+      '/games dice',
+      '/games slots',
+      '/games blackjack',
+      '/games fairness',
+      '/games verify',
+      '/vault heist',
+      '/vault show',
     ]) {
       expect(stdout).toContain(`> ${command.split(' ')[0]}`);
     }
@@ -44,6 +61,8 @@ describe('npm start -- --script', () => {
     expect(stdout).toContain('✅ Du hast @bob 1.234 🍪 geschenkt. Dir bleiben 266 🍪.');
     expect(stdout).toContain('[post #protokoll] 🎁 @admin hat @you 1.500 🍪 gutgeschrieben: Willkommen');
     expect(stdout).toContain('Das Angebot endet in 10 Minuten.');
+    expect(stdout).toContain('🍪 Gesammelt');
+    expect(stdout).toContain('Letzter Überfall:');
     expect(code).toBe(0);
   });
 

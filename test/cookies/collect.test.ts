@@ -9,7 +9,7 @@ const t = useTestDatabase('collect');
 const ANN = '830000000000000001';
 
 /** Every draw at its smallest value: a collect's base reward is then exactly `collect_min`. */
-const lowRng: Rng = { int: (min) => min, uuid: cryptoRng.uuid };
+const lowRng: Rng = { ...cryptoRng, int: (min) => min };
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 

@@ -55,9 +55,9 @@ describe('steal balancing (COOKIE_LOGIC.md worked examples)', () => {
 });
 
 /** Always succeeds: the roll is the lowest possible. */
-const luckyRng: Rng = { int: (min) => min, uuid: cryptoRng.uuid };
+const luckyRng: Rng = { ...cryptoRng, int: (min) => min };
 /** Always fails: the roll is the highest possible. */
-const unluckyRng: Rng = { int: (_min, max) => max - 1, uuid: cryptoRng.uuid };
+const unluckyRng: Rng = { ...cryptoRng, int: (_min, max) => max - 1 };
 
 async function setUp(rng: Rng, victimCookies: number) {
   const made = makeBotDeps(t, { rng });

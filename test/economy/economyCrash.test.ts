@@ -186,7 +186,7 @@ describe('a bot process killed in the middle of a Cookie movement', () => {
     const heist = (await deps.services.vault.getHeist('heist-1')) as HeistDoc;
     expect(heist.status).toBe('settled');
     const share = heist.result?.share ?? 0;
-    expect(share).toBe(5_000); // 10 % of the 100,000 above a zero reserve, in two shares
+    expect(share).toBe(300); // 3 × the 100 stake: less than 2 % of the vault or the cap
     expect(await expectAllCookiesAccountedFor(deps)).toEqual([
       GRANTED + share,
       GRANTED + share,

@@ -235,12 +235,14 @@ describe('house games', () => {
     ];
     expect(played.map((r) => r.seed.serverSeedHash)).toEqual(played.map(() => shown.serverSeedHash));
     expect(played[0]?.seed).toMatchObject({ memberSeed: 'my-own-seed', nonce: 0 });
-    expect(await deps.services.games.verify(played[0]?._id as string)).toMatchObject({ status: 'sealed' });
+    expect(await deps.services.games.verify(played[0]?._id as string, ANN)).toMatchObject({
+      status: 'sealed',
+    });
     const rotated = await deps.services.games.rotateSeed(ANN);
     expect(rotated.revealedHash).toBe(shown.serverSeedHash);
     expect(rotated.nextHash).not.toBe(shown.serverSeedHash);
     for (const round of played) {
-      expect(await deps.services.games.verify(round._id)).toMatchObject({
+      expect(await deps.services.games.verify(round._id, ANN)).toMatchObject({
         status: 'verified',
         matches: true,
         serverSeed: rotated.revealedSeed,

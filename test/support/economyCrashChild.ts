@@ -31,7 +31,7 @@ const client = new MongoClient(plan.uri);
 await client.connect();
 const db = client.db(plan.dbName);
 // Heads every time: the coinflip wins, so its settlement pays the member out of the pot.
-const rng = { int: (min: number) => min, uuid: cryptoRng.uuid };
+const rng = { ...cryptoRng, int: (min: number) => min };
 let reached = 0;
 const { deps, clock } = makeBotDeps(
   { db, cols: collections(db) },

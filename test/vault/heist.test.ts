@@ -9,8 +9,8 @@ import { clearDatabase, useTestDatabase } from '../support/database.js';
 const t = useTestDatabase('heist');
 const CREW = ['850000000000000001', '850000000000000002', '850000000000000003', '850000000000000004'];
 const [LEADER, SECOND, THIRD, FOURTH] = CREW as [string, string, string, string];
-const success: Rng = { int: (min) => min, uuid: cryptoRng.uuid };
-const failure: Rng = { int: (_min, max) => max - 1, uuid: cryptoRng.uuid };
+const success: Rng = { ...cryptoRng, int: (min) => min };
+const failure: Rng = { ...cryptoRng, int: (_min, max) => max - 1 };
 let nextId = 1;
 
 async function setUp(rng: Rng, vault = 200_000) {
@@ -49,20 +49,20 @@ async function startWithCrew(deps: BotDeps, members: string[], stake = 100): Pro
 describe('the vault heist', () => {
   beforeEach(() => clearDatabase(t.db));
 
-  it('GIVEN a crew of three that succeeds THEN each gets their stake back plus an equal share of 10 % of the vault', async () => {
+  it('GIVEN a crew of three that succeeds THEN each gets their stake back plus an equal share of the loot', async () => {
     const { deps, clock } = await setUp(success);
     const heist = await startWithCrew(deps, [LEADER, SECOND, THIRD]);
     expect(await balance(deps, LEADER)).toBe(900);
     clock.advance(120_000);
     expect(await deps.scheduler.runDue()).toBeGreaterThanOrEqual(1);
     const closed = (await deps.services.vault.getHeist(heist._id)) as HeistDoc;
-    // 10 % of 200,000 = 20,000, split in three whole shares of 6,666.
+    // The loot is the least of 2 % of the vault (4,000), the cap (5,000) and 3 × the stakes (900).
     expect(closed).toMatchObject({
       status: 'settled',
-      result: { outcome: 'success', share: 6_666, loot: 19_998, chancePct: 32 },
+      result: { outcome: 'success', share: 300, loot: 900, chancePct: 25 },
     });
-    for (const member of [LEADER, SECOND, THIRD]) expect(await balance(deps, member)).toBe(1_000 + 6_666);
-    expect(await balance(deps, deps.ledger.houseAccountId)).toBe(200_000 - 19_998);
+    for (const member of [LEADER, SECOND, THIRD]) expect(await balance(deps, member)).toBe(1_000 + 300);
+    expect(await balance(deps, deps.ledger.houseAccountId)).toBe(200_000 - 900);
     expect(await balance(deps, `pot:heist:${heist._id}`)).toBe(0);
     expect((await checkInvariants(t.cols)).problems).toEqual([]);
   });
@@ -73,7 +73,7 @@ describe('the vault heist', () => {
     clock.advance(121_000);
     await deps.scheduler.runDue();
     expect(await deps.services.vault.getHeist(heist._id)).toMatchObject({
-      result: { outcome: 'failure', crew: CREW, chancePct: 38 },
+      result: { outcome: 'failure', crew: CREW, chancePct: 30 },
     });
     for (const member of CREW) expect(await balance(deps, member)).toBe(750);
     expect(await balance(deps, deps.ledger.houseAccountId)).toBe(201_000);

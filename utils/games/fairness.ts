@@ -1,4 +1,5 @@
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
+import type { Rng } from '../../src/rng.js';
 
 /**
  * Provably fair outcomes (ECONOMY.md, "Provably fair"). Every round's randomness is
@@ -8,14 +9,12 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
  * every round played with it (`npm run verify-round`).
  */
 
-/** A fresh secret server seed (64 hex characters) from the system's cryptographic generator. */
-export function newServerSeed(): string {
-  return randomBytes(32).toString('hex');
-}
-
-/** A member seed when the member has not chosen one. */
-export function newMemberSeed(): string {
-  return randomBytes(8).toString('hex');
+/**
+ * New seeds from the injected generator: in the bot that is crypto.randomBytes (`cryptoRng`),
+ * a secret 32-byte server seed and an 8-byte member seed until the member picks their own.
+ */
+export function seedSource(rng: Rng): { server: () => string; member: () => string } {
+  return { server: () => rng.secret(32), member: () => rng.secret(8) };
 }
 
 /** The commitment shown before betting. */

@@ -1,7 +1,7 @@
 import type { Collection, Db } from 'mongodb';
 import { JOURNALED } from '../../src/db/collections.js';
 import { isDuplicateKey } from '../../src/db/duplicateKey.js';
-import { hashServerSeed, newMemberSeed, newServerSeed, type RoundSeed } from './fairness.js';
+import { hashServerSeed, type RoundSeed } from './fairness.js';
 
 /** A member's current seeds: the server seed stays secret until it is rotated out. */
 export interface FairnessDoc {
@@ -31,12 +31,10 @@ export class FairnessStore {
   readonly #current: Collection<FairnessDoc>;
   readonly #revealed: Collection<RevealedSeedDoc>;
 
+  /** `seeds` makes new server and member seeds (crypto.randomBytes in the bot; tests and scripts inject theirs). */
   constructor(
     db: Db,
-    private readonly seeds: { server: () => string; member: () => string } = {
-      server: newServerSeed,
-      member: newMemberSeed,
-    },
+    private readonly seeds: { server: () => string; member: () => string },
   ) {
     this.#current = db.collection<FairnessDoc>(FAIRNESS, { writeConcern: JOURNALED });
     this.#revealed = db.collection<RevealedSeedDoc>(REVEALED_SEEDS, { writeConcern: JOURNALED });

@@ -146,13 +146,20 @@ export class GameService {
   }
 
   /**
-   * Recomputes a past round from its seeds. Only once its server seed is revealed (rotated):
+   * Recomputes a past round (default: the member's latest) from its seeds. Only once its server seed is revealed (rotated):
    * before that, showing the seed would let anyone predict the member's next rounds.
    */
-  async verify(roundId: string): Promise<RoundVerification> {
-    const round = await this.deps.rounds.get(roundId);
-    if (!round)
+  async verify(roundId: string | null, userId: string): Promise<RoundVerification> {
+    const round =
+      roundId === null ? await this.deps.rounds.latestOf(userId) : await this.deps.rounds.get(roundId);
+    if (!round && roundId === null) {
+      throw new AppError('NOT_FOUND', `${userId} has played no round`, {
+        messageKey: 'games:errors.noRounds',
+      });
+    }
+    if (!round) {
       throw new AppError('NOT_FOUND', `no round ${roundId}`, { messageKey: 'games:errors.noRound', roundId });
+    }
     const found = await this.deps.fairness.serverSeed(round.seed.serverSeedHash);
     if (!found?.revealed) return { status: 'sealed', round };
     const seeds = {

@@ -63,6 +63,11 @@ export class RoundStore {
     return this.#rounds.findOne({ _id: id });
   }
 
+  /** The member's most recent round. */
+  latestOf(userId: string): Promise<RoundDoc | null> {
+    return this.#rounds.find({ userId }).sort({ createdAt: -1, _id: -1 }).limit(1).next();
+  }
+
   /** Moves the round on if it is still as `expected` says; returns the new document or null. */
   advance(
     id: string,

@@ -17,11 +17,12 @@ export const VAULT_SETTINGS = defineSettings('vault', {
   heist_min_stake: wholeNumberSetting(d('heist_min_stake'), 50, 1, 1_000_000_000),
   heist_min_crew: wholeNumberSetting(d('heist_min_crew'), 2, 1, 50),
   heist_max_crew: wholeNumberSetting(d('heist_max_crew'), 10, 1, 50),
-  heist_base_chance_pct: wholeNumberSetting(d('heist_base_chance_pct'), 20, 0, 100),
-  heist_chance_per_member_pct: wholeNumberSetting(d('heist_chance_per_member_pct'), 6, 0, 100),
-  heist_max_chance_pct: wholeNumberSetting(d('heist_max_chance_pct'), 60, 0, 100),
-  heist_loot_pct: wholeNumberSetting(d('heist_loot_pct'), 10, 1, 100),
-  heist_max_loot: wholeNumberSetting(d('heist_max_loot'), 50_000, 1, 1_000_000_000),
+  heist_base_chance_pct: wholeNumberSetting(d('heist_base_chance_pct'), 15, 0, 100),
+  heist_chance_per_member_pct: wholeNumberSetting(d('heist_chance_per_member_pct'), 5, 0, 100),
+  heist_max_chance_pct: wholeNumberSetting(d('heist_max_chance_pct'), 50, 0, 100),
+  heist_loot_pct: wholeNumberSetting(d('heist_loot_pct'), 2, 1, 100),
+  heist_stake_multiplier: wholeNumberSetting(d('heist_stake_multiplier'), 3, 1, 100),
+  heist_max_loot: wholeNumberSetting(d('heist_max_loot'), 5_000, 1, 1_000_000_000),
   heist_channel: channelSetting(d('heist_channel')),
 });
 

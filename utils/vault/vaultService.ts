@@ -59,13 +59,21 @@ export function heistChancePct(
   return Math.min(rules.max, rules.base + rules.perMember * Math.max(0, crew - 1));
 }
 
-/** The loot: loot % of the vault above its reserve, capped, in whole equal shares. */
+/**
+ * The loot: the smallest of loot % of the vault above its reserve, the per-heist cap, and the
+ * crew's stakes times the stake multiplier; paid in whole equal shares.
+ */
 export function heistLoot(
   free: number,
   crew: number,
-  rules: { lootPct: number; maxLoot: number },
+  stake: number,
+  rules: { lootPct: number; maxLoot: number; stakeMultiplier: number },
 ): { loot: number; share: number } {
-  const loot = Math.min(rules.maxLoot, Math.floor((free * rules.lootPct) / 100));
+  const loot = Math.min(
+    rules.maxLoot,
+    Math.floor((free * rules.lootPct) / 100),
+    crew * stake * rules.stakeMultiplier,
+  );
   const share = Math.floor(loot / Math.max(1, crew));
   return { loot: share * crew, share };
 }
@@ -242,20 +250,26 @@ export class VaultService {
   async #result(heist: HeistDoc, payers: Set<string>): Promise<HeistResult> {
     const c = this.deps.runtimeConfig;
     const crew = heist.crew.map((m) => m.userId).filter((id) => payers.has(id));
-    const [minCrew, base, perMember, max, lootPct, maxLoot] = await Promise.all([
+    const [minCrew, base, perMember, max, lootPct, maxLoot, stakeMultiplier] = await Promise.all([
       c.get('vault.heist_min_crew'),
       c.get('vault.heist_base_chance_pct'),
       c.get('vault.heist_chance_per_member_pct'),
       c.get('vault.heist_max_chance_pct'),
       c.get('vault.heist_loot_pct'),
       c.get('vault.heist_max_loot'),
+      c.get('vault.heist_stake_multiplier'),
     ]);
     const chancePct = heistChancePct(crew.length, { base, perMember, max });
     if (crew.length < minCrew) return { outcome: 'too_small', crew, chancePct, share: 0, loot: 0 };
     if (this.deps.rng.int(0, 100) >= chancePct)
       return { outcome: 'failure', crew, chancePct, share: 0, loot: 0 };
     const { free } = await this.liquidity();
-    return { outcome: 'success', crew, chancePct, ...heistLoot(free, crew.length, { lootPct, maxLoot }) };
+    return {
+      outcome: 'success',
+      crew,
+      chancePct,
+      ...heistLoot(free, crew.length, heist.stake, { lootPct, maxLoot, stakeMultiplier }),
+    };
   }
 
   async #payOut(heist: HeistDoc, payers: Set<string>): Promise<void> {
