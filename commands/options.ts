@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Invocation } from '../src/interactions/types.js';
 import { snowflake } from '../src/snowflake.js';
-import { invalidInput } from '../utils/errors.js';
+import { invalidInput, invalidInputText } from '../utils/errors.js';
 
 /** Parses a command's options with its zod schema; a bad value becomes INVALID_INPUT naming the option. */
 export function parseOptions<T extends z.ZodType>(schema: T, invocation: Invocation): z.output<T> {
@@ -24,4 +24,11 @@ export const memberOption = snowflake.describe('a member');
 
 export function mention(userId: string): string {
   return `<@${userId}>`;
+}
+
+/** Bots (the bot itself, other apps) hold no Cookies: a give or a robbery aimed at one is refused. */
+export function refuseBot(invocation: Invocation, userId: string): void {
+  if (invocation.bots?.includes(userId)) {
+    throw invalidInputText(`${userId} is a bot`, 'core:errors.botMember', { userId });
+  }
 }

@@ -7,7 +7,7 @@ import { defineComponentHandler } from '../../src/interactions/defineCommand.js'
 import type { ButtonSpec, Reply, Subcommand } from '../../src/interactions/types.js';
 import { COOKIES_MESSAGES } from '../../utils/cookies/messages.js';
 import { balanceAfter } from '../../utils/ledger/ledger.js';
-import { parseOptions } from '../options.js';
+import { parseOptions, refuseBot } from '../options.js';
 import { RECIPIENT_OPTIONS, recipientSchema } from './recipient.js';
 
 /** The prompt's id is the /cookies give interaction's id: unique, and the give's operation id. */
@@ -23,6 +23,7 @@ export const give: Subcommand = {
   },
   async run({ deps, invocation, actor, i18n }) {
     const { user, amount } = parseOptions(recipientSchema, invocation);
+    refuseBot(invocation, user);
     const { balance, prompt } = await deps.services.cookies.openGive({
       promptId: invocation.id,
       from: actor.id,

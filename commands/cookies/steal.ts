@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { localized } from '../../src/i18n/definitions.js';
 import type { Subcommand } from '../../src/interactions/types.js';
 import { COOKIES_MESSAGES } from '../../utils/cookies/messages.js';
-import { memberOption, parseOptions } from '../options.js';
+import { memberOption, parseOptions, refuseBot } from '../options.js';
 
 const options = z.object({ user: memberOption });
 
@@ -26,6 +26,7 @@ export const steal: Subcommand = {
   },
   async run({ deps, invocation, actor, i18n }) {
     const { user } = parseOptions(options, invocation);
+    refuseBot(invocation, user);
     const result = await deps.services.steal.steal({ opId: invocation.id, thief: actor.id, victim: user });
     const chance = i18n.number(Math.round(result.chancePct));
     switch (result.status) {

@@ -3,6 +3,7 @@ import { localized } from '../../src/i18n/definitions.js';
 import { resolveLocale } from '../../src/i18n/i18n.js';
 import { defineCommand } from '../../src/interactions/defineCommand.js';
 import { CookieEconomy } from '../../utils/cookieEconomy.js';
+import { VAULT_ERROR_MESSAGES } from '../../utils/vault/errors.js';
 import { HeistStore } from '../../utils/vault/heistStore.js';
 import { VAULT_MESSAGES } from '../../utils/vault/messages.js';
 import { VAULT_SETTINGS } from '../../utils/vault/settings.js';
@@ -23,6 +24,7 @@ export const vaultFeature: Feature = {
   commands: [vaultCommand],
   messages: VAULT_MESSAGES,
   settings: VAULT_SETTINGS,
+  errors: VAULT_ERROR_MESSAGES,
   ensureIndexes: HeistStore.ensureIndexes,
   createServices: (infra) => ({
     vault: new VaultService({

@@ -81,7 +81,9 @@ export function toInvocation(interaction: SupportedInteraction): Invocation {
     };
   }
   const users: Record<string, string> = {};
+  const bots: string[] = [];
   for (const [id, user] of interaction.options.resolved?.users ?? []) {
+    if (user.bot) bots.push(id);
     const member = interaction.options.resolved?.members?.get(id);
     users[id] =
       (member instanceof GuildMember ? member.displayName : member?.nick) ?? user.globalName ?? user.username;
@@ -94,6 +96,7 @@ export function toInvocation(interaction: SupportedInteraction): Invocation {
     subcommand: interaction.options.getSubcommand(false),
     options: leafOptions(interaction.options.data),
     users,
+    bots,
     customId: null,
     messageId: null,
     values: [],

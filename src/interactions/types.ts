@@ -28,6 +28,8 @@ export interface Invocation {
   options: Record<string, string | number | boolean>;
   /** Display names of users named in options, by id. */
   users: Record<string, string>;
+  /** Which of those users are bots (apps): they hold no Cookies and cannot be robbed. */
+  bots?: string[];
   /** For buttons and select menus: the custom id, and the message the component is on. */
   customId: string | null;
   messageId: string | null;

@@ -100,4 +100,31 @@ describe('the Cookie economy through the real discord.js client', () => {
     const image = await loadImage(png?.data as Buffer);
     expect([image.width, image.height]).toEqual([900, 420]);
   });
+
+  it('GIVEN a bot named in /cookies give or /cookies steal THEN the member is told bots hold no Cookies and nothing moves', async () => {
+    const member = freshMember('mia');
+    const robot: FakeUser = { ...freshMember('otherbot'), bot: true };
+    await harness.deps.services.cookies.grant({
+      opId: 'bot-chips',
+      adminId: ADMIN_ID,
+      to: member.id,
+      amount: 300,
+      reason: '',
+    });
+    for (const [path, options] of [
+      [['give'], { user: robot.id, amount: 10 }],
+      [['steal'], { user: robot.id }],
+    ] as const) {
+      const [reply] = await fake.waitFor(fake.command(member, 'cookies', [...path], options, [robot]));
+      expect(reply?.ephemeral).toBe(true);
+      expect(reply?.content).toBe(`❌ <@${robot.id}> is a bot: bots hold no Cookies. Pick a member.`);
+    }
+    await harness.deps.ledger.flush();
+    expect(await harness.deps.ledger.balanceOf('cookies', member.id)).toBe(300);
+    // The refused steal gave its cooldown back: a real attempt may follow at once.
+    const [attempt] = await fake.waitFor(
+      fake.command(member, 'cookies', ['steal'], { user: member.id }, [member]),
+    );
+    expect(attempt?.content).toBe('❌ You cannot rob yourself.');
+  });
 });

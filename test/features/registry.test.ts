@@ -7,6 +7,7 @@ import { COOKIES_ERROR_MESSAGES } from '../../utils/cookies/errors.js';
 import { CORE_ERROR_MESSAGES, type ErrorCode, type ErrorMessage } from '../../utils/errors.js';
 import { GAMES_ERROR_MESSAGES } from '../../utils/games/errors.js';
 import { LEDGER_ERROR_MESSAGES } from '../../utils/ledger/errors.js';
+import { VAULT_ERROR_MESSAGES } from '../../utils/vault/errors.js';
 
 /**
  * Every registered error code with its message. The annotation makes `tsc` (part of npm test)
@@ -17,6 +18,7 @@ const EVERY_MESSAGE: { readonly [K in ErrorCode]: ErrorMessage } = {
   ...LEDGER_ERROR_MESSAGES,
   ...COOKIES_ERROR_MESSAGES,
   ...GAMES_ERROR_MESSAGES,
+  ...VAULT_ERROR_MESSAGES,
 };
 
 const command = (name: string) =>

@@ -56,6 +56,8 @@ export interface FakeUser {
   roles?: string[];
   /** The member's client language, sent as the interaction's `locale` (default en-US). */
   locale?: string;
+  /** An app rather than a person. */
+  bot?: boolean;
 }
 
 const EPHEMERAL = 1 << 6;
@@ -73,6 +75,7 @@ function apiUser(user: FakeUser) {
     discriminator: '0',
     global_name: user.username,
     avatar: null,
+    ...(user.bot ? { bot: true } : {}),
   };
 }
 

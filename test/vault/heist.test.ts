@@ -152,6 +152,6 @@ describe('the vault heist', () => {
     expect(await balance(deps, SECOND)).toBe(1_000);
     await expect(
       deps.services.vault.startHeist({ heistId: 'small', leader: SECOND, stake: 10, locale: 'en' }),
-    ).rejects.toMatchObject({ code: 'INVALID_INPUT', context: { min: 50, stake: 10 } });
+    ).rejects.toMatchObject({ code: 'HEIST_STAKE_TOO_SMALL', context: { min: 50, stake: 10 } });
   });
 });

@@ -6,9 +6,10 @@ import type { Rng } from '../../src/rng.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
 import { COOKIE_KINDS, type CookieEconomy } from '../cookieEconomy.js';
-import { AppError, featureDisabled, invalidInputText } from '../errors.js';
+import { AppError, featureDisabled } from '../errors.js';
 import { insufficientFunds } from '../ledger/errors.js';
 import type { KindTotal } from '../ledger/ledger.js';
+import { heistStakeTooSmall } from './errors.js';
 import type { HeistDoc, HeistResult, HeistStore } from './heistStore.js';
 import { type VaultLiquidity, vaultLiquidity } from './liquidity.js';
 
@@ -142,12 +143,7 @@ export class VaultService {
       c.get('vault.heist_window_s'),
       c.get('vault.heist_cooldown_s'),
     ]);
-    if (start.stake < minStake) {
-      throw invalidInputText(`stake below ${minStake}`, 'vault:errors.stakeTooSmall', {
-        min: minStake,
-        stake: start.stake,
-      });
-    }
+    if (start.stake < minStake) throw heistStakeTooSmall(start.stake, minStake);
     const balance = await this.deps.economy.balance(start.leader);
     if (balance < start.stake) throw insufficientFunds('cookies', start.leader, balance, start.stake);
     const now = this.deps.clock.now();
