@@ -4,16 +4,10 @@ import { checkInvariants } from '../../utils/ledger/invariants.js';
 import { ADMIN_ID } from '../support/botHarness.js';
 import { useTestDatabase } from '../support/database.js';
 import { type FakeBot, freshMember, startFakeBot } from '../support/discordHarness.js';
-import { FakeDiscord, type FakeUser, type VisibleMessage } from '../support/fakeDiscord.js';
+import { buttonId, FakeDiscord, type FakeUser, type VisibleMessage } from '../support/fakeDiscord.js';
 
 const t = useTestDatabase('discord_economy');
 const admin: FakeUser = { id: ADMIN_ID, username: 'ada' };
-
-function button(message: VisibleMessage | undefined, label: string): string {
-  const found = message?.components.flatMap((row) => row.components).find((c) => c.label === label);
-  if (!found) throw new Error(`no button ${label} on ${JSON.stringify(message)}`);
-  return found.custom_id;
-}
 
 describe('the Cookie economy through the real discord.js client', () => {
   const fake = new FakeDiscord();
@@ -40,7 +34,7 @@ describe('the Cookie economy through the real discord.js client', () => {
     expect(bakery?.ephemeral).toBe(false);
     expect(bakery?.embeds[0]?.title).toBe('🥐 The Crumb Saucer Bakery');
     const member = freshMember('mia');
-    const collect = button(bakery, 'Collect Cookies');
+    const collect = buttonId(bakery, 'Collect Cookies');
     expect(collect).toBe('cookies.bakery');
     const presses = Array.from({ length: 20 }, () => fake.click(member, bakery as VisibleMessage, collect));
     const replies = (await Promise.all(presses.map((p) => fake.waitFor(p)))).map((r) => r.at(-1));
@@ -75,7 +69,7 @@ describe('the Cookie economy through the real discord.js client', () => {
     const before = table?.embeds[0]?.description ?? '';
     await harness.bot.stop();
     harness = await startFakeBot(fake, t);
-    const [after] = await fake.waitFor(fake.click(member, table as VisibleMessage, button(table, 'Stand')));
+    const [after] = await fake.waitFor(fake.click(member, table as VisibleMessage, buttonId(table, 'Stand')));
     expect(after?.via).toBe('update');
     const description = after?.embeds[0]?.description ?? '';
     expect(description.split('\n')[0]).toBe(before.split('\n')[0]); // the member's cards are unchanged

@@ -5,7 +5,7 @@ import { checkInvariants } from '../../utils/ledger/invariants.js';
 import { ADMIN_ID } from '../support/botHarness.js';
 import { useTestDatabase } from '../support/database.js';
 import { type FakeBot, freshMember, startFakeBot } from '../support/discordHarness.js';
-import { FakeDiscord, type FakeUser, type VisibleMessage } from '../support/fakeDiscord.js';
+import { buttonId, FakeDiscord, type FakeUser, type VisibleMessage } from '../support/fakeDiscord.js';
 import { seedBalance } from '../support/ledgerHarness.js';
 
 const t = useTestDatabase('discord_client');
@@ -38,13 +38,6 @@ const brokenRenderCommand = defineCommand({
     },
   },
 });
-
-/** The button labelled `label` on a message. */
-function button(message: VisibleMessage | undefined, label: string): string {
-  const found = message?.components.flatMap((row) => row.components).find((c) => c.label === label);
-  if (!found) throw new Error(`no button ${label} on ${JSON.stringify(message)}`);
-  return found.custom_id;
-}
 
 // Each test uses members of its own (freshMember), so it passes alone and in any order.
 describe('the bot through the real discord.js client', () => {
@@ -188,7 +181,7 @@ describe('the bot through the real discord.js client', () => {
     const prompt = fake.command(member, 'cookies', ['give'], { user: other.id, amount: 100 }, [other]);
     const [message] = await fake.waitFor(prompt);
     expect(message?.content).toContain('Give **100 🍪**');
-    const give = button(message, 'Give');
+    const give = buttonId(message, 'Give');
     const first = fake.click(member, message as VisibleMessage, give);
     const second = fake.click(member, message as VisibleMessage, give);
     const [a] = await fake.waitFor(first);
@@ -253,7 +246,9 @@ describe('the bot through the real discord.js client', () => {
     const [message] = await fake.waitFor(
       fake.command(member, 'cookies', ['give'], { user: other.id, amount: 20 }, [other]),
     );
-    const [reply] = await fake.waitFor(fake.click(other, message as VisibleMessage, button(message, 'Give')));
+    const [reply] = await fake.waitFor(
+      fake.click(other, message as VisibleMessage, buttonId(message, 'Give')),
+    );
     expect(reply?.ephemeral).toBe(true);
     expect(reply?.content).toBe(
       `❌ This button belongs to <@${member.id}>. Run the command yourself to get your own.`,
@@ -272,7 +267,7 @@ describe('the bot through the real discord.js client', () => {
     );
     try {
       const [reply] = await fake.waitFor(
-        fake.click(member, message as VisibleMessage, button(message, 'Give')),
+        fake.click(member, message as VisibleMessage, buttonId(message, 'Give')),
       );
       expect(reply?.content).toBe('❌ Giving Cookies is switched off right now.');
       expect(await harness.deps.ledger.balanceOf('cookies', other.id)).toBe(0);

@@ -50,6 +50,13 @@ export interface VisibleMessage {
   at: number;
 }
 
+/** The custom id of the button labelled `label` on a message (throws when there is none). */
+export function buttonId(message: VisibleMessage | undefined, label: string): string {
+  const found = message?.components.flatMap((row) => row.components).find((c) => c.label === label);
+  if (!found) throw new Error(`no button ${label} on ${JSON.stringify(message)}`);
+  return found.custom_id;
+}
+
 export interface FakeUser {
   id: string;
   username: string;
