@@ -33,7 +33,7 @@ export const profile: Subcommand = {
     const stats = [
       {
         label: i18n.t('cookies:profile.collects'),
-        value: `${i18n.number(p.collects)} · ${i18n.cookies(p.collected)}`,
+        value: `${i18n.number(p.collects)} · ${i18n.number(p.collected)}`,
       },
       {
         label: i18n.t('cookies:profile.games'),
