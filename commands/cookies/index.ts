@@ -45,7 +45,7 @@ export const cookiesFeature: Feature = {
     const economy = new CookieEconomy(infra.ledger);
     const collects = new CollectStore(infra.db);
     return {
-      cookies: CookieService.create(infra, { prompts: new GivePromptStore(infra.db), collects }),
+      cookies: CookieService.create(infra, { economy, prompts: new GivePromptStore(infra.db), collects }),
       collect: new CrumbCollect({ ...infra, economy, store: collects }),
       steal: new StealService({ ...infra, economy, exposure: new ExposureStore(infra.db) }),
     };

@@ -11,6 +11,9 @@ import { PROJECT_ROOT } from '../../src/paths.js';
  * - Balance collections (Cookies, Place wallets) are used by the ledger only.
  * - Commands touch no collection and no database at all: they call services.
  * - In features (`utils/<feature>/`), only stores (`*Store.ts`) touch collections.
+ * - Value moves through the ledger (`debit`, `credit`, `transfer`, `payFromHouse`,
+ *   `payToHouse`) only from the currency's one module: Cookies from `utils/cookieEconomy.ts`
+ *   (benchmarks measure the ledger itself).
  */
 const BALANCE_DOCS = new Set(['CookieAccountDoc', 'PlaceWalletDoc', 'BalanceDoc']);
 const LEDGER = 'utils/ledger/';
@@ -18,6 +21,8 @@ const LEDGER = 'utils/ledger/';
 const COLLECTION_DEFINITIONS = 'src/db/collections.ts';
 const SCANNED = ['commands/', 'utils/', 'src/', 'bench/'];
 const RAW_BALANCE_NAME = /^(?:items_cookies|place_wallets)$/;
+const MOVES = new Set(['debit', 'credit', 'transfer', 'payFromHouse', 'payToHouse']);
+const MAY_MOVE_VALUE = [LEDGER, 'utils/cookieEconomy.ts', 'bench/'];
 
 function isMongo(symbol: ts.Symbol | undefined, name: string): boolean {
   return (
@@ -49,6 +54,21 @@ function dataAccessProblems(program: ts.Program, root: string): string[] {
       if (ts.isPropertyAccessExpression(node)) {
         const type = checker.getTypeAtLocation(node.expression);
         const symbol = type.getSymbol() ?? type.aliasSymbol;
+        const isLedger =
+          symbol?.getName() === 'Ledger' &&
+          (symbol.declarations ?? []).some((d) =>
+            d.getSourceFile().fileName.endsWith('utils/ledger/ledger.ts'),
+          );
+        if (
+          isLedger &&
+          MOVES.has(node.name.text) &&
+          !MAY_MOVE_VALUE.some((allowed) => path.startsWith(allowed))
+        ) {
+          report(
+            node,
+            `${node.expression.getText(file)}.${node.name.text} moves value outside utils/cookieEconomy.ts`,
+          );
+        }
         const isCollection = isMongo(symbol, 'Collection');
         if (isCollection || isMongo(symbol, 'Db')) {
           const doc = isCollection ? documentTypeName(checker, type) : undefined;
@@ -115,6 +135,11 @@ describe('data access', () => {
           "import type { Db } from 'mongodb';",
           "export const peek = (db: Db) => db.collection('place_wallets').findOne({});",
         ].join('\n'),
+        'utils/dice/payout.ts': [
+          "import type { Ledger } from '../ledger/ledger.js';",
+          'export const pay = (house: Ledger) =>',
+          "  house.payFromHouse({ opId: 'x', to: 'y', amount: 1, kind: 'dice.win' });",
+        ].join('\n'),
       },
       program,
     );
@@ -125,6 +150,7 @@ describe('data access', () => {
       "utils/dice/rules.ts:2: db.collection('place_wallets').findOne: only a feature's store touches its collections",
       "utils/dice/rules.ts:2: db.collection: only a feature's store touches its collections",
       'utils/dice/rules.ts:2: names the balance collection place_wallets',
+      'utils/dice/payout.ts:3: house.payFromHouse moves value outside utils/cookieEconomy.ts',
     ]);
   });
 });

@@ -3,7 +3,7 @@ import type { Clock } from '../../src/clock.js';
 import type { FeatureInfra } from '../../src/features/feature.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
-import { COOKIE_KINDS } from '../cookieEconomy.js';
+import { COOKIE_KINDS, type CookieEconomy } from '../cookieEconomy.js';
 import { liveStreak } from '../crumbCollect.js';
 import { AppError, featureDisabled, invalidInputText, notYourButton } from '../errors.js';
 import { insufficientFunds } from '../ledger/errors.js';
@@ -65,6 +65,7 @@ export interface HistoryEntry {
 
 interface CookieDeps {
   ledger: Ledger;
+  economy: CookieEconomy;
   collects: CollectStore;
   runtimeConfig: RuntimeConfig;
   scheduler: Scheduler;
@@ -81,9 +82,9 @@ export class CookieService {
 
   static create(
     infra: FeatureInfra,
-    stores: { prompts: GivePromptStore; collects: CollectStore },
+    parts: { economy: CookieEconomy; prompts: GivePromptStore; collects: CollectStore },
   ): CookieService {
-    return new CookieService({ ...infra, ...stores });
+    return new CookieService({ ...infra, ...parts });
   }
 
   balance(userId: string): Promise<number> {
@@ -132,13 +133,10 @@ export class CookieService {
     }
     // Once accepted the prompt cannot be cancelled: this transfer, or a retry of it by
     // pressing Give again, is the only thing that can still happen to it.
-    const outcome = await this.deps.ledger.transfer({
+    const outcome = await this.deps.economy.transfer(accepted.from, accepted.to, {
       opId: `cookies.give:${promptId}`,
-      currency: 'cookies',
-      from: accepted.from,
-      to: accepted.to,
       amount: accepted.amount,
-      kind: 'cookies.give',
+      kind: COOKIE_KINDS.give,
       source: accepted.from,
     });
     await this.deps.prompts.markGiven(promptId);
@@ -164,12 +162,10 @@ export class CookieService {
     amount: number;
     reason: string;
   }): Promise<LedgerOutcome> {
-    return this.deps.ledger.credit({
+    return this.deps.economy.mint(grant.to, {
       opId: grant.opId,
-      currency: 'cookies',
-      account: grant.to,
       amount: grant.amount,
-      kind: 'cookies.admin_grant',
+      kind: COOKIE_KINDS.grant,
       source: grant.adminId,
       reason: grant.reason,
     });
@@ -242,7 +238,7 @@ export class CookieService {
     if (request.from === request.to) {
       throw invalidInputText('you cannot give Cookies to yourself', 'cookies:errors.giveToSelf');
     }
-    if (request.to === this.deps.ledger.houseAccountId) {
+    if (this.deps.ledger.isSystemAccount(request.to)) {
       throw invalidInputText('the house vault does not take gifts', 'cookies:errors.giveToHouse');
     }
     const max = await this.deps.runtimeConfig.get('cookies.give_max');
