@@ -87,15 +87,19 @@ export class RoundStore {
 
   /** A member's settled rounds: how many, how many paid more than their stake, and the net. */
   async stats(userId: string): Promise<{ played: number; won: number; net: number }> {
-    let played = 0;
-    let won = 0;
-    let net = 0;
-    const rounds = this.#rounds.find({ userId, status: 'settled' }, { projection: { stake: 1, payout: 1 } });
-    for await (const r of rounds) {
-      played++;
-      if ((r.payout ?? 0) > (r.stake ?? 0)) won++;
-      net += (r.payout ?? 0) - (r.stake ?? 0);
-    }
-    return { played, won, net };
+    const [row] = await this.#rounds
+      .aggregate<{ played: number; won: number; net: number }>([
+        { $match: { userId, status: 'settled' } },
+        {
+          $group: {
+            _id: null,
+            played: { $sum: 1 },
+            won: { $sum: { $cond: [{ $gt: ['$payout', '$stake'] }, 1, 0] } },
+            net: { $sum: { $subtract: ['$payout', '$stake'] } },
+          },
+        },
+      ])
+      .toArray();
+    return { played: row?.played ?? 0, won: row?.won ?? 0, net: row?.net ?? 0 };
   }
 }

@@ -261,19 +261,21 @@ export class Ledger {
     account: string,
     since?: Date,
   ): Promise<Map<string, KindTotal>> {
-    const events = this.deps.cols.ledgerEvents.find(
-      { currency, account, ...(since ? { at: { $gte: since } } : {}) },
-      { projection: { kind: 1, delta: 1 } },
-    );
-    const totals = new Map<string, KindTotal>();
-    for await (const event of events) {
-      const total = totals.get(event.kind) ?? { count: 0, in: 0, out: 0 };
-      total.count += 1;
-      if (event.delta > 0) total.in += event.delta;
-      else total.out -= event.delta;
-      totals.set(event.kind, total);
-    }
-    return totals;
+    // Summed by the server: a member with years of history sends back one row per kind.
+    const rows = await this.deps.cols.ledgerEvents
+      .aggregate<{ _id: string; count: number; in: number; out: number }>([
+        { $match: { currency, account, ...(since ? { at: { $gte: since } } : {}) } },
+        {
+          $group: {
+            _id: '$kind',
+            count: { $sum: 1 },
+            in: { $sum: { $cond: [{ $gt: ['$delta', 0] }, '$delta', 0] } },
+            out: { $sum: { $cond: [{ $lt: ['$delta', 0] }, { $subtract: [0, '$delta'] }, 0] } },
+          },
+        },
+      ])
+      .toArray();
+    return new Map(rows.map((r) => [r._id, { count: r.count, in: r.in, out: r.out }]));
   }
 
   #memberIds() {
