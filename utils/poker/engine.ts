@@ -1,0 +1,395 @@
+import { compare, evaluate } from '@poker-apprentice/hand-evaluator';
+import { AppError } from '../errors.js';
+
+/**
+ * No-limit Texas Hold'em as pure functions of a persisted state: each press is a function from
+ * one state to the next, so a hand can be stored after every action, reloaded after a
+ * restart and continued. Hand ranking is @poker-apprentice/hand-evaluator's. The rules this
+ * follows, and the ones it chooses, are in COOKIE_LOGIC.md ("Poker").
+ */
+
+/** A card as the evaluator writes it: rank (`2`–`9`, `T`, `J`, `Q`, `K`, `A`) then suit (`s h d c`). */
+export type Card = string;
+
+export const RANKS = ['2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K', 'A'];
+export const SUITS = ['s', 'h', 'd', 'c'];
+export const FULL_DECK: readonly Card[] = SUITS.flatMap((s) => RANKS.map((r) => `${r}${s}`));
+export const MAX_SEATS = 9;
+
+/** A seat at the table; chips not in the current hand are in `stack`. */
+export interface Seat {
+  userId: string;
+  stack: number;
+}
+
+export interface HandPlayer {
+  seat: number;
+  userId: string;
+  hole: Card[];
+  /** Chips put in on this street / in the whole hand. */
+  committed: number;
+  total: number;
+  folded: boolean;
+  allIn: boolean;
+  /** Has acted since the last full raise. */
+  acted: boolean;
+  /** May still raise (false after an all-in raise too small to reopen the betting). */
+  mayRaise: boolean;
+}
+
+export type Street = 'preflop' | 'flop' | 'turn' | 'river' | 'done';
+
+export interface PotResult {
+  amount: number;
+  eligible: number[];
+  winners: number[];
+  /** What each winner got from this pot, by seat. */
+  shares: Record<string, number>;
+}
+
+export interface HandResult {
+  pots: PotResult[];
+  rake: number;
+  /** Showdown hands, by seat (empty when everyone else folded). */
+  shown: { seat: number; cards: Card[]; strength: number }[];
+}
+
+export interface Hand {
+  number: number;
+  deck: Card[];
+  board: Card[];
+  button: number;
+  smallBlindSeat: number;
+  bigBlindSeat: number;
+  players: HandPlayer[];
+  street: Street;
+  currentBet: number;
+  /** The size of the last full bet or raise: the smallest raise allowed now. */
+  minRaise: number;
+  toAct: number | null;
+  /** The last actions, newest last (for the board). */
+  log: string[];
+  result?: HandResult;
+}
+
+export interface Game {
+  seats: (Seat | null)[];
+  button: number;
+  smallBlind: number;
+  bigBlind: number;
+  rakePct: number;
+  rakeCap: number;
+  hand: Hand | null;
+  handsPlayed: number;
+}
+
+export type PokerAction = { type: 'fold' } | { type: 'check' } | { type: 'call' } | { type: 'raise'; to: number };
+
+export interface Legal {
+  toCall: number;
+  canCheck: boolean;
+  callAmount: number;
+  canRaise: boolean;
+  minRaiseTo: number;
+  maxRaiseTo: number;
+}
+
+const LOG_KEPT = 6;
+
+function pokerError(detail: string, messageKey: string, context: Record<string, number | string> = {}): AppError {
+  return new AppError('INVALID_INPUT', detail, { ...context, messageKey });
+}
+
+/** Seats that can play a hand (a player with chips), in seat order. */
+export function playableSeats(game: Pick<Game, 'seats'>): number[] {
+  return game.seats.flatMap((s, i) => (s && s.stack > 0 ? [i] : []));
+}
+
+function nextOf(seats: number[], after: number): number {
+  return seats.find((s) => s > after) ?? (seats[0] as number);
+}
+
+function player(hand: Hand, seat: number): HandPlayer {
+  const p = hand.players.find((x) => x.seat === seat);
+  if (!p) throw new Error(`seat ${seat} is not in hand ${hand.number}`);
+  return p;
+}
+
+function seatOf(game: Game, seat: number): Seat {
+  const s = game.seats[seat];
+  if (!s) throw new Error(`seat ${seat} is empty`);
+  return s;
+}
+
+/** Moves chips from a seat's stack into the hand (all-in when the stack runs out). */
+function commit(game: Game, p: HandPlayer, amount: number): void {
+  const seat = seatOf(game, p.seat);
+  const paid = Math.min(amount, seat.stack);
+  seat.stack -= paid;
+  p.committed += paid;
+  p.total += paid;
+  if (seat.stack === 0) p.allIn = true;
+}
+
+function clone(game: Game): Game {
+  return structuredClone(game);
+}
+
+/**
+ * Starts the next hand with `deck` (a shuffled 52-card deck): moves the button, posts the
+ * blinds (heads-up: the button posts the small blind and acts first before the flop), deals.
+ */
+export function startHand(game: Game, deck: Card[]): Game {
+  const g = clone(game);
+  const seats = playableSeats(g);
+  if (seats.length < 2) throw pokerError('a hand needs two players with chips', 'poker:errors.needTwo');
+  const button = nextOf(seats, g.button);
+  const headsUp = seats.length === 2;
+  const sb = headsUp ? button : nextOf(seats, button);
+  const bb = nextOf(seats, sb);
+  const remaining = [...deck];
+  const players: HandPlayer[] = seats.map((seat) => ({
+    seat,
+    userId: seatOf(g, seat).userId,
+    hole: [],
+    committed: 0,
+    total: 0,
+    folded: false,
+    allIn: false,
+    acted: false,
+    mayRaise: true,
+  }));
+  for (let round = 0; round < 2; round++) {
+    for (const p of players) p.hole.push(remaining.shift() as Card);
+  }
+  const hand: Hand = {
+    number: g.handsPlayed + 1,
+    deck: remaining,
+    board: [],
+    button,
+    smallBlindSeat: sb,
+    bigBlindSeat: bb,
+    players,
+    street: 'preflop',
+    currentBet: g.bigBlind,
+    minRaise: g.bigBlind,
+    toAct: null,
+    log: [],
+  };
+  g.button = button;
+  g.hand = hand;
+  g.handsPlayed += 1;
+  commit(g, player(hand, sb), g.smallBlind);
+  commit(g, player(hand, bb), g.bigBlind);
+  hand.log.push(`blinds ${g.smallBlind}/${g.bigBlind}`);
+  hand.toAct = firstToAct(hand, headsUp ? sb : nextOf(seats, bb));
+  return advanceIfSettled(g);
+}
+
+/** The first player from `from` on (in seat order, wrapping) who can still act. */
+function firstToAct(hand: Hand, from: number): number | null {
+  const order = [...hand.players.filter((p) => p.seat >= from), ...hand.players.filter((p) => p.seat < from)];
+  return order.find((p) => canAct(hand, p))?.seat ?? null;
+}
+
+function canAct(hand: Hand, p: HandPlayer): boolean {
+  return !p.folded && !p.allIn && (!p.acted || p.committed < hand.currentBet);
+}
+
+/** What the player to act may do. */
+export function legalActions(game: Game, seat: number): Legal {
+  const hand = game.hand;
+  if (!hand) throw new Error('no hand in play');
+  const p = player(hand, seat);
+  const stack = seatOf(game, seat).stack;
+  const toCall = Math.max(0, hand.currentBet - p.committed);
+  const othersCanBet = hand.players.some((o) => o.seat !== seat && !o.folded && !o.allIn);
+  const maxRaiseTo = p.committed + stack;
+  const minRaiseTo = Math.min(maxRaiseTo, hand.currentBet + hand.minRaise);
+  return {
+    toCall,
+    canCheck: toCall === 0,
+    callAmount: Math.min(toCall, stack),
+    canRaise: p.mayRaise && othersCanBet && maxRaiseTo > hand.currentBet,
+    minRaiseTo,
+    maxRaiseTo,
+  };
+}
+
+/** Applies one action of the player to act; a wrong turn or an illegal size is refused. */
+export function act(game: Game, seat: number, action: PokerAction): Game {
+  const g = clone(game);
+  const hand = g.hand;
+  if (!hand || hand.street === 'done') throw pokerError('no hand in play', 'poker:errors.noHand');
+  if (hand.toAct !== seat) throw pokerError(`it is seat ${hand.toAct}'s turn`, 'poker:errors.notYourTurn');
+  const p = player(hand, seat);
+  const legal = legalActions(g, seat);
+  const name = p.userId;
+  switch (action.type) {
+    case 'fold':
+      p.folded = true;
+      hand.log.push(`${name} folds`);
+      break;
+    case 'check':
+      if (!legal.canCheck) throw pokerError('cannot check facing a bet', 'poker:errors.cannotCheck', { toCall: legal.toCall });
+      hand.log.push(`${name} checks`);
+      break;
+    case 'call':
+      if (legal.toCall === 0) {
+        hand.log.push(`${name} checks`);
+        break;
+      }
+      commit(g, p, legal.callAmount);
+      hand.log.push(`${name} calls ${legal.callAmount}${p.allIn ? ' (all-in)' : ''}`);
+      break;
+    case 'raise': {
+      if (!legal.canRaise) throw pokerError('cannot raise now', 'poker:errors.cannotRaise');
+      const to = action.to;
+      if (!Number.isInteger(to) || to > legal.maxRaiseTo || (to < legal.minRaiseTo && to !== legal.maxRaiseTo)) {
+        throw pokerError(`raise to ${to} outside ${legal.minRaiseTo}..${legal.maxRaiseTo}`, 'poker:errors.raiseSize', {
+          to,
+          min: legal.minRaiseTo,
+          max: legal.maxRaiseTo,
+        });
+      }
+      const size = to - hand.currentBet;
+      commit(g, p, to - p.committed);
+      const full = size >= hand.minRaise;
+      for (const o of hand.players) {
+        if (o.seat === seat || o.folded || o.allIn) continue;
+        if (full) {
+          o.acted = false;
+          o.mayRaise = true;
+        } else if (o.acted) {
+          // An all-in too small to be a raise: those who acted may call or fold, not raise.
+          o.acted = false;
+          o.mayRaise = false;
+        }
+      }
+      if (full) hand.minRaise = size;
+      hand.log.push(`${name} ${hand.currentBet === 0 ? 'bets' : 'raises to'} ${to}${p.allIn ? ' (all-in)' : ''}`);
+      hand.currentBet = to;
+      break;
+    }
+  }
+  p.acted = true;
+  if (hand.log.length > LOG_KEPT) hand.log.splice(0, hand.log.length - LOG_KEPT);
+  hand.toAct = firstToAct(hand, nextOf(hand.players.map((x) => x.seat), seat));
+  return advanceIfSettled(g);
+}
+
+/** Ends the street, the hand, or runs the board out, when nobody is left to act. */
+function advanceIfSettled(g: Game): Game {
+  const hand = g.hand as Hand;
+  const live = hand.players.filter((p) => !p.folded);
+  if (live.length === 1) return finish(g, [], false);
+  if (hand.toAct !== null) return g;
+  const canStillBet = live.filter((p) => !p.allIn).length;
+  while (hand.street !== 'river') {
+    nextStreet(hand);
+    if (canStillBet >= 2) {
+      hand.toAct = firstToAct(hand, nextOf(hand.players.map((p) => p.seat), hand.button));
+      if (hand.toAct !== null) return g;
+    }
+  }
+  return showdown(g);
+}
+
+function nextStreet(hand: Hand): void {
+  const deal = (n: number) => {
+    hand.deck.shift(); // the burn card
+    for (let i = 0; i < n; i++) hand.board.push(hand.deck.shift() as Card);
+  };
+  hand.street = hand.street === 'preflop' ? 'flop' : hand.street === 'flop' ? 'turn' : 'river';
+  deal(hand.street === 'flop' ? 3 : 1);
+  hand.currentBet = 0;
+  for (const p of hand.players) {
+    p.committed = 0;
+    p.acted = false;
+    p.mayRaise = true;
+  }
+  hand.log.push(`${hand.street}: ${hand.board.join(' ')}`);
+}
+
+function showdown(g: Game): Game {
+  const hand = g.hand as Hand;
+  const shown = hand.players
+    .filter((p) => !p.folded)
+    .map((p) => {
+      const best = evaluate({ holeCards: p.hole, communityCards: hand.board });
+      return { seat: p.seat, cards: best.hand as Card[], strength: best.strength as number, evaluated: best };
+    });
+  return finish(
+    g,
+    shown.map(({ evaluated: _, ...s }) => s),
+    true,
+    (a, b) => {
+      const x = shown.find((s) => s.seat === a)?.evaluated;
+      const y = shown.find((s) => s.seat === b)?.evaluated;
+      return x && y ? compare(x, y) : 0;
+    },
+  );
+}
+
+/**
+ * Splits the chips into the main pot and side pots by the players' contributions, takes the
+ * rake (only when a flop was dealt, from the pots in order, never from a bet nobody called),
+ * and pays each pot to its best eligible hands. Odd chips of a split go one each to the
+ * winners in seat order starting left of the button.
+ */
+function finish(g: Game, shown: HandResult['shown'], showdownReached: boolean, order?: (a: number, b: number) => number): Game {
+  const hand = g.hand as Hand;
+  const live = hand.players.filter((p) => !p.folded);
+  const levels = [...new Set(live.map((p) => p.total))].sort((a, b) => a - b);
+  const pots: PotResult[] = [];
+  let previous = 0;
+  for (const level of levels) {
+    const amount = hand.players.reduce((sum, p) => sum + Math.min(p.total, level) - Math.min(p.total, previous), 0);
+    const eligible = live.filter((p) => p.total >= level).map((p) => p.seat);
+    if (amount > 0) pots.push({ amount, eligible, winners: [], shares: {} });
+    previous = level;
+  }
+  const leftover = hand.players.reduce((sum, p) => sum + Math.max(0, p.total - previous), 0);
+  if (leftover > 0 && pots.length > 0) (pots[pots.length - 1] as PotResult).amount += leftover;
+
+  let rake = 0;
+  if (hand.board.length >= 3 && g.rakePct > 0) {
+    const contested = pots.filter((pot) => pot.eligible.length > 1);
+    const total = contested.reduce((sum, pot) => sum + pot.amount, 0);
+    let due = Math.min(g.rakeCap, Math.floor((total * g.rakePct) / 100));
+    for (const pot of contested) {
+      const take = Math.min(due, pot.amount);
+      pot.amount -= take;
+      rake += take;
+      due -= take;
+    }
+  }
+
+  const seatsFromButton = [...hand.players.filter((p) => p.seat > hand.button), ...hand.players.filter((p) => p.seat <= hand.button)].map(
+    (p) => p.seat,
+  );
+  for (const pot of pots) {
+    const ranked = [...pot.eligible].sort(order ?? (() => 0));
+    const best = ranked[0] as number;
+    pot.winners = order ? ranked.filter((s) => order(s, best) === 0) : [best];
+    const winners = seatsFromButton.filter((s) => pot.winners.includes(s));
+    const share = Math.floor(pot.amount / winners.length);
+    let odd = pot.amount - share * winners.length;
+    for (const seat of winners) {
+      const won = share + (odd > 0 ? 1 : 0);
+      if (odd > 0) odd--;
+      pot.shares[String(seat)] = won;
+      seatOf(g, seat).stack += won;
+    }
+  }
+  hand.result = { pots, rake, shown: showdownReached ? shown : [] };
+  hand.street = 'done';
+  hand.toAct = null;
+  return g;
+}
+
+/** Chips in play in the hand (committed, not yet paid out). */
+export function chipsInHand(hand: Hand | null): number {
+  if (!hand || hand.street === 'done') return 0;
+  return hand.players.reduce((sum, p) => sum + p.total, 0);
+}
