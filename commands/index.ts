@@ -5,6 +5,7 @@ import { adminFeature } from './admin/index.js';
 import { cookiesFeature } from './cookies/index.js';
 import { gamesFeature } from './games/index.js';
 import { helpFeature } from './help/index.js';
+import { pokerFeature } from './poker/index.js';
 import { vaultFeature } from './vault/index.js';
 
 /**
@@ -16,6 +17,7 @@ export const FEATURES: readonly Feature[] = [
   cookiesFeature,
   gamesFeature,
   vaultFeature,
+  pokerFeature,
   adminFeature,
 ];
 

@@ -4,6 +4,7 @@
  * there is one. With `--recover` it first runs the recovery pass (`npm run ledger:recover`).
  */
 
+import { ASSEMBLY } from '../commands/index.js';
 import { checkInvariants } from '../utils/ledger/invariants.js';
 import { openApp, runLedgerRecovery } from './app.js';
 import { runCli } from './cli.js';
@@ -17,6 +18,10 @@ await runCli(async (config, log) => {
       if (!process.argv.includes('--check')) return report.stuck.length > 0 ? 1 : 0;
     }
     const report = await checkInvariants(app.cols);
+    // The features' own books (poker tables: chips conserved, no Cookie operation stuck).
+    const featureProblems = await ASSEMBLY.checkInvariants(app.db, config);
+    report.problems.push(...featureProblems);
+    report.ok &&= featureProblems.length === 0;
     for (const [currency, t] of Object.entries(report.totals)) {
       console.log(
         `${currency}: ${t.accounts} accounts, balances ${t.balances}, minted ${t.minted}, burned ${t.burned}`,

@@ -21,6 +21,9 @@ export const COOKIE_KINDS = {
   heistLoot: 'heist.loot',
   heistPayout: 'heist.payout',
   heistReturn: 'heist.return',
+  pokerBuyIn: 'poker.buyin',
+  pokerCashOut: 'poker.cashout',
+  pokerRake: 'poker.rake',
 } as const;
 
 export type CookieKind = (typeof COOKIE_KINDS)[keyof typeof COOKIE_KINDS];
@@ -79,7 +82,7 @@ export class CookieEconomy {
   }
 
   /** The account that holds the Cookies of one round or heist while it is in play. */
-  pot(kind: 'game' | 'heist', id: string): string {
+  pot(kind: 'game' | 'heist' | 'poker', id: string): string {
     return `${POT_PREFIX}${kind}:${id}`;
   }
 

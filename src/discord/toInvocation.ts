@@ -46,6 +46,7 @@ export function toInvocation(interaction: SupportedInteraction): Invocation {
   const base = {
     id: interaction.id,
     guildId: interaction.guildId,
+    channelId: interaction.channelId,
     locale: interaction.locale ?? null,
     guildLocale: interaction.guildLocale ?? null,
     ...memberInfo(interaction),

@@ -2,6 +2,7 @@ import type { Db } from 'mongodb';
 import { CORE_ERROR_MESSAGES, type ErrorCode, type ErrorMessage } from '../../utils/errors.js';
 import { LEDGER_ERROR_MESSAGES } from '../../utils/ledger/errors.js';
 import { LEDGER_MESSAGES } from '../../utils/ledger/messages.js';
+import type { Config } from '../config.js';
 import { CORE_MESSAGES } from '../i18n/core.js';
 import type { Messages } from '../i18n/i18n.js';
 import type { BotDeps, CommandModule } from '../interactions/types.js';
@@ -18,6 +19,8 @@ export interface Assembly {
   /** Every namespace of texts: `core`, `ledger` and one per feature with texts. */
   messages: Readonly<Record<string, Messages>>;
   ensureIndexes(db: Db): Promise<void>;
+  /** Every feature's own invariants (beyond the ledger's), as a list of problems. */
+  checkInvariants(db: Db, config: Config): Promise<string[]>;
   createServices(infra: FeatureInfra): FeatureServices;
   tasks(deps: BotDeps): TaskHandler[];
 }
@@ -74,6 +77,10 @@ export function assembleFeatures(features: readonly Feature[]): Assembly {
     messages,
     async ensureIndexes(db) {
       for (const feature of features) await feature.ensureIndexes?.(db);
+    },
+    async checkInvariants(db, config) {
+      const found = await Promise.all(features.map((f) => f.checkInvariants?.(db, config) ?? []));
+      return found.flat();
     },
     createServices(infra) {
       return Object.assign({}, ...features.map((f) => f.createServices?.(infra) ?? {})) as FeatureServices;

@@ -1,5 +1,6 @@
 import type { Db } from 'mongodb';
 import type { ErrorCode, ErrorMessage } from '../../utils/errors.js';
+import type { Config } from '../config.js';
 import type { Messages } from '../i18n/i18n.js';
 import type { BotDeps, CommandModule } from '../interactions/types.js';
 import type { Setting } from '../runtimeConfig/settings.js';
@@ -35,6 +36,8 @@ export interface Feature {
   settings?: Readonly<Record<string, Setting<unknown>>>;
   errors?: Readonly<Partial<Record<ErrorCode, ErrorMessage>>>;
   ensureIndexes?(db: Db): Promise<void>;
+  /** Checks of the feature's own books, run by `npm run check:invariants` (problems, or none). */
+  checkInvariants?(db: Db, config: Config): Promise<string[]>;
   createServices?(infra: FeatureInfra): Partial<FeatureServices>;
   /** Task handlers; they get the full deps, services included. */
   tasks?(deps: BotDeps): readonly TaskHandler[];

@@ -40,6 +40,8 @@ export interface Invocation {
   user: { id: string; name: string };
   roleIds: string[];
   guildId: string | null;
+  /** The channel it happened in, if known. */
+  channelId?: string | null;
   /** The member's client language (Discord's `locale`, e.g. `de`, `en-US`), if known. */
   locale: string | null;
   /** The server's preferred language (Discord's `guild_locale`), if known. */

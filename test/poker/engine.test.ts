@@ -45,22 +45,47 @@ describe('hand ranking (the evaluator, on the classic examples)', () => {
       ['Tc', 'Td', 'Ah', '8s', '6c'], // one pair
       ['Ac', 'Qd', '9h', '7s', '3c'], // high card
       ['Ah', 'Qs', '9c', '7d', '2d'], // high card, lower last kicker
-    ].map((cards) => evaluate({ holeCards: cards }));
-    for (let i = 0; i + 1 < ranked.length; i++) expect(compare(ranked[i] as never, ranked[i + 1] as never), `hand ${i}`).toBe(-1);
-    expect(compare(evaluate({ holeCards: ['Ts', '9s', '8d', '7c', '6h'] }), evaluate({ holeCards: ['Th', '9h', '8c', '7d', '6s'] }))).toBe(0);
+    ].map((cards) => evaluate({ holeCards: cards as never }));
+    for (let i = 0; i + 1 < ranked.length; i++)
+      expect(compare(ranked[i] as never, ranked[i + 1] as never), `hand ${i}`).toBe(-1);
+    expect(
+      compare(
+        evaluate({ holeCards: ['Ts', '9s', '8d', '7c', '6h'] }),
+        evaluate({ holeCards: ['Th', '9h', '8c', '7d', '6s'] }),
+      ),
+    ).toBe(0);
   });
 });
 
-describe('no-limit hold\'em rules', () => {
+describe("no-limit hold'em rules", () => {
   it('heads-up: the button posts the small blind and acts first before the flop, last after it', () => {
-    let g = startHand(table([1_000, 1_000]), deck([['As', 'Ad'], ['Kc', 'Kd']], ['2c', '7h', '9s', 'Jd', '3h']));
+    let g = startHand(
+      table([1_000, 1_000]),
+      deck(
+        [
+          ['As', 'Ad'],
+          ['Kc', 'Kd'],
+        ],
+        ['2c', '7h', '9s', 'Jd', '3h'],
+      ),
+    );
     expect(g.hand).toMatchObject({ button: 0, smallBlindSeat: 0, bigBlindSeat: 1, toAct: 0 });
     g = act(g, 0, { type: 'call' });
     expect(g.hand?.toAct).toBe(1);
     g = act(g, 1, { type: 'check' });
     expect(g.hand).toMatchObject({ street: 'flop', toAct: 1 });
     // The next hand moves the button.
-    g = act(act(act(act(act(act(g, 1, { type: 'check' }), 0, { type: 'check' }), 1, { type: 'check' }), 0, { type: 'check' }), 1, { type: 'check' }), 0, { type: 'check' });
+    g = act(
+      act(
+        act(act(act(act(g, 1, { type: 'check' }), 0, { type: 'check' }), 1, { type: 'check' }), 0, {
+          type: 'check',
+        }),
+        1,
+        { type: 'check' },
+      ),
+      0,
+      { type: 'check' },
+    );
     expect(g.hand?.street).toBe('done');
     expect(g.seats.map((s) => s?.stack)).toEqual([1_010, 990]);
     g = startHand(g, FULL_DECK as Card[]);
@@ -84,7 +109,12 @@ describe('no-limit hold\'em rules', () => {
 
   it('splits three all-ins of different sizes into a main pot and two side pots', () => {
     // Seat 3 holds the best hand but has least; seat 1 the second best; seat 2 the third; seat 0 the worst.
-    const holes = [['2c', '7d'], ['Kc', 'Kd'], ['Qc', 'Qd'], ['Ac', 'Ad']];
+    const holes = [
+      ['2c', '7d'],
+      ['Kc', 'Kd'],
+      ['Qc', 'Qd'],
+      ['Ac', 'Ad'],
+    ];
     // Cards are dealt in seat order.
     let g = startHand(table([1_000, 300, 200, 100]), deck(holes, ['3s', '8h', '9d', 'Js', '4h']));
     // Button 0, blinds 1 and 2, seat 3 first.
@@ -105,13 +135,18 @@ describe('no-limit hold\'em rules', () => {
 
   it('splits a tied pot, the odd chip to the first winner left of the button', () => {
     // Everyone plays the board's straight.
-    const holes = [['2c', '3d'], ['2d', '3c'], ['4h', '4s']];
+    const holes = [
+      ['2c', '3d'],
+      ['2d', '3c'],
+      ['4h', '4s'],
+    ];
     const board = ['Ts', 'Jh', 'Qd', 'Kc', 'As'];
     let g = startHand(table([100, 100, 100]), deck(holes, board));
     g = act(g, 0, { type: 'call' });
     g = act(g, 1, { type: 'call' });
     g = act(g, 2, { type: 'check' });
-    for (let street = 0; street < 3; street++) for (const seat of [1, 2, 0]) g = act(g, seat, { type: 'check' });
+    for (let street = 0; street < 3; street++)
+      for (const seat of [1, 2, 0]) g = act(g, seat, { type: 'check' });
     expect(g.hand?.result?.pots[0]).toMatchObject({ amount: 30, shares: { 0: 10, 1: 10, 2: 10 } });
     // The small blind folds its 5: 25 between the button (seat 0) and the big blind (seat 2).
     g = startHand(table([100, 100, 100]), deck(holes, board));
@@ -127,7 +162,16 @@ describe('no-limit hold\'em rules', () => {
     let g = startHand(table([1_000, 1_000], [5, 10], 5), FULL_DECK as Card[]);
     g = act(g, 0, { type: 'fold' });
     expect(g.hand?.result?.rake).toBe(0);
-    g = startHand(g, deck([['As', 'Ad'], ['Kc', 'Kd']], ['2c', '7h', '9s', 'Jd', '3h']));
+    g = startHand(
+      g,
+      deck(
+        [
+          ['As', 'Ad'],
+          ['Kc', 'Kd'],
+        ],
+        ['2c', '7h', '9s', 'Jd', '3h'],
+      ),
+    );
     g = act(g, 1, { type: 'raise', to: 200 });
     g = act(g, 0, { type: 'call' });
     for (let street = 0; street < 3; street++) for (const seat of [0, 1]) g = act(g, seat, { type: 'check' });

@@ -10,6 +10,9 @@ import { AppError } from '../errors.js';
 
 /** A card as the evaluator writes it: rank (`2`–`9`, `T`, `J`, `Q`, `K`, `A`) then suit (`s h d c`). */
 export type Card = string;
+/** The evaluator's own (literal) card type; our cards are always of that form. */
+type EvaluatorCard = Parameters<typeof evaluate>[0]['holeCards'][number];
+const asEvaluatorCards = (cards: Card[]) => cards as EvaluatorCard[];
 
 export const RANKS = ['2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K', 'A'];
 export const SUITS = ['s', 'h', 'd', 'c'];
@@ -67,10 +70,18 @@ export interface Hand {
   /** The size of the last full bet or raise: the smallest raise allowed now. */
   minRaise: number;
   toAct: number | null;
-  /** The last actions, newest last (for the board). */
-  log: string[];
+  /** The last actions, newest last (the board words them in the reader's language). */
+  log: LogEntry[];
   result?: HandResult;
 }
+
+/** One line of a hand's history. */
+export type LogEntry =
+  | { what: 'blinds'; small: number; big: number }
+  | { what: 'fold' | 'check'; userId: string }
+  | { what: 'call' | 'bet' | 'raise'; userId: string; amount: number; allIn: boolean }
+  | { what: 'street'; street: Street; board: Card[] }
+  | { what: 'off' };
 
 export interface Game {
   seats: (Seat | null)[];
@@ -83,7 +94,11 @@ export interface Game {
   handsPlayed: number;
 }
 
-export type PokerAction = { type: 'fold' } | { type: 'check' } | { type: 'call' } | { type: 'raise'; to: number };
+export type PokerAction =
+  | { type: 'fold' }
+  | { type: 'check' }
+  | { type: 'call' }
+  | { type: 'raise'; to: number };
 
 export interface Legal {
   toCall: number;
@@ -96,7 +111,11 @@ export interface Legal {
 
 const LOG_KEPT = 6;
 
-function pokerError(detail: string, messageKey: string, context: Record<string, number | string> = {}): AppError {
+function pokerError(
+  detail: string,
+  messageKey: string,
+  context: Record<string, number | string> = {},
+): AppError {
   return new AppError('INVALID_INPUT', detail, { ...context, messageKey });
 }
 
@@ -181,7 +200,7 @@ export function startHand(game: Game, deck: Card[]): Game {
   g.handsPlayed += 1;
   commit(g, player(hand, sb), g.smallBlind);
   commit(g, player(hand, bb), g.bigBlind);
-  hand.log.push(`blinds ${g.smallBlind}/${g.bigBlind}`);
+  hand.log.push({ what: 'blinds', small: g.smallBlind, big: g.bigBlind });
   hand.toAct = firstToAct(hand, headsUp ? sb : nextOf(seats, bb));
   return advanceIfSettled(g);
 }
@@ -228,29 +247,38 @@ export function act(game: Game, seat: number, action: PokerAction): Game {
   switch (action.type) {
     case 'fold':
       p.folded = true;
-      hand.log.push(`${name} folds`);
+      hand.log.push({ what: 'fold', userId: name });
       break;
     case 'check':
-      if (!legal.canCheck) throw pokerError('cannot check facing a bet', 'poker:errors.cannotCheck', { toCall: legal.toCall });
-      hand.log.push(`${name} checks`);
+      if (!legal.canCheck)
+        throw pokerError('cannot check facing a bet', 'poker:errors.cannotCheck', { toCall: legal.toCall });
+      hand.log.push({ what: 'check', userId: name });
       break;
     case 'call':
       if (legal.toCall === 0) {
-        hand.log.push(`${name} checks`);
+        hand.log.push({ what: 'check', userId: name });
         break;
       }
       commit(g, p, legal.callAmount);
-      hand.log.push(`${name} calls ${legal.callAmount}${p.allIn ? ' (all-in)' : ''}`);
+      hand.log.push({ what: 'call', userId: name, amount: legal.callAmount, allIn: p.allIn });
       break;
     case 'raise': {
       if (!legal.canRaise) throw pokerError('cannot raise now', 'poker:errors.cannotRaise');
       const to = action.to;
-      if (!Number.isInteger(to) || to > legal.maxRaiseTo || (to < legal.minRaiseTo && to !== legal.maxRaiseTo)) {
-        throw pokerError(`raise to ${to} outside ${legal.minRaiseTo}..${legal.maxRaiseTo}`, 'poker:errors.raiseSize', {
-          to,
-          min: legal.minRaiseTo,
-          max: legal.maxRaiseTo,
-        });
+      if (
+        !Number.isInteger(to) ||
+        to > legal.maxRaiseTo ||
+        (to < legal.minRaiseTo && to !== legal.maxRaiseTo)
+      ) {
+        throw pokerError(
+          `raise to ${to} outside ${legal.minRaiseTo}..${legal.maxRaiseTo}`,
+          'poker:errors.raiseSize',
+          {
+            to,
+            min: legal.minRaiseTo,
+            max: legal.maxRaiseTo,
+          },
+        );
       }
       const size = to - hand.currentBet;
       commit(g, p, to - p.committed);
@@ -267,14 +295,25 @@ export function act(game: Game, seat: number, action: PokerAction): Game {
         }
       }
       if (full) hand.minRaise = size;
-      hand.log.push(`${name} ${hand.currentBet === 0 ? 'bets' : 'raises to'} ${to}${p.allIn ? ' (all-in)' : ''}`);
+      hand.log.push({
+        what: hand.currentBet === 0 ? 'bet' : 'raise',
+        userId: name,
+        amount: to,
+        allIn: p.allIn,
+      });
       hand.currentBet = to;
       break;
     }
   }
   p.acted = true;
   if (hand.log.length > LOG_KEPT) hand.log.splice(0, hand.log.length - LOG_KEPT);
-  hand.toAct = firstToAct(hand, nextOf(hand.players.map((x) => x.seat), seat));
+  hand.toAct = firstToAct(
+    hand,
+    nextOf(
+      hand.players.map((x) => x.seat),
+      seat,
+    ),
+  );
   return advanceIfSettled(g);
 }
 
@@ -288,7 +327,13 @@ function advanceIfSettled(g: Game): Game {
   while (hand.street !== 'river') {
     nextStreet(hand);
     if (canStillBet >= 2) {
-      hand.toAct = firstToAct(hand, nextOf(hand.players.map((p) => p.seat), hand.button));
+      hand.toAct = firstToAct(
+        hand,
+        nextOf(
+          hand.players.map((p) => p.seat),
+          hand.button,
+        ),
+      );
       if (hand.toAct !== null) return g;
     }
   }
@@ -308,7 +353,7 @@ function nextStreet(hand: Hand): void {
     p.acted = false;
     p.mayRaise = true;
   }
-  hand.log.push(`${hand.street}: ${hand.board.join(' ')}`);
+  hand.log.push({ what: 'street', street: hand.street, board: [...hand.board] });
 }
 
 function showdown(g: Game): Game {
@@ -316,7 +361,10 @@ function showdown(g: Game): Game {
   const shown = hand.players
     .filter((p) => !p.folded)
     .map((p) => {
-      const best = evaluate({ holeCards: p.hole, communityCards: hand.board });
+      const best = evaluate({
+        holeCards: asEvaluatorCards(p.hole),
+        communityCards: asEvaluatorCards(hand.board),
+      });
       return { seat: p.seat, cards: best.hand as Card[], strength: best.strength as number, evaluated: best };
     });
   return finish(
@@ -337,14 +385,22 @@ function showdown(g: Game): Game {
  * and pays each pot to its best eligible hands. Odd chips of a split go one each to the
  * winners in seat order starting left of the button.
  */
-function finish(g: Game, shown: HandResult['shown'], showdownReached: boolean, order?: (a: number, b: number) => number): Game {
+function finish(
+  g: Game,
+  shown: HandResult['shown'],
+  showdownReached: boolean,
+  order?: (a: number, b: number) => number,
+): Game {
   const hand = g.hand as Hand;
   const live = hand.players.filter((p) => !p.folded);
   const levels = [...new Set(live.map((p) => p.total))].sort((a, b) => a - b);
   const pots: PotResult[] = [];
   let previous = 0;
   for (const level of levels) {
-    const amount = hand.players.reduce((sum, p) => sum + Math.min(p.total, level) - Math.min(p.total, previous), 0);
+    const amount = hand.players.reduce(
+      (sum, p) => sum + Math.min(p.total, level) - Math.min(p.total, previous),
+      0,
+    );
     const eligible = live.filter((p) => p.total >= level).map((p) => p.seat);
     if (amount > 0) pots.push({ amount, eligible, winners: [], shares: {} });
     previous = level;
@@ -365,9 +421,10 @@ function finish(g: Game, shown: HandResult['shown'], showdownReached: boolean, o
     }
   }
 
-  const seatsFromButton = [...hand.players.filter((p) => p.seat > hand.button), ...hand.players.filter((p) => p.seat <= hand.button)].map(
-    (p) => p.seat,
-  );
+  const seatsFromButton = [
+    ...hand.players.filter((p) => p.seat > hand.button),
+    ...hand.players.filter((p) => p.seat <= hand.button),
+  ].map((p) => p.seat);
   for (const pot of pots) {
     const ranked = [...pot.eligible].sort(order ?? (() => 0));
     const best = ranked[0] as number;
@@ -385,6 +442,42 @@ function finish(g: Game, shown: HandResult['shown'], showdownReached: boolean, o
   hand.result = { pots, rake, shown: showdownReached ? shown : [] };
   hand.street = 'done';
   hand.toAct = null;
+  return g;
+}
+
+/**
+ * A player leaving (or timed out of) the hand out of turn: folded at once; if it was their
+ * turn, the hand moves on as after a fold.
+ */
+export function foldOut(game: Game, seat: number): Game {
+  const hand = game.hand;
+  if (!hand || hand.street === 'done') return game;
+  const p = hand.players.find((x) => x.seat === seat);
+  if (!p || p.folded) return game;
+  if (hand.toAct === seat) return act(game, seat, { type: 'fold' });
+  const g = clone(game);
+  const h = g.hand as Hand;
+  player(h, seat).folded = true;
+  h.log.push({ what: 'fold', userId: p.userId });
+  if (h.toAct !== null && !canAct(h, player(h, h.toAct))) h.toAct = firstToAct(h, h.toAct);
+  return advanceIfSettled(g);
+}
+
+/** A hand called off (the table closes mid-hand): every chip put in goes back to its player. */
+export function cancelHand(game: Game): Game {
+  const g = clone(game);
+  const hand = g.hand;
+  if (hand && hand.street !== 'done') {
+    for (const p of hand.players) {
+      const seat = g.seats[p.seat];
+      if (seat) seat.stack += p.total;
+      p.total = 0;
+      p.committed = 0;
+    }
+    hand.street = 'done';
+    hand.toAct = null;
+    hand.log.push({ what: 'off' });
+  }
   return g;
 }
 

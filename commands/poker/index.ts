@@ -1,0 +1,140 @@
+import { ApplicationCommandOptionType } from 'discord.js';
+import { z } from 'zod';
+import type { Feature } from '../../src/features/feature.js';
+import { localized } from '../../src/i18n/definitions.js';
+import { defineCommand, defineComponentHandler } from '../../src/interactions/defineCommand.js';
+import type { CommandContext, Reply, Subcommand } from '../../src/interactions/types.js';
+import { CookieEconomy } from '../../utils/cookieEconomy.js';
+import type { PokerAction } from '../../utils/poker/engine.js';
+import { POKER_MESSAGES } from '../../utils/poker/messages.js';
+import { chipProblems, PokerService, seatOf } from '../../utils/poker/pokerService.js';
+import { POKER_SETTINGS } from '../../utils/poker/settings.js';
+import { type TableDoc, TableStore } from '../../utils/poker/tableStore.js';
+import { parseOptions } from '../options.js';
+import { actButton, boardMessage, cardText, raiseTo, sitButton, tableButton } from './board.js';
+
+async function board(ctx: CommandContext, table: TableDoc, update: boolean): Promise<Reply> {
+  const turnS = await ctx.deps.runtimeConfig.get('poker.turn_s');
+  // The board is the channel's: it speaks the server's language.
+  return { ...boardMessage(table, ctx.serverI18n, turnS), ...(update ? { update: true } : {}) };
+}
+
+const create: Subcommand = {
+  definition: {
+    type: ApplicationCommandOptionType.Subcommand,
+    ...localized(POKER_MESSAGES, 'commands.create'),
+    options: [
+      {
+        type: ApplicationCommandOptionType.Integer,
+        ...localized(POKER_MESSAGES, 'commands.smallBlind'),
+        min_value: 1,
+        max_value: 1_000_000,
+      },
+      {
+        type: ApplicationCommandOptionType.Integer,
+        ...localized(POKER_MESSAGES, 'commands.maxBuyIn'),
+        min_value: 1,
+      },
+    ],
+  },
+  async run(ctx) {
+    const { small_blind, max_buy_in } = parseOptions(
+      z.object({
+        small_blind: z.number().int().min(1).optional(),
+        max_buy_in: z.number().int().min(1).optional(),
+      }),
+      ctx.invocation,
+    );
+    const table = await ctx.deps.services.poker.create({
+      tableId: ctx.invocation.id,
+      hostId: ctx.actor.id,
+      ...(small_blind ? { smallBlind: small_blind } : {}),
+      ...(max_buy_in ? { maxBuyIn: max_buy_in } : {}),
+      channelId: ctx.invocation.channelId ?? null,
+      locale: ctx.serverI18n.locale,
+    });
+    return board(ctx, table, false);
+  },
+};
+
+const actHandler = defineComponentHandler(actButton, {
+  async run(ctx, { table: tableId, action, step }) {
+    const poker = ctx.deps.services.poker;
+    const table = await poker.get(tableId);
+    if (table) await poker.rememberMessage(table, ctx.invocation.messageId);
+    const seat = table ? seatOf(table, ctx.actor.id) : null;
+    let move: PokerAction;
+    if (action === 'fold' || action === 'check' || action === 'call') move = { type: action };
+    else if (!table || seat === null) move = { type: 'call' };
+    else move = { type: 'raise', to: raiseTo(table, seat, action) };
+    return board(ctx, await poker.act(tableId, ctx.actor.id, move, step), true);
+  },
+});
+
+const sitHandler = defineComponentHandler(sitButton, {
+  async run(ctx, { table, amount }) {
+    return board(ctx, await ctx.deps.services.poker.join(table, ctx.actor.id, amount), true);
+  },
+});
+
+const tableHandler = defineComponentHandler(tableButton, {
+  async run(ctx, { table, what }) {
+    const poker = ctx.deps.services.poker;
+    switch (what) {
+      case 'cards': {
+        const cards = await poker.cards(table, ctx.actor.id);
+        return {
+          ephemeral: true,
+          content: ctx.i18n.t('poker:cards', { cards: cards.map(cardText).join(' ') }),
+        };
+      }
+      case 'start':
+        return board(ctx, await poker.start(table, ctx.actor.id), true);
+      case 'leave':
+        return board(ctx, await poker.leave(table, ctx.actor.id), true);
+      case 'close':
+        return board(ctx, await poker.close(table, ctx.actor.id), true);
+    }
+  },
+});
+
+export const pokerCommand = defineCommand({
+  ...localized(POKER_MESSAGES, 'commands.poker'),
+  access: 'everyone',
+  category: 'poker:category',
+  subcommands: [create],
+  components: [actHandler, sitHandler, tableHandler],
+});
+
+export const pokerFeature: Feature = {
+  name: 'poker',
+  commands: [pokerCommand],
+  messages: POKER_MESSAGES,
+  settings: POKER_SETTINGS,
+  ensureIndexes: TableStore.ensureIndexes,
+  createServices: (infra) => ({
+    poker: new PokerService({
+      ...infra,
+      economy: new CookieEconomy(infra.ledger),
+      tables: new TableStore(infra.db),
+    }),
+  }),
+  tasks: (deps) => deps.services.poker.tasks(),
+  // Chips conserved at every table, and no Cookie operation stuck past the recovery grace.
+  async checkInvariants(db, config) {
+    const tables = await new TableStore(db).all();
+    const graceMs = config.ledger.recoveryGraceMs + 60_000;
+    const now = Date.now();
+    return tables.flatMap((t) => [
+      ...chipProblems(t),
+      ...t.pending
+        .filter((m) => now - m.at.getTime() > graceMs)
+        .map(
+          (m) => `poker table ${t._id}: ${m.op} (${m.state}) has been pending since ${m.at.toISOString()}`,
+        ),
+      ...((t.appliedCookieOperations ?? []).length === 0 && t.appliedCookieOperations !== undefined
+        ? [`poker table ${t._id}: an empty appliedCookieOperations list was left behind`]
+        : []),
+    ]);
+  },
+};

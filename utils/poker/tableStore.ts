@@ -1,0 +1,111 @@
+import type { Collection, Db } from 'mongodb';
+import { JOURNALED } from '../../src/db/collections.js';
+import type { Game } from './engine.js';
+
+/**
+ * A Cookie operation of a table between "decided" and "confirmed": a buy-in (member → table
+ * pot), a cash-out (table pot → member) or the rake (table pot → vault). `applying`: the
+ * state has not absorbed it yet; `applied`: the state has, and only the confirmation that
+ * the ledger recorded it is missing. Each has its marker in `appliedCookieOperations`.
+ */
+export interface PendingMove {
+  op: string;
+  kind: 'buyin' | 'cashout' | 'rake';
+  seat: number;
+  userId: string;
+  amount: number;
+  state: 'applying' | 'applied';
+  at: Date;
+}
+
+export interface TableDoc {
+  _id: string;
+  hostId: string;
+  channelId: string | null;
+  /** The board message, once known (the first press on it tells). */
+  messageId: string | null;
+  /** The server's language, for what timers post. */
+  locale: string;
+  status: 'open' | 'playing' | 'closed';
+  game: Game;
+  minBuyIn: number;
+  maxBuyIn: number;
+  /** Counts every write of the table (the guard of each update). */
+  version: number;
+  /** Counts the game's moves (deals, actions, folds): a press and a turn timer name the step they saw. */
+  step: number;
+  pending: PendingMove[];
+  /** The brief's markers: one per Cookie operation in flight; the field is absent when none. */
+  appliedCookieOperations?: string[];
+  /** Confirmed totals in chips (= Cookies): bought in, cashed out, raked. */
+  chips: { in: number; out: number; rake: number };
+  /** Buy-ins per member so far (numbers each buy-in's operation id). */
+  buyIns: Record<string, number>;
+  createdAt: Date;
+  /** The last member action (join, press, start): what the abandonment timer measures from. */
+  lastActionAt: Date;
+  /** When the game last moved: the turn countdown runs from here. */
+  stepAt: Date;
+}
+
+export const TABLES = 'poker_tables';
+
+/** The only code that touches `poker_tables`. */
+export class TableStore {
+  readonly #tables: Collection<TableDoc>;
+
+  constructor(db: Db) {
+    this.#tables = db.collection<TableDoc>(TABLES, { writeConcern: JOURNALED });
+  }
+
+  static async ensureIndexes(db: Db): Promise<void> {
+    await Promise.all([
+      db.collection(TABLES).createIndex({ status: 1, lastActionAt: 1 }, { name: 'by_status' }),
+      db.collection(TABLES).createIndex({ appliedCookieOperations: 1 }, { name: 'markers', sparse: true }),
+    ]);
+  }
+
+  async create(table: TableDoc): Promise<void> {
+    await this.#tables.insertOne(table);
+  }
+
+  get(id: string): Promise<TableDoc | null> {
+    return this.#tables.findOne({ _id: id });
+  }
+
+  /** Remembers the board message; no game state changes. */
+  async setMessage(id: string, messageId: string): Promise<void> {
+    await this.#tables.updateOne({ _id: id }, { $set: { messageId } });
+  }
+
+  /**
+   * Writes the next state if the table is still at `version` (one guarded update): two
+   * presses or processes racing on one table change it one after the other, never both from
+   * the same state. An empty marker list is unset, never left as `[]`.
+   */
+  async swap(current: TableDoc, next: Omit<TableDoc, '_id' | 'version'>): Promise<TableDoc | null> {
+    const { appliedCookieOperations, ...rest } = next;
+    const markers = appliedCookieOperations ?? [];
+    return this.#tables.findOneAndUpdate(
+      { _id: current._id, version: current.version },
+      {
+        $set: {
+          ...rest,
+          version: current.version + 1,
+          ...(markers.length > 0 ? { appliedCookieOperations: markers } : {}),
+        },
+        ...(markers.length === 0 ? { $unset: { appliedCookieOperations: '' } } : {}),
+      },
+      { returnDocument: 'after' },
+    );
+  }
+
+  /** Tables with Cookie operations in flight, and every table that is not closed (the checker, recovery). */
+  withMarkers(): Promise<TableDoc[]> {
+    return this.#tables.find({ 'appliedCookieOperations.0': { $exists: true } }).toArray();
+  }
+
+  all(): Promise<TableDoc[]> {
+    return this.#tables.find({}).toArray();
+  }
+}
