@@ -23,6 +23,8 @@ export const MAX_SEATS = 9;
 export interface Seat {
   userId: string;
   stack: number;
+  /** Which sitting at this seat this is (numbers its buy-in and cash-out operations). */
+  sitting?: number;
 }
 
 export interface HandPlayer {

@@ -38,7 +38,12 @@ interface PokerDeps {
   log: Logger;
   /** A fresh shuffled deck per hand (tests inject theirs). */
   shuffle?: () => Card[];
+  /** Named points of a Cookie operation, for the crash tests (like the ledger's steps). */
+  hooks?: { step(step: PokerStep, op: string): void };
 }
+
+/** Where a crash test may stop a Cookie operation of a table (besides the ledger's own steps). */
+export type PokerStep = 'intent.persisted' | 'state.absorbed';
 
 const TASK = {
   moves: 'poker.moves',
@@ -125,7 +130,7 @@ export class PokerService {
       step: 0,
       pending: [],
       chips: { in: 0, out: 0, rake: 0 },
-      buyIns: {},
+      sittings: Array.from({ length: MAX_SEATS }, () => 0),
       createdAt: now,
       lastActionAt: now,
       stepAt: now,
@@ -162,13 +167,14 @@ export class PokerService {
       (s, i) => s === null && !table.pending.some((m) => m.seat === i && m.kind === 'buyin'),
     );
     if (seat < 0) throw invalidInputText('the table is full', 'poker:errors.tableFull', { seats: MAX_SEATS });
-    const n = (table.buyIns[userId] ?? 0) + 1;
+    const n = (table.sittings[seat] ?? 0) + 1;
     const move: PendingMove = {
       op: `poker_buyin:${tableId}:${seat}:${n}`,
       kind: 'buyin',
       seat,
       userId,
       amount: buyIn,
+      sitting: n,
       state: 'applying',
       at: this.deps.clock.now(),
     };
@@ -177,10 +183,11 @@ export class PokerService {
       ...table,
       pending: [...table.pending, move],
       appliedCookieOperations: [...(table.appliedCookieOperations ?? []), move.op],
-      buyIns: { ...table.buyIns, [userId]: n },
+      sittings: table.sittings.map((count, i) => (i === seat ? n : count)),
       lastActionAt: this.deps.clock.now(),
     });
     if (!reserved) return this.join(tableId, userId, buyIn);
+    this.deps.hooks?.step('intent.persisted', move.op);
     return this.#runMove(reserved, move);
   }
 
@@ -334,6 +341,7 @@ export class PokerService {
         seat: -1,
         userId: this.deps.economy.house,
         amount: rake,
+        sitting: 0,
         state: 'applying',
         at: this.deps.clock.now(),
       };
@@ -363,13 +371,14 @@ export class PokerService {
       const s = g.seats[seat];
       if (!s) continue;
       if (s.stack > 0) {
-        const n = table.buyIns[s.userId] ?? 0;
+        const n = s.sitting ?? 0;
         moves.push({
           op: `poker_cashout:${table._id}:${seat}:${n}`,
           kind: 'cashout',
           seat,
           userId: s.userId,
           amount: s.stack,
+          sitting: n,
           state: 'applying',
           at: now,
         });
@@ -388,7 +397,10 @@ export class PokerService {
     });
     if (!saved) return null;
     let after = saved;
-    for (const move of moves) after = await this.#runMove(after, move);
+    for (const move of moves) {
+      this.deps.hooks?.step('intent.persisted', move.op);
+      after = await this.#runMove(after, move);
+    }
     return after;
   }
 
@@ -427,6 +439,7 @@ export class PokerService {
         });
       }
       await this.#settleMove(table._id, move, 'absorb');
+      this.deps.hooks?.step('state.absorbed', move.op);
     }
     // Step 4: the ledger's own record of the operation, read back, before the marker goes.
     if (!(await this.deps.economy.ledger.outcomeOf(move.op))) {

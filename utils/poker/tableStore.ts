@@ -14,6 +14,8 @@ export interface PendingMove {
   seat: number;
   userId: string;
   amount: number;
+  /** The sitting the move belongs to (see `TableDoc.sittings`). */
+  sitting: number;
   state: 'applying' | 'applied';
   at: Date;
 }
@@ -39,8 +41,8 @@ export interface TableDoc {
   appliedCookieOperations?: string[];
   /** Confirmed totals in chips (= Cookies): bought in, cashed out, raked. */
   chips: { in: number; out: number; rake: number };
-  /** Buy-ins per member so far (numbers each buy-in's operation id). */
-  buyIns: Record<string, number>;
+  /** Sittings per seat so far: the n in `poker_buyin:<table>:<seat>:<n>` and its cash-out. */
+  sittings: number[];
   createdAt: Date;
   /** The last member action (join, press, start): what the abandonment timer measures from. */
   lastActionAt: Date;

@@ -1,0 +1,108 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ASSEMBLY } from '../../commands/index.js';
+import { silentLogger } from '../../src/logger.js';
+import { checkInvariants } from '../../utils/ledger/invariants.js';
+import { recoverLedger } from '../../utils/ledger/recovery.js';
+import { chipProblems } from '../../utils/poker/pokerService.js';
+import type { TableDoc } from '../../utils/poker/tableStore.js';
+import { makeBotDeps } from '../support/botHarness.js';
+import { clearDatabase, useTestDatabase } from '../support/database.js';
+import { runNode } from '../support/nodeProcess.js';
+import type { PokerCrashPlan } from '../support/pokerCrashChild.js';
+
+const t = useTestDatabase('poker_crash');
+const ANN = '890000000000000001';
+const BEN = '890000000000000002';
+const GRANT = 1_000;
+const STEPS = ['intent.persisted', 'debit.applied', 'credit.before', 'events.written', 'state.absorbed'];
+
+async function setUp(seatAnn: boolean) {
+  const made = makeBotDeps(t);
+  const { deps } = made;
+  // No hand deals itself while recovery runs: the stacks stay what the buy-ins made them.
+  await deps.runtimeConfig.set('poker.start_delay_s', '3600', 'admin');
+  for (const m of [ANN, BEN])
+    await deps.services.cookies.grant({ opId: `g-${m}`, adminId: 'admin', to: m, amount: GRANT, reason: '' });
+  await deps.services.poker.create({
+    tableId: 'tab',
+    hostId: BEN,
+    smallBlind: 5,
+    maxBuyIn: 500,
+    channelId: null,
+    locale: 'en',
+  });
+  await deps.services.poker.join('tab', BEN, 300);
+  if (seatAnn) await deps.services.poker.join('tab', ANN, 400);
+  return made;
+}
+
+async function crash(plan: Omit<PokerCrashPlan, 'uri' | 'dbName'>) {
+  const { stdout } = await runNode([
+    'test/support/pokerCrashChild.ts',
+    JSON.stringify({ ...plan, uri: t.uri, dbName: t.name }),
+  ]);
+  expect(stdout).toContain(`REACHED ${plan.step}`);
+}
+
+/** A restarted bot: the ledger's recovery pass, then the table's timers. Twice, as a retry would. */
+async function recover(made: Awaited<ReturnType<typeof setUp>>) {
+  for (let pass = 0; pass < 2; pass++) {
+    made.clock.advance(61_000);
+    await recoverLedger(
+      { cols: t.cols, clock: made.clock, log: silentLogger },
+      { graceMs: 0, fenceRetentionMs: 86_400_000 },
+    );
+    await made.deps.scheduler.runDue();
+    await made.deps.services.poker.finishMoves('tab');
+  }
+  await made.deps.ledger.flush();
+}
+
+async function expectWhole(made: Awaited<ReturnType<typeof setUp>>): Promise<TableDoc> {
+  const { deps } = made;
+  const table = (await deps.services.poker.get('tab')) as TableDoc;
+  expect(table.pending).toEqual([]);
+  expect('appliedCookieOperations' in table).toBe(false);
+  expect(chipProblems(table)).toEqual([]);
+  const pot = await deps.ledger.balanceOf('cookies', 'pot:poker:tab');
+  expect(pot).toBe(table.chips.in - table.chips.out - table.chips.rake);
+  const members =
+    (await deps.ledger.balanceOf('cookies', ANN)) + (await deps.ledger.balanceOf('cookies', BEN));
+  expect(members + pot).toBe(2 * GRANT);
+  expect((await checkInvariants(t.cols)).problems).toEqual([]);
+  expect(await ASSEMBLY.checkInvariants(t.db, deps.config)).toEqual([]);
+  return table;
+}
+
+describe('a poker Cookie operation killed at each of its steps', () => {
+  beforeEach(() => clearDatabase(t.db));
+
+  it.each(STEPS)(
+    'GIVEN a buy-in killed at %s THEN recovery seats the member with the Cookies, or returns to before, never half',
+    async (step) => {
+      const made = await setUp(false);
+      await crash({ action: 'buyin', step, tableId: 'tab', userId: ANN, amount: 400 });
+      await recover(made);
+      const table = await expectWhole(made);
+      const seated = table.game.seats.find((s) => s?.userId === ANN);
+      const ann = await made.deps.ledger.balanceOf('cookies', ANN);
+      if (seated) expect([seated.stack, ann]).toEqual([400, GRANT - 400]);
+      else expect(ann).toBe(GRANT);
+      // After the table's own step the buy-in is decided by the ledger, whose recovery finishes it.
+      if (step === 'events.written' || step === 'state.absorbed') expect(seated?.stack).toBe(400);
+    },
+  );
+
+  it.each(STEPS)(
+    'GIVEN a cash-out killed at %s THEN recovery pays the member exactly their stack',
+    async (step) => {
+      const made = await setUp(true);
+      await crash({ action: 'cashout', step, tableId: 'tab', userId: ANN, amount: 0 });
+      await recover(made);
+      const table = await expectWhole(made);
+      expect(table.game.seats.some((s) => s?.userId === ANN)).toBe(false);
+      expect(await made.deps.ledger.balanceOf('cookies', ANN)).toBe(GRANT);
+      expect(table.chips).toEqual({ in: 700, out: 400, rake: 0 });
+    },
+  );
+});

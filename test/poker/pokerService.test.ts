@@ -1,0 +1,242 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ASSEMBLY } from '../../commands/index.js';
+import type { BotDeps } from '../../src/interactions/types.js';
+import { seededRng } from '../../src/rng.js';
+import { checkInvariants } from '../../utils/ledger/invariants.js';
+import { act as engineAct, legalActions, type PokerAction } from '../../utils/poker/engine.js';
+import { chipProblems } from '../../utils/poker/pokerService.js';
+import type { TableDoc } from '../../utils/poker/tableStore.js';
+import { makeBotDeps } from '../support/botHarness.js';
+import { clearDatabase, useTestDatabase } from '../support/database.js';
+
+const t = useTestDatabase('poker');
+const PLAYERS = Array.from({ length: 6 }, (_, i) => `880000000000000${String(i + 1).padStart(3, '0')}`);
+const [ANN, BEN, CAL] = PLAYERS as [string, string, string];
+const GRANT = 5_000;
+
+async function setUp() {
+  const made = makeBotDeps(t);
+  for (const p of PLAYERS) {
+    await made.deps.services.cookies.grant({
+      opId: `grant-${p}`,
+      adminId: 'admin',
+      to: p,
+      amount: GRANT,
+      reason: '',
+    });
+  }
+  return made;
+}
+
+async function cookiesOf(deps: BotDeps, account: string): Promise<number> {
+  await deps.ledger.flush();
+  return deps.ledger.balanceOf('cookies', account);
+}
+
+/** The table's chips, its pot account and its markers agree, and the books are clean. */
+async function expectSound(deps: BotDeps, table: TableDoc) {
+  const doc = (await deps.services.poker.get(table._id)) as TableDoc;
+  expect(chipProblems(doc)).toEqual([]);
+  expect(doc.pending).toEqual([]);
+  expect('appliedCookieOperations' in doc).toBe(false);
+  expect(await cookiesOf(deps, `pot:poker:${doc._id}`)).toBe(doc.chips.in - doc.chips.out - doc.chips.rake);
+  expect((await checkInvariants(t.cols)).problems).toEqual([]);
+  expect(await ASSEMBLY.checkInvariants(t.db, deps.config)).toEqual([]);
+  return doc;
+}
+
+/** A random legal action for whoever is to act, drawn from `rng`. */
+function randomAction(
+  table: TableDoc,
+  rng: ReturnType<typeof seededRng>,
+): { userId: string; action: PokerAction } {
+  const hand = table.game.hand;
+  const seat = hand?.toAct as number;
+  const legal = legalActions(table.game, seat);
+  const roll = rng.int(0, 100);
+  const userId = table.game.seats[seat]?.userId as string;
+  if (roll < 12 && !legal.canCheck) return { userId, action: { type: 'fold' } };
+  if (roll < 70 || !legal.canRaise) return { userId, action: { type: legal.canCheck ? 'check' : 'call' } };
+  const to =
+    roll < 95
+      ? legal.minRaiseTo + rng.int(0, Math.max(1, legal.maxRaiseTo - legal.minRaiseTo) + 1)
+      : legal.maxRaiseTo;
+  return { userId, action: { type: 'raise', to: Math.min(to, legal.maxRaiseTo) } };
+}
+
+describe('poker tables and their Cookies', () => {
+  beforeEach(() => clearDatabase(t.db));
+
+  it('GIVEN a heads-up table THEN buy-ins become chips, the hand pays the winner, and cash-outs return exactly the stacks', async () => {
+    const { deps } = await setUp();
+    const poker = deps.services.poker;
+    let table = await poker.create({
+      tableId: 'hu',
+      hostId: ANN,
+      smallBlind: 5,
+      maxBuyIn: 500,
+      channelId: null,
+      locale: 'en',
+    });
+    table = await poker.join('hu', ANN, 300);
+    table = await poker.join('hu', BEN, 200);
+    expect(table.game.seats.slice(0, 2)).toEqual([
+      { userId: ANN, stack: 300 },
+      { userId: BEN, stack: 200 },
+    ]);
+    expect(await cookiesOf(deps, ANN)).toBe(GRANT - 300);
+    table = await poker.start('hu', ANN);
+    const { hand } = table.game;
+    expect(hand).toMatchObject({ button: 0, smallBlindSeat: 0, toAct: 0 });
+    table = await poker.act('hu', ANN, { type: 'raise', to: 200 }, table.step);
+    table = await poker.act('hu', BEN, { type: 'call' }, table.step);
+    expect(table.game.hand?.street).toBe('done');
+    const stacks = table.game.seats.slice(0, 2).map((s) => s?.stack ?? 0);
+    expect((stacks[0] ?? 0) + (stacks[1] ?? 0)).toBe(500);
+    table = await poker.close('hu', ANN);
+    expect(table.status).toBe('closed');
+    expect((await cookiesOf(deps, ANN)) + (await cookiesOf(deps, BEN))).toBe(2 * GRANT);
+    expect(await cookiesOf(deps, ANN)).toBe(GRANT - 300 + (stacks[0] ?? 0));
+    await expectSound(deps, table);
+  });
+
+  it('GIVEN the same action pressed twice at once THEN it applies once', async () => {
+    const { deps } = await setUp();
+    const poker = deps.services.poker;
+    await poker.create({
+      tableId: 'dbl',
+      hostId: ANN,
+      smallBlind: 5,
+      maxBuyIn: 500,
+      channelId: null,
+      locale: 'en',
+    });
+    await poker.join('dbl', ANN, 300);
+    await poker.join('dbl', BEN, 300);
+    await poker.join('dbl', CAL, 300);
+    const started = await poker.start('dbl', ANN);
+    const toAct = started.game.seats[started.game.hand?.toAct as number]?.userId as string;
+    const [a, b] = await Promise.all([
+      poker.act('dbl', toAct, { type: 'raise', to: 40 }, started.step),
+      poker.act('dbl', toAct, { type: 'raise', to: 40 }, started.step),
+    ]);
+    const now = (await poker.get('dbl')) as TableDoc;
+    expect(now.step).toBe(started.step + 1);
+    expect(now.game.hand?.currentBet).toBe(40);
+    expect([a.step, b.step]).toEqual([now.step, now.step]);
+    expect(chipProblems(now)).toEqual([]);
+  });
+
+  it('GIVEN a hand in play WHEN the bot restarts THEN the next press continues the same hand', async () => {
+    const before = await setUp();
+    const poker = before.deps.services.poker;
+    await poker.create({
+      tableId: 'rs',
+      hostId: ANN,
+      smallBlind: 5,
+      maxBuyIn: 500,
+      channelId: null,
+      locale: 'en',
+    });
+    await poker.join('rs', ANN, 300);
+    await poker.join('rs', BEN, 300);
+    const started = await poker.start('rs', ANN);
+    const after = makeBotDeps(t);
+    const next = await after.deps.services.poker.act('rs', ANN, { type: 'call' }, started.step);
+    expect(next.game.hand?.players.map((p) => p.hole)).toEqual(started.game.hand?.players.map((p) => p.hole));
+    expect(next.game.hand?.toAct).toBe(1);
+  });
+
+  it('GIVEN a table nobody acts at THEN the timers play the turns, and after poker.idle_close_s close it and cash everyone out', async () => {
+    const { deps, clock } = await setUp();
+    const poker = deps.services.poker;
+    await poker.create({
+      tableId: 'idle',
+      hostId: ANN,
+      smallBlind: 5,
+      maxBuyIn: 500,
+      channelId: null,
+      locale: 'en',
+    });
+    await poker.join('idle', ANN, 300);
+    await poker.join('idle', BEN, 300);
+    await poker.start('idle', ANN);
+    for (let minute = 0; minute < 20; minute++) {
+      clock.advance(61_000);
+      await deps.scheduler.runDue();
+    }
+    const closed = await expectSound(deps, (await poker.get('idle')) as TableDoc);
+    expect(closed.status).toBe('closed');
+    expect(closed.game.handsPlayed).toBeGreaterThan(1);
+    expect((await cookiesOf(deps, ANN)) + (await cookiesOf(deps, BEN))).toBe(2 * GRANT);
+  });
+
+  it('GIVEN 1,000 seeded hands of random actions at 3 tables THEN chips are conserved after every action and the books are clean', async () => {
+    const { deps } = await setUp();
+    const poker = deps.services.poker;
+    const rng = seededRng('poker-1000-hands');
+    const BANKROLL = 1_000_000;
+    for (const p of PLAYERS) {
+      await deps.services.cookies.grant({
+        opId: `bankroll-${p}`,
+        adminId: 'admin',
+        to: p,
+        amount: BANKROLL,
+        reason: '',
+      });
+    }
+    await deps.runtimeConfig.set('poker.rake_pct', '5', 'admin');
+    const tables = ['t1', 't2', 't3'];
+    for (const [i, id] of tables.entries()) {
+      await poker.create({
+        tableId: id,
+        hostId: PLAYERS[i] as string,
+        smallBlind: 5,
+        maxBuyIn: 1_000,
+        channelId: null,
+        locale: 'en',
+      });
+      for (const p of PLAYERS.slice(i * 2, i * 2 + 3 + (i % 2))) await poker.join(id, p, 600);
+    }
+    let hands = 0;
+    let actions = 0;
+    await Promise.all(
+      tables.map(async (id) => {
+        while (hands < 1_000) {
+          let table = (await poker.get(id)) as TableDoc;
+          const seated = table.game.seats.filter((s) => s && s.stack > 0);
+          if (seated.length < 2) {
+            // Refill: the broke leave, fresh players sit down.
+            for (const s of table.game.seats.filter((x) => x && x.stack === 0))
+              await poker.leave(id, s?.userId as string);
+            for (const p of PLAYERS) {
+              const now = (await poker.get(id)) as TableDoc;
+              if (now.game.seats.filter(Boolean).length >= 3) break;
+              if (!now.game.seats.some((x) => x?.userId === p) && (await cookiesOf(deps, p)) >= 600)
+                await poker.join(id, p, 600);
+            }
+            table = (await poker.get(id)) as TableDoc;
+            if (table.game.seats.filter((s) => s && s.stack > 0).length < 2) break;
+          }
+          table = await poker.start(id, null);
+          hands++;
+          while (table.game.hand && table.game.hand.street !== 'done') {
+            const { userId, action } = randomAction(table, rng);
+            // The engine's verdict on the same action, for comparison with what the service persisted.
+            const expected = engineAct(table.game, table.game.hand.toAct as number, action);
+            table = await poker.act(id, userId, action, table.step);
+            actions++;
+            expect(chipProblems(table)).toEqual([]);
+            expect(table.game.seats).toEqual(expected.seats);
+          }
+        }
+      }),
+    );
+    for (const id of tables) await expectSound(deps, await poker.close(id, null));
+    const total = (await Promise.all(PLAYERS.map((p) => cookiesOf(deps, p)))).reduce((a, b) => a + b, 0);
+    const rake = await cookiesOf(deps, deps.ledger.houseAccountId);
+    expect(total + rake).toBe(PLAYERS.length * (GRANT + BANKROLL));
+    expect(hands).toBeGreaterThanOrEqual(1_000);
+    console.info(`poker: ${hands} hands, ${actions} actions at 3 tables; rake to the vault ${rake}`);
+  });
+});
