@@ -25,6 +25,8 @@ describe('npm start -- --script', () => {
     expect(stdout).toMatch(/attachment: out\/\d+-profile\.png \(900x420\)/);
     expect(stdout).toContain('✅ Round');
     expect(stdout).toMatch(/\[post #heists\]/);
+    expect(stdout).toMatch(/🏆 @\w+ win\(s\) the pot of 400/);
+    expect(stdout).toContain('poker cash-out');
     for (const command of [
       '/help',
       '/cookies balance',
@@ -47,6 +49,7 @@ describe('npm start -- --script', () => {
       '/games verify',
       '/vault heist',
       '/vault show',
+      '/poker create',
     ]) {
       expect(stdout).toContain(`> ${command.split(' ')[0]}`);
     }

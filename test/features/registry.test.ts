@@ -38,10 +38,17 @@ describe('the feature registry', () => {
   });
 
   it("combines the features' commands, settings and timers", () => {
-    expect(ASSEMBLY.commands.map((c) => c.data.name)).toEqual(['help', 'cookies', 'games', 'vault', 'admin']);
+    expect(ASSEMBLY.commands.map((c) => c.data.name)).toEqual([
+      'help',
+      'cookies',
+      'games',
+      'vault',
+      'poker',
+      'admin',
+    ]);
     expect(Object.keys(ASSEMBLY.settings)).toContain('cookies.give_max');
     expect(Object.keys(ASSEMBLY.settings)).toContain('admin.audit_channel');
-    expect(FEATURES.map((f) => f.name)).toEqual(['help', 'cookies', 'games', 'vault', 'admin']);
+    expect(FEATURES.map((f) => f.name)).toEqual(['help', 'cookies', 'games', 'vault', 'poker', 'admin']);
   });
 
   it.each([

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { BotDeps } from '../../src/interactions/types.js';
+import { type Rng, seededRng } from '../../src/rng.js';
 import { AppError, isAppError } from '../../utils/errors.js';
 import type { RoundDoc } from '../../utils/games/roundStore.js';
 import { checkInvariants } from '../../utils/ledger/invariants.js';
@@ -13,8 +14,8 @@ const ADMIN = '820000000000000009';
 let nextId = 1;
 const id = () => `r${nextId++}`;
 
-async function setUp(vault = 1_000_000, members: Record<string, number> = { [ANN]: 10_000 }) {
-  const made = makeBotDeps(t);
+async function setUp(vault = 1_000_000, members: Record<string, number> = { [ANN]: 10_000 }, rng?: Rng) {
+  const made = makeBotDeps(t, rng ? { rng } : {});
   const { deps } = made;
   if (vault > 0)
     await deps.services.vault.fund({ opId: `fund:${id()}`, adminId: ADMIN, amount: vault, reason: 'test' });
@@ -187,8 +188,11 @@ describe('house games', () => {
   });
 
   it('GIVEN a double THEN the second stake is paid and the hand ends; without the Cookies it is refused and the hand goes on', async () => {
-    const { deps } = await setUp(1_000_000, { [ANN]: 150 });
-    const round = await openHand(deps);
+    // Seeded: the first hand dealt is one still waiting for the member (no natural), so the
+    // member has exactly 50 left after the stake.
+    const { deps } = await setUp(1_000_000, { [ANN]: 150 }, seededRng('double-test'));
+    const round = await deps.services.games.startBlackjack({ roundId: id(), userId: ANN, bet: 100 });
+    expect(round.status).toBe('playing');
     const refused = await deps.services.games
       .blackjack(round._id, ANN, 'double', round.step)
       .catch((e: unknown) => e);

@@ -1,6 +1,15 @@
 import { compare, evaluate } from '@poker-apprentice/hand-evaluator';
 import { describe, expect, it } from 'vitest';
-import { act, type Card, FULL_DECK, type Game, legalActions, startHand } from '../../utils/poker/engine.js';
+import { seededRng } from '../../src/rng.js';
+import {
+  act,
+  type Card,
+  FULL_DECK,
+  type Game,
+  legalActions,
+  type PokerAction,
+  startHand,
+} from '../../utils/poker/engine.js';
 
 function table(stacks: (number | null)[], blinds: [number, number] = [5, 10], rakePct = 0): Game {
   return {
@@ -183,5 +192,41 @@ describe("no-limit hold'em rules", () => {
     const g = startHand(table([100, 100, 100]), FULL_DECK as Card[]);
     expect(() => act(g, 1, { type: 'call' })).toThrow(/turn/);
     expect(() => act(g, 0, { type: 'check' })).toThrow(/cannot check/);
+  });
+
+  it('plays a seeded six-player game to the end: one player holds every chip, and none was made or lost on the way', () => {
+    const rng = seededRng('six-player-game');
+    const shuffled = () => {
+      const d = [...FULL_DECK];
+      for (let i = d.length - 1; i > 0; i--) {
+        const j = rng.int(0, i + 1);
+        [d[i], d[j]] = [d[j] as Card, d[i] as Card];
+      }
+      return d;
+    };
+    let g = table([500, 500, 500, 500, 500, 500], [10, 20]);
+    let hands = 0;
+    while (g.seats.filter((s) => s && s.stack > 0).length > 1) {
+      g = startHand(g, shuffled());
+      hands++;
+      while (g.hand && g.hand.street !== 'done') {
+        const seat = g.hand.toAct as number;
+        const legal = legalActions(g, seat);
+        const roll = rng.int(0, 100);
+        const action: PokerAction =
+          roll < 15 && !legal.canCheck
+            ? { type: 'fold' }
+            : roll < 75 || !legal.canRaise
+              ? { type: legal.canCheck ? 'check' : 'call' }
+              : { type: 'raise', to: roll < 95 ? legal.minRaiseTo : legal.maxRaiseTo };
+        g = act(g, seat, action);
+        expect(
+          chips(g) +
+            (g.hand?.street === 'done' ? 0 : (g.hand?.players.reduce((n, p) => n + p.total, 0) ?? 0)),
+        ).toBe(3_000);
+      }
+      expect(hands).toBeLessThan(2_000);
+    }
+    expect(g.seats.map((s) => s?.stack ?? 0).sort((a, b) => b - a)).toEqual([3_000, 0, 0, 0, 0, 0]);
   });
 });

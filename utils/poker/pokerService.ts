@@ -148,8 +148,13 @@ export class PokerService {
   async join(tableId: string, userId: string, buyIn: number): Promise<TableDoc> {
     const table = await this.#table(tableId);
     if (table.status === 'closed') throw tableClosed(tableId);
-    if (seatOf(table, userId) !== null)
+    const sitting = seatOf(table, userId);
+    const hand = table.game.hand;
+    const inHand = hand !== null && hand.street !== 'done' && hand.players.some((p) => p.seat === sitting);
+    // A seated member may buy in again only when busted and not in the hand in play.
+    if (sitting !== null && ((table.game.seats[sitting]?.stack ?? 1) > 0 || inHand)) {
       throw invalidInputText('already seated', 'poker:errors.alreadySeated');
+    }
     if (buyIn < table.minBuyIn || buyIn > table.maxBuyIn) {
       throw invalidInputText(
         `buy-in ${buyIn} outside ${table.minBuyIn}..${table.maxBuyIn}`,
@@ -163,9 +168,11 @@ export class PokerService {
     }
     const balance = await this.deps.economy.balance(userId);
     if (balance < buyIn) throw insufficientFunds('cookies', userId, balance, buyIn);
-    const seat = table.game.seats.findIndex(
-      (s, i) => s === null && !table.pending.some((m) => m.seat === i && m.kind === 'buyin'),
-    );
+    const seat =
+      sitting ??
+      table.game.seats.findIndex(
+        (s, i) => s === null && !table.pending.some((m) => m.seat === i && m.kind === 'buyin'),
+      );
     if (seat < 0) throw invalidInputText('the table is full', 'poker:errors.tableFull', { seats: MAX_SEATS });
     const n = (table.sittings[seat] ?? 0) + 1;
     const move: PendingMove = {
@@ -386,11 +393,10 @@ export class PokerService {
       g.seats[seat] = null;
     }
     for (const move of moves) await this.#scheduleMoves(table._id, move.op);
-    const left = playableSeats(g).length;
+    // A closing table empties every seat; busted ones (no chips) have nothing to cash out.
+    if (table.status === 'closed') g.seats = g.seats.map(() => null);
     const saved = await this.#commit(table, {
       ...table,
-      status:
-        table.status === 'closed' || (left === 0 && table.status === 'playing') ? 'closed' : table.status,
       game: g,
       pending: [...table.pending, ...moves],
       appliedCookieOperations: [...(table.appliedCookieOperations ?? []), ...moves.map((m) => m.op)],
