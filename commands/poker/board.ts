@@ -42,7 +42,7 @@ export function cardText(card: Card): string {
 const FELT = 0x1f6f43;
 
 /** The table's public message: board, pots, stacks, whose turn with a countdown, the last actions, and the buttons. */
-export function boardMessage(t: TableDoc, i18n: Translator, turnS: number): Reply {
+export function boardMessage(t: TableDoc, i18n: Translator, timing: { turnS: number; nextS: number }): Reply {
   const hand = t.game.hand;
   const live = hand && hand.street !== 'done';
   const lines: string[] = [];
@@ -68,7 +68,7 @@ export function boardMessage(t: TableDoc, i18n: Translator, turnS: number): Repl
   if (live && hand.toAct !== null) {
     const who = t.game.seats[hand.toAct]?.userId;
     lines.push(
-      i18n.t('poker:board.toAct', { who, atSeconds: Math.floor(t.stepAt.getTime() / 1000) + turnS }),
+      i18n.t('poker:board.toAct', { who, atSeconds: Math.floor(t.stepAt.getTime() / 1000) + timing.turnS }),
     );
   }
   if (hand?.result) lines.push(...resultLines(t, i18n));
@@ -80,8 +80,15 @@ export function boardMessage(t: TableDoc, i18n: Translator, turnS: number): Repl
         .join(' · ')}`,
     );
   if (t.status === 'closed') lines.push(i18n.t('poker:board.closed'));
-  else if (!live)
+  else if (!live) {
+    const seated = t.game.seats.filter((s) => s && s.stack > 0).length;
+    if (t.status === 'playing' && seated >= 2) {
+      lines.push(
+        i18n.t('poker:board.nextHand', { atSeconds: Math.floor(t.stepAt.getTime() / 1000) + timing.nextS }),
+      );
+    }
     lines.push(i18n.t('poker:board.buyIn', { min: i18n.cookies(t.minBuyIn), max: i18n.cookies(t.maxBuyIn) }));
+  }
   return {
     embeds: [
       {

@@ -2,8 +2,9 @@ import { ApplicationCommandOptionType } from 'discord.js';
 import { z } from 'zod';
 import type { Feature } from '../../src/features/feature.js';
 import { localized } from '../../src/i18n/definitions.js';
+import { resolveLocale } from '../../src/i18n/i18n.js';
 import { defineCommand, defineComponentHandler } from '../../src/interactions/defineCommand.js';
-import type { CommandContext, Reply, Subcommand } from '../../src/interactions/types.js';
+import type { BotDeps, CommandContext, Reply, Subcommand } from '../../src/interactions/types.js';
 import { CookieEconomy } from '../../utils/cookieEconomy.js';
 import type { PokerAction } from '../../utils/poker/engine.js';
 import { POKER_MESSAGES } from '../../utils/poker/messages.js';
@@ -13,10 +14,20 @@ import { type TableDoc, TableStore } from '../../utils/poker/tableStore.js';
 import { parseOptions } from '../options.js';
 import { actButton, boardMessage, cardText, raiseTo, sitButton, tableButton } from './board.js';
 
+async function timing(deps: BotDeps): Promise<{ turnS: number; nextS: number }> {
+  const [turnS, nextS] = await Promise.all([
+    deps.runtimeConfig.get('poker.turn_s'),
+    deps.runtimeConfig.get('poker.next_hand_s'),
+  ]);
+  return { turnS, nextS };
+}
+
 async function board(ctx: CommandContext, table: TableDoc, update: boolean): Promise<Reply> {
-  const turnS = await ctx.deps.runtimeConfig.get('poker.turn_s');
   // The board is the channel's: it speaks the server's language.
-  return { ...boardMessage(table, ctx.serverI18n, turnS), ...(update ? { update: true } : {}) };
+  return {
+    ...boardMessage(table, ctx.serverI18n, await timing(ctx.deps)),
+    ...(update ? { update: true } : {}),
+  };
 }
 
 const create: Subcommand = {
@@ -73,7 +84,9 @@ const actHandler = defineComponentHandler(actButton, {
 
 const sitHandler = defineComponentHandler(sitButton, {
   async run(ctx, { table, amount }) {
-    return board(ctx, await ctx.deps.services.poker.join(table, ctx.actor.id, amount), true);
+    const joined = await ctx.deps.services.poker.join(table, ctx.actor.id, amount);
+    await ctx.deps.services.poker.rememberMessage(joined, ctx.invocation.messageId);
+    return board(ctx, joined, true);
   },
 });
 
@@ -119,7 +132,13 @@ export const pokerFeature: Feature = {
       tables: new TableStore(infra.db),
     }),
   }),
-  tasks: (deps) => deps.services.poker.tasks(),
+  // A timer that moves a table on (a turn run out, the next deal, closing) edits its board.
+  tasks: (deps) =>
+    deps.services.poker.tasks(async (table) => {
+      if (!table.channelId || !table.messageId) return;
+      const i18n = deps.i18n.for(resolveLocale(table.locale));
+      await deps.poster.edit(table.channelId, table.messageId, boardMessage(table, i18n, await timing(deps)));
+    }),
   // Chips conserved at every table, and no Cookie operation stuck past the recovery grace.
   async checkInvariants(db, config) {
     const tables = await new TableStore(db).all();

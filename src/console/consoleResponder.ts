@@ -107,6 +107,9 @@ export function consolePostTransport(out: ConsoleOutput): PostTransport {
     async send(channelId, post) {
       out.print((await messageLines(out, `[post ${out.plain(`<#${channelId}>`)}]`, post)).join('\n'));
     },
+    async edit(channelId, _messageId, post) {
+      out.print((await messageLines(out, `[edit ${out.plain(`<#${channelId}>`)}]`, post)).join('\n'));
+    },
   };
 }
 

@@ -199,7 +199,9 @@ export class ConsoleSession {
     );
   }
 
-  #base(as: string): Pick<Invocation, 'id' | 'user' | 'roleIds' | 'guildId' | 'locale' | 'guildLocale'> {
+  #base(
+    as: string,
+  ): Pick<Invocation, 'id' | 'user' | 'roleIds' | 'guildId' | 'channelId' | 'locale' | 'guildLocale'> {
     this.#interactions += 1;
     return {
       // Unique across console runs on a persistent database (operation ids derive from it).
@@ -207,6 +209,8 @@ export class ConsoleSession {
       user: this.deps.identities.get(as),
       roleIds: [],
       guildId: CONSOLE_GUILD_ID,
+      // Everything typed at the console happens in one channel, #general.
+      channelId: this.deps.identities.channel('general').id,
       locale: this.locale,
       guildLocale: this.locale,
     };

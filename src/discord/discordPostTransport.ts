@@ -30,5 +30,10 @@ export function discordPostTransport(client: Client): PostTransport {
         throw refusal(error);
       });
     },
+    async edit(channelId, messageId, post) {
+      const channel = await client.channels.fetch(channelId);
+      if (!channel?.isTextBased()) throw new PostRefused('the channel has no messages');
+      await channel.messages.edit(messageId, toPayload(post));
+    },
   };
 }

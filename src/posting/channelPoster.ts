@@ -1,7 +1,7 @@
 import type { Collection } from 'mongodb';
 import type { Clock } from '../clock.js';
 import type { ChannelStateDoc } from '../db/collections.js';
-import type { EmbedSpec, FileSpec } from '../interactions/types.js';
+import type { ButtonSpec, EmbedSpec, FileSpec } from '../interactions/types.js';
 import type { Logger } from '../logger.js';
 import type { RuntimeConfig } from '../runtimeConfig/runtimeConfig.js';
 import type { SettingKey, SettingTypes } from '../runtimeConfig/settings.js';
@@ -22,6 +22,8 @@ export class PostRefused extends Error {
 export interface PostTransport {
   /** Throws PostRefused for a lasting failure; anything else is treated as passing. */
   send(channelId: string, post: ChannelPost): Promise<void>;
+  /** Replaces a message the bot sent (a game board a timer moved on). */
+  edit(channelId: string, messageId: string, post: ChannelPost & { buttons?: ButtonSpec[] }): Promise<void>;
 }
 
 /** The settings that name a channel (their values are a channel id or null). */
@@ -70,6 +72,28 @@ export class ChannelPoster {
     if (channelId === null) return { status: 'skipped', why: 'not_configured' };
     if (stopped) return { status: 'skipped', why: 'stopped' };
     return this.#enqueue(channelId, () => this.#send(setting, channelId, post));
+  }
+
+  /**
+   * Brings a message the bot sent up to date (a board whose game a timer moved on), in the
+   * channel's queue. A failure is logged, never thrown: the next press updates the board anyway.
+   */
+  async edit(
+    channelId: string,
+    messageId: string,
+    post: ChannelPost & { buttons?: ButtonSpec[] },
+  ): Promise<void> {
+    await this.#enqueue(channelId, async () => {
+      try {
+        await this.deps.transport.edit(channelId, messageId, post);
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        this.deps.log.warn(
+          { event: 'post.edit_failed', channelId, messageId, reason },
+          'a message edit failed',
+        );
+      }
+    });
   }
 
   async status(setting: ChannelSettingKey): Promise<ChannelStatus> {

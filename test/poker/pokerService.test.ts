@@ -239,4 +239,30 @@ describe('poker tables and their Cookies', () => {
     expect(hands).toBeGreaterThanOrEqual(1_000);
     console.info(`poker: ${hands} hands, ${actions} actions at 3 tables; rake to the vault ${rake}`);
   });
+
+  it('GIVEN a player who lets the clock run out THEN the table acts for them and edits its board message', async () => {
+    const { deps, clock, transport } = await setUp();
+    const poker = deps.services.poker;
+    const created = await poker.create({
+      tableId: 'tm',
+      hostId: ANN,
+      smallBlind: 5,
+      maxBuyIn: 500,
+      channelId: '870000000000000900',
+      locale: 'en',
+    });
+    await poker.join('tm', ANN, 300);
+    await poker.rememberMessage(created, '870000000000000901');
+    await poker.join('tm', BEN, 300);
+    const started = await poker.start('tm', ANN);
+    // Heads-up: the button (small blind) is to act, facing the big blind: the timer folds.
+    clock.advance(61_000);
+    await deps.scheduler.runDue();
+    const after = (await poker.get('tm')) as TableDoc;
+    expect(after.step).toBe(started.step + 1);
+    expect(after.game.hand?.result?.pots[0]?.winners).toEqual([1]);
+    const edit = transport.edits.at(-1);
+    expect(edit).toMatchObject({ channelId: '870000000000000900', messageId: '870000000000000901' });
+    expect(edit?.post.embeds?.[0]?.description).toContain(`🏆 <@${BEN}> win(s) the pot of 15`);
+  });
 });

@@ -20,10 +20,16 @@ export class RecordingTransport implements PostTransport {
   readonly posts: { channelId: string; post: ChannelPost }[] = [];
   readonly refuse = new Map<string, Error>();
 
+  readonly edits: { channelId: string; messageId: string; post: ChannelPost }[] = [];
+
   async send(channelId: string, post: ChannelPost): Promise<void> {
     const failure = this.refuse.get(channelId);
     if (failure) throw failure;
     this.posts.push({ channelId, post });
+  }
+
+  async edit(channelId: string, messageId: string, post: ChannelPost): Promise<void> {
+    this.edits.push({ channelId, messageId, post });
   }
 }
 

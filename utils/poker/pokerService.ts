@@ -297,8 +297,13 @@ export class PokerService {
     return table;
   }
 
-  tasks(): TaskHandler[] {
+  /** The table's timers; `onChanged` shows a table a timer moved on (the board message is edited). */
+  tasks(onChanged: (table: TableDoc) => Promise<void> = async () => {}): TaskHandler[] {
     const table = z.object({ tableId: z.string() });
+    const changed = async (tableId: string) => {
+      const t = await this.deps.tables.get(tableId);
+      if (t) await onChanged(t);
+    };
     const stepped = table.extend({ step: z.number().int() });
     return [
       defineTask(TASK.moves, table, async ({ tableId }) => {
@@ -309,23 +314,28 @@ export class PokerService {
         const t = await this.deps.tables.get(tableId);
         const hand = t?.game.hand;
         if (!t || t.step !== step || !hand || hand.toAct === null || hand.street === 'done') return;
-        if (await this.#abandoned(t)) return void (await this.close(tableId, null));
-        const p = hand.players.find((x) => x.seat === hand.toAct);
-        const free = p !== undefined && p.committed >= hand.currentBet;
-        await this.act(tableId, p?.userId ?? '', { type: free ? 'check' : 'fold' }, step, false);
+        if (await this.#abandoned(t)) await this.close(tableId, null);
+        else {
+          const p = hand.players.find((x) => x.seat === hand.toAct);
+          const free = p !== undefined && p.committed >= hand.currentBet;
+          await this.act(tableId, p?.userId ?? '', { type: free ? 'check' : 'fold' }, step, false);
+        }
+        await changed(tableId);
       }),
       // The next hand (or the first, when the host did not start it): only if nothing moved since.
       defineTask(TASK.deal, stepped, async ({ tableId, step }) => {
         const t = await this.deps.tables.get(tableId);
         if (!t || t.step !== step || t.status === 'closed' || playableSeats(t.game).length < 2) return;
-        if (await this.#abandoned(t)) return void (await this.close(tableId, null));
-        await this.start(tableId, null);
+        if (await this.#abandoned(t)) await this.close(tableId, null);
+        else await this.start(tableId, null);
+        await changed(tableId);
       }),
       // Nothing moved for poker.idle_close_s: the table closes and everyone is cashed out.
       defineTask(TASK.idle, stepped, async ({ tableId, step }) => {
         const t = await this.deps.tables.get(tableId);
         if (!t || t.step !== step || t.status === 'closed') return;
         await this.close(tableId, null);
+        await changed(tableId);
       }),
     ];
   }
