@@ -28,6 +28,19 @@ async function setUp() {
   return made;
 }
 
+/** A 5/10 table hosted by ANN, with `players` seated for 300 each. */
+async function openTable(deps: BotDeps, tableId: string, players: string[]): Promise<void> {
+  await deps.services.poker.create({
+    tableId,
+    hostId: ANN,
+    smallBlind: 5,
+    maxBuyIn: 500,
+    channelId: null,
+    locale: 'en',
+  });
+  for (const p of players) await deps.services.poker.join(tableId, p, 300);
+}
+
 async function cookiesOf(deps: BotDeps, account: string): Promise<number> {
   await deps.ledger.flush();
   return deps.ledger.balanceOf('cookies', account);
@@ -103,17 +116,7 @@ describe('poker tables and their Cookies', () => {
   it('GIVEN the same action pressed twice at once THEN it applies once', async () => {
     const { deps } = await setUp();
     const poker = deps.services.poker;
-    await poker.create({
-      tableId: 'dbl',
-      hostId: ANN,
-      smallBlind: 5,
-      maxBuyIn: 500,
-      channelId: null,
-      locale: 'en',
-    });
-    await poker.join('dbl', ANN, 300);
-    await poker.join('dbl', BEN, 300);
-    await poker.join('dbl', CAL, 300);
+    await openTable(deps, 'dbl', [ANN, BEN, CAL]);
     const started = await poker.start('dbl', ANN);
     const toAct = started.game.seats[started.game.hand?.toAct as number]?.userId as string;
     const [a, b] = await Promise.all([
@@ -130,16 +133,7 @@ describe('poker tables and their Cookies', () => {
   it('GIVEN a hand in play WHEN the bot restarts THEN the next press continues the same hand', async () => {
     const before = await setUp();
     const poker = before.deps.services.poker;
-    await poker.create({
-      tableId: 'rs',
-      hostId: ANN,
-      smallBlind: 5,
-      maxBuyIn: 500,
-      channelId: null,
-      locale: 'en',
-    });
-    await poker.join('rs', ANN, 300);
-    await poker.join('rs', BEN, 300);
+    await openTable(before.deps, 'rs', [ANN, BEN]);
     const started = await poker.start('rs', ANN);
     const after = makeBotDeps(t);
     const next = await after.deps.services.poker.act('rs', ANN, { type: 'call' }, started.step);
@@ -150,16 +144,7 @@ describe('poker tables and their Cookies', () => {
   it('GIVEN a table nobody acts at THEN the timers play the turns, and after poker.idle_close_s close it and cash everyone out', async () => {
     const { deps, clock } = await setUp();
     const poker = deps.services.poker;
-    await poker.create({
-      tableId: 'idle',
-      hostId: ANN,
-      smallBlind: 5,
-      maxBuyIn: 500,
-      channelId: null,
-      locale: 'en',
-    });
-    await poker.join('idle', ANN, 300);
-    await poker.join('idle', BEN, 300);
+    await openTable(deps, 'idle', [ANN, BEN]);
     await poker.start('idle', ANN);
     for (let minute = 0; minute < 20; minute++) {
       clock.advance(61_000);
