@@ -21,7 +21,7 @@ export interface BotDepsOptions {
  */
 export function createBotDeps(app: AppDeps, assembly: Assembly, options: BotDepsOptions): BotDeps {
   const { config, log, clock, rng, ledger, cols, db } = app;
-  const runtimeConfig = new RuntimeConfig(app, assembly.settings, config.runtimeConfigTtlMs);
+  const runtimeConfig = new RuntimeConfig(app, assembly.settingsFor(config), config.runtimeConfigTtlMs);
   const scheduler = new Scheduler(
     { tasks: cols.dueTasks, clock, log },
     { owner: `${process.pid}:${rng.uuid().slice(0, 8)}`, leaseMs: config.scheduler.leaseMs },

@@ -58,6 +58,10 @@ const envSchema = z.object({
   SCHEDULER_POLL_MS: z.coerce.number().int().min(50).max(600_000).default(1_000),
   SCHEDULER_LEASE_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(60_000),
   POST_MIN_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(1_500),
+  DEFAULT_PLACE_ENABLED: z.enum(['0', '1']).default('1'),
+  DEFAULT_PLACE_WIDTH: z.coerce.number().int().min(1).max(2_048).default(256),
+  DEFAULT_PLACE_HEIGHT: z.coerce.number().int().min(1).max(2_048).default(256),
+  DEFAULT_PLACE_PIXEL_COST: z.coerce.number().int().min(1).max(1_000_000).default(100),
   /** The console's language comes from the usual locale variable (`de_DE.UTF-8` → German). */
   LANG: z.string().optional(),
 });
@@ -96,6 +100,11 @@ export interface Config {
   runtimeConfigTtlMs: number;
   scheduler: { pollMs: number; leaseMs: number };
   postMinIntervalMs: number;
+  /**
+   * The canvas's defaults (the brief's DEFAULT_PLACE_*): its size when first created, and the
+   * defaults of the runtime settings `place_enabled` and `place_pixel_cost` (in points).
+   */
+  place: { enabled: boolean; width: number; height: number; pixelCost: number };
   /** The local console's starting language (`!locale` changes it). */
   consoleLocale: Locale;
 }
@@ -143,6 +152,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     runtimeConfigTtlMs: e.RUNTIME_CONFIG_TTL_MS,
     scheduler: { pollMs: e.SCHEDULER_POLL_MS, leaseMs: e.SCHEDULER_LEASE_MS },
     postMinIntervalMs: e.POST_MIN_INTERVAL_MS,
+    place: {
+      enabled: e.DEFAULT_PLACE_ENABLED === '1',
+      width: e.DEFAULT_PLACE_WIDTH,
+      height: e.DEFAULT_PLACE_HEIGHT,
+      pixelCost: e.DEFAULT_PLACE_PIXEL_COST,
+    },
     consoleLocale: resolveLocale(e.LANG),
   };
 }

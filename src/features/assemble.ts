@@ -21,6 +21,8 @@ export interface Assembly {
   ensureIndexes(db: Db): Promise<void>;
   /** Every feature's own invariants (beyond the ledger's), as a list of problems. */
   checkInvariants(db: Db, config: Config): Promise<string[]>;
+  /** The settings with the defaults the configuration chooses (DEFAULT_PLACE_PIXEL_COST, …). */
+  settingsFor(config: Config): SettingsCatalog;
   createServices(infra: FeatureInfra): FeatureServices;
   tasks(deps: BotDeps): TaskHandler[];
 }
@@ -77,6 +79,17 @@ export function assembleFeatures(features: readonly Feature[]): Assembly {
     messages,
     async ensureIndexes(db) {
       for (const feature of features) await feature.ensureIndexes?.(db);
+    },
+    settingsFor(config) {
+      const catalog: Record<string, Setting<unknown>> = { ...settings };
+      for (const feature of features) {
+        for (const [key, value] of Object.entries(feature.settingDefaults?.(config) ?? {})) {
+          const setting = catalog[key];
+          if (!setting) throw new Error(`${feature.name} sets a default for unknown setting ${key}`);
+          catalog[key] = { ...setting, default: setting.stored.parse(value) };
+        }
+      }
+      return catalog as SettingsCatalog;
     },
     async checkInvariants(db, config) {
       const found = await Promise.all(features.map((f) => f.checkInvariants?.(db, config) ?? []));

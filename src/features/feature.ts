@@ -34,6 +34,8 @@ export interface Feature {
   messages?: Messages;
   commands?: readonly CommandModule[];
   settings?: Readonly<Record<string, Setting<unknown>>>;
+  /** Defaults of its settings taken from the configuration (environment), by key. */
+  settingDefaults?(config: Config): Readonly<Record<string, unknown>>;
   errors?: Readonly<Partial<Record<ErrorCode, ErrorMessage>>>;
   ensureIndexes?(db: Db): Promise<void>;
   /** Checks of the feature's own books, run by `npm run check:invariants` (problems, or none). */

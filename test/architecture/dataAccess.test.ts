@@ -12,8 +12,8 @@ import { PROJECT_ROOT } from '../../src/paths.js';
  * - Commands touch no collection and no database at all: they call services.
  * - In features (`utils/<feature>/`), only stores (`*Store.ts`) touch collections.
  * - Value moves through the ledger (`debit`, `credit`, `transfer`, `payFromHouse`,
- *   `payToHouse`) only from the currency's one module: Cookies from `utils/cookieEconomy.ts`
- *   (benchmarks measure the ledger itself).
+ *   `payToHouse`) only from the currency's one module: Cookies from `utils/cookieEconomy.ts`,
+ *   Place points from `utils/placeEconomy.ts` (benchmarks measure the ledger itself).
  */
 const BALANCE_DOCS = new Set(['CookieAccountDoc', 'PlaceWalletDoc', 'BalanceDoc']);
 const LEDGER = 'utils/ledger/';
@@ -22,7 +22,7 @@ const COLLECTION_DEFINITIONS = 'src/db/collections.ts';
 const SCANNED = ['commands/', 'utils/', 'src/', 'bench/'];
 const RAW_BALANCE_NAME = /^(?:items_cookies|place_wallets)$/;
 const MOVES = new Set(['debit', 'credit', 'transfer', 'payFromHouse', 'payToHouse']);
-const MAY_MOVE_VALUE = [LEDGER, 'utils/cookieEconomy.ts', 'bench/'];
+const MAY_MOVE_VALUE = [LEDGER, 'utils/cookieEconomy.ts', 'utils/placeEconomy.ts', 'bench/'];
 
 function isMongo(symbol: ts.Symbol | undefined, name: string): boolean {
   return (

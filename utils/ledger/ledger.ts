@@ -223,6 +223,19 @@ export class Ledger {
     return docs.map((doc) => ({ account: doc._id, balance: readBalance(book, doc) }));
   }
 
+  /** A Place wallet as stored: balance, lifetime earned and spent (milli-points), placements. */
+  async placeWallet(
+    identity: string,
+  ): Promise<{ balance: number; earned: number; spent: number; placements: number }> {
+    const doc = await this.deps.cols.placeWallets.findOne({ _id: identity });
+    return {
+      balance: doc?.balance ?? 0,
+      earned: doc?.earned ?? 0,
+      spent: doc?.spent ?? 0,
+      placements: doc?.placements ?? 0,
+    };
+  }
+
   /** The recorded outcome of an operation, or null when it never applied (or is still in flight). */
   async outcomeOf(opId: string): Promise<LedgerOutcome | null> {
     return recordedFrom(await findOperationEvents(this.deps.cols, opId))?.outcome ?? null;

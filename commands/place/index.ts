@@ -1,0 +1,33 @@
+import type { Feature } from '../../src/features/feature.js';
+import { localized } from '../../src/i18n/definitions.js';
+import { defineCommand } from '../../src/interactions/defineCommand.js';
+import { PLACE_MESSAGES } from '../../utils/place/messages.js';
+import { PlaceService } from '../../utils/place/placeService.js';
+import { PlaceStore } from '../../utils/place/placeStore.js';
+import { PLACE_SETTINGS, placeSettingDefaults } from '../../utils/place/settings.js';
+import { PlaceEconomy } from '../../utils/placeEconomy.js';
+import { info, me, pixel } from './pixel.js';
+
+export const placeCommand = defineCommand({
+  ...localized(PLACE_MESSAGES, 'commands.place'),
+  access: 'everyone',
+  category: 'place:category',
+  subcommands: [pixel, info, me],
+});
+
+export const placeFeature: Feature = {
+  name: 'place',
+  commands: [placeCommand],
+  messages: PLACE_MESSAGES,
+  settings: PLACE_SETTINGS,
+  settingDefaults: placeSettingDefaults,
+  ensureIndexes: PlaceStore.ensureIndexes,
+  createServices: (infra) => ({
+    place: new PlaceService({
+      ...infra,
+      store: new PlaceStore(infra.db),
+      economy: new PlaceEconomy(infra.ledger),
+    }),
+  }),
+  tasks: (deps) => deps.services.place.tasks(),
+};

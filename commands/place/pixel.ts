@@ -1,0 +1,123 @@
+import { ApplicationCommandOptionType } from 'discord.js';
+import { z } from 'zod';
+import { localized } from '../../src/i18n/definitions.js';
+import type { Translator } from '../../src/i18n/i18n.js';
+import type { Subcommand } from '../../src/interactions/types.js';
+import { PLACE_MESSAGES } from '../../utils/place/messages.js';
+import { PALETTE, parseColor } from '../../utils/place/palette.js';
+import { parseOptions } from '../options.js';
+
+const coordinate = {
+  type: ApplicationCommandOptionType.Integer,
+  min_value: 0,
+  max_value: 2_047,
+  required: true,
+} as const;
+const xy = z.object({ x: z.number().int().min(0), y: z.number().int().min(0) });
+
+export function colorLabel(index: number, i18n: Translator): string {
+  const c = PALETTE[index];
+  return c ? `${c.name} ${c.hex} (#${index})` : i18n.number(index);
+}
+
+export const pixel: Subcommand = {
+  definition: {
+    type: ApplicationCommandOptionType.Subcommand,
+    ...localized(PLACE_MESSAGES, 'commands.pixel'),
+    options: [
+      { ...coordinate, ...localized(PLACE_MESSAGES, 'commands.x') },
+      { ...coordinate, ...localized(PLACE_MESSAGES, 'commands.y') },
+      {
+        type: ApplicationCommandOptionType.String,
+        ...localized(PLACE_MESSAGES, 'commands.color'),
+        required: true,
+        autocomplete: true,
+        max_length: 20,
+      },
+    ],
+  },
+  autocomplete: {
+    color: async (_ctx, typed) =>
+      PALETTE.map((c, i) => ({ name: `${c.name} ${c.hex} (${i})`, value: String(i) }))
+        .filter((choice) => choice.name.toLowerCase().includes(typed.trim().toLowerCase()))
+        .slice(0, 25),
+  },
+  async run({ deps, invocation, actor, i18n }) {
+    const { x, y, color: text } = parseOptions(xy.extend({ color: z.string() }), invocation);
+    const color = parseColor(text);
+    if (color === null)
+      return { ephemeral: true, content: `❌ ${i18n.t('place:errors.color', { max: PALETTE.length - 1 })}` };
+    const placed = await deps.services.place.place({ opId: invocation.id, userId: actor.id, x, y, color });
+    const cost = await deps.services.place.pixelCost();
+    const what = {
+      x,
+      y,
+      color: colorLabel(color, i18n),
+      revision: placed.revision,
+      cost: i18n.points(placed.cost),
+    };
+    if (placed.replayed) return { ephemeral: true, content: i18n.t('place:alreadyPlaced', what) };
+    const left =
+      placed.balance === null
+        ? ''
+        : i18n.t('place:placedLeft', {
+            balance: i18n.points(placed.balance),
+            affordable: Math.floor(placed.balance / cost),
+          });
+    return { ephemeral: true, content: i18n.t('place:placed', { ...what, left }) };
+  },
+};
+
+export const info: Subcommand = {
+  definition: {
+    type: ApplicationCommandOptionType.Subcommand,
+    ...localized(PLACE_MESSAGES, 'commands.info'),
+    options: [
+      { ...coordinate, ...localized(PLACE_MESSAGES, 'commands.x') },
+      { ...coordinate, ...localized(PLACE_MESSAGES, 'commands.y') },
+    ],
+  },
+  async run({ deps, invocation, i18n }) {
+    const { x, y } = parseOptions(xy, invocation);
+    const found = await deps.services.place.pixelInfo(x, y);
+    if (!found) return { ephemeral: true, content: i18n.t('place:info.empty', { x, y }) };
+    return {
+      ephemeral: true,
+      content: i18n.t('place:info.set', {
+        x,
+        y,
+        color: colorLabel(found.pixel.color, i18n),
+        owner: found.pixel.owner,
+        atSeconds: Math.floor(found.pixel.at.getTime() / 1000),
+        revision: found.pixel.revision,
+        count: found.painted,
+      }),
+    };
+  },
+};
+
+export const me: Subcommand = {
+  definition: { type: ApplicationCommandOptionType.Subcommand, ...localized(PLACE_MESSAGES, 'commands.me') },
+  async run({ deps, actor, i18n }) {
+    const [wallet, cost] = await Promise.all([
+      deps.services.place.wallet(actor.id),
+      deps.services.place.pixelCost(),
+    ]);
+    return {
+      ephemeral: true,
+      embeds: [
+        {
+          title: i18n.t('place:me.title'),
+          description: i18n.t('place:me.body', {
+            balance: i18n.points(wallet.balance),
+            earned: i18n.points(wallet.earned),
+            spent: i18n.points(wallet.spent),
+            placements: i18n.number(wallet.placements),
+            cost: i18n.points(cost),
+            affordable: Math.floor(wallet.balance / cost),
+          }),
+        },
+      ],
+    };
+  },
+};

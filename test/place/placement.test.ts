@@ -1,0 +1,193 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { BotDeps } from '../../src/interactions/types.js';
+import { checkInvariants } from '../../utils/ledger/invariants.js';
+import { PlaceService } from '../../utils/place/placeService.js';
+import { PlaceStore } from '../../utils/place/placeStore.js';
+import { PlaceEconomy } from '../../utils/placeEconomy.js';
+import { makeBotDeps } from '../support/botHarness.js';
+import { clearDatabase, useTestDatabase } from '../support/database.js';
+
+const t = useTestDatabase('place');
+const members = (n: number) =>
+  Array.from({ length: n }, (_, i) => `89100000000000${String(i).padStart(4, '0')}`);
+const POINT = 1_000;
+
+function service(
+  deps: BotDeps & { config: BotDeps['config'] },
+  afterAllocate?: (revision: number) => Promise<void>,
+) {
+  return new PlaceService({
+    ...deps,
+    store: new PlaceStore(t.db),
+    economy: new PlaceEconomy(deps.ledger),
+    ...(afterAllocate ? { afterAllocate } : {}),
+  });
+}
+
+async function fund(deps: BotDeps, who: string[], points: number) {
+  for (const m of who) {
+    await deps.services.place.grant({
+      opId: `grant:${m}`,
+      moderatorId: 'mod',
+      to: m,
+      amount: points * POINT,
+      reason: '',
+    });
+  }
+}
+
+describe('placing pixels', () => {
+  beforeEach(() => clearDatabase(t.db));
+
+  it('GIVEN 100 members painting one pixel at once THEN revisions are unique, the highest wins, and each pays once', async () => {
+    const { deps } = makeBotDeps(t);
+    const painters = members(100);
+    await fund(deps, painters, 1_000);
+    const placed = await Promise.all(
+      painters.map((m, i) =>
+        deps.services.place.place({ opId: `p${i}`, userId: m, x: 3, y: 4, color: i % 32 }),
+      ),
+    );
+    const revisions = placed.map((p) => p.revision).sort((a, b) => a - b);
+    expect(revisions).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
+    const top = placed.find((p) => p.revision === 100);
+    expect((await deps.services.place.pixelInfo(3, 4))?.pixel).toMatchObject({
+      color: top?.color,
+      revision: 100,
+    });
+    await deps.ledger.flush();
+    for (const m of painters)
+      expect(await deps.services.place.wallet(m)).toMatchObject({
+        balance: 900 * POINT,
+        spent: 100 * POINT,
+        placements: 1,
+      });
+    expect((await deps.services.place.pixelInfo(3, 4))?.painted).toBe(100);
+    expect((await checkInvariants(t.cols)).problems).toEqual([]);
+  });
+
+  it('GIVEN a placement retried with the same id THEN it is charged and written once', async () => {
+    const { deps } = makeBotDeps(t);
+    const [ann] = members(1) as [string];
+    await fund(deps, [ann], 250);
+    const first = await deps.services.place.place({ opId: 'same', userId: ann, x: 1, y: 1, color: 2 });
+    const [again, racing] = await Promise.all([
+      deps.services.place.place({ opId: 'same', userId: ann, x: 1, y: 1, color: 2 }),
+      deps.services.place.place({ opId: 'same', userId: ann, x: 1, y: 1, color: 2 }),
+    ]);
+    expect([again.revision, racing.revision]).toEqual([first.revision, first.revision]);
+    expect(again.replayed).toBe(true);
+    await deps.ledger.flush();
+    expect(await deps.services.place.wallet(ann)).toMatchObject({ balance: 150 * POINT, placements: 1 });
+  });
+
+  it('GIVEN bad input THEN each is refused with the numbers and nothing is charged', async () => {
+    const { deps } = makeBotDeps(t);
+    const [ann] = members(1) as [string];
+    await fund(deps, [ann], 250);
+    const place = (x: number, y: number, color: number) =>
+      deps.services.place
+        .place({ opId: `bad-${x}-${y}-${color}`, userId: ann, x, y, color })
+        .catch((e: unknown) => e);
+    expect(await place(256, 0, 1)).toMatchObject({
+      code: 'INVALID_INPUT',
+      context: { maxX: 255, maxY: 255 },
+    });
+    expect(await place(0, -1, 1)).toMatchObject({ code: 'INVALID_INPUT' });
+    expect(await place(0, 0, 32)).toMatchObject({ code: 'INVALID_INPUT', context: { max: 31 } });
+    await deps.runtimeConfig.set('place_pixel_cost', '300', 'admin');
+    expect(await place(0, 0, 1)).toMatchObject({
+      code: 'INSUFFICIENT_PLACE_POINTS',
+      context: { balance: 250_000, needed: 300_000, affordable: 0 },
+    });
+    await deps.runtimeConfig.set('place_enabled', 'off', 'admin');
+    expect(await place(0, 0, 1)).toMatchObject({ code: 'FEATURE_DISABLED' });
+    await deps.ledger.flush();
+    expect(await deps.services.place.wallet(ann)).toMatchObject({
+      balance: 250 * POINT,
+      spent: 0,
+      placements: 0,
+    });
+    expect((await deps.services.place.canvas()).revision).toBe(0);
+  });
+
+  it('GIVEN many placers with random delays between taking a revision and writing it THEN a polling reader replays the final board exactly, never skipping one', async () => {
+    const { deps } = makeBotDeps(t);
+    const painters = members(40);
+    await fund(deps, painters, 100_000);
+    // Deterministic "random" delays: a placement may be written long after later ones.
+    const slow = service(deps, async (revision) => sleep((revision * 7919) % 23));
+    const reader: Map<string, { color: number; revision: number }> = new Map();
+    let cursor = 0;
+    let seen = 0;
+    let last = 0;
+    let done = false;
+    const reading = (async () => {
+      while (!done || cursor < (await slow.canvas()).revision) {
+        const { changes, revision } = await slow.changesAfter(cursor, 50);
+        for (const c of changes) {
+          expect(c.revision).toBeGreaterThan(last);
+          last = c.revision;
+          seen++;
+          reader.set(`${c.x}:${c.y}`, { color: c.color, revision: c.revision });
+        }
+        cursor = revision;
+        await sleep(2);
+      }
+    })();
+    await Promise.all(
+      painters.map(async (m, i) => {
+        for (let k = 0; k < 10; k++) {
+          await slow.place({
+            opId: `f${i}-${k}`,
+            userId: m,
+            x: (i * 3 + k) % 7,
+            y: (i + k * 5) % 6,
+            color: (i + k) % 32,
+          });
+        }
+      }),
+    );
+    done = true;
+    await reading;
+    expect(seen).toBe(400);
+    const board = new Map<string, { color: number; revision: number }>();
+    for (let x = 0; x < 7; x++) {
+      for (let y = 0; y < 6; y++) {
+        const info = await slow.pixelInfo(x, y);
+        if (info) board.set(`${x}:${y}`, { color: info.pixel.color, revision: info.pixel.revision });
+      }
+    }
+    expect(reader).toEqual(board);
+  });
+
+  it('GIVEN a placer that dies between taking a revision and recording it THEN recovery finishes the placement and voids the lost revision', async () => {
+    const { deps, clock } = makeBotDeps(t);
+    const [ann, ben] = members(2) as [string, string];
+    await fund(deps, [ann, ben], 1_000);
+    let crash = true;
+    const dying = service(deps, async () => {
+      if (crash) {
+        crash = false;
+        throw new Error('process died');
+      }
+    });
+    await expect(dying.place({ opId: 'lost', userId: ann, x: 0, y: 0, color: 5 })).rejects.toThrow(
+      'process died',
+    );
+    await deps.services.place.place({ opId: 'after', userId: ben, x: 1, y: 0, color: 6 });
+    expect((await deps.services.place.changesAfter(0, 10)).revision).toBe(0);
+    clock.advance(61_000);
+    await deps.scheduler.runDue();
+    const feed = await deps.services.place.changesAfter(0, 10);
+    expect(feed.revision).toBe(3);
+    expect(feed.changes.map((c) => [c.revision, c.opId])).toEqual([
+      [2, 'after'],
+      [3, 'lost'],
+    ]);
+    await deps.ledger.flush();
+    expect(await deps.services.place.wallet(ann)).toMatchObject({ balance: 900 * POINT, placements: 1 });
+    expect((await deps.services.place.pixelInfo(0, 0))?.pixel).toMatchObject({ color: 5, revision: 3 });
+  });
+});

@@ -1,0 +1,259 @@
+import type { Collection, Db } from 'mongodb';
+import { COLLECTION_NAMES, JOURNALED } from '../../src/db/collections.js';
+import { isDuplicateKey } from '../../src/db/duplicateKey.js';
+
+/**
+ * The canvas: `revision` is the last revision handed out (a counter), `committed` the
+ * watermark: every revision up to it is settled (its event is written, or it was voided by
+ * recovery), so a reader of the changes feed never passes over one still being written.
+ */
+export interface CanvasDoc {
+  _id: 'canvas';
+  revision: number;
+  committed: number;
+  /** When the watermark last moved: a gap older than the recovery grace is voided. */
+  committedAt: Date;
+  width: number;
+  height: number;
+}
+
+/** The current state of one set pixel. */
+export interface PixelDoc {
+  _id: string;
+  x: number;
+  y: number;
+  color: number;
+  owner: string;
+  revision: number;
+  at: Date;
+}
+
+/**
+ * One change of the canvas, immutable, `_id` = its revision. `void` fills a revision that was
+ * handed out but never used (its placer died before recording it), so the watermark can pass.
+ */
+export interface PixelEventDoc {
+  _id: number;
+  revision: number;
+  kind: 'place' | 'rollback' | 'void';
+  opId: string | null;
+  x: number;
+  y: number;
+  color: number;
+  owner: string | null;
+  at: Date;
+}
+
+/** A placement between "asked" and "written": what recovery needs to finish it alone. */
+export interface PlacementDoc {
+  _id: string;
+  userId: string;
+  x: number;
+  y: number;
+  color: number;
+  /** Milli-points. */
+  cost: number;
+  status: 'debiting' | 'allocated' | 'done' | 'refused';
+  revision?: number;
+  at: Date;
+}
+
+export const PLACEMENTS = 'place_placements';
+
+/** The only code that touches the canvas collections (the wallets are the ledger's). */
+export class PlaceStore {
+  readonly #canvas: Collection<CanvasDoc>;
+  readonly #pixels: Collection<PixelDoc>;
+  readonly #events: Collection<PixelEventDoc>;
+  readonly #placements: Collection<PlacementDoc>;
+
+  constructor(db: Db) {
+    const journaled = { writeConcern: JOURNALED };
+    this.#canvas = db.collection<CanvasDoc>(COLLECTION_NAMES.placeState, journaled);
+    this.#pixels = db.collection<PixelDoc>(COLLECTION_NAMES.placePixels, journaled);
+    this.#events = db.collection<PixelEventDoc>(COLLECTION_NAMES.placePixelEvents, journaled);
+    this.#placements = db.collection<PlacementDoc>(PLACEMENTS, journaled);
+  }
+
+  static async ensureIndexes(db: Db): Promise<void> {
+    await Promise.all([
+      db
+        .collection(COLLECTION_NAMES.placePixelEvents)
+        .createIndex({ x: 1, y: 1, revision: -1 }, { name: 'by_pixel' }),
+      db
+        .collection(COLLECTION_NAMES.placePixelEvents)
+        .createIndex({ owner: 1, revision: -1 }, { name: 'by_owner' }),
+      db.collection(PLACEMENTS).createIndex({ status: 1, at: 1 }, { name: 'open_first' }),
+    ]);
+  }
+
+  /** The canvas, created with the configured size on first use. */
+  async canvas(defaults: { width: number; height: number }, now: Date): Promise<CanvasDoc> {
+    const found = await this.#canvas.findOne({ _id: 'canvas' });
+    if (found) return found;
+    try {
+      const doc: CanvasDoc = {
+        _id: 'canvas',
+        revision: 0,
+        committed: 0,
+        committedAt: now,
+        width: defaults.width,
+        height: defaults.height,
+      };
+      await this.#canvas.insertOne(doc);
+      return doc;
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+      return (await this.#canvas.findOne({ _id: 'canvas' })) as CanvasDoc;
+    }
+  }
+
+  /** Hands out the next revision: strictly increasing, never reused. */
+  async allocate(): Promise<number> {
+    // The pre-image + 1: mongo-java-server's post-image can show a later $inc (see ledger/legs.ts).
+    const before = await this.#canvas.findOneAndUpdate(
+      { _id: 'canvas' },
+      { $inc: { revision: 1 } },
+      { returnDocument: 'before' },
+    );
+    if (!before) throw new Error('the canvas does not exist');
+    return before.revision + 1;
+  }
+
+  /** Moves the watermark from `from` to `to` if nobody moved it meanwhile. */
+  async commit(from: number, to: number, now: Date): Promise<boolean> {
+    const result = await this.#canvas.updateOne(
+      { _id: 'canvas', committed: from },
+      { $set: { committed: to, committedAt: now } },
+    );
+    return result.modifiedCount === 1;
+  }
+
+  async resize(width: number, height: number): Promise<void> {
+    await this.#canvas.updateOne({ _id: 'canvas' }, { $set: { width, height } });
+  }
+
+  /** Writes an event; false when its revision is already written (a retry). */
+  async appendEvent(event: PixelEventDoc): Promise<boolean> {
+    try {
+      await this.#events.insertOne(event);
+      return true;
+    } catch (error) {
+      if (isDuplicateKey(error)) return false;
+      throw error;
+    }
+  }
+
+  event(revision: number): Promise<PixelEventDoc | null> {
+    return this.#events.findOne({ _id: revision });
+  }
+
+  /** Events with revisions in (after, upTo], in revision order. */
+  eventsBetween(after: number, upTo: number, limit: number): Promise<PixelEventDoc[]> {
+    return this.#events
+      .find({ _id: { $gt: after, $lte: upTo } })
+      .sort({ _id: 1 })
+      .limit(limit)
+      .toArray();
+  }
+
+  /** The revisions written after `after` (for the watermark), in order. */
+  async writtenAfter(after: number, limit: number): Promise<number[]> {
+    const docs = await this.#events
+      .find({ _id: { $gt: after } }, { projection: { _id: 1 } })
+      .sort({ _id: 1 })
+      .limit(limit)
+      .toArray();
+    return docs.map((d) => d._id);
+  }
+
+  /** Sets a pixel to an event's state only if that event is newer than what is stored. */
+  async applyToPixel(event: PixelEventDoc): Promise<void> {
+    const id = `${event.x}:${event.y}`;
+    try {
+      await this.#pixels.updateOne(
+        { _id: id, revision: { $lt: event.revision } },
+        {
+          $set: {
+            x: event.x,
+            y: event.y,
+            color: event.color,
+            owner: event.owner ?? '',
+            revision: event.revision,
+            at: event.at,
+          },
+        },
+        { upsert: true },
+      );
+    } catch (error) {
+      // A newer revision is stored already: this (late) write must not roll the pixel back.
+      if (!isDuplicateKey(error)) throw error;
+    }
+  }
+
+  pixel(x: number, y: number): Promise<PixelDoc | null> {
+    return this.#pixels.findOne({ _id: `${x}:${y}` });
+  }
+
+  paintedCount(x: number, y: number): Promise<number> {
+    return this.#events.countDocuments({ x, y, kind: { $ne: 'void' } });
+  }
+
+  /** Every set pixel (the renderer's board is loaded from this once, at start-up). */
+  allPixels(): AsyncIterable<PixelDoc> {
+    return this.#pixels.find({});
+  }
+
+  /** Set pixels outside a size: how many, and their bounding box. */
+  async outside(
+    width: number,
+    height: number,
+  ): Promise<{ count: number; box: [number, number, number, number] | null }> {
+    const docs = await this.#pixels
+      .find({ $or: [{ x: { $gte: width } }, { y: { $gte: height } }] }, { projection: { x: 1, y: 1 } })
+      .toArray();
+    if (docs.length === 0) return { count: 0, box: null };
+    const xs = docs.map((d) => d.x);
+    const ys = docs.map((d) => d.y);
+    return { count: docs.length, box: [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)] };
+  }
+
+  async createPlacement(p: PlacementDoc): Promise<boolean> {
+    try {
+      await this.#placements.insertOne(p);
+      return true;
+    } catch (error) {
+      if (isDuplicateKey(error)) return false;
+      throw error;
+    }
+  }
+
+  placement(id: string): Promise<PlacementDoc | null> {
+    return this.#placements.findOne({ _id: id });
+  }
+
+  /** Records the placement's revision, once: false when another finisher recorded one first. */
+  async recordRevision(id: string, revision: number): Promise<boolean> {
+    const result = await this.#placements.updateOne(
+      { _id: id, status: 'debiting', revision: { $exists: false } },
+      { $set: { revision, status: 'allocated' } },
+    );
+    return result.modifiedCount === 1;
+  }
+
+  async setStatus(id: string, status: PlacementDoc['status']): Promise<void> {
+    await this.#placements.updateOne({ _id: id }, { $set: { status } });
+  }
+
+  /** Placements not finished since before `before` (recovery). */
+  unfinished(before: Date): Promise<PlacementDoc[]> {
+    return this.#placements
+      .find({ status: { $in: ['debiting', 'allocated'] }, at: { $lt: before } })
+      .toArray();
+  }
+
+  /** Is some placement still holding this revision (allocated, not yet written)? */
+  async holds(revision: number): Promise<boolean> {
+    return (await this.#placements.countDocuments({ revision, status: 'allocated' })) > 0;
+  }
+}

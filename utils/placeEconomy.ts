@@ -1,0 +1,46 @@
+import type { Ledger, LedgerOutcome } from './ledger/ledger.js';
+
+/** Every kind of Place-point movement, named once (audit events carry it). */
+export const PLACE_KINDS = {
+  pixel: 'place.pixel',
+  grant: 'place.admin_grant',
+  refund: 'place.refund',
+} as const;
+
+/**
+ * The one way features move Place points (milli-points) through the ledger, as
+ * `utils/cookieEconomy.ts` is for Cookies: placements debit with a placement count, grants
+ * credit with the granter as source. Each call carries an operation id.
+ */
+export class PlaceEconomy {
+  constructor(readonly ledger: Ledger) {}
+
+  balance(identity: string): Promise<number> {
+    return this.ledger.balanceOf('place', identity);
+  }
+
+  /** One placement: `cost` milli-points and one placement on the wallet. */
+  payForPixel(
+    identity: string,
+    move: { opId: string; cost: number; reason: string },
+  ): Promise<LedgerOutcome> {
+    return this.ledger.debit({
+      opId: move.opId,
+      currency: 'place',
+      account: identity,
+      amount: move.cost,
+      placements: 1,
+      kind: PLACE_KINDS.pixel,
+      source: identity,
+      reason: move.reason,
+    });
+  }
+
+  /** Points created by a moderator (or, later, the hunt). */
+  grant(
+    identity: string,
+    move: { opId: string; amount: number; source: string; reason: string },
+  ): Promise<LedgerOutcome> {
+    return this.ledger.credit({ ...move, currency: 'place', account: identity, kind: PLACE_KINDS.grant });
+  }
+}
