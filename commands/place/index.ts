@@ -7,12 +7,13 @@ import { PlaceStore } from '../../utils/place/placeStore.js';
 import { PLACE_SETTINGS, placeSettingDefaults } from '../../utils/place/settings.js';
 import { PlaceEconomy } from '../../utils/placeEconomy.js';
 import { info, me, pixel } from './pixel.js';
+import { palette, view } from './view.js';
 
 export const placeCommand = defineCommand({
   ...localized(PLACE_MESSAGES, 'commands.place'),
   access: 'everyone',
   category: 'place:category',
-  subcommands: [pixel, info, me],
+  subcommands: [pixel, view, info, me, palette],
 });
 
 export const placeFeature: Feature = {

@@ -48,7 +48,7 @@ describe('the feature registry', () => {
     ]);
     expect(Object.keys(ASSEMBLY.settings)).toContain('cookies.give_max');
     expect(Object.keys(ASSEMBLY.settings)).toContain('admin.audit_channel');
-    expect(FEATURES.map((f) => f.name)).toEqual(['help', 'cookies', 'games', 'vault', 'poker', 'admin']);
+    expect(FEATURES.map((f) => f.name)).toEqual(['help', 'cookies', 'games', 'vault', 'poker', 'place', 'admin']);
   });
 
   it.each([

@@ -35,6 +35,7 @@ describe('message catalogs', () => {
       'games',
       'help',
       'ledger',
+      'place',
       'poker',
       'vault',
     ]);

@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import { z } from 'zod';
 import type { Clock } from '../../src/clock.js';
 import type { Config } from '../../src/config.js';
@@ -6,6 +7,7 @@ import { defineTask, type Scheduler, type TaskHandler } from '../../src/schedule
 import { MILLI_PER_POINT } from '../amounts.js';
 import { AppError, featureDisabled, invalidInputText, isAppError } from '../errors.js';
 import type { PlaceEconomy } from '../placeEconomy.js';
+import { PlaceBoard } from './board.js';
 import { PALETTE } from './palette.js';
 import type { CanvasDoc, PixelEventDoc, PlacementDoc, PlaceStore } from './placeStore.js';
 
@@ -17,8 +19,8 @@ declare module '../../src/features/feature.js' {
 
 /** The largest canvas an admin may resize to (the renderer's board then takes 4 MB). */
 export const MAX_SIDE = 2_048;
-const FINISH_TASK = 'place.finish';
-/** A placement left unfinished is finished (or a handed-out revision voided) this much later. */
+const SWEEP_TASK = 'place.sweep';
+/** A placement left unfinished is finished (or a handed-out revision voided) after this grace, by the sweep. */
 const FINISH_AFTER_MS = 60_000;
 /** How many written revisions one watermark step looks at. */
 const WATERMARK_SCAN = 500;
@@ -65,7 +67,35 @@ interface PlaceDeps {
  * 3's two writes) is voided by recovery after the grace, so the watermark never sticks.
  */
 export class PlaceService {
+  #board: Promise<PlaceBoard> | null = null;
+  /** The minute whose sweep this process already scheduled (one write a minute, not one a placement). */
+  #sweepScheduledFor = -1;
+  /** Coalesces watermark moves: at most one running, at most one more queued. */
+  #advancing: Promise<number> | null = null;
+  #advanceAgain = false;
+  /** One catch-up at a time: batches must be applied in revision order. */
+  readonly #catchUp = pLimit(1);
+
   constructor(private readonly deps: PlaceDeps) {}
+
+  /**
+   * The in-memory board, loaded from `place_pixels` on first use and brought up to the
+   * watermark from the changes feed on every call (renders never scan the pixels again).
+   */
+  async board(): Promise<PlaceBoard> {
+    this.#board ??= this.canvas().then((canvas) => PlaceBoard.load(canvas, this.deps.store.allPixels()));
+    const board = await this.#board;
+    return this.#catchUp(async () => {
+      const canvas = await this.canvas();
+      board.resize(canvas.width, canvas.height);
+      for (;;) {
+        const feed = await this.changesAfter(board.revision, 5_000);
+        const before = board.revision;
+        board.apply(feed);
+        if (feed.changes.length === 0 || board.revision === before) return board;
+      }
+    });
+  }
 
   canvas(): Promise<CanvasDoc> {
     return this.deps.store.canvas(this.deps.config.place, this.deps.clock.now());
@@ -83,6 +113,33 @@ export class PlaceService {
 
   wallet(identity: string) {
     return this.deps.economy.ledger.placeWallet(identity);
+  }
+
+  /**
+   * Resizes the canvas. Enlarging works up to MAX_SIDE; shrinking is refused while any set
+   * pixel would fall outside, naming how many and their bounding box. Returns the old size.
+   */
+  async resize(width: number, height: number): Promise<{ width: number; height: number }> {
+    if (width > MAX_SIDE || height > MAX_SIDE || width < 1 || height < 1) {
+      throw invalidInputText(`${width}×${height} is outside 1..${MAX_SIDE}`, 'place:errors.size', {
+        max: MAX_SIDE,
+      });
+    }
+    const canvas = await this.canvas();
+    if (width < canvas.width || height < canvas.height) {
+      const outside = await this.deps.store.outside(width, height);
+      if (outside.count > 0 && outside.box) {
+        const [x0, y0, x1, y1] = outside.box;
+        throw invalidInputText(`${outside.count} set pixels would fall outside`, 'place:errors.shrink', {
+          count: outside.count,
+          box: `(${x0}, ${y0})–(${x1}, ${y1})`,
+          width,
+          height,
+        });
+      }
+    }
+    await this.deps.store.resize(width, height);
+    return { width: canvas.width, height: canvas.height };
   }
 
   /** A pixel's current state and how often it was painted (null: never). */
@@ -104,8 +161,6 @@ export class PlaceService {
     y: number;
     color: number;
   }): Promise<Placed> {
-    const existing = await this.deps.store.placement(request.opId);
-    if (existing) return this.#finish(existing, true);
     if (!(await this.deps.runtimeConfig.get('place_enabled')))
       throw featureDisabled('place:errors.disabled', 'place_enabled');
     const canvas = await this.canvas();
@@ -128,15 +183,8 @@ export class PlaceService {
       throw invalidInputText(`no colour ${request.color}`, 'place:errors.color', { max: PALETTE.length - 1 });
     }
     const cost = await this.pixelCost();
-    const balance = await this.deps.economy.balance(request.userId);
-    if (balance < cost) throw notEnoughPoints(balance, cost);
     const now = this.deps.clock.now();
-    await this.deps.scheduler.schedule({
-      id: `${FINISH_TASK}:${request.opId}`,
-      kind: FINISH_TASK,
-      dueAt: new Date(now.getTime() + FINISH_AFTER_MS),
-      payload: { opId: request.opId },
-    });
+    await this.#ensureSweep(now);
     const intent: PlacementDoc = {
       _id: request.opId,
       userId: request.userId,
@@ -184,13 +232,58 @@ export class PlaceService {
 
   tasks(): TaskHandler[] {
     return [
-      defineTask(FINISH_TASK, z.object({ opId: z.string() }), async ({ opId }) => {
-        const placement = await this.deps.store.placement(opId);
-        if (placement && placement.status !== 'done' && placement.status !== 'refused')
-          await this.#finish(placement, true);
-        await this.voidLostRevisions();
+      defineTask(SWEEP_TASK, z.object({ minute: z.number().int() }), async () => {
+        await this.sweep();
       }),
     ];
+  }
+
+  /**
+   * Recovery, once a minute while placements happen: finishes every placement left unfinished
+   * for longer than the grace (a crash, a lost reply), then voids lost revisions so the
+   * watermark moves on.
+   */
+  async sweep(): Promise<{ finished: number; voided: number }> {
+    const before = new Date(this.deps.clock.now().getTime() - FINISH_AFTER_MS);
+    let finished = 0;
+    for (const placement of await this.deps.store.unfinished(before)) {
+      const written = placement.revision !== undefined && (await this.deps.store.event(placement.revision));
+      if (written) {
+        await this.deps.store.setStatus(placement._id, 'done');
+        continue;
+      }
+      await this.#finish(placement, true).catch(() => undefined);
+      finished++;
+    }
+    return { finished, voided: await this.voidLostRevisions() };
+  }
+
+  async #ensureSweep(now: Date): Promise<void> {
+    const minute = Math.floor(now.getTime() / 60_000);
+    if (minute === this.#sweepScheduledFor) return;
+    this.#sweepScheduledFor = minute;
+    await this.deps.scheduler.schedule({
+      id: `${SWEEP_TASK}:${minute}`,
+      kind: SWEEP_TASK,
+      dueAt: new Date((minute + 1) * 60_000 + FINISH_AFTER_MS),
+      payload: { minute },
+    });
+  }
+
+  /** Moves the watermark in the background, coalescing concurrent requests into one run at a time. */
+  #advanceSoon(): void {
+    if (this.#advancing) {
+      this.#advanceAgain = true;
+      return;
+    }
+    this.#advancing = this.advance().finally(() => {
+      this.#advancing = null;
+      if (this.#advanceAgain) {
+        this.#advanceAgain = false;
+        this.#advanceSoon();
+      }
+    });
+    this.#advancing.catch(() => undefined);
   }
 
   /**
@@ -249,11 +342,13 @@ export class PlaceService {
       }
       const revision = await this.deps.store.allocate();
       await this.deps.afterAllocate?.(revision);
-      if (!(await this.deps.store.recordRevision(p._id, revision))) {
-        // Another finisher (a retry, the timer) recorded its revision first: this one is void.
+      if (await this.deps.store.recordRevision(p._id, revision))
+        placement = { ...placement, revision, status: 'allocated' };
+      else {
+        // Another finisher (a retry, the sweep) recorded its revision first: this one is void.
         await this.#void(revision);
+        placement = (await this.deps.store.placement(p._id)) as PlacementDoc;
       }
-      placement = (await this.deps.store.placement(p._id)) as PlacementDoc;
     }
     const revision = placement.revision as number;
     const event: PixelEventDoc = {
@@ -269,8 +364,9 @@ export class PlaceService {
     };
     const written = await this.deps.store.appendEvent(event);
     await this.deps.store.applyToPixel(event);
-    if (placement.status !== 'done') await this.deps.store.setStatus(p._id, 'done');
-    if (!(await this.deps.store.commit(revision - 1, revision, this.deps.clock.now()))) await this.advance();
+    // The intent stays `allocated`: its event is the record that it is done (the sweep tidies).
+    // The watermark: one try in order; readers (and a coalesced background run) do the rest.
+    if (!(await this.deps.store.commit(revision - 1, revision, this.deps.clock.now()))) this.#advanceSoon();
     return { revision, x: p.x, y: p.y, color: p.color, cost: p.cost, balance, replayed: retry && !written };
   }
 

@@ -1,0 +1,126 @@
+import { ApplicationCommandOptionType } from 'discord.js';
+import { z } from 'zod';
+import { localized } from '../../src/i18n/definitions.js';
+import type { Subcommand } from '../../src/interactions/types.js';
+import { ADMIN_MESSAGES } from '../../utils/admin/messages.js';
+import { parsePlacePoints } from '../../utils/amounts.js';
+import { invalidInputText } from '../../utils/errors.js';
+import { balanceAfter } from '../../utils/ledger/ledger.js';
+import { MAX_SIDE } from '../../utils/place/placeService.js';
+import { memberOption, parseOptions } from '../options.js';
+
+/** `/admin place grant target points [reason]`: moderators fund a wallet (0.001 precision), audited. */
+export const placeGrant: Subcommand = {
+  access: 'moderator',
+  definition: {
+    type: ApplicationCommandOptionType.Subcommand,
+    ...localized(ADMIN_MESSAGES, 'commands.placeGrant'),
+    options: [
+      {
+        type: ApplicationCommandOptionType.User,
+        ...localized(ADMIN_MESSAGES, 'commands.placeTarget'),
+        required: true,
+      },
+      {
+        type: ApplicationCommandOptionType.String,
+        ...localized(ADMIN_MESSAGES, 'commands.placePoints'),
+        required: true,
+        max_length: 20,
+      },
+      {
+        type: ApplicationCommandOptionType.String,
+        ...localized(ADMIN_MESSAGES, 'commands.grantReason'),
+        max_length: 200,
+      },
+    ],
+  },
+  async run({ deps, invocation, actor, i18n, serverI18n }) {
+    const { target, points, reason } = parseOptions(
+      z.object({ target: memberOption, points: z.string(), reason: z.string().max(200).default('') }),
+      invocation,
+    );
+    let amount: number;
+    try {
+      amount = parsePlacePoints(points);
+    } catch {
+      throw invalidInputText(`"${points}" is not an amount of points`, 'admin:place.badPoints', { points });
+    }
+    const opId = `place.grant:${invocation.id}`;
+    const outcome = await deps.services.place.grant({
+      opId,
+      moderatorId: actor.id,
+      to: target,
+      amount,
+      reason,
+    });
+    await deps.services.admin.record({
+      id: opId,
+      actorId: actor.id,
+      text: serverI18n.t('admin:audit.placeGranted', {
+        actor: actor.id,
+        amount: serverI18n.points(amount),
+        to: target,
+        reason,
+      }),
+    });
+    const balance = balanceAfter(outcome, target) ?? (await deps.services.place.wallet(target)).balance;
+    return {
+      ephemeral: true,
+      content: i18n.t('admin:place.granted', {
+        amount: i18n.points(amount),
+        to: target,
+        balance: i18n.points(balance),
+      }),
+    };
+  },
+};
+
+/** `/admin place resize width height`: enlarging always works (up to 2048), shrinking only over empty pixels. */
+export const placeResize: Subcommand = {
+  definition: {
+    type: ApplicationCommandOptionType.Subcommand,
+    ...localized(ADMIN_MESSAGES, 'commands.placeResize'),
+    options: [
+      {
+        type: ApplicationCommandOptionType.Integer,
+        ...localized(ADMIN_MESSAGES, 'commands.placeWidth'),
+        required: true,
+        min_value: 1,
+        max_value: MAX_SIDE,
+      },
+      {
+        type: ApplicationCommandOptionType.Integer,
+        ...localized(ADMIN_MESSAGES, 'commands.placeHeight'),
+        required: true,
+        min_value: 1,
+        max_value: MAX_SIDE,
+      },
+    ],
+  },
+  async run({ deps, invocation, actor, i18n, serverI18n }) {
+    const { width, height } = parseOptions(
+      z.object({
+        width: z.number().int().min(1).max(MAX_SIDE),
+        height: z.number().int().min(1).max(MAX_SIDE),
+      }),
+      invocation,
+    );
+    const before = await deps.services.place.resize(width, height);
+    await deps.services.admin.record({
+      id: `place.resize:${invocation.id}`,
+      actorId: actor.id,
+      text: serverI18n.t('admin:audit.placeResized', {
+        actor: actor.id,
+        from: `${before.width}×${before.height}`,
+        to: `${width}×${height}`,
+      }),
+    });
+    return {
+      ephemeral: true,
+      content: i18n.t('admin:place.resized', {
+        from: `${before.width}×${before.height}`,
+        to: `${width}×${height}`,
+      }),
+    };
+  },
+};
