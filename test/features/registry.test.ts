@@ -44,11 +44,20 @@ describe('the feature registry', () => {
       'games',
       'vault',
       'poker',
+      'place',
       'admin',
     ]);
     expect(Object.keys(ASSEMBLY.settings)).toContain('cookies.give_max');
     expect(Object.keys(ASSEMBLY.settings)).toContain('admin.audit_channel');
-    expect(FEATURES.map((f) => f.name)).toEqual(['help', 'cookies', 'games', 'vault', 'poker', 'place', 'admin']);
+    expect(FEATURES.map((f) => f.name)).toEqual([
+      'help',
+      'cookies',
+      'games',
+      'vault',
+      'poker',
+      'place',
+      'admin',
+    ]);
   });
 
   it.each([

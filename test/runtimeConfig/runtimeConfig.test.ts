@@ -68,7 +68,9 @@ describe('runtime configuration', () => {
     expect(error.code).toBe('NOT_FOUND');
     expect(error.detail).toContain('settings of cookies: cookies.give_enabled, cookies.give_max');
     const unknownFeature = (await config.set('weather.rain', '1', 'u1').catch((e: unknown) => e)) as AppError;
-    expect(unknownFeature.detail).toContain('features with settings: cookies, games, vault, poker, place, admin');
+    expect(unknownFeature.detail).toContain(
+      'features with settings: cookies, games, vault, poker, place, admin',
+    );
   });
 
   it('GIVEN two processes THEN the other sees a change once its cached copy is older than the TTL', async () => {
