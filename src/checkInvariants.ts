@@ -19,7 +19,7 @@ await runCli(async (config, log) => {
     }
     const report = await checkInvariants(app.cols);
     // The features' own books (poker tables: chips conserved, no Cookie operation stuck).
-    const featureProblems = await ASSEMBLY.checkInvariants(app.db, config);
+    const featureProblems = await ASSEMBLY.checkInvariants(app.db, config, app.ledger);
     report.problems.push(...featureProblems);
     report.ok &&= featureProblems.length === 0;
     for (const [currency, t] of Object.entries(report.totals)) {

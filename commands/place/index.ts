@@ -2,7 +2,7 @@ import type { Feature } from '../../src/features/feature.js';
 import { localized } from '../../src/i18n/definitions.js';
 import { defineCommand } from '../../src/interactions/defineCommand.js';
 import { PLACE_MESSAGES } from '../../utils/place/messages.js';
-import { PlaceService } from '../../utils/place/placeService.js';
+import { PlaceService, placeInvariantProblems } from '../../utils/place/placeService.js';
 import { PlaceStore } from '../../utils/place/placeStore.js';
 import { PLACE_SETTINGS, placeSettingDefaults } from '../../utils/place/settings.js';
 import { PlaceEconomy } from '../../utils/placeEconomy.js';
@@ -31,4 +31,7 @@ export const placeFeature: Feature = {
     }),
   }),
   tasks: (deps) => deps.services.place.tasks(),
+  // Wallets agree with the canvas's events, and every pixel with its newest event.
+  checkInvariants: (db, _config, ledger) =>
+    placeInvariantProblems(new PlaceStore(db), new PlaceEconomy(ledger)),
 };

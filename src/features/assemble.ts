@@ -1,6 +1,7 @@
 import type { Db } from 'mongodb';
 import { CORE_ERROR_MESSAGES, type ErrorCode, type ErrorMessage } from '../../utils/errors.js';
 import { LEDGER_ERROR_MESSAGES } from '../../utils/ledger/errors.js';
+import type { Ledger } from '../../utils/ledger/ledger.js';
 import { LEDGER_MESSAGES } from '../../utils/ledger/messages.js';
 import type { Config } from '../config.js';
 import { CORE_MESSAGES } from '../i18n/core.js';
@@ -20,7 +21,7 @@ export interface Assembly {
   messages: Readonly<Record<string, Messages>>;
   ensureIndexes(db: Db): Promise<void>;
   /** Every feature's own invariants (beyond the ledger's), as a list of problems. */
-  checkInvariants(db: Db, config: Config): Promise<string[]>;
+  checkInvariants(db: Db, config: Config, ledger: Ledger): Promise<string[]>;
   /** The settings with the defaults the configuration chooses (DEFAULT_PLACE_PIXEL_COST, …). */
   settingsFor(config: Config): SettingsCatalog;
   createServices(infra: FeatureInfra): FeatureServices;
@@ -91,8 +92,8 @@ export function assembleFeatures(features: readonly Feature[]): Assembly {
       }
       return catalog as SettingsCatalog;
     },
-    async checkInvariants(db, config) {
-      const found = await Promise.all(features.map((f) => f.checkInvariants?.(db, config) ?? []));
+    async checkInvariants(db, config, ledger) {
+      const found = await Promise.all(features.map((f) => f.checkInvariants?.(db, config, ledger) ?? []));
       return found.flat();
     },
     createServices(infra) {

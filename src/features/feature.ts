@@ -1,5 +1,6 @@
 import type { Db } from 'mongodb';
 import type { ErrorCode, ErrorMessage } from '../../utils/errors.js';
+import type { Ledger } from '../../utils/ledger/ledger.js';
 import type { Config } from '../config.js';
 import type { Messages } from '../i18n/i18n.js';
 import type { BotDeps, CommandModule } from '../interactions/types.js';
@@ -39,7 +40,7 @@ export interface Feature {
   errors?: Readonly<Partial<Record<ErrorCode, ErrorMessage>>>;
   ensureIndexes?(db: Db): Promise<void>;
   /** Checks of the feature's own books, run by `npm run check:invariants` (problems, or none). */
-  checkInvariants?(db: Db, config: Config): Promise<string[]>;
+  checkInvariants?(db: Db, config: Config, ledger: Ledger): Promise<string[]>;
   createServices?(infra: FeatureInfra): Partial<FeatureServices>;
   /** Task handlers; they get the full deps, services included. */
   tasks?(deps: BotDeps): readonly TaskHandler[];

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { ASSEMBLY } from '../../commands/index.js';
 import type { BotDeps } from '../../src/interactions/types.js';
 import { checkInvariants } from '../../utils/ledger/invariants.js';
 import { PlaceService } from '../../utils/place/placeService.js';
@@ -65,6 +66,7 @@ describe('placing pixels', () => {
       });
     expect((await deps.services.place.pixelInfo(3, 4))?.painted).toBe(100);
     expect((await checkInvariants(t.cols)).problems).toEqual([]);
+    expect(await ASSEMBLY.checkInvariants(t.db, deps.config, deps.ledger)).toEqual([]);
   });
 
   it('GIVEN a placement retried with the same id THEN it is charged and written once', async () => {
@@ -190,5 +192,36 @@ describe('placing pixels', () => {
     await deps.ledger.flush();
     expect(await deps.services.place.wallet(ann)).toMatchObject({ balance: 900 * POINT, placements: 1 });
     expect((await deps.services.place.pixelInfo(0, 0))?.pixel).toMatchObject({ color: 5, revision: 3 });
+    expect(await ASSEMBLY.checkInvariants(t.db, deps.config, deps.ledger)).toEqual([]);
+  });
+
+  it('GIVEN a pixel whose state disagrees with its events THEN the checker names it', async () => {
+    const { deps } = makeBotDeps(t);
+    const [ann] = members(1) as [string];
+    await fund(deps, [ann], 1_000);
+    await deps.services.place.place({ opId: 'ok', userId: ann, x: 2, y: 2, color: 4 });
+    await t.db.collection('place_pixels').updateOne({ _id: '2:2' as never }, { $set: { color: 9 } });
+    expect(await ASSEMBLY.checkInvariants(t.db, deps.config, deps.ledger)).toEqual([
+      'pixel 2:2 is colour 9 at revision 1, its newest event says 4 at 1',
+    ]);
+  });
+
+  it('GIVEN set pixels THEN shrinking over them is refused with how many and where, and enlarging keeps them', async () => {
+    const { deps } = makeBotDeps(t);
+    const [ann] = members(1) as [string];
+    await fund(deps, [ann], 1_000);
+    await deps.services.place.place({ opId: 's1', userId: ann, x: 200, y: 10, color: 4 });
+    await deps.services.place.place({ opId: 's2', userId: ann, x: 150, y: 220, color: 5 });
+    await expect(deps.services.place.resize(128, 256)).rejects.toMatchObject({
+      context: { count: 2, box: '(150, 10)–(200, 220)' },
+    });
+    await expect(deps.services.place.resize(2_049, 256)).rejects.toMatchObject({ context: { max: 2_048 } });
+    await deps.services.place.resize(2_048, 2_048);
+    const board = await deps.services.place.board();
+    expect([board.width, board.height, board.get(200, 10), board.get(150, 220)]).toEqual([
+      2_048, 2_048, 4, 5,
+    ]);
+    await deps.services.place.resize(201, 221);
+    expect((await deps.services.place.canvas()).width).toBe(201);
   });
 });

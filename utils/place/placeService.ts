@@ -142,6 +142,10 @@ export class PlaceService {
     return { width: canvas.width, height: canvas.height };
   }
 
+  invariantProblems(): Promise<string[]> {
+    return placeInvariantProblems(this.deps.store, this.deps.economy);
+  }
+
   /** A pixel's current state and how often it was painted (null: never). */
   async pixelInfo(x: number, y: number) {
     const pixel = await this.deps.store.pixel(x, y);
@@ -305,17 +309,7 @@ export class PlaceService {
       ) {
         return voided;
       }
-      await this.deps.store.appendEvent({
-        _id: gap,
-        revision: gap,
-        kind: 'void',
-        opId: null,
-        x: -1,
-        y: -1,
-        color: -1,
-        owner: null,
-        at: this.deps.clock.now(),
-      });
+      await this.deps.store.appendEvent(voidEvent(gap, this.deps.clock.now()));
       voided++;
     }
   }
@@ -360,6 +354,7 @@ export class PlaceService {
       y: p.y,
       color: p.color,
       owner: p.userId,
+      cost: p.cost,
       at: placement.at,
     };
     const written = await this.deps.store.appendEvent(event);
@@ -371,18 +366,43 @@ export class PlaceService {
   }
 
   async #void(revision: number): Promise<void> {
-    await this.deps.store.appendEvent({
-      _id: revision,
-      revision,
-      kind: 'void',
-      opId: null,
-      x: -1,
-      y: -1,
-      color: -1,
-      owner: null,
-      at: this.deps.clock.now(),
-    });
+    await this.deps.store.appendEvent(voidEvent(revision, this.deps.clock.now()));
   }
+}
+
+/** The filler of a revision handed out and never used. */
+function voidEvent(revision: number, at: Date): PixelEventDoc {
+  return {
+    _id: revision,
+    revision,
+    kind: 'void',
+    opId: null,
+    x: -1,
+    y: -1,
+    color: -1,
+    owner: null,
+    cost: 0,
+    at,
+  };
+}
+
+/**
+ * The invariants of the canvas (`npm run check:invariants`): every wallet's `spent` and
+ * `placements` equal the cost and count of its placement events, and every pixel equals its
+ * newest event.
+ */
+export async function placeInvariantProblems(store: PlaceStore, economy: PlaceEconomy): Promise<string[]> {
+  const { byOwner, pixelProblems } = await store.audit();
+  const problems = [...pixelProblems];
+  for (const [owner, books] of byOwner) {
+    const wallet = await economy.ledger.placeWallet(owner);
+    if (wallet.spent !== books.cost || wallet.placements !== books.placements) {
+      problems.push(
+        `place wallet ${owner}: spent ${wallet.spent} in ${wallet.placements} placements, its events say ${books.cost} in ${books.placements}`,
+      );
+    }
+  }
+  return problems;
 }
 
 /** Not enough points: the balance, the cost, and how many pixels the balance still buys. */

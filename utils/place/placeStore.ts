@@ -41,6 +41,8 @@ export interface PixelEventDoc {
   y: number;
   color: number;
   owner: string | null;
+  /** Milli-points the placement cost (0 for rollbacks and voids). */
+  cost: number;
   at: Date;
 }
 
@@ -243,6 +245,40 @@ export class PlaceStore {
 
   async setStatus(id: string, status: PlacementDoc['status']): Promise<void> {
     await this.#placements.updateOne({ _id: id }, { $set: { status } });
+  }
+
+  /**
+   * The canvas's own books, for the invariant checker: per owner, placements and milli-points
+   * spent by the events; and every set pixel that differs from its newest event.
+   */
+  async audit(): Promise<{
+    byOwner: Map<string, { placements: number; cost: number }>;
+    pixelProblems: string[];
+  }> {
+    const byOwner = new Map<string, { placements: number; cost: number }>();
+    const newest = new Map<string, PixelEventDoc>();
+    for await (const e of this.#events.find({ kind: { $ne: 'void' } }).sort({ _id: 1 })) {
+      newest.set(`${e.x}:${e.y}`, e);
+      if (e.kind !== 'place' || !e.owner) continue;
+      const owner = byOwner.get(e.owner) ?? { placements: 0, cost: 0 };
+      owner.placements++;
+      owner.cost += e.cost;
+      byOwner.set(e.owner, owner);
+    }
+    const pixelProblems: string[] = [];
+    for await (const p of this.#pixels.find({})) {
+      const e = newest.get(p._id);
+      if (!e || e.revision !== p.revision || e.color !== p.color) {
+        pixelProblems.push(
+          `pixel ${p._id} is colour ${p.color} at revision ${p.revision}, its newest event says ${e ? `${e.color} at ${e.revision}` : 'nothing'}`,
+        );
+      }
+    }
+    for (const [id, e] of newest) {
+      if (!(await this.#pixels.findOne({ _id: id })))
+        pixelProblems.push(`pixel ${id} has events (newest ${e.revision}) but no state`);
+    }
+    return { byOwner, pixelProblems };
   }
 
   /** Placements not finished since before `before` (recovery). */
