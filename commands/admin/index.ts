@@ -7,7 +7,7 @@ import { ADMIN_MESSAGES } from '../../utils/admin/messages.js';
 import { ADMIN_SETTINGS } from '../../utils/admin/settings.js';
 import { bakeryPost } from './bakeryPost.js';
 import { cookiesGrant } from './cookiesGrant.js';
-import { placeGrant, placeResize } from './placeAdmin.js';
+import { placeChannel, placeDisable, placeEnable, placeGrant, placeResize } from './placeAdmin.js';
 import { runtimeSet } from './runtimeSet.js';
 import { runtimeShow } from './runtimeShow.js';
 import { vaultFund } from './vaultFund.js';
@@ -23,7 +23,10 @@ export const adminCommand = defineCommand({
     { ...localized(ADMIN_MESSAGES, 'commands.cookies'), subcommands: [cookiesGrant] },
     { ...localized(ADMIN_MESSAGES, 'commands.bakery'), subcommands: [bakeryPost] },
     { ...localized(ADMIN_MESSAGES, 'commands.vault'), subcommands: [vaultFund] },
-    { ...localized(ADMIN_MESSAGES, 'commands.place'), subcommands: [placeGrant, placeResize] },
+    {
+      ...localized(ADMIN_MESSAGES, 'commands.place'),
+      subcommands: [placeGrant, placeResize, placeEnable, placeDisable, placeChannel],
+    },
   ],
 });
 

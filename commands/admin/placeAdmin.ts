@@ -124,3 +124,56 @@ export const placeResize: Subcommand = {
     };
   },
 };
+
+function toggle(enabled: boolean): Subcommand {
+  return {
+    definition: {
+      type: ApplicationCommandOptionType.Subcommand,
+      ...localized(ADMIN_MESSAGES, enabled ? 'commands.placeEnable' : 'commands.placeDisable'),
+    },
+    async run({ deps, actor, i18n }) {
+      await deps.runtimeConfig.set('place_enabled', enabled ? 'on' : 'off', actor.id);
+      return { ephemeral: true, content: i18n.t(enabled ? 'admin:place.enabled' : 'admin:place.disabled') };
+    },
+  };
+}
+
+/** `/admin place enable|disable`: the `place_enabled` setting, by name. */
+export const placeEnable = toggle(true);
+export const placeDisable = toggle(false);
+
+/** `/admin place channel channel [feed]`: where the canvas (and the placement feed) are posted. */
+export const placeChannel: Subcommand = {
+  definition: {
+    type: ApplicationCommandOptionType.Subcommand,
+    ...localized(ADMIN_MESSAGES, 'commands.placeChannel'),
+    options: [
+      {
+        type: ApplicationCommandOptionType.String,
+        ...localized(ADMIN_MESSAGES, 'commands.placeChannelValue'),
+        required: true,
+        max_length: 40,
+      },
+      {
+        type: ApplicationCommandOptionType.String,
+        ...localized(ADMIN_MESSAGES, 'commands.placeFeedValue'),
+        max_length: 40,
+      },
+    ],
+  },
+  async run({ deps, invocation, actor, i18n }) {
+    const { channel, feed } = parseOptions(
+      z.object({ channel: z.string(), feed: z.string().optional() }),
+      invocation,
+    );
+    await deps.runtimeConfig.set('place_channel', channel, actor.id);
+    if (feed) await deps.runtimeConfig.set('place_feed_channel', feed, actor.id);
+    return {
+      ephemeral: true,
+      content: i18n.t('admin:place.channelSet', {
+        channel: channel.replace(/^(\d+)$/, '<#$1>'),
+        feed: feed ?? '—',
+      }),
+    };
+  },
+};

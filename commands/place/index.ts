@@ -7,6 +7,7 @@ import { PlaceStore } from '../../utils/place/placeStore.js';
 import { PLACE_SETTINGS, placeSettingDefaults } from '../../utils/place/settings.js';
 import { PlaceEconomy } from '../../utils/placeEconomy.js';
 import { info, me, pixel } from './pixel.js';
+import { placePostTasks } from './posts.js';
 import { palette, view } from './view.js';
 
 export const placeCommand = defineCommand({
@@ -30,7 +31,7 @@ export const placeFeature: Feature = {
       economy: new PlaceEconomy(infra.ledger),
     }),
   }),
-  tasks: (deps) => deps.services.place.tasks(),
+  tasks: (deps) => [...deps.services.place.tasks(), ...placePostTasks(deps)],
   // Wallets agree with the canvas's events, and every pixel with its newest event.
   checkInvariants: (db, _config, ledger) =>
     placeInvariantProblems(new PlaceStore(db), new PlaceEconomy(ledger)),

@@ -20,6 +20,7 @@ declare module '../../src/features/feature.js' {
 /** The largest canvas an admin may resize to (the renderer's board then takes 4 MB). */
 export const MAX_SIDE = 2_048;
 const SWEEP_TASK = 'place.sweep';
+export const POST_TASK = 'place.post';
 /** A placement left unfinished is finished (or a handed-out revision voided) after this grace, by the sweep. */
 const FINISH_AFTER_MS = 60_000;
 /** How many written revisions one watermark step looks at. */
@@ -272,6 +273,43 @@ export class PlaceService {
       dueAt: new Date((minute + 1) * 60_000 + FINISH_AFTER_MS),
       payload: { minute },
     });
+    await this.schedulePost(now);
+  }
+
+  /**
+   * The community post's timer: one durable task per interval (`place_post_interval_min`),
+   * due at the interval's end. The scheduler's lease runs each in exactly one process, also
+   * when sharded; each run schedules the next, and a placement schedules it when none is.
+   */
+  async schedulePost(now: Date = this.deps.clock.now()): Promise<void> {
+    const intervalMs = (await this.deps.runtimeConfig.get('place_post_interval_min')) * 60_000;
+    const bucket = Math.floor(now.getTime() / intervalMs);
+    await this.deps.scheduler.schedule({
+      id: `${POST_TASK}:${intervalMs}:${bucket}`,
+      kind: POST_TASK,
+      dueAt: new Date((bucket + 1) * intervalMs),
+      payload: { bucket },
+    });
+  }
+
+  /** What the next community post shows: the revisions since the last post, or null when nothing changed. */
+  async postReport(): Promise<{
+    from: number;
+    to: number;
+    since: Date | null;
+    count: number;
+    painters: number;
+    top: { owner: string; count: number }[];
+  } | null> {
+    const to = await this.advance();
+    const canvas = await this.canvas();
+    const from = canvas.postedRevision ?? 0;
+    if (to <= from) return null;
+    return { from, to, since: canvas.postedAt ?? null, ...(await this.deps.store.period(from, to)) };
+  }
+
+  markPosted(from: number, to: number): Promise<boolean> {
+    return this.deps.store.markPosted(from, to, this.deps.clock.now());
   }
 
   /** Moves the watermark in the background, coalescing concurrent requests into one run at a time. */

@@ -15,6 +15,9 @@ export interface CanvasDoc {
   committedAt: Date;
   width: number;
   height: number;
+  /** The revision the last community post showed, and when it went out. */
+  postedRevision?: number;
+  postedAt?: Date;
 }
 
 /** The current state of one set pixel. */
@@ -129,6 +132,37 @@ export class PlaceStore {
       { $set: { committed: to, committedAt: now } },
     );
     return result.modifiedCount === 1;
+  }
+
+  /** Records a community post of `to` if the last one was still `from` (one process posts). */
+  async markPosted(from: number, to: number, at: Date): Promise<boolean> {
+    const result = await this.#canvas.updateOne(
+      {
+        _id: 'canvas',
+        $or: [{ postedRevision: from }, ...(from === 0 ? [{ postedRevision: { $exists: false } }] : [])],
+      },
+      { $set: { postedRevision: to, postedAt: at } },
+    );
+    return result.modifiedCount === 1;
+  }
+
+  /** Placements in (after, upTo]: how many, by how many members, and the busiest painters. */
+  async period(
+    after: number,
+    upTo: number,
+  ): Promise<{ count: number; painters: number; top: { owner: string; count: number }[] }> {
+    const rows = await this.#events
+      .aggregate<{ _id: string; count: number }>([
+        { $match: { _id: { $gt: after, $lte: upTo }, kind: 'place' } },
+        { $group: { _id: '$owner', count: { $sum: 1 } } },
+        { $sort: { count: -1, _id: 1 } },
+      ])
+      .toArray();
+    return {
+      count: rows.reduce((n, r) => n + r.count, 0),
+      painters: rows.length,
+      top: rows.slice(0, 3).map((r) => ({ owner: r._id, count: r.count })),
+    };
   }
 
   async resize(width: number, height: number): Promise<void> {
