@@ -8,13 +8,13 @@ import { PLACE_SETTINGS, placeSettingDefaults } from '../../utils/place/settings
 import { PlaceEconomy } from '../../utils/placeEconomy.js';
 import { info, me, pixel } from './pixel.js';
 import { placePostTasks } from './posts.js';
-import { palette, view } from './view.js';
+import { palette, timelapse, view } from './view.js';
 
 export const placeCommand = defineCommand({
   ...localized(PLACE_MESSAGES, 'commands.place'),
   access: 'everyone',
   category: 'place:category',
-  subcommands: [pixel, view, info, me, palette],
+  subcommands: [pixel, view, info, me, palette, timelapse],
 });
 
 export const placeFeature: Feature = {

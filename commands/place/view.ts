@@ -8,6 +8,7 @@ import {
   renderPalettePng,
   renderZoomPng,
 } from '../../src/render/placeImages.js';
+import { encodeTimelapse, TIMELAPSE_LIMITS } from '../../src/render/timelapseGif.js';
 import { PLACE_MESSAGES } from '../../utils/place/messages.js';
 import { PALETTE, rgb } from '../../utils/place/palette.js';
 import { parseOptions } from '../options.js';
@@ -108,6 +109,50 @@ export const palette: Subcommand = {
         },
       ],
       files: [{ name: 'palette.png', data: png }],
+    };
+  },
+};
+
+export const timelapse: Subcommand = {
+  definition: {
+    type: ApplicationCommandOptionType.Subcommand,
+    ...localized(PLACE_MESSAGES, 'commands.timelapse'),
+    options: [
+      {
+        type: ApplicationCommandOptionType.Integer,
+        ...localized(PLACE_MESSAGES, 'commands.timelapseFrom'),
+        min_value: 0,
+      },
+      {
+        type: ApplicationCommandOptionType.Integer,
+        ...localized(PLACE_MESSAGES, 'commands.timelapseTo'),
+        min_value: 1,
+      },
+    ],
+  },
+  defer: { ephemeral: false },
+  async run({ deps, invocation, i18n }) {
+    const { from, to } = parseOptions(
+      z.object({
+        from: z.number().int().min(0).default(0),
+        to: z.number().int().min(1).default(Number.MAX_SAFE_INTEGER),
+      }),
+      invocation,
+    );
+    const replay = await deps.services.place.replay(from, to, TIMELAPSE_LIMITS.frames);
+    const { gif, framesUsed } = await encodeTimelapse(replay.frames, replay, COLORS);
+    return {
+      embeds: [
+        {
+          title: i18n.t('place:timelapse.title', { from: replay.from, to: replay.to }),
+          description: i18n.t('place:timelapse.body', {
+            frames: framesUsed,
+            kb: Math.ceil(gif.length / 1024),
+          }),
+          imageFile: 'timelapse.gif',
+        },
+      ],
+      files: [{ name: 'timelapse.gif', data: gif }],
     };
   },
 };

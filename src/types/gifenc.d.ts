@@ -1,0 +1,16 @@
+/** The part of gifenc (https://github.com/mattdesl/gifenc) the timelapse uses; the package ships no types. */
+declare module 'gifenc' {
+  export interface GifEncoder {
+    writeFrame(
+      index: Uint8Array,
+      width: number,
+      height: number,
+      options?: { palette?: number[][]; delay?: number; repeat?: number },
+    ): void;
+    finish(): void;
+    bytes(): Uint8Array;
+  }
+  /** Node loads the CommonJS build: everything is on the default export. */
+  const gifenc: { GIFEncoder(options?: { auto?: boolean }): GifEncoder };
+  export default gifenc;
+}
