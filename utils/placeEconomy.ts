@@ -36,6 +36,14 @@ export class PlaceEconomy {
     });
   }
 
+  /** Points given back (a rollback chosen with a refund). */
+  refund(
+    identity: string,
+    move: { opId: string; amount: number; source: string; reason: string },
+  ): Promise<LedgerOutcome> {
+    return this.ledger.credit({ ...move, currency: 'place', account: identity, kind: PLACE_KINDS.refund });
+  }
+
   /** Points created by a moderator (or, later, the hunt). */
   grant(
     identity: string,

@@ -8,6 +8,7 @@ import { ADMIN_SETTINGS } from '../../utils/admin/settings.js';
 import { bakeryPost } from './bakeryPost.js';
 import { cookiesGrant } from './cookiesGrant.js';
 import { placeChannel, placeDisable, placeEnable, placeGrant, placeResize } from './placeAdmin.js';
+import { placeRollback, rollbackButtonHandler } from './placeRollback.js';
 import { runtimeSet } from './runtimeSet.js';
 import { runtimeShow } from './runtimeShow.js';
 import { vaultFund } from './vaultFund.js';
@@ -25,9 +26,10 @@ export const adminCommand = defineCommand({
     { ...localized(ADMIN_MESSAGES, 'commands.vault'), subcommands: [vaultFund] },
     {
       ...localized(ADMIN_MESSAGES, 'commands.place'),
-      subcommands: [placeGrant, placeResize, placeEnable, placeDisable, placeChannel],
+      subcommands: [placeGrant, placeResize, placeRollback, placeEnable, placeDisable, placeChannel],
     },
   ],
+  components: [rollbackButtonHandler],
 });
 
 export const adminFeature: Feature = {

@@ -81,6 +81,18 @@ export const info: Subcommand = {
     const { x, y } = parseOptions(xy, invocation);
     const found = await deps.services.place.pixelInfo(x, y);
     if (!found) return { ephemeral: true, content: i18n.t('place:info.empty', { x, y }) };
+    if (!found.pixel.owner) {
+      return {
+        ephemeral: true,
+        content: i18n.t('place:info.restored', {
+          x,
+          y,
+          color: colorLabel(found.pixel.color, i18n),
+          revision: found.pixel.revision,
+          count: found.painted,
+        }),
+      };
+    }
     return {
       ephemeral: true,
       content: i18n.t('place:info.set', {

@@ -51,7 +51,7 @@ export function renderCanvasPng(
 export function renderZoomPng(
   board: { get(x: number, y: number): number; width: number; height: number },
   colors: readonly [number, number, number][],
-  view: { x: number; y: number; radius: number; cell: number },
+  view: { x: number; y: number; radius: number; cell: number; marked?: ReadonlySet<string> },
 ): Promise<Buffer> {
   return oneAtATime(async () => {
     const x0 = Math.max(0, Math.min(board.width - 1, view.x - view.radius));
@@ -95,7 +95,19 @@ export function renderZoomPng(
     g.textAlign = 'right';
     for (let y = y0; y <= y1; y += step)
       g.fillText(String(y), margin - 6, margin + (y - y0 + 0.5) * view.cell + 4);
-    if (view.x >= x0 && view.x <= x1 && view.y >= y0 && view.y <= y1) {
+    g.strokeStyle = '#ff00ff';
+    g.lineWidth = 2;
+    for (const key of view.marked ?? []) {
+      const [mx, my] = key.split(':').map(Number) as [number, number];
+      if (mx < x0 || mx > x1 || my < y0 || my > y1) continue;
+      g.strokeRect(
+        margin + (mx - x0) * view.cell + 1,
+        margin + (my - y0) * view.cell + 1,
+        view.cell - 2,
+        view.cell - 2,
+      );
+    }
+    if (!view.marked && view.x >= x0 && view.x <= x1 && view.y >= y0 && view.y <= y1) {
       g.strokeStyle = '#f5c542';
       g.lineWidth = 3;
       g.strokeRect(

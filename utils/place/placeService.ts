@@ -8,8 +8,15 @@ import { MILLI_PER_POINT } from '../amounts.js';
 import { AppError, featureDisabled, invalidInputText, isAppError } from '../errors.js';
 import type { PlaceEconomy } from '../placeEconomy.js';
 import { PlaceBoard } from './board.js';
-import { PALETTE } from './palette.js';
-import type { CanvasDoc, PixelEventDoc, PlacementDoc, PlaceStore } from './placeStore.js';
+import { BLANK, PALETTE } from './palette.js';
+import type {
+  CanvasDoc,
+  PixelEventDoc,
+  PlacementDoc,
+  PlaceStore,
+  RollbackDoc,
+  RollbackPixel,
+} from './placeStore.js';
 
 declare module '../../src/features/feature.js' {
   interface FeatureServices {
@@ -183,6 +190,114 @@ export class PlaceService {
     }
     frames.push(board.pixels.slice());
     return { frames, width: canvas.width, height: canvas.height, from: start, to: top };
+  }
+
+  /**
+   * A rollback's preview: every pixel whose current state is the member's placement (in the
+   * area, since the time) goes back to its state before the member's first placement there in
+   * that window. Nothing changes until `applyRollback`.
+   */
+  async planRollback(request: {
+    id: string;
+    adminId: string;
+    target: string;
+    area?: { x0: number; y0: number; x1: number; y1: number };
+    since?: Date;
+  }): Promise<RollbackDoc> {
+    const canvas = await this.canvas();
+    const area = request.area ?? { x0: 0, y0: 0, x1: canvas.width - 1, y1: canvas.height - 1 };
+    const events = await this.deps.store.memberEvents(request.target, area, request.since ?? new Date(0));
+    const firstAt = new Map<string, PixelEventDoc>();
+    for (const e of events) if (!firstAt.has(`${e.x}:${e.y}`)) firstAt.set(`${e.x}:${e.y}`, e);
+    const pixels: RollbackPixel[] = [];
+    for (const first of firstAt.values()) {
+      const current = await this.deps.store.pixel(first.x, first.y);
+      // Painted over by someone else since: theirs stays.
+      if (!current || current.owner !== request.target) continue;
+      const before = await this.deps.store.eventBefore(first.x, first.y, first.revision);
+      pixels.push({
+        x: first.x,
+        y: first.y,
+        color: before?.color ?? BLANK,
+        owner: before?.owner ?? null,
+        seenRevision: current.revision,
+      });
+    }
+    const plan: RollbackDoc = {
+      _id: request.id,
+      adminId: request.adminId,
+      target: request.target,
+      pixels,
+      refund: events.reduce((sum, e) => sum + e.cost, 0),
+      placements: events.length,
+      status: 'previewed',
+      createdAt: this.deps.clock.now(),
+    };
+    await this.deps.store.saveRollback(plan);
+    return plan;
+  }
+
+  /**
+   * Applies a previewed rollback once: each pixel gets its old state as a new revision (the
+   * history stays as it was), unless it changed since the preview. The member's points come
+   * back only when `refund` is chosen, with one operation id for the whole rollback.
+   */
+  async applyRollback(
+    id: string,
+    refund: boolean,
+  ): Promise<{ restored: number; skipped: number; refunded: number; plan: RollbackDoc }> {
+    const plan = await this.deps.store.rollback(id);
+    if (!plan) throw new AppError('STALE_CONTROL', `rollback ${id} is gone`, { id });
+    if (!(await this.deps.store.rollbackStatus(id, ['previewed', 'applying'], 'applying'))) {
+      return { restored: 0, skipped: 0, refunded: 0, plan };
+    }
+    let restored = 0;
+    let skipped = 0;
+    for (const [i, px] of plan.pixels.entries()) {
+      const current = await this.deps.store.pixel(px.x, px.y);
+      const mine = await this.deps.store.rollbackEvent(id, i);
+      if (mine) {
+        restored++;
+        continue;
+      }
+      if (!current || current.revision !== px.seenRevision) {
+        skipped++;
+        continue;
+      }
+      const revision = await this.deps.store.allocate();
+      const event: PixelEventDoc = {
+        _id: revision,
+        revision,
+        kind: 'rollback',
+        opId: `rollback:${id}:${i}`,
+        x: px.x,
+        y: px.y,
+        color: px.color,
+        owner: px.owner,
+        cost: 0,
+        at: this.deps.clock.now(),
+      };
+      await this.deps.store.appendEvent(event);
+      await this.deps.store.applyToPixel(event);
+      restored++;
+    }
+    this.#advanceSoon();
+    let refunded = 0;
+    if (refund && plan.refund > 0) {
+      await this.deps.economy.refund(plan.target, {
+        opId: `place.rollback:${id}:refund`,
+        amount: plan.refund,
+        source: plan.adminId,
+        reason: `rollback ${id}`,
+      });
+      refunded = plan.refund;
+    }
+    await this.deps.store.rollbackStatus(id, ['applying'], 'applied');
+    return { restored, skipped, refunded, plan };
+  }
+
+  cancelRollback(id: string): Promise<boolean> {
+    return this.deps.store.rollbackStatus(id, ['previewed'], 'cancelled');
   }
 
   /** A pixel's current state and how often it was painted (null: never). */

@@ -63,7 +63,30 @@ export interface PlacementDoc {
   at: Date;
 }
 
+/** One pixel of a rollback: the state it had before the member's placements, and the revision seen at preview. */
+export interface RollbackPixel {
+  x: number;
+  y: number;
+  color: number;
+  owner: string | null;
+  seenRevision: number;
+}
+
+/** A rollback previewed by an admin and waiting for confirmation. */
+export interface RollbackDoc {
+  _id: string;
+  adminId: string;
+  target: string;
+  pixels: RollbackPixel[];
+  /** Milli-points the member paid for the placements undone (refunded only if chosen). */
+  refund: number;
+  placements: number;
+  status: 'previewed' | 'applying' | 'applied' | 'cancelled';
+  createdAt: Date;
+}
+
 export const PLACEMENTS = 'place_placements';
+export const ROLLBACKS = 'place_rollbacks';
 
 /** The only code that touches the canvas collections (the wallets are the ledger's). */
 export class PlaceStore {
@@ -71,6 +94,7 @@ export class PlaceStore {
   readonly #pixels: Collection<PixelDoc>;
   readonly #events: Collection<PixelEventDoc>;
   readonly #placements: Collection<PlacementDoc>;
+  readonly #rollbacks: Collection<RollbackDoc>;
 
   constructor(db: Db) {
     const journaled = { writeConcern: JOURNALED };
@@ -78,6 +102,7 @@ export class PlaceStore {
     this.#pixels = db.collection<PixelDoc>(COLLECTION_NAMES.placePixels, journaled);
     this.#events = db.collection<PixelEventDoc>(COLLECTION_NAMES.placePixelEvents, journaled);
     this.#placements = db.collection<PlacementDoc>(PLACEMENTS, journaled);
+    this.#rollbacks = db.collection<RollbackDoc>(ROLLBACKS, journaled);
   }
 
   static async ensureIndexes(db: Db): Promise<void> {
@@ -89,6 +114,9 @@ export class PlaceStore {
         .collection(COLLECTION_NAMES.placePixelEvents)
         .createIndex({ owner: 1, revision: -1 }, { name: 'by_owner' }),
       db.collection(PLACEMENTS).createIndex({ status: 1, at: 1 }, { name: 'open_first' }),
+      db
+        .collection(COLLECTION_NAMES.placePixelEvents)
+        .createIndex({ opId: 1 }, { name: 'by_op', sparse: true }),
     ]);
   }
 
@@ -313,6 +341,59 @@ export class PlaceStore {
         pixelProblems.push(`pixel ${id} has events (newest ${e.revision}) but no state`);
     }
     return { byOwner, pixelProblems };
+  }
+
+  /** A member's placement events (newest last) within an area and since a time. */
+  memberEvents(
+    owner: string,
+    area: { x0: number; y0: number; x1: number; y1: number },
+    since: Date,
+  ): Promise<PixelEventDoc[]> {
+    return this.#events
+      .find({
+        owner,
+        kind: 'place',
+        at: { $gte: since },
+        x: { $gte: area.x0, $lte: area.x1 },
+        y: { $gte: area.y0, $lte: area.y1 },
+      })
+      .sort({ _id: 1 })
+      .toArray();
+  }
+
+  /** The newest event of a pixel before a revision (null: it was blank). */
+  eventBefore(x: number, y: number, revision: number): Promise<PixelEventDoc | null> {
+    return this.#events
+      .find({ x, y, kind: { $ne: 'void' }, _id: { $lt: revision } })
+      .sort({ _id: -1 })
+      .limit(1)
+      .next();
+  }
+
+  /** The event a rollback wrote for its i-th pixel, if it did (a retried apply skips it). */
+  rollbackEvent(id: string, i: number): Promise<PixelEventDoc | null> {
+    return this.#events.findOne({ opId: `rollback:${id}:${i}` });
+  }
+
+  async saveRollback(plan: RollbackDoc): Promise<void> {
+    await this.#rollbacks.insertOne(plan);
+  }
+
+  rollback(id: string): Promise<RollbackDoc | null> {
+    return this.#rollbacks.findOne({ _id: id });
+  }
+
+  /** Moves a rollback from one status to the next; false if it was no longer in `from`. */
+  async rollbackStatus(
+    id: string,
+    from: RollbackDoc['status'][],
+    to: RollbackDoc['status'],
+  ): Promise<boolean> {
+    const result = await this.#rollbacks.updateOne(
+      { _id: id, status: { $in: from } },
+      { $set: { status: to } },
+    );
+    return result.modifiedCount === 1;
   }
 
   /** Placements not finished since before `before` (recovery). */

@@ -1,0 +1,181 @@
+import { ApplicationCommandOptionType } from 'discord.js';
+import { z } from 'zod';
+import { localized } from '../../src/i18n/definitions.js';
+import { defineComponent } from '../../src/interactions/componentIds.js';
+import { defineComponentHandler } from '../../src/interactions/defineCommand.js';
+import type { Subcommand } from '../../src/interactions/types.js';
+import { renderZoomPng } from '../../src/render/placeImages.js';
+import { ADMIN_MESSAGES } from '../../utils/admin/messages.js';
+import { invalidInputText } from '../../utils/errors.js';
+import { PALETTE, rgb } from '../../utils/place/palette.js';
+import { memberOption, parseOptions } from '../options.js';
+
+const COLORS = PALETTE.map((_, i) => rgb(i));
+export const rollbackButton = defineComponent('place.rollback', {
+  id: z.string().regex(/^[\w-]{1,40}$/),
+  action: z.enum(['apply', 'refund', 'cancel']),
+});
+
+const UNITS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `30m`, `6h`, `2d` before now. */
+function parseSince(text: string, now: Date): Date {
+  const match = /^(\d{1,5})(m|h|d)$/.exec(text.trim());
+  if (!match) throw invalidInputText(`"${text}" is not a duration`, 'admin:place.badSince', { since: text });
+  return new Date(now.getTime() - Number(match[1]) * (UNITS[match[2] as string] as number));
+}
+
+/** `x0,y0,x1,y1`. */
+function parseArea(text: string) {
+  const parts = text.split(',').map((p) => Number(p.trim()));
+  if (parts.length !== 4 || parts.some((n) => !Number.isInteger(n) || n < 0)) {
+    throw invalidInputText(`"${text}" is not an area`, 'admin:place.badArea', { area: text });
+  }
+  const [a, b, c, d] = parts as [number, number, number, number];
+  return { x0: Math.min(a, c), y0: Math.min(b, d), x1: Math.max(a, c), y1: Math.max(b, d) };
+}
+
+/**
+ * `/admin place rollback user [area] [since]`: a preview image of what would change (the
+ * restored pixels outlined), then **Roll back**, **Roll back and refund** or **Cancel**.
+ */
+export const placeRollback: Subcommand = {
+  definition: {
+    type: ApplicationCommandOptionType.Subcommand,
+    ...localized(ADMIN_MESSAGES, 'commands.placeRollback'),
+    options: [
+      {
+        type: ApplicationCommandOptionType.User,
+        ...localized(ADMIN_MESSAGES, 'commands.placeRollbackUser'),
+        required: true,
+      },
+      {
+        type: ApplicationCommandOptionType.String,
+        ...localized(ADMIN_MESSAGES, 'commands.placeRollbackArea'),
+        max_length: 30,
+      },
+      {
+        type: ApplicationCommandOptionType.String,
+        ...localized(ADMIN_MESSAGES, 'commands.placeRollbackSince'),
+        max_length: 10,
+      },
+    ],
+  },
+  defer: { ephemeral: true },
+  async run({ deps, invocation, actor, i18n }) {
+    const { user, area, since } = parseOptions(
+      z.object({ user: memberOption, area: z.string().optional(), since: z.string().optional() }),
+      invocation,
+    );
+    const plan = await deps.services.place.planRollback({
+      id: invocation.id,
+      adminId: actor.id,
+      target: user,
+      ...(area ? { area: parseArea(area) } : {}),
+      ...(since ? { since: parseSince(since, deps.clock.now()) } : {}),
+    });
+    if (plan.pixels.length === 0) {
+      return {
+        ephemeral: true,
+        content: i18n.t('admin:place.rollbackNothing', { user, placements: plan.placements }),
+      };
+    }
+    const board = await deps.services.place.board();
+    const xs = plan.pixels.map((p) => p.x);
+    const ys = plan.pixels.map((p) => p.y);
+    const [cx, cy] = [
+      Math.round((Math.min(...xs) + Math.max(...xs)) / 2),
+      Math.round((Math.min(...ys) + Math.max(...ys)) / 2),
+    ];
+    const radius = Math.min(
+      64,
+      Math.max(
+        4,
+        Math.ceil(Math.max(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys)) / 2) + 2,
+      ),
+    );
+    const restored = new Map(plan.pixels.map((p) => [`${p.x}:${p.y}`, p.color]));
+    const after = {
+      width: board.width,
+      height: board.height,
+      get: (x: number, y: number) => restored.get(`${x}:${y}`) ?? board.get(x, y),
+    };
+    const png = await renderZoomPng(after, COLORS, {
+      x: cx,
+      y: cy,
+      radius,
+      cell: Math.max(6, Math.floor(640 / (2 * radius + 1))),
+      marked: new Set(restored.keys()),
+    });
+    const button = (action: 'apply' | 'refund' | 'cancel', style: 'danger' | 'secondary') => ({
+      customId: rollbackButton.build({ id: plan._id, action }),
+      label: i18n.t(`admin:place.rollback_${action}`),
+      style,
+    });
+    return {
+      ephemeral: true,
+      embeds: [
+        {
+          title: i18n.t('admin:place.rollbackTitle'),
+          description: i18n.t('admin:place.rollbackPreview', {
+            user,
+            pixels: plan.pixels.length,
+            placements: plan.placements,
+            refund: i18n.points(plan.refund),
+          }),
+          imageFile: 'rollback.png',
+        },
+      ],
+      files: [{ name: 'rollback.png', data: png }],
+      buttons: [button('apply', 'danger'), button('refund', 'danger'), button('cancel', 'secondary')],
+    };
+  },
+};
+
+export const rollbackButtonHandler = defineComponentHandler(rollbackButton, {
+  access: 'admin',
+  async run({ deps, actor, i18n, serverI18n }, { id, action }) {
+    const place = deps.services.place;
+    if (action === 'cancel') {
+      const cancelled = await place.cancelRollback(id);
+      return {
+        update: true,
+        ephemeral: true,
+        content: i18n.t(cancelled ? 'admin:place.rollbackCancelled' : 'admin:place.rollbackGone'),
+        buttons: [],
+        embeds: [],
+      };
+    }
+    const result = await place.applyRollback(id, action === 'refund');
+    if (result.restored + result.skipped === 0 && result.plan.status !== 'previewed') {
+      return {
+        update: true,
+        ephemeral: true,
+        content: i18n.t('admin:place.rollbackGone'),
+        buttons: [],
+        embeds: [],
+      };
+    }
+    await deps.services.admin.record({
+      id: `place.rollback:${id}`,
+      actorId: actor.id,
+      text: serverI18n.t('admin:audit.placeRolledBack', {
+        actor: actor.id,
+        user: result.plan.target,
+        pixels: result.restored,
+        refund: serverI18n.points(result.refunded),
+      }),
+    });
+    return {
+      update: true,
+      ephemeral: true,
+      content: i18n.t('admin:place.rollbackDone', {
+        restored: result.restored,
+        skipped: result.skipped,
+        refund: i18n.points(result.refunded),
+      }),
+      buttons: [],
+      embeds: [],
+    };
+  },
+});
