@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { ASSEMBLY } from '../../commands/index.js';
+import { checkInvariants } from '../../utils/ledger/invariants.js';
+import { makeBotDeps } from '../support/botHarness.js';
+import { useTestDatabase } from '../support/database.js';
+
+const t = useTestDatabase('place_rollback');
+const [ANN, VANDAL, CAL] = ['892000000000000001', '892000000000000002', '892000000000000003'];
+
+describe('rolling back a member', () => {
+  it('GIVEN a vandal over others’ pixels THEN the rollback restores exactly the previous colours as new revisions, leaves later work alone, and refunds only when chosen', async () => {
+    const { deps } = makeBotDeps(t);
+    const place = deps.services.place;
+    for (const m of [ANN, VANDAL, CAL]) {
+      await place.grant({ opId: `g-${m}`, moderatorId: 'mod', to: m, amount: 10_000_000, reason: '' });
+    }
+    let n = 0;
+    const paint = (userId: string, x: number, y: number, color: number) =>
+      place.place({ opId: `op${n++}`, userId, x, y, color });
+    await paint(ANN, 0, 0, 2);
+    await paint(ANN, 1, 0, 3);
+    await paint(CAL, 1, 0, 4); // (1,0) was 3 then 4 before the vandal
+    await paint(VANDAL, 0, 0, 27);
+    await paint(VANDAL, 1, 0, 27);
+    await paint(VANDAL, 1, 0, 26); // twice on one pixel: back to before the first
+    await paint(VANDAL, 2, 0, 27); // a blank pixel
+    await paint(VANDAL, 3, 0, 27);
+    await paint(CAL, 3, 0, 9); // painted over since: stays
+    const historyBefore = await t.db.collection('place_pixel_events').countDocuments();
+
+    const plan = await place.planRollback({ id: 'rb1', adminId: 'admin', target: VANDAL });
+    expect(plan.pixels.map((p) => [p.x, p.y, p.color]).sort()).toEqual([
+      [0, 0, 2],
+      [1, 0, 4],
+      [2, 0, 31],
+    ]);
+    const applied = await place.applyRollback('rb1', false);
+    expect(applied).toMatchObject({ restored: 3, skipped: 0, refunded: 0 });
+    expect(await place.applyRollback('rb1', true)).toMatchObject({ restored: 0, refunded: 0 });
+    const colors = await Promise.all(
+      [0, 1, 2, 3].map(async (x) => (await place.pixelInfo(x, 0))?.pixel.color),
+    );
+    expect(colors).toEqual([2, 4, 31, 9]);
+    expect(await t.db.collection('place_pixel_events').countDocuments()).toBe(historyBefore + 3);
+    await deps.ledger.flush();
+    expect((await place.wallet(VANDAL)).balance).toBe(10_000_000 - 5 * 100_000);
+
+    // A second member's rollback with a refund, where a pixel changed after the preview.
+    await paint(VANDAL, 5, 5, 1);
+    await paint(VANDAL, 6, 5, 1);
+    const second = await place.planRollback({
+      id: 'rb2',
+      adminId: 'admin',
+      target: VANDAL,
+      area: { x0: 5, y0: 5, x1: 6, y1: 5 },
+    });
+    expect(second.pixels).toHaveLength(2);
+    await paint(ANN, 6, 5, 8);
+    expect(await place.applyRollback('rb2', true)).toMatchObject({
+      restored: 1,
+      skipped: 1,
+      refunded: 200_000,
+    });
+    await deps.ledger.flush();
+    expect((await place.wallet(VANDAL)).balance).toBe(10_000_000 - 7 * 100_000 + 200_000);
+    expect((await checkInvariants(t.cols)).problems).toEqual([]);
+    expect(await ASSEMBLY.checkInvariants(t.db, deps.config, deps.ledger)).toEqual([]);
+  });
+});
