@@ -6,7 +6,7 @@ import { PlaceService, placeInvariantProblems } from '../../utils/place/placeSer
 import { PlaceStore } from '../../utils/place/placeStore.js';
 import { PLACE_SETTINGS, placeSettingDefaults } from '../../utils/place/settings.js';
 import { PlaceEconomy } from '../../utils/placeEconomy.js';
-import { info, me, pixel } from './pixel.js';
+import { info, leaderboard, me, pixel } from './pixel.js';
 import { placePostTasks } from './posts.js';
 import { palette, timelapse, view } from './view.js';
 
@@ -14,7 +14,7 @@ export const placeCommand = defineCommand({
   ...localized(PLACE_MESSAGES, 'commands.place'),
   access: 'everyone',
   category: 'place:category',
-  subcommands: [pixel, view, info, me, palette, timelapse],
+  subcommands: [pixel, view, info, me, palette, leaderboard, timelapse],
 });
 
 export const placeFeature: Feature = {

@@ -133,3 +133,36 @@ export const me: Subcommand = {
     };
   },
 };
+
+export const leaderboard: Subcommand = {
+  definition: {
+    type: ApplicationCommandOptionType.Subcommand,
+    ...localized(PLACE_MESSAGES, 'commands.leaderboard'),
+  },
+  async run({ deps, i18n }) {
+    const { placements, earned } = await deps.services.place.leaderboard(10);
+    const lines = (rows: { account: string; value: number }[], show: (v: number) => string) =>
+      rows.length === 0
+        ? i18n.t('place:leaderboard.empty')
+        : rows.map((r, i) => `${i + 1}. <@${r.account}> — ${show(r.value)}`).join('\n');
+    return {
+      embeds: [
+        {
+          title: i18n.t('place:leaderboard.title'),
+          fields: [
+            {
+              name: i18n.t('place:leaderboard.placements'),
+              value: lines(placements, (v) => i18n.number(v)),
+              inline: true,
+            },
+            {
+              name: i18n.t('place:leaderboard.earned'),
+              value: lines(earned, (v) => i18n.points(v)),
+              inline: true,
+            },
+          ],
+        },
+      ],
+    };
+  },
+};

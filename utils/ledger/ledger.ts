@@ -236,6 +236,19 @@ export class Ledger {
     };
   }
 
+  /** The Place wallets with the most of `field` (placements, or lifetime earned), most first. */
+  async topPlaceWallets(
+    field: 'placements' | 'earned',
+    limit: number,
+  ): Promise<{ account: string; value: number }[]> {
+    const docs = await this.deps.cols.placeWallets
+      .find({ [field]: { $gt: 0 } }, { projection: { [field]: 1 } })
+      .sort({ [field]: -1, _id: 1 })
+      .limit(limit)
+      .toArray();
+    return docs.map((d) => ({ account: d._id, value: d[field] }));
+  }
+
   /** The recorded outcome of an operation, or null when it never applied (or is still in flight). */
   async outcomeOf(opId: string): Promise<LedgerOutcome | null> {
     return recordedFrom(await findOperationEvents(this.deps.cols, opId))?.outcome ?? null;

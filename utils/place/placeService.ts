@@ -300,6 +300,15 @@ export class PlaceService {
     return this.deps.store.rollbackStatus(id, ['previewed'], 'cancelled');
   }
 
+  /** The most placements and the most points earned (`/place leaderboard`). */
+  async leaderboard(size: number) {
+    const [placements, earned] = await Promise.all([
+      this.deps.economy.ledger.topPlaceWallets('placements', size),
+      this.deps.economy.ledger.topPlaceWallets('earned', size),
+    ]);
+    return { placements, earned };
+  }
+
   /** A pixel's current state and how often it was painted (null: never). */
   async pixelInfo(x: number, y: number) {
     const pixel = await this.deps.store.pixel(x, y);
