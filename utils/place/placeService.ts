@@ -81,6 +81,7 @@ export class PlaceService {
   /** Coalesces watermark moves: at most one running, at most one more queued. */
   #advancing: Promise<number> | null = null;
   #advanceAgain = false;
+  #sizeCache: { width: number; height: number; at: number } | null = null;
   /** One catch-up at a time: batches must be applied in revision order. */
   readonly #catchUp = pLimit(1);
 
@@ -107,6 +108,20 @@ export class PlaceService {
 
   canvas(): Promise<CanvasDoc> {
     return this.deps.store.canvas(this.deps.config.place, this.deps.clock.now());
+  }
+
+  /**
+   * The canvas's size for checking a placement's bounds, read at most once a second per
+   * process (one read fewer per placement). A resize elsewhere is seen within a second; a
+   * pixel placed outside a canvas shrunk in that second is outside every picture.
+   */
+  async #size(): Promise<{ width: number; height: number }> {
+    const now = this.deps.clock.now().getTime();
+    if (!this.#sizeCache || now - this.#sizeCache.at > 1_000) {
+      const canvas = await this.canvas();
+      this.#sizeCache = { width: canvas.width, height: canvas.height, at: now };
+    }
+    return this.#sizeCache;
   }
 
   /** Points from a moderator (positive, up to 0.001), audited with the granter as the source. */
@@ -147,6 +162,7 @@ export class PlaceService {
       }
     }
     await this.deps.store.resize(width, height);
+    this.#sizeCache = null;
     return { width: canvas.width, height: canvas.height };
   }
 
@@ -255,7 +271,7 @@ export class PlaceService {
     let skipped = 0;
     for (const [i, px] of plan.pixels.entries()) {
       const current = await this.deps.store.pixel(px.x, px.y);
-      const mine = await this.deps.store.rollbackEvent(id, i);
+      const mine = await this.deps.store.eventOf(`rollback:${id}:${i}`);
       if (mine) {
         restored++;
         continue;
@@ -330,7 +346,7 @@ export class PlaceService {
   }): Promise<Placed> {
     if (!(await this.deps.runtimeConfig.get('place_enabled')))
       throw featureDisabled('place:errors.disabled', 'place_enabled');
-    const canvas = await this.canvas();
+    const canvas = await this.#size();
     if (
       !Number.isInteger(request.x) ||
       !Number.isInteger(request.y) ||
@@ -414,8 +430,7 @@ export class PlaceService {
     const before = new Date(this.deps.clock.now().getTime() - FINISH_AFTER_MS);
     let finished = 0;
     for (const placement of await this.deps.store.unfinished(before)) {
-      const written = placement.revision !== undefined && (await this.deps.store.event(placement.revision));
-      if (written) {
+      if (await this.deps.store.eventOf(placement._id)) {
         await this.deps.store.setStatus(placement._id, 'done');
         continue;
       }
@@ -501,12 +516,7 @@ export class PlaceService {
       const canvas = await this.canvas();
       const gap = committed + 1;
       const stale = this.deps.clock.now().getTime() - canvas.committedAt.getTime() >= FINISH_AFTER_MS;
-      if (
-        gap > canvas.revision ||
-        !stale ||
-        (await this.deps.store.event(gap)) ||
-        (await this.deps.store.holds(gap))
-      ) {
+      if (gap > canvas.revision || !stale || (await this.deps.store.event(gap))) {
         return voided;
       }
       await this.deps.store.appendEvent(voidEvent(gap, this.deps.clock.now()));
@@ -516,53 +526,66 @@ export class PlaceService {
 
   /** Steps 2–6 from wherever the placement is (a retry, the timer, the first call). */
   async #finish(p: PlacementDoc, retry: boolean): Promise<Placed> {
-    const opId = `place:${p._id}`;
-    let placement = p;
-    let balance: number | null = null;
-    if (placement.status === 'refused')
-      throw notEnoughPoints(await this.deps.economy.balance(p.userId), p.cost);
-    if (placement.status === 'debiting') {
-      try {
-        const outcome = await this.deps.economy.payForPixel(p.userId, {
-          opId,
-          cost: p.cost,
-          reason: `(${p.x}, ${p.y}) colour ${p.color}`,
-        });
-        balance = outcome.legs[0]?.balanceAfter ?? null;
-      } catch (error) {
-        if (!isAppError(error, 'INSUFFICIENT_PLACE_POINTS')) throw error;
-        await this.deps.store.setStatus(p._id, 'refused');
-        throw notEnoughPoints(Number(error.context.balance), p.cost);
-      }
-      const revision = await this.deps.store.allocate();
-      await this.deps.afterAllocate?.(revision);
-      if (await this.deps.store.recordRevision(p._id, revision))
-        placement = { ...placement, revision, status: 'allocated' };
-      else {
-        // Another finisher (a retry, the sweep) recorded its revision first: this one is void.
-        await this.#void(revision);
-        placement = (await this.deps.store.placement(p._id)) as PlacementDoc;
-      }
-    }
-    const revision = placement.revision as number;
-    const event: PixelEventDoc = {
-      _id: revision,
-      revision,
-      kind: 'place',
-      opId: p._id,
+    const placed = (event: PixelEventDoc, balance: number | null, replayed: boolean): Placed => ({
+      revision: event.revision,
       x: p.x,
       y: p.y,
       color: p.color,
-      owner: p.userId,
       cost: p.cost,
-      at: placement.at,
-    };
-    const written = await this.deps.store.appendEvent(event);
-    await this.deps.store.applyToPixel(event);
-    // The intent stays `allocated`: its event is the record that it is done (the sweep tidies).
-    // The watermark: one try in order; readers (and a coalesced background run) do the rest.
-    if (!(await this.deps.store.commit(revision - 1, revision, this.deps.clock.now()))) this.#advanceSoon();
-    return { revision, x: p.x, y: p.y, color: p.color, cost: p.cost, balance, replayed: retry && !written };
+      balance,
+      replayed,
+    });
+    if (p.status === 'refused') throw notEnoughPoints(await this.deps.economy.balance(p.userId), p.cost);
+    // A retry, or the sweep: the placement's event, if written, is the answer.
+    const earlier = retry ? await this.deps.store.eventOf(p._id) : null;
+    if (earlier) {
+      await this.deps.store.applyToPixel(earlier);
+      return placed(earlier, null, true);
+    }
+    let balance: number | null = null;
+    try {
+      const outcome = await this.deps.economy.payForPixel(p.userId, {
+        opId: `place:${p._id}`,
+        cost: p.cost,
+        reason: `(${p.x}, ${p.y}) colour ${p.color}`,
+      });
+      balance = outcome.legs[0]?.balanceAfter ?? null;
+    } catch (error) {
+      if (!isAppError(error, 'INSUFFICIENT_PLACE_POINTS')) throw error;
+      await this.deps.store.setStatus(p._id, 'refused');
+      throw notEnoughPoints(Number(error.context.balance), p.cost);
+    }
+    for (;;) {
+      const revision = await this.deps.store.allocate();
+      await this.deps.afterAllocate?.(revision);
+      const event: PixelEventDoc = {
+        _id: revision,
+        revision,
+        kind: 'place',
+        opId: p._id,
+        x: p.x,
+        y: p.y,
+        color: p.color,
+        owner: p.userId,
+        cost: p.cost,
+        at: p.at,
+      };
+      if (await this.deps.store.appendEvent(event)) {
+        await this.deps.store.applyToPixel(event);
+        // The watermark moves in the background (coalesced); readers move it too.
+        this.#advanceSoon();
+        return placed(event, balance, false);
+      }
+      // Not written: either another finisher wrote this placement first (its event has the
+      // placement's id, unique), or recovery voided this revision while it waited. The first
+      // leaves this revision to be voided; the second needs a fresh revision.
+      const other = await this.deps.store.eventOf(p._id);
+      if (other) {
+        await this.#void(revision);
+        await this.deps.store.applyToPixel(other);
+        return placed(other, balance, true);
+      }
+    }
   }
 
   async #void(revision: number): Promise<void> {
@@ -576,7 +599,6 @@ function voidEvent(revision: number, at: Date): PixelEventDoc {
     _id: revision,
     revision,
     kind: 'void',
-    opId: null,
     x: -1,
     y: -1,
     color: -1,

@@ -1,6 +1,7 @@
 import type { Collection, Db } from 'mongodb';
 import { COLLECTION_NAMES, JOURNALED } from '../../src/db/collections.js';
 import { isDuplicateKey } from '../../src/db/duplicateKey.js';
+import { TurnBatcher } from '../ledger/turnBatcher.js';
 
 /**
  * The canvas: `revision` is the last revision handed out (a counter), `committed` the
@@ -39,7 +40,8 @@ export interface PixelEventDoc {
   _id: number;
   revision: number;
   kind: 'place' | 'rollback' | 'void';
-  opId: string | null;
+  /** The placement's (or rollback step's) id, unique; absent on void events. */
+  opId?: string;
   x: number;
   y: number;
   color: number;
@@ -95,6 +97,60 @@ export class PlaceStore {
   readonly #events: Collection<PixelEventDoc>;
   readonly #placements: Collection<PlacementDoc>;
   readonly #rollbacks: Collection<RollbackDoc>;
+  /**
+   * Placements arriving in the same turn of the event loop share their writes: one `$inc` of
+   * the revision counter hands out a block of revisions, one unordered `insertMany` writes
+   * their intents or their events, one unordered `bulkWrite` their pixels. Each caller still
+   * gets its own answer (a duplicate is that caller's `false`), so batching changes no outcome
+   * (`npm run bench:place`).
+   */
+  readonly #revisions = new TurnBatcher<true, number>(async (calls) => {
+    const before = await this.#canvas.findOneAndUpdate(
+      { _id: 'canvas' },
+      { $inc: { revision: calls.length } },
+      { returnDocument: 'before' },
+    );
+    if (!before) throw new Error('the canvas does not exist');
+    return calls.map((_, i) => ({ status: 'fulfilled', value: before.revision + 1 + i }));
+  });
+  readonly #eventInserts = new TurnBatcher<PixelEventDoc, boolean>((docs) => insertEach(this.#events, docs));
+  readonly #placementInserts = new TurnBatcher<PlacementDoc, boolean>((docs) =>
+    insertEach(this.#placements, docs),
+  );
+  readonly #pixelWrites = new TurnBatcher<PixelEventDoc, void>(async (events) => {
+    const ops = events.map((event) => ({
+      updateOne: {
+        filter: { _id: `${event.x}:${event.y}`, revision: { $lt: event.revision } },
+        update: {
+          $set: {
+            x: event.x,
+            y: event.y,
+            color: event.color,
+            owner: event.owner ?? '',
+            revision: event.revision,
+            at: event.at,
+          },
+        },
+        upsert: true,
+      },
+    }));
+    // Two first writes of one pixel race on the upsert: the loser (11000) may be the newer
+    // one, so it is written again as a plain guarded update, which applies only if newer.
+    const collided: number[] = [];
+    const results = await settleEach(
+      ops.length,
+      () => this.#pixels.bulkWrite(ops, { ordered: false }),
+      (i) => this.#pixels.bulkWrite([ops[i] as (typeof ops)[number]]),
+      (i) => collided.push(i),
+    );
+    await Promise.all(
+      collided.map((i) => {
+        const op = (ops[i] as (typeof ops)[number]).updateOne;
+        return this.#pixels.updateOne(op.filter, op.update);
+      }),
+    );
+    return results;
+  });
 
   constructor(db: Db) {
     const journaled = { writeConcern: JOURNALED };
@@ -142,15 +198,8 @@ export class PlaceStore {
   }
 
   /** Hands out the next revision: strictly increasing, never reused. */
-  async allocate(): Promise<number> {
-    // The pre-image + 1: mongo-java-server's post-image can show a later $inc (see ledger/legs.ts).
-    const before = await this.#canvas.findOneAndUpdate(
-      { _id: 'canvas' },
-      { $inc: { revision: 1 } },
-      { returnDocument: 'before' },
-    );
-    if (!before) throw new Error('the canvas does not exist');
-    return before.revision + 1;
+  allocate(): Promise<number> {
+    return this.#revisions.call(true);
   }
 
   /** Moves the watermark from `from` to `to` if nobody moved it meanwhile. */
@@ -198,14 +247,13 @@ export class PlaceStore {
   }
 
   /** Writes an event; false when its revision is already written (a retry). */
-  async appendEvent(event: PixelEventDoc): Promise<boolean> {
-    try {
-      await this.#events.insertOne(event);
-      return true;
-    } catch (error) {
-      if (isDuplicateKey(error)) return false;
-      throw error;
-    }
+  appendEvent(event: PixelEventDoc): Promise<boolean> {
+    return this.#eventInserts.call(event);
+  }
+
+  /** The event a placement (or rollback step) wrote, by its id. */
+  eventOf(opId: string): Promise<PixelEventDoc | null> {
+    return this.#events.findOne({ opId });
   }
 
   event(revision: number): Promise<PixelEventDoc | null> {
@@ -232,27 +280,9 @@ export class PlaceStore {
   }
 
   /** Sets a pixel to an event's state only if that event is newer than what is stored. */
-  async applyToPixel(event: PixelEventDoc): Promise<void> {
-    const id = `${event.x}:${event.y}`;
-    try {
-      await this.#pixels.updateOne(
-        { _id: id, revision: { $lt: event.revision } },
-        {
-          $set: {
-            x: event.x,
-            y: event.y,
-            color: event.color,
-            owner: event.owner ?? '',
-            revision: event.revision,
-            at: event.at,
-          },
-        },
-        { upsert: true },
-      );
-    } catch (error) {
-      // A newer revision is stored already: this (late) write must not roll the pixel back.
-      if (!isDuplicateKey(error)) throw error;
-    }
+  applyToPixel(event: PixelEventDoc): Promise<void> {
+    // A newer revision stored already makes the upsert collide (11000): a late write never rolls a pixel back.
+    return this.#pixelWrites.call(event);
   }
 
   pixel(x: number, y: number): Promise<PixelDoc | null> {
@@ -282,27 +312,12 @@ export class PlaceStore {
     return { count: docs.length, box: [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)] };
   }
 
-  async createPlacement(p: PlacementDoc): Promise<boolean> {
-    try {
-      await this.#placements.insertOne(p);
-      return true;
-    } catch (error) {
-      if (isDuplicateKey(error)) return false;
-      throw error;
-    }
+  createPlacement(p: PlacementDoc): Promise<boolean> {
+    return this.#placementInserts.call(p);
   }
 
   placement(id: string): Promise<PlacementDoc | null> {
     return this.#placements.findOne({ _id: id });
-  }
-
-  /** Records the placement's revision, once: false when another finisher recorded one first. */
-  async recordRevision(id: string, revision: number): Promise<boolean> {
-    const result = await this.#placements.updateOne(
-      { _id: id, status: 'debiting', revision: { $exists: false } },
-      { $set: { revision, status: 'allocated' } },
-    );
-    return result.modifiedCount === 1;
   }
 
   async setStatus(id: string, status: PlacementDoc['status']): Promise<void> {
@@ -370,11 +385,6 @@ export class PlaceStore {
       .next();
   }
 
-  /** The event a rollback wrote for its i-th pixel, if it did (a retried apply skips it). */
-  rollbackEvent(id: string, i: number): Promise<PixelEventDoc | null> {
-    return this.#events.findOne({ opId: `rollback:${id}:${i}` });
-  }
-
   async saveRollback(plan: RollbackDoc): Promise<void> {
     await this.#rollbacks.insertOne(plan);
   }
@@ -402,9 +412,66 @@ export class PlaceStore {
       .find({ status: { $in: ['debiting', 'allocated'] }, at: { $lt: before } })
       .toArray();
   }
+}
 
-  /** Is some placement still holding this revision (allocated, not yet written)? */
-  async holds(revision: number): Promise<boolean> {
-    return (await this.#placements.countDocuments({ revision, status: 'allocated' })) > 0;
+type Settled<R> = PromiseSettledResult<R>[];
+
+/** Inserts documents in one unordered request; each one's answer: written (true) or a duplicate (false). */
+async function insertEach<T extends { _id: unknown }>(
+  collection: Collection<T>,
+  docs: T[],
+): Promise<Settled<boolean>> {
+  const duplicates = new Set<number>();
+  const outcome = await settleEach(
+    docs.length,
+    () => collection.insertMany(docs as never, { ordered: false }),
+    (i) => collection.insertOne(docs[i] as never),
+    (i) => duplicates.add(i),
+  );
+  return outcome.map((r, i) =>
+    r.status === 'fulfilled' ? { status: 'fulfilled', value: !duplicates.has(i) } : r,
+  );
+}
+
+/**
+ * Runs one shared request for `count` callers. A duplicate key of one document is that
+ * caller's answer (`onDuplicate`), other errors of one document fail only that caller, and a
+ * failure of the whole request (the network) retries each caller alone.
+ */
+async function settleEach(
+  count: number,
+  shared: () => Promise<unknown>,
+  alone: (i: number) => Promise<unknown>,
+  onDuplicate: (i: number) => void = () => {},
+): Promise<Settled<void>> {
+  const ok = (): PromiseFulfilledResult<void> => ({ status: 'fulfilled', value: undefined });
+  try {
+    await shared();
+    return Array.from({ length: count }, ok);
+  } catch (error) {
+    const writeErrors = (error as { writeErrors?: { index: number; code: number; errmsg?: string }[] })
+      .writeErrors;
+    if (!writeErrors) {
+      return Promise.all(
+        Array.from({ length: count }, async (_, i): Promise<PromiseSettledResult<void>> => {
+          try {
+            await alone(i);
+            return ok();
+          } catch (e) {
+            if (isDuplicateKey(e)) {
+              onDuplicate(i);
+              return ok();
+            }
+            return { status: 'rejected', reason: e };
+          }
+        }),
+      );
+    }
+    const results: Settled<void> = Array.from({ length: count }, ok);
+    for (const w of [writeErrors].flat()) {
+      if (w.code === 11000) onDuplicate(w.index);
+      else results[w.index] = { status: 'rejected', reason: new Error(w.errmsg ?? `write error ${w.code}`) };
+    }
+    return results;
   }
 }
