@@ -111,10 +111,15 @@ export const info: Subcommand = {
 export const me: Subcommand = {
   definition: { type: ApplicationCommandOptionType.Subcommand, ...localized(PLACE_MESSAGES, 'commands.me') },
   async run({ deps, actor, i18n }) {
-    const [wallet, cost] = await Promise.all([
+    const [wallet, cost, earnings] = await Promise.all([
       deps.services.place.wallet(actor.id),
       deps.services.place.pixelCost(),
+      deps.services.place.recentEarnings(actor.id, 5),
     ]);
+    const recent = earnings.map(
+      (e) =>
+        `+${i18n.points(e.amount)} · ${i18n.t(`place:kinds.${e.kind.replace('.', '_')}`)} · <t:${Math.floor(e.at.getTime() / 1000)}:R>`,
+    );
     return {
       ephemeral: true,
       embeds: [
@@ -128,6 +133,12 @@ export const me: Subcommand = {
             cost: i18n.points(cost),
             affordable: Math.floor(wallet.balance / cost),
           }),
+          fields: [
+            {
+              name: i18n.t('place:me.recent'),
+              value: recent.length > 0 ? recent.join('\n') : i18n.t('place:me.noEarnings'),
+            },
+          ],
         },
       ],
     };

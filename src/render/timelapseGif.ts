@@ -1,6 +1,9 @@
-import gifenc from 'gifenc';
+import * as gifenc from 'gifenc';
 import { oneAtATime } from './canvasTools.js';
 import { upscale } from './placeImages.js';
+
+/** Node loads gifenc's CommonJS build (all on the default export); vitest its ES module build. */
+const GIFEncoder = (gifenc.GIFEncoder ?? gifenc.default.GIFEncoder) as NonNullable<typeof gifenc.GIFEncoder>;
 
 /** The bounds of a timelapse: what Discord accepts and a member waits for. */
 export const TIMELAPSE_LIMITS = {
@@ -25,7 +28,7 @@ export function encodeTimelapse(
     const scale = Math.max(1, Math.floor(TIMELAPSE_LIMITS.side / Math.max(size.width, size.height)));
     const width = size.width * scale;
     const height = size.height * scale;
-    const gif = gifenc.GIFEncoder();
+    const gif = GIFEncoder();
     const colors = palette.map(([r, g, b]) => [r, g, b]);
     let used = 0;
     for (const [i, frame] of frames.entries()) {

@@ -10,7 +10,10 @@ declare module 'gifenc' {
     finish(): void;
     bytes(): Uint8Array;
   }
+  type Encoder = (options?: { auto?: boolean }) => GifEncoder;
+  /** The ES module build (bundlers, vitest). */
+  export const GIFEncoder: Encoder | undefined;
   /** Node loads the CommonJS build: everything is on the default export. */
-  const gifenc: { GIFEncoder(options?: { auto?: boolean }): GifEncoder };
+  const gifenc: { GIFEncoder: Encoder };
   export default gifenc;
 }

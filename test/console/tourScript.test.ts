@@ -27,6 +27,9 @@ describe('npm start -- --script', () => {
     expect(stdout).toMatch(/\[post #heists\]/);
     expect(stdout).toMatch(/🏆 @\w+ win\(s\) the pot of 400/);
     expect(stdout).toContain('poker cash-out');
+    expect(stdout).toMatch(/attachment: out\/\d+-canvas\.png \(1024x1024\)/);
+    expect(stdout).toMatch(/attachment: out\/\d+-timelapse\.gif/);
+    expect(stdout).toMatch(/\[post #canvas\] 🖼️ Neural Place at revision \d+/);
     for (const command of [
       '/help',
       '/cookies balance',
@@ -50,6 +53,10 @@ describe('npm start -- --script', () => {
       '/vault heist',
       '/vault show',
       '/poker create',
+      '/place pixel',
+      '/place view',
+      '/place timelapse',
+      '/admin place rollback',
     ]) {
       expect(stdout).toContain(`> ${command.split(' ')[0]}`);
     }

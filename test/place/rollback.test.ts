@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ASSEMBLY } from '../../commands/index.js';
+import { encodeTimelapse, TIMELAPSE_LIMITS } from '../../src/render/timelapseGif.js';
 import { checkInvariants } from '../../utils/ledger/invariants.js';
+import { PALETTE, rgb } from '../../utils/place/palette.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { useTestDatabase } from '../support/database.js';
 
@@ -65,5 +67,28 @@ describe('rolling back a member', () => {
     expect((await place.wallet(VANDAL)).balance).toBe(10_000_000 - 7 * 100_000 + 200_000);
     expect((await checkInvariants(t.cols)).problems).toEqual([]);
     expect(await ASSEMBLY.checkInvariants(t.db, deps.config, deps.ledger)).toEqual([]);
+  });
+});
+
+describe('the timelapse', () => {
+  it('GIVEN placements THEN the replay ends at the board as stored, and the GIF stays within its bounds', async () => {
+    const { deps } = makeBotDeps(t);
+    const place = deps.services.place;
+    await place.grant({ opId: 'tl-grant', moderatorId: 'mod', to: ANN, amount: 100_000_000, reason: '' });
+    for (let i = 0; i < 300; i++)
+      await place.place({ opId: `tl${i}`, userId: ANN, x: i % 17, y: (i * 7) % 13, color: i % 32 });
+    const replay = await place.replay(0, Number.MAX_SAFE_INTEGER, TIMELAPSE_LIMITS.frames);
+    expect(replay.frames.length).toBeLessThanOrEqual(TIMELAPSE_LIMITS.frames);
+    const board = await place.board();
+    expect(Buffer.from(replay.frames.at(-1) as Uint8Array).equals(Buffer.from(board.pixels))).toBe(true);
+    const { gif, framesUsed, width } = await encodeTimelapse(
+      replay.frames,
+      replay,
+      PALETTE.map((_, i) => rgb(i)),
+    );
+    expect(gif.subarray(0, 6).toString('ascii')).toBe('GIF89a');
+    expect(framesUsed).toBe(replay.frames.length);
+    expect(width).toBeLessThanOrEqual(TIMELAPSE_LIMITS.side);
+    expect(gif.length).toBeLessThan(TIMELAPSE_LIMITS.bytes);
   });
 });

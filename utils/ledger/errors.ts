@@ -36,9 +36,10 @@ function amountIn(c: Record<string, unknown>, value: unknown, i18n: Translator):
 }
 
 const notEnough: ErrorMessage = (c, _, i18n) =>
-  i18n.t('ledger:errors.INSUFFICIENT', {
+  i18n.t(c.affordable === undefined ? 'ledger:errors.INSUFFICIENT' : 'ledger:errors.INSUFFICIENT_PIXELS', {
     balance: amountIn(c, c.balance, i18n),
     needed: amountIn(c, c.needed, i18n),
+    affordable: Number(c.affordable ?? 0),
   });
 
 export const LEDGER_ERROR_MESSAGES: ErrorMessages<
