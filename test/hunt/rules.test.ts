@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { seededRng } from '../../src/rng.js';
+import { weightedDraw } from '../../utils/hunt/draw.js';
+import { ActiveTime, drawReward, progressReward } from '../../utils/hunt/rewards.js';
+import { formatScore, parseGuess, score } from '../../utils/hunt/scoring.js';
+
+const DEFAULTS = {
+  pointsPerScore: 100,
+  drawPoints: 25,
+  drawBeaconMultiplier: 1 as const,
+  timePoints: 20,
+  intervalMs: 60_000,
+  maxGapMs: 120_000,
+};
+
+describe('hunt scoring (the documented examples)', () => {
+  it('scores closeness in hundredths of a percent', () => {
+    expect(score([50, 50, 50, 50, 50, 50, 50, 50], [50, 50, 50, 50, 50, 50, 50, 50])).toBe(10_000);
+    expect(score([99, 99, 99, 99, 99, 99, 99, 99], [0, 0, 0, 0, 0, 0, 0, 0])).toBe(0);
+    expect(score([12, 18, 30, 40, 55, 60, 70, 80], [10, 20, 30, 40, 50, 60, 70, 80])).toBe(9_886);
+    expect(formatScore(9_886)).toBe('98.86 %');
+    expect(parseGuess('12, 18 30,40 55,60,70,80')).toEqual([12, 18, 30, 40, 55, 60, 70, 80]);
+    expect(parseGuess('1,2,3')).toBeNull();
+    expect(parseGuess('1,2,3,4,5,6,7,100')).toBeNull();
+  });
+});
+
+describe('hunt rewards (the brief’s figures)', () => {
+  it('pays score progress exactly: 0.03 → 3 points, 1.00 → 100 points, nothing for no improvement', () => {
+    expect(progressReward(3, DEFAULTS)).toBe(3_000);
+    expect(progressReward(100, DEFAULTS)).toBe(100_000);
+    expect(progressReward(0, DEFAULTS)).toBe(0);
+    expect(progressReward(-5, DEFAULTS)).toBe(0);
+  });
+
+  it('pays a drawn tip 25, 50 on the boosted path with weight 2, 25 with multiplier 0, nothing with draw points 0', () => {
+    expect(drawReward(1, DEFAULTS)).toEqual({ milli: 25_000, multiplier: 1 });
+    expect(drawReward(2, DEFAULTS)).toEqual({ milli: 50_000, multiplier: 2 });
+    expect(drawReward(2, { ...DEFAULTS, drawBeaconMultiplier: 0 })).toEqual({ milli: 25_000, multiplier: 1 });
+    expect(drawReward(2, { ...DEFAULTS, drawPoints: 0 }).milli).toBe(0);
+  });
+
+  it('pays 100 points for 5 minutes with a tip every 50 s, nothing for a 3-minute pause, and keeps what was earned', () => {
+    const time = new ActiveTime();
+    let paid = 0;
+    for (let t = 0; t <= 300_000; t += 50_000) paid += time.record('ann', t, DEFAULTS).intervals;
+    expect(paid * DEFAULTS.timePoints).toBe(100); // 300 s: five intervals, one pixel at the default cost
+    // A 3-minute pause counts nothing; the next 50 s and 50 s make another interval.
+    expect(time.record('ann', 480_000, DEFAULTS).intervals).toBe(0);
+    expect(time.record('ann', 530_000, DEFAULTS).intervals).toBe(0);
+    expect(time.record('ann', 580_000, DEFAULTS)).toEqual({ intervals: 1, from: 480_000, to: 540_000 });
+    // A restart loses at most the incomplete interval: a fresh tracker starts from nothing.
+    const restarted = new ActiveTime();
+    expect(restarted.record('ann', 600_000, DEFAULTS).intervals).toBe(0);
+    expect(restarted.record('ann', 660_000, DEFAULTS).intervals).toBe(1);
+  });
+});
+
+describe('the weighted draw', () => {
+  it('GIVEN 20,000 seeded windows THEN boosted tips are drawn in proportion to their weight', () => {
+    const rng = seededRng('hunt-draw');
+    const counts = { boosted: 0, plain: 0 };
+    for (let w = 0; w < 20_000; w++) {
+      // 2 boosted tips (weight 2) and 6 plain (weight 1); one tip drawn per window.
+      const tips = [
+        ...Array.from({ length: 2 }, () => ({ weight: 2, boosted: true })),
+        ...Array.from({ length: 6 }, () => ({ weight: 1, boosted: false })),
+      ];
+      const [drawn] = weightedDraw(tips, 1, (min, max) => rng.int(min, max));
+      counts[drawn?.boosted ? 'boosted' : 'plain']++;
+    }
+    // Expected share of a boosted draw: 4 / 10 = 40 %; tolerance ±1.5 points (about 4.3 standard errors).
+    expect(counts.boosted / 20_000).toBeGreaterThan(0.385);
+    expect(counts.boosted / 20_000).toBeLessThan(0.415);
+  });
+
+  it('draws without replacement', () => {
+    const rng = seededRng('no-replacement');
+    const drawn = weightedDraw(
+      Array.from({ length: 5 }, (_, i) => ({ weight: 1, i })),
+      5,
+      (a, b) => rng.int(a, b),
+    );
+    expect(drawn.map((d) => d.i).sort()).toEqual([0, 1, 2, 3, 4]);
+  });
+});

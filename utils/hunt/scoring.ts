@@ -1,0 +1,39 @@
+/**
+ * The hunt's game: the hidden target is 8 integers 0–99 ("the weights of a tiny neuron"), a
+ * tip guesses 8 integers, and its score is how close it came, in hundredths of a percent
+ * (0 = 0.00 %, 10000 = 100.00 %): 100 % minus the mean distance per weight, where a weight
+ * 99 away counts as 100 % off. Scores are integers, so rewards on their deltas are exact.
+ *
+ *   target 50,50,50,50,50,50,50,50 · tip 50,50,50,50,50,50,50,50 → 100.00 %
+ *   target 0,0,0,0,0,0,0,0        · tip 99,99,99,99,99,99,99,99 →   0.00 %
+ *   target 10,20,30,40,50,60,70,80 · tip 12,18,30,40,55,60,70,80 → 98.86 % (9 off in 792)
+ */
+export const WEIGHTS = 8;
+export const MAX_WEIGHT = 99;
+export const FULL_SCORE = 10_000;
+
+export type Guess = readonly number[];
+
+export function isGuess(values: readonly number[]): boolean {
+  return values.length === WEIGHTS && values.every((v) => Number.isInteger(v) && v >= 0 && v <= MAX_WEIGHT);
+}
+
+/** A tip's score in hundredths of a percent, rounded down (never more than earned). */
+export function score(guess: Guess, target: Guess): number {
+  let off = 0;
+  for (let i = 0; i < WEIGHTS; i++) off += Math.abs((guess[i] as number) - (target[i] as number));
+  return Math.floor((FULL_SCORE * (WEIGHTS * MAX_WEIGHT - off)) / (WEIGHTS * MAX_WEIGHT));
+}
+
+/** `98.86 %` from 9886. */
+export function formatScore(hundredths: number): string {
+  return `${Math.floor(hundredths / 100)}.${String(hundredths % 100).padStart(2, '0')} %`;
+}
+
+/** "12,18,30,40,55,60,70,80" (spaces allowed) → the guess, or null. */
+export function parseGuess(text: string): number[] | null {
+  const parts = text.split(/[\s,;]+/).filter(Boolean);
+  if (parts.length !== WEIGHTS || parts.some((p) => !/^\d{1,2}$/.test(p))) return null;
+  const values = parts.map(Number);
+  return isGuess(values) ? values : null;
+}
