@@ -5,6 +5,7 @@ import { adminFeature } from './admin/index.js';
 import { cookiesFeature } from './cookies/index.js';
 import { gamesFeature } from './games/index.js';
 import { helpFeature } from './help/index.js';
+import { huntFeature } from './hunt/index.js';
 import { placeFeature } from './place/index.js';
 import { pokerFeature } from './poker/index.js';
 import { vaultFeature } from './vault/index.js';
@@ -20,6 +21,7 @@ export const FEATURES: readonly Feature[] = [
   vaultFeature,
   pokerFeature,
   placeFeature,
+  huntFeature,
   adminFeature,
 ];
 

@@ -5,6 +5,9 @@ export const PLACE_KINDS = {
   pixel: 'place.pixel',
   grant: 'place.admin_grant',
   refund: 'place.refund',
+  progress: 'place.progress',
+  draw: 'place.draw',
+  time: 'place.time',
 } as const;
 
 /**
@@ -34,6 +37,23 @@ export class PlaceEconomy {
       source: identity,
       reason: move.reason,
     });
+  }
+
+  /**
+   * A hunt reward into the owner's wallet, with the identity that earned it (a member, or one
+   * of their workers) as the source in the audit.
+   */
+  reward(
+    owner: string,
+    move: {
+      opId: string;
+      amount: number;
+      kind: 'place.progress' | 'place.draw' | 'place.time';
+      source: string;
+      reason: string;
+    },
+  ): Promise<LedgerOutcome> {
+    return this.ledger.credit({ ...move, currency: 'place', account: owner });
   }
 
   /** Points given back (a rollback chosen with a refund). */

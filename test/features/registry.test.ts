@@ -56,6 +56,7 @@ describe('the feature registry', () => {
       'vault',
       'poker',
       'place',
+      'hunt',
       'admin',
     ]);
   });

@@ -34,6 +34,7 @@ describe('message catalogs', () => {
       'core',
       'games',
       'help',
+      'hunt',
       'ledger',
       'place',
       'poker',

@@ -1,0 +1,301 @@
+import { z } from 'zod';
+import type { Clock } from '../../src/clock.js';
+import type { Rng } from '../../src/rng.js';
+import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
+import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
+import { invalidInputText } from '../errors.js';
+import { PLACE_KINDS, type PlaceEconomy } from '../placeEconomy.js';
+import { weightedDraw } from './draw.js';
+import type { HuntStore, TaskDoc, TipDoc, WindowDoc } from './huntStore.js';
+import { drawReward, progressReward, type RewardSettings } from './rewards.js';
+import { MAX_WEIGHT, score, WEIGHTS } from './scoring.js';
+
+declare module '../../src/features/feature.js' {
+  interface FeatureServices {
+    hunt: HuntService;
+  }
+}
+
+const CLOSE_TASK = 'hunt.window.close';
+
+interface HuntDeps {
+  store: HuntStore;
+  economy: PlaceEconomy;
+  runtimeConfig: RuntimeConfig;
+  scheduler: Scheduler;
+  clock: Clock;
+  rng: Rng;
+  /** Who is paid for an identity's rewards, resolved at the moment of the reward (workers: their owner). */
+  ownerOf?: (identity: string) => Promise<string>;
+}
+
+export interface Drawn {
+  tip: TipDoc;
+  score: number;
+  improvedFrom: number | null;
+  progressMilli: number;
+  drawMilli: number;
+}
+
+/**
+ * The hunt (PRODUCT.md §3). Tips are collected per window; at the window's end a durable
+ * timer (claimed by one process) draws some of them, weighted by path in Beacon-Hunt mode,
+ * fixes the draw with one guarded update, and evaluates only the drawn tips. Each drawn tip
+ * earns the draw bonus, and an improvement of the identity's best earns its progress reward:
+ * the new best and its reward are written together (`pending`), then the ledger pays with the
+ * operation id the write recorded, so a crash, a retry or two processes pay it once.
+ */
+export class HuntService {
+  constructor(private readonly deps: HuntDeps) {}
+
+  task(): Promise<TaskDoc> {
+    return this.deps.store.task(() => ({
+      _id: 'task',
+      revision: 1,
+      target: this.#target(),
+      since: this.deps.clock.now(),
+    }));
+  }
+
+  /** An admin's reroll: a new revision with a new target; tips and bests start again. */
+  async reroll(): Promise<TaskDoc> {
+    const task = await this.task();
+    await this.deps.store.reroll(task.revision, this.#target(), this.deps.clock.now());
+    return this.task();
+  }
+
+  /** The window open now: its id, when it closes, and (Beacon-Hunt) its boosted path. */
+  async currentWindow(): Promise<WindowDoc> {
+    const [task, lengthMin, beaconMode, paths] = await Promise.all([
+      this.task(),
+      this.deps.runtimeConfig.get('hunt_window_min'),
+      this.deps.runtimeConfig.get('hunt_beacon_mode'),
+      this.deps.runtimeConfig.get('hunt_paths'),
+    ]);
+    const length = lengthMin * 60_000;
+    const index = Math.floor(this.deps.clock.now().getTime() / length);
+    const window = await this.deps.store.window({
+      _id: `${task.revision}:${index}`,
+      revision: task.revision,
+      index,
+      closesAt: new Date((index + 1) * length),
+      beaconPath: beaconMode ? this.deps.rng.int(0, paths) : null,
+      status: 'open',
+    });
+    await this.deps.scheduler.schedule({
+      id: `${CLOSE_TASK}:${window._id}`,
+      kind: CLOSE_TASK,
+      dueAt: window.closesAt,
+      payload: { windowId: window._id },
+    });
+    return window;
+  }
+
+  /** A tip for the current window; a new tip in the same window replaces the pending one. */
+  async tip(
+    identity: string,
+    guess: number[],
+    path: number | null,
+  ): Promise<{ tip: TipDoc; window: WindowDoc }> {
+    if (guess.length !== WEIGHTS || guess.some((g) => !Number.isInteger(g) || g < 0 || g > MAX_WEIGHT)) {
+      throw invalidInputText('not a guess', 'hunt:errors.guess', { weights: WEIGHTS, max: MAX_WEIGHT });
+    }
+    const window = await this.currentWindow();
+    const paths = await this.deps.runtimeConfig.get('hunt_paths');
+    if (window.beaconPath !== null && (path === null || path < 0 || path >= paths)) {
+      throw invalidInputText('a path is needed', 'hunt:errors.path', { max: paths - 1 });
+    }
+    const tip: TipDoc = {
+      _id: `${window._id}:${identity}`,
+      revision: window.revision,
+      window: window.index,
+      identity,
+      sequence: await this.deps.store.nextSequence(window.revision, identity),
+      guess,
+      path: window.beaconPath === null ? null : path,
+      at: this.deps.clock.now(),
+      status: 'pending',
+    };
+    await this.deps.store.putTip(tip);
+    return { tip, window };
+  }
+
+  tasks(onDrawn: (window: WindowDoc, drawn: Drawn[]) => Promise<void> = async () => {}): TaskHandler[] {
+    return [
+      defineTask(CLOSE_TASK, z.object({ windowId: z.string() }), async ({ windowId }) => {
+        const result = await this.closeWindow(windowId);
+        if (result) await onDrawn(result.window, result.drawn);
+      }),
+    ];
+  }
+
+  /**
+   * Draws a window (its timer; safe to run again): the draw is fixed once, then each drawn
+   * tip is evaluated and rewarded with operation ids from task, revision, identity and sequence.
+   */
+  async closeWindow(windowId: string): Promise<{ window: WindowDoc; drawn: Drawn[] } | null> {
+    let window = await this.deps.store.getWindow(windowId);
+    if (!window) return null;
+    if (window.status === 'open') {
+      const [count, weight] = await Promise.all([
+        this.deps.runtimeConfig.get('hunt_draws_per_window'),
+        this.deps.runtimeConfig.get('beacon_bonus_weight'),
+      ]);
+      const tips = await this.deps.store.tipsOf(window.revision, window.index);
+      const entries = tips.map((t) => ({
+        id: t._id,
+        weight: t.path !== null && t.path === window?.beaconPath ? weight : 1,
+      }));
+      const drawn = weightedDraw(entries, count, (min, max) => this.deps.rng.int(min, max)).map((e) => e.id);
+      window =
+        (await this.deps.store.closeWindow(windowId, drawn)) ?? (await this.deps.store.getWindow(windowId));
+      if (!window) return null;
+      await this.deps.store.markTips(window.drawn ?? [], 'drawn', window.revision, window.index);
+    }
+    const task = await this.task();
+    const settings = await this.#rewardSettings();
+    const weight = await this.deps.runtimeConfig.get('beacon_bonus_weight');
+    const drawn: Drawn[] = [];
+    for (const id of window.drawn ?? []) {
+      const tip = await this.deps.store.tip(id);
+      if (!tip) continue;
+      drawn.push(
+        await this.#evaluate(
+          tip,
+          task,
+          settings,
+          tip.path !== null && tip.path === window.beaconPath ? weight : 1,
+        ),
+      );
+    }
+    return { window, drawn };
+  }
+
+  async status(identity: string) {
+    const [task, window] = await Promise.all([this.task(), this.currentWindow()]);
+    const [tip, best] = await Promise.all([
+      this.deps.store.tip(`${window._id}:${identity}`),
+      this.deps.store.best(task.revision, identity),
+    ]);
+    return { revision: task.revision, window, tip, best: best?.best ?? null };
+  }
+
+  async leaderboard(limit: number) {
+    const task = await this.task();
+    return { revision: task.revision, rows: await this.deps.store.leaderboard(task.revision, limit) };
+  }
+
+  history(identity: string, limit: number): Promise<TipDoc[]> {
+    return this.deps.store.history(identity, limit);
+  }
+
+  async #evaluate(tip: TipDoc, task: TaskDoc, settings: RewardSettings, pathWeight: number): Promise<Drawn> {
+    const owner = this.deps.ownerOf ? await this.deps.ownerOf(tip.identity) : tip.identity;
+    // The task is that of the tip's revision (a reroll after the window: scored on its own target).
+    const target = tip.revision === task.revision ? task.target : null;
+    const value = target ? score(tip.guess, target) : 0;
+    await this.deps.store.setScore(tip._id, value);
+    const key = `${tip.revision}:${tip.identity}:${tip.sequence}`;
+
+    // The draw bonus: idempotent over revision, identity and sequence.
+    const draw = drawReward(pathWeight, settings);
+    if (draw.milli > 0) {
+      const opId = `hunt.draw:${key}`;
+      await this.deps.economy.reward(owner, {
+        opId,
+        amount: draw.milli,
+        kind: PLACE_KINDS.draw,
+        source: tip.identity,
+        reason: `drawn tip ${key}`,
+      });
+      await this.deps.store.addBonus({
+        _id: opId,
+        kind: 'draw',
+        source: tip.identity,
+        owner,
+        milli: draw.milli,
+        multiplier: draw.multiplier,
+        units: 1,
+        detail: `revision ${tip.revision}, sequence ${tip.sequence}${pathWeight > 1 ? ', boosted path' : ''}`,
+        at: this.deps.clock.now(),
+      });
+    }
+
+    // The progress reward: the new best and its reward in one write, then the payment.
+    let improvedFrom: number | null = null;
+    let progressMilli = 0;
+    for (let tries = 0; tries < 5 && target; tries++) {
+      const best = await this.deps.store.best(tip.revision, tip.identity);
+      if (best?.pending) await this.#payProgress(best.revision, best.identity, best.pending);
+      const from = best?.best ?? 0;
+      if (value <= from) break;
+      const milli = progressReward(value - from, settings);
+      const pending = { opId: `hunt.progress:${key}`, from, to: value, milli, sequence: tip.sequence, owner };
+      if (await this.deps.store.raiseBest(tip.revision, tip.identity, best ? from : null, value, pending)) {
+        await this.#payProgress(tip.revision, tip.identity, pending);
+        improvedFrom = from;
+        progressMilli = milli;
+        break;
+      }
+    }
+    return {
+      tip: { ...tip, score: value },
+      score: value,
+      improvedFrom,
+      progressMilli,
+      drawMilli: draw.milli,
+    };
+  }
+
+  async #payProgress(
+    revision: number,
+    identity: string,
+    pending: { opId: string; from: number; to: number; milli: number; sequence: number; owner: string },
+  ): Promise<void> {
+    if (pending.milli > 0) {
+      await this.deps.economy.reward(pending.owner, {
+        opId: pending.opId,
+        amount: pending.milli,
+        kind: PLACE_KINDS.progress,
+        source: identity,
+        reason: `best ${pending.from} → ${pending.to}`,
+      });
+    }
+    await this.deps.store.addProgress({
+      _id: pending.opId,
+      identity,
+      owner: pending.owner,
+      revision,
+      sequence: pending.sequence,
+      from: pending.from,
+      to: pending.to,
+      milli: pending.milli,
+      at: this.deps.clock.now(),
+    });
+    await this.deps.store.clearPending(revision, identity, pending.opId);
+  }
+
+  async #rewardSettings(): Promise<RewardSettings> {
+    const c = this.deps.runtimeConfig;
+    const [pointsPerScore, drawPoints, multiplier, timePoints, intervalS, maxGapS] = await Promise.all([
+      c.get('place_points_per_score'),
+      c.get('place_draw_points'),
+      c.get('place_draw_beacon_multiplier'),
+      c.get('place_time_points'),
+      c.get('place_time_interval_sec'),
+      c.get('place_time_max_gap_sec'),
+    ]);
+    return {
+      pointsPerScore,
+      drawPoints,
+      drawBeaconMultiplier: multiplier === 1 ? 1 : 0,
+      timePoints,
+      intervalMs: intervalS * 1000,
+      maxGapMs: maxGapS * 1000,
+    };
+  }
+
+  #target(): number[] {
+    return Array.from({ length: WEIGHTS }, () => this.deps.rng.int(0, MAX_WEIGHT + 1));
+  }
+}

@@ -1,0 +1,265 @@
+import type { Collection, Db } from 'mongodb';
+import { COLLECTION_NAMES, JOURNALED } from '../../src/db/collections.js';
+import { isDuplicateKey } from '../../src/db/duplicateKey.js';
+
+/** The hunt's task: its hidden target, per revision (a reroll starts a new one). */
+export interface TaskDoc {
+  _id: 'task';
+  revision: number;
+  target: number[];
+  since: Date;
+}
+
+/** One lottery window of a revision; `drawn` is fixed once, by the guarded update that closes it. */
+export interface WindowDoc {
+  _id: string;
+  revision: number;
+  index: number;
+  closesAt: Date;
+  beaconPath: number | null;
+  status: 'open' | 'drawn';
+  drawn?: string[];
+}
+
+/** A member's (or worker's) tip of one window: a new tip in the same window replaces it. */
+export interface TipDoc {
+  _id: string;
+  revision: number;
+  window: number;
+  identity: string;
+  sequence: number;
+  guess: number[];
+  path: number | null;
+  at: Date;
+  status: 'pending' | 'drawn' | 'missed';
+  score?: number;
+}
+
+/** An identity's personal best of a revision, and the progress reward being paid for it. */
+export interface BestDoc {
+  _id: string;
+  revision: number;
+  identity: string;
+  best: number;
+  pending?: { opId: string; from: number; to: number; milli: number; sequence: number; owner: string };
+}
+
+/** Exact score deltas and the points they paid (PRODUCT.md §3, "Audit"). */
+export interface ProgressEventDoc {
+  _id: string;
+  identity: string;
+  owner: string;
+  revision: number;
+  sequence: number;
+  from: number;
+  to: number;
+  milli: number;
+  at: Date;
+}
+
+/** Draw, time and admin bonuses (immutable). */
+export interface BonusEventDoc {
+  _id: string;
+  kind: 'draw' | 'time' | 'admin';
+  source: string;
+  owner: string;
+  milli: number;
+  multiplier: number;
+  units: number;
+  detail: string;
+  at: Date;
+}
+
+const TASK = 'hunt_task';
+const WINDOWS = 'hunt_windows';
+const TIPS = 'hunt_tips';
+const SEQUENCES = 'hunt_sequences';
+const BESTS = 'hunt_bests';
+
+/** The only code that touches the hunt's collections. */
+export class HuntStore {
+  readonly #task: Collection<TaskDoc>;
+  readonly #windows: Collection<WindowDoc>;
+  readonly #tips: Collection<TipDoc>;
+  readonly #sequences: Collection<{ _id: string; next: number }>;
+  readonly #bests: Collection<BestDoc>;
+  readonly #progress: Collection<ProgressEventDoc>;
+  readonly #bonus: Collection<BonusEventDoc>;
+
+  constructor(db: Db) {
+    const j = { writeConcern: JOURNALED };
+    this.#task = db.collection<TaskDoc>(TASK, j);
+    this.#windows = db.collection<WindowDoc>(WINDOWS, j);
+    this.#tips = db.collection<TipDoc>(TIPS, j);
+    this.#sequences = db.collection<{ _id: string; next: number }>(SEQUENCES, j);
+    this.#bests = db.collection<BestDoc>(BESTS, j);
+    this.#progress = db.collection<ProgressEventDoc>(COLLECTION_NAMES.placeProgressEvents, j);
+    this.#bonus = db.collection<BonusEventDoc>(COLLECTION_NAMES.placeBonusEvents, j);
+  }
+
+  static async ensureIndexes(db: Db): Promise<void> {
+    await Promise.all([
+      db.collection(TIPS).createIndex({ revision: 1, window: 1, status: 1 }, { name: 'by_window' }),
+      db.collection(TIPS).createIndex({ identity: 1, at: -1 }, { name: 'by_identity' }),
+      db.collection(BESTS).createIndex({ revision: 1, best: -1 }, { name: 'leaderboard' }),
+      db.collection(COLLECTION_NAMES.placeBonusEvents).createIndex({ at: -1 }, { name: 'newest_first' }),
+    ]);
+  }
+
+  async task(create: () => TaskDoc): Promise<TaskDoc> {
+    const found = await this.#task.findOne({ _id: 'task' });
+    if (found) return found;
+    try {
+      const doc = create();
+      await this.#task.insertOne(doc);
+      return doc;
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+      return (await this.#task.findOne({ _id: 'task' })) as TaskDoc;
+    }
+  }
+
+  /** A new revision with a new target, if the task is still at `revision`. */
+  async reroll(revision: number, target: number[], now: Date): Promise<boolean> {
+    const result = await this.#task.updateOne(
+      { _id: 'task', revision },
+      { $set: { revision: revision + 1, target, since: now } },
+    );
+    return result.modifiedCount === 1;
+  }
+
+  /** The window, created on first use (its beacon path chosen by the first caller). */
+  async window(w: WindowDoc): Promise<WindowDoc> {
+    try {
+      await this.#windows.insertOne(w);
+      return w;
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+      return (await this.#windows.findOne({ _id: w._id })) as WindowDoc;
+    }
+  }
+
+  getWindow(id: string): Promise<WindowDoc | null> {
+    return this.#windows.findOne({ _id: id });
+  }
+
+  /** Closes a window with its draw, once: null when it was closed already. */
+  async closeWindow(id: string, drawn: string[]): Promise<WindowDoc | null> {
+    const result = await this.#windows.updateOne(
+      { _id: id, status: 'open' },
+      { $set: { status: 'drawn', drawn } },
+    );
+    return result.modifiedCount === 1 ? this.#windows.findOne({ _id: id }) : null;
+  }
+
+  /** The next tip sequence number of an identity in a revision (a reroll starts again at 1). */
+  async nextSequence(revision: number, identity: string): Promise<number> {
+    // The pre-image + 1: the embedded server's post-image can show a later $inc.
+    const before = await this.#sequences.findOneAndUpdate(
+      { _id: `${revision}:${identity}` },
+      { $inc: { next: 1 } },
+      { upsert: true, returnDocument: 'before' },
+    );
+    return (before?.next ?? 0) + 1;
+  }
+
+  /** Stores the identity's tip of a window, replacing a pending one. */
+  async putTip(tip: TipDoc): Promise<void> {
+    await this.#tips
+      .replaceOne({ _id: tip._id, status: 'pending' }, tip, { upsert: true })
+      .catch((error: unknown) => {
+        // The window was drawn meanwhile (the tip is no longer pending): the caller is told so.
+        if (isDuplicateKey(error)) throw new WindowClosed();
+        throw error;
+      });
+  }
+
+  tipsOf(revision: number, window: number): Promise<TipDoc[]> {
+    return this.#tips.find({ revision, window }).toArray();
+  }
+
+  tip(id: string): Promise<TipDoc | null> {
+    return this.#tips.findOne({ _id: id });
+  }
+
+  async markTips(ids: string[], status: TipDoc['status'], revision: number, window: number): Promise<void> {
+    if (ids.length > 0) await this.#tips.updateMany({ _id: { $in: ids } }, { $set: { status } });
+    await this.#tips.updateMany({ revision, window, status: 'pending' }, { $set: { status: 'missed' } });
+  }
+
+  async setScore(id: string, score: number): Promise<void> {
+    await this.#tips.updateOne({ _id: id }, { $set: { score } });
+  }
+
+  best(revision: number, identity: string): Promise<BestDoc | null> {
+    return this.#bests.findOne({ _id: `${revision}:${identity}` });
+  }
+
+  /**
+   * Raises a personal best and records the reward being paid for it, in one guarded write:
+   * only if the best is still `from` and no reward is pending. False when someone got there first.
+   */
+  async raiseBest(
+    revision: number,
+    identity: string,
+    from: number | null,
+    to: number,
+    pending: NonNullable<BestDoc['pending']>,
+  ): Promise<boolean> {
+    try {
+      if (from === null) {
+        await this.#bests.insertOne({
+          _id: `${revision}:${identity}`,
+          revision,
+          identity,
+          best: to,
+          pending,
+        });
+        return true;
+      }
+      const result = await this.#bests.updateOne(
+        { _id: `${revision}:${identity}`, best: from, pending: { $exists: false } },
+        { $set: { best: to, pending } },
+      );
+      return result.modifiedCount === 1;
+    } catch (error) {
+      if (isDuplicateKey(error)) return false;
+      throw error;
+    }
+  }
+
+  async clearPending(revision: number, identity: string, opId: string): Promise<void> {
+    await this.#bests.updateOne(
+      { _id: `${revision}:${identity}`, 'pending.opId': opId },
+      { $unset: { pending: '' } },
+    );
+  }
+
+  async withPending(): Promise<BestDoc[]> {
+    return this.#bests.find({ pending: { $exists: true } }).toArray();
+  }
+
+  leaderboard(revision: number, limit: number): Promise<BestDoc[]> {
+    return this.#bests.find({ revision }).sort({ best: -1, _id: 1 }).limit(limit).toArray();
+  }
+
+  history(identity: string, limit: number): Promise<TipDoc[]> {
+    return this.#tips.find({ identity, status: 'drawn' }).sort({ at: -1 }).limit(limit).toArray();
+  }
+
+  async addProgress(event: ProgressEventDoc): Promise<void> {
+    await this.#progress.insertOne(event).catch((error: unknown) => {
+      if (!isDuplicateKey(error)) throw error;
+    });
+  }
+
+  async addBonus(event: BonusEventDoc): Promise<void> {
+    await this.#bonus.insertOne(event).catch((error: unknown) => {
+      if (!isDuplicateKey(error)) throw error;
+    });
+  }
+}
+
+export class WindowClosed extends Error {
+  override readonly name = 'WindowClosed';
+}

@@ -1,0 +1,29 @@
+import {
+  channelSetting,
+  defineNamedSettings,
+  flagSetting,
+  type SettingTypesOf,
+  wholeNumberSetting,
+} from '../../src/runtimeConfig/settings.js';
+
+const d = (key: string) => `hunt:settings.${key}`;
+
+/** The brief's keys (PRODUCT.md §3) with its defaults, plus the lottery's own. */
+export const HUNT_SETTINGS = defineNamedSettings('hunt', {
+  place_points_per_score: wholeNumberSetting(d('place_points_per_score'), 100, 0, 1_000_000),
+  place_draw_points: wholeNumberSetting(d('place_draw_points'), 25, 0, 1_000_000),
+  place_draw_beacon_multiplier: wholeNumberSetting(d('place_draw_beacon_multiplier'), 1, 0, 1),
+  place_time_points: wholeNumberSetting(d('place_time_points'), 20, 0, 1_000_000),
+  place_time_interval_sec: wholeNumberSetting(d('place_time_interval_sec'), 60, 1, 86_400),
+  place_time_max_gap_sec: wholeNumberSetting(d('place_time_max_gap_sec'), 120, 1, 86_400),
+  beacon_bonus_weight: wholeNumberSetting(d('beacon_bonus_weight'), 2, 1, 100),
+  hunt_window_min: wholeNumberSetting(d('hunt_window_min'), 5, 1, 24 * 60),
+  hunt_draws_per_window: wholeNumberSetting(d('hunt_draws_per_window'), 3, 1, 1_000),
+  hunt_beacon_mode: flagSetting(d('hunt_beacon_mode'), false),
+  hunt_paths: wholeNumberSetting(d('hunt_paths'), 4, 2, 16),
+  hunt_channel: channelSetting(d('hunt_channel')),
+});
+
+declare module '../../src/runtimeConfig/settings.js' {
+  interface SettingTypes extends SettingTypesOf<typeof HUNT_SETTINGS> {}
+}
