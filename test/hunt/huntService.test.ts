@@ -72,4 +72,23 @@ describe('the hunt lottery and its rewards', () => {
     // 89.89 % twice, once per revision: 2 × 8,989 points.
     expect(await deps.ledger.balanceOf('place', ANN)).toBe(2 * 8_989_000);
   });
+
+  it('GIVEN a member active for 5 minutes with a request every 50 s THEN they earn 100 time points; a second process never pays the same seconds again', async () => {
+    const { deps, clock } = makeBotDeps(t);
+    const other = makeBotDeps(t); // a second process, with its own memory
+    let paid = 0;
+    for (let s = 0; s <= 300; s += 50) {
+      other.clock.advance(clock.now().getTime() - other.clock.now().getTime());
+      paid += await deps.services.hunt.activity(ANN);
+      // The same requests also reach the other process: it claims nothing already paid.
+      paid += await other.deps.services.hunt.activity(ANN);
+      clock.advance(50_000);
+    }
+    await deps.ledger.flush();
+    expect(paid).toBe(100_000);
+    expect(await deps.ledger.balanceOf('place', ANN)).toBe(100_000);
+    // A 3-minute pause earns nothing.
+    clock.advance(180_000);
+    expect(await deps.services.hunt.activity(ANN)).toBe(0);
+  });
 });

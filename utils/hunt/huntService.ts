@@ -7,7 +7,7 @@ import { invalidInputText } from '../errors.js';
 import { PLACE_KINDS, type PlaceEconomy } from '../placeEconomy.js';
 import { weightedDraw } from './draw.js';
 import type { HuntStore, TaskDoc, TipDoc, WindowDoc } from './huntStore.js';
-import { drawReward, progressReward, type RewardSettings } from './rewards.js';
+import { ActiveTime, drawReward, progressReward, type RewardSettings } from './rewards.js';
 import { MAX_WEIGHT, score, WEIGHTS } from './scoring.js';
 
 declare module '../../src/features/feature.js' {
@@ -46,7 +46,49 @@ export interface Drawn {
  * operation id the write recorded, so a crash, a retry or two processes pay it once.
  */
 export class HuntService {
+  /** Active time not yet paid, in this process's memory only (rewards.ts, `ActiveTime`). */
+  readonly #time = new ActiveTime();
+
   constructor(private readonly deps: HuntDeps) {}
+
+  /**
+   * A valid hunt request of an identity (`/hunt join`, a tip, `/hunt status`, a worker's
+   * request): the time since its previous one counts if the gap is at most
+   * `place_time_max_gap_sec`. A request that completes no interval writes nothing. A completed
+   * interval is claimed against the identity's paid time (so two processes never pay the same
+   * second) and paid with an operation id from the span's end. Returns the milli-points paid.
+   */
+  async activity(identity: string): Promise<number> {
+    const settings = await this.#rewardSettings();
+    const now = this.deps.clock.now().getTime();
+    const { intervals, from, to } = this.#time.record(identity, now, settings);
+    if (intervals === 0 || settings.timePoints === 0) return 0;
+    const start = await this.deps.store.claimTime(identity, from, to);
+    const paid = Math.floor((to - start) / settings.intervalMs);
+    if (paid === 0) return 0;
+    const owner = this.deps.ownerOf ? await this.deps.ownerOf(identity) : identity;
+    const milli = paid * settings.timePoints * 1000;
+    const opId = `hunt.time:${identity}:${to}`;
+    await this.deps.economy.reward(owner, {
+      opId,
+      amount: milli,
+      kind: PLACE_KINDS.time,
+      source: identity,
+      reason: `${paid} interval(s) of active time`,
+    });
+    await this.deps.store.addBonus({
+      _id: opId,
+      kind: 'time',
+      source: identity,
+      owner,
+      milli,
+      multiplier: 1,
+      units: paid,
+      detail: `${new Date(to - paid * settings.intervalMs).toISOString()} – ${new Date(to).toISOString()}`,
+      at: this.deps.clock.now(),
+    });
+    return milli;
+  }
 
   task(): Promise<TaskDoc> {
     return this.deps.store.task(() => ({

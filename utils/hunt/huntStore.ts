@@ -75,6 +75,7 @@ const WINDOWS = 'hunt_windows';
 const TIPS = 'hunt_tips';
 const SEQUENCES = 'hunt_sequences';
 const BESTS = 'hunt_bests';
+const TIME = 'hunt_time';
 
 /** The only code that touches the hunt's collections. */
 export class HuntStore {
@@ -85,6 +86,7 @@ export class HuntStore {
   readonly #bests: Collection<BestDoc>;
   readonly #progress: Collection<ProgressEventDoc>;
   readonly #bonus: Collection<BonusEventDoc>;
+  readonly #time: Collection<{ _id: string; paidUntil: number }>;
 
   constructor(db: Db) {
     const j = { writeConcern: JOURNALED };
@@ -95,6 +97,34 @@ export class HuntStore {
     this.#bests = db.collection<BestDoc>(BESTS, j);
     this.#progress = db.collection<ProgressEventDoc>(COLLECTION_NAMES.placeProgressEvents, j);
     this.#bonus = db.collection<BonusEventDoc>(COLLECTION_NAMES.placeBonusEvents, j);
+    this.#time = db.collection<{ _id: string; paidUntil: number }>(TIME, j);
+  }
+
+  /**
+   * Claims an identity's active time up to `to` (ms), from where its paid time ends: one
+   * compare-and-set on `paidUntil`, so two processes never pay the same second. Returns the
+   * start of the claimed span (`to` itself when nothing was left to claim).
+   */
+  async claimTime(identity: string, from: number, to: number): Promise<number> {
+    for (let tries = 0; tries < 5; tries++) {
+      const doc = await this.#time.findOne({ _id: identity });
+      const start = Math.max(from, doc?.paidUntil ?? 0);
+      if (start >= to) return to;
+      try {
+        if (!doc) {
+          await this.#time.insertOne({ _id: identity, paidUntil: to });
+          return start;
+        }
+        const result = await this.#time.updateOne(
+          { _id: identity, paidUntil: doc.paidUntil },
+          { $set: { paidUntil: to } },
+        );
+        if (result.modifiedCount === 1) return start;
+      } catch (error) {
+        if (!isDuplicateKey(error)) throw error;
+      }
+    }
+    return to;
   }
 
   static async ensureIndexes(db: Db): Promise<void> {
