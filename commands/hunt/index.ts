@@ -1,13 +1,24 @@
 import type { Feature } from '../../src/features/feature.js';
+import { localized } from '../../src/i18n/definitions.js';
+import { defineCommand } from '../../src/interactions/defineCommand.js';
 import { HuntService } from '../../utils/hunt/huntService.js';
 import { HuntStore } from '../../utils/hunt/huntStore.js';
 import { HUNT_MESSAGES } from '../../utils/hunt/messages.js';
 import { HUNT_SETTINGS } from '../../utils/hunt/settings.js';
 import { PlaceEconomy } from '../../utils/placeEconomy.js';
+import { history, join, leaderboard, status, tip } from './hunt.js';
 
-/** The hunt (work in progress: the service and its timers; commands, workers and HTTP follow). */
+export const huntCommand = defineCommand({
+  ...localized(HUNT_MESSAGES, 'commands.hunt'),
+  access: 'everyone',
+  category: 'hunt:category',
+  subcommands: [join, tip, status, leaderboard, history],
+});
+
+/** The hunt (work in progress: workers, the HTTP server and the admin views follow). */
 export const huntFeature: Feature = {
   name: 'hunt',
+  commands: [huntCommand],
   messages: HUNT_MESSAGES,
   settings: HUNT_SETTINGS,
   ensureIndexes: HuntStore.ensureIndexes,

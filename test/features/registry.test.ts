@@ -45,6 +45,7 @@ describe('the feature registry', () => {
       'vault',
       'poker',
       'place',
+      'hunt',
       'admin',
     ]);
     expect(Object.keys(ASSEMBLY.settings)).toContain('cookies.give_max');

@@ -1,0 +1,133 @@
+import { ApplicationCommandOptionType } from 'discord.js';
+import { z } from 'zod';
+import { localized } from '../../src/i18n/definitions.js';
+import type { CommandContext, Reply, Subcommand } from '../../src/interactions/types.js';
+import { invalidInputText } from '../../utils/errors.js';
+import { HUNT_MESSAGES } from '../../utils/hunt/messages.js';
+import { formatScore, MAX_WEIGHT, parseGuess, WEIGHTS } from '../../utils/hunt/scoring.js';
+import { parseOptions } from '../options.js';
+
+/** Every hunt command counts as activity (active-time rewards) before it answers. */
+async function active(ctx: CommandContext): Promise<string | null> {
+  const paid = await ctx.deps.services.hunt.activity(ctx.actor.id);
+  return paid > 0 ? ctx.i18n.t('hunt:timePaid', { points: ctx.i18n.points(paid) }) : null;
+}
+
+function withTime(reply: Reply, line: string | null): Reply {
+  return line ? { ...reply, content: [reply.content, line].filter(Boolean).join('\n') } : reply;
+}
+
+export const join: Subcommand = {
+  definition: { type: ApplicationCommandOptionType.Subcommand, ...localized(HUNT_MESSAGES, 'commands.join') },
+  async run(ctx) {
+    return withTime({ ephemeral: true, content: ctx.i18n.t('hunt:joined') }, await active(ctx));
+  },
+};
+
+export const tip: Subcommand = {
+  definition: {
+    type: ApplicationCommandOptionType.Subcommand,
+    ...localized(HUNT_MESSAGES, 'commands.tip'),
+    options: [
+      {
+        type: ApplicationCommandOptionType.String,
+        ...localized(HUNT_MESSAGES, 'commands.guess'),
+        required: true,
+        max_length: 60,
+      },
+      {
+        type: ApplicationCommandOptionType.Integer,
+        ...localized(HUNT_MESSAGES, 'commands.path'),
+        min_value: 0,
+        max_value: 15,
+      },
+    ],
+  },
+  async run(ctx) {
+    const { guess: text, path } = parseOptions(
+      z.object({ guess: z.string(), path: z.number().int().min(0).optional() }),
+      ctx.invocation,
+    );
+    const guess = parseGuess(text);
+    if (!guess)
+      throw invalidInputText(`"${text}" is not a guess`, 'hunt:errors.guess', {
+        weights: WEIGHTS,
+        max: MAX_WEIGHT,
+      });
+    const { tip: stored, window } = await ctx.deps.services.hunt.tip(ctx.actor.id, guess, path ?? null);
+    const line = await active(ctx);
+    return withTime(
+      {
+        ephemeral: true,
+        content: ctx.i18n.t('hunt:tipped', {
+          guess: stored.guess.join(', '),
+          sequence: stored.sequence,
+          atSeconds: Math.floor(window.closesAt.getTime() / 1000),
+        }),
+      },
+      line,
+    );
+  },
+};
+
+export const status: Subcommand = {
+  definition: {
+    type: ApplicationCommandOptionType.Subcommand,
+    ...localized(HUNT_MESSAGES, 'commands.status'),
+  },
+  async run(ctx) {
+    const s = await ctx.deps.services.hunt.status(ctx.actor.id);
+    const lines = [
+      ctx.i18n.t('hunt:status.window', {
+        revision: s.revision,
+        atSeconds: Math.floor(s.window.closesAt.getTime() / 1000),
+      }),
+      s.window.beaconPath === null ? '' : ctx.i18n.t('hunt:status.beacon', { path: s.window.beaconPath }),
+      s.tip
+        ? ctx.i18n.t('hunt:status.pending', { guess: s.tip.guess.join(', '), sequence: s.tip.sequence })
+        : ctx.i18n.t('hunt:status.noTip'),
+      s.best === null
+        ? ctx.i18n.t('hunt:status.noBest')
+        : ctx.i18n.t('hunt:status.best', { best: formatScore(s.best) }),
+    ].filter(Boolean);
+    return withTime({ ephemeral: true, content: lines.join('\n') }, await active(ctx));
+  },
+};
+
+export const leaderboard: Subcommand = {
+  definition: {
+    type: ApplicationCommandOptionType.Subcommand,
+    ...localized(HUNT_MESSAGES, 'commands.leaderboard'),
+  },
+  async run(ctx) {
+    const { revision, rows } = await ctx.deps.services.hunt.leaderboard(10);
+    const lines = rows.map((r, i) => `${i + 1}. <@${r.identity}> — ${formatScore(r.best)}`);
+    return {
+      embeds: [
+        {
+          title: ctx.i18n.t('hunt:leaderboard.title', { revision }),
+          description: lines.join('\n') || ctx.i18n.t('hunt:leaderboard.empty'),
+        },
+      ],
+    };
+  },
+};
+
+export const history: Subcommand = {
+  definition: {
+    type: ApplicationCommandOptionType.Subcommand,
+    ...localized(HUNT_MESSAGES, 'commands.history'),
+  },
+  async run(ctx) {
+    const tips = await ctx.deps.services.hunt.history(ctx.actor.id, 10);
+    const lines = tips.map((t) =>
+      ctx.i18n.t('hunt:history.line', {
+        revision: t.revision,
+        sequence: t.sequence,
+        guess: t.guess.join(', '),
+        score: formatScore(t.score ?? 0),
+      }),
+    );
+    return { ephemeral: true, content: lines.join('\n') || ctx.i18n.t('hunt:history.empty') };
+  },
+};
