@@ -5,6 +5,8 @@ import { HuntService } from '../../utils/hunt/huntService.js';
 import { HuntStore } from '../../utils/hunt/huntStore.js';
 import { HUNT_MESSAGES } from '../../utils/hunt/messages.js';
 import { HUNT_SETTINGS } from '../../utils/hunt/settings.js';
+import { WorkerService } from '../../utils/hunt/workerService.js';
+import { WorkerStore } from '../../utils/hunt/workerStore.js';
 import { PlaceEconomy } from '../../utils/placeEconomy.js';
 import { history, join, leaderboard, status, tip } from './hunt.js';
 
@@ -21,13 +23,21 @@ export const huntFeature: Feature = {
   commands: [huntCommand],
   messages: HUNT_MESSAGES,
   settings: HUNT_SETTINGS,
-  ensureIndexes: HuntStore.ensureIndexes,
-  createServices: (infra) => ({
-    hunt: new HuntService({
-      ...infra,
-      store: new HuntStore(infra.db),
-      economy: new PlaceEconomy(infra.ledger),
-    }),
-  }),
+  async ensureIndexes(db) {
+    await Promise.all([HuntStore.ensureIndexes(db), WorkerStore.ensureIndexes(db)]);
+  },
+  createServices(infra) {
+    const workers = new WorkerService({ ...infra, store: new WorkerStore(infra.db) });
+    return {
+      workers,
+      hunt: new HuntService({
+        ...infra,
+        store: new HuntStore(infra.db),
+        economy: new PlaceEconomy(infra.ledger),
+        // Rewards of a worker go to its owner, resolved at the moment of the reward.
+        ownerOf: (identity) => workers.ownerOf(identity),
+      }),
+    };
+  },
   tasks: (deps) => deps.services.hunt.tasks(),
 };

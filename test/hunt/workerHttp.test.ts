@@ -1,0 +1,105 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { buildHttpApp } from '../../src/http/server.js';
+import { cryptoRng, type Rng } from '../../src/rng.js';
+import { huntRoutes } from '../../utils/hunt/httpRoutes.js';
+import { sign } from '../../utils/hunt/signing.js';
+import { makeBotDeps } from '../support/botHarness.js';
+import { clearDatabase, useTestDatabase } from '../support/database.js';
+
+const t = useTestDatabase('hunt_http');
+const OWNER = '894000000000000001';
+const low: Rng = { ...cryptoRng, int: (min) => min };
+let nonce = 0;
+
+function signed(
+  worker: { _id: string; secret: string },
+  method: 'GET' | 'POST',
+  path: string,
+  body: unknown,
+  now: number,
+  reuse?: string,
+) {
+  const text = body === undefined ? '' : JSON.stringify(body);
+  const n = reuse ?? `nonce-${String(nonce++).padStart(12, '0')}`;
+  return {
+    method,
+    url: path,
+    payload: body === undefined ? undefined : text,
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      'x-worker-id': worker._id,
+      'x-timestamp': String(now),
+      'x-nonce': n,
+      'x-signature': sign(worker.secret, method, path, String(now), n, text),
+    },
+  };
+}
+
+describe('workers over HTTP', () => {
+  beforeEach(() => clearDatabase(t.db));
+
+  it("GIVEN a linked worker THEN its signed tips count, its rewards land in the owner's wallet with the worker as source, and bad requests record nothing", async () => {
+    const { deps, clock } = makeBotDeps(t, { rng: low });
+    const worker = await deps.services.workers.link(OWNER, 'cli');
+    const app = buildHttpApp([huntRoutes(deps.services)]);
+    const now = () => clock.now().getTime();
+
+    const tip = await app.inject(
+      signed(worker, 'POST', '/api/hunt/tip', { guess: [1, 1, 1, 1, 1, 1, 1, 1] }, now()),
+    );
+    expect(tip.statusCode).toBe(200);
+    expect(tip.json()).toMatchObject({ sequence: 1, revision: 1 });
+
+    // Refused, and nothing recorded: a replayed nonce, an old timestamp, a wrong secret, a stranger.
+    const replay = signed(
+      worker,
+      'POST',
+      '/api/hunt/tip',
+      { guess: [2, 2, 2, 2, 2, 2, 2, 2] },
+      now(),
+      'nonce-000000000000',
+    );
+    expect((await app.inject(replay)).json()).toEqual({ error: 'replayed_nonce' });
+    expect(
+      (
+        await app.inject(
+          signed(worker, 'POST', '/api/hunt/tip', { guess: [2, 2, 2, 2, 2, 2, 2, 2] }, now() - 120_000),
+        )
+      ).json(),
+    ).toEqual({ error: 'stale_timestamp' });
+    expect(
+      (
+        await app.inject(signed({ ...worker, secret: 'wrong' }, 'GET', '/api/hunt/status', undefined, now()))
+      ).json(),
+    ).toEqual({ error: 'bad_signature' });
+    expect(
+      (
+        await app.inject(
+          signed({ _id: 'w-nobody', secret: 'x' }, 'GET', '/api/hunt/status', undefined, now()),
+        )
+      ).statusCode,
+    ).toBe(401);
+    const status = await app.inject(signed(worker, 'GET', '/api/hunt/status', undefined, now()));
+    expect(status.json()).toMatchObject({
+      owner: OWNER,
+      pending: { sequence: 1, guess: [1, 1, 1, 1, 1, 1, 1, 1] },
+    });
+
+    const closesAt = new Date(tip.json().closesAt).getTime();
+    clock.advance(closesAt - now());
+    await deps.scheduler.runDue();
+    await deps.ledger.flush();
+    // Drawn (the only tip): 25 draw points + 98.98 score points × 100, all to the owner.
+    expect(await deps.ledger.balanceOf('place', worker._id)).toBe(0);
+    expect(await deps.ledger.balanceOf('place', OWNER)).toBe(25_000 + 9_898_000);
+    const events = await t.cols.ledgerEvents.find({ currency: 'place', account: OWNER }).toArray();
+    expect(events.map((e) => e.source)).toEqual([worker._id, worker._id]);
+
+    // Unlinked: refused.
+    await deps.services.workers.unlink(OWNER, worker._id);
+    expect((await app.inject(signed(worker, 'GET', '/api/hunt/status', undefined, now()))).json()).toEqual({
+      error: 'unknown_worker',
+    });
+    await app.close();
+  });
+});

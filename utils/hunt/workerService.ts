@@ -1,0 +1,84 @@
+import type { Clock } from '../../src/clock.js';
+import type { Rng } from '../../src/rng.js';
+import { AppError } from '../errors.js';
+import { type Refusal, verify } from './signing.js';
+import type { DelegationDoc, WorkerStore } from './workerStore.js';
+
+declare module '../../src/features/feature.js' {
+  interface FeatureServices {
+    workers: WorkerService;
+  }
+}
+
+/** How far a worker's clock may be from the bot's. */
+export const SKEW_MS = 60_000;
+const MAX_WORKERS = 10;
+
+export class WorkerRefused extends Error {
+  override readonly name = 'WorkerRefused';
+  constructor(readonly reason: Refusal | 'unknown_worker' | 'replayed_nonce') {
+    super(reason);
+  }
+}
+
+/**
+ * Worker identities (PRODUCT.md §3, "Workers"): a member links workers, each with a secret
+ * shown once; a worker's requests are signed (signing.ts); every reward a worker earns is paid
+ * to the owner it has at that moment, with the worker as the source.
+ */
+export class WorkerService {
+  constructor(private readonly deps: { store: WorkerStore; clock: Clock; rng: Rng }) {}
+
+  async link(ownerId: string, label: string): Promise<DelegationDoc> {
+    if ((await this.deps.store.list(ownerId)).length >= MAX_WORKERS) {
+      throw new AppError('INVALID_INPUT', `at most ${MAX_WORKERS} workers`, {
+        messageKey: 'hunt:errors.tooManyWorkers',
+        max: MAX_WORKERS,
+      });
+    }
+    const worker: DelegationDoc = {
+      _id: `w-${this.deps.rng.secret(8)}`,
+      ownerId,
+      secret: this.deps.rng.secret(32),
+      label,
+      createdAt: this.deps.clock.now(),
+      unlinkedAt: null,
+    };
+    await this.deps.store.link(worker);
+    return worker;
+  }
+
+  list(ownerId: string): Promise<DelegationDoc[]> {
+    return this.deps.store.list(ownerId);
+  }
+
+  unlink(ownerId: string, workerId: string): Promise<boolean> {
+    return this.deps.store.unlink(ownerId, workerId, this.deps.clock.now());
+  }
+
+  /** Who is paid for an identity: a linked worker's owner, else the identity itself. */
+  async ownerOf(identity: string): Promise<string> {
+    return (await this.deps.store.get(identity))?.ownerId ?? identity;
+  }
+
+  /** Checks a worker's signed request; returns the worker, or throws why it is refused (nothing recorded). */
+  async authenticate(request: {
+    method: string;
+    path: string;
+    body: string;
+    headers: Record<string, string | undefined>;
+  }): Promise<DelegationDoc> {
+    const workerId = request.headers['x-worker-id'];
+    const worker = workerId ? await this.deps.store.get(workerId) : null;
+    if (!worker) throw new WorkerRefused('unknown_worker');
+    const now = this.deps.clock.now();
+    const refusal = verify(request, worker.secret, now.getTime(), SKEW_MS);
+    if (refusal) throw new WorkerRefused(refusal);
+    if (
+      !(await this.deps.store.useNonce(worker._id, request.headers['x-nonce'] as string, now, 2 * SKEW_MS))
+    ) {
+      throw new WorkerRefused('replayed_nonce');
+    }
+    return worker;
+  }
+}

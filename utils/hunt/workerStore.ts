@@ -1,0 +1,68 @@
+import type { Collection, Db } from 'mongodb';
+import { COLLECTION_NAMES, JOURNALED } from '../../src/db/collections.js';
+import { isDuplicateKey } from '../../src/db/duplicateKey.js';
+
+/**
+ * A worker identity linked to its owner (`identity_delegations`). The secret is kept as it
+ * is: checking an HMAC needs it (like any API key); it is shown to the owner once, at linking.
+ */
+export interface DelegationDoc {
+  _id: string;
+  ownerId: string;
+  secret: string;
+  label: string;
+  createdAt: Date;
+  unlinkedAt: Date | null;
+}
+
+const NONCES = 'hunt_worker_nonces';
+
+/** The only code that touches `identity_delegations` and the worker nonces. */
+export class WorkerStore {
+  readonly #delegations: Collection<DelegationDoc>;
+  readonly #nonces: Collection<{ _id: string; at: Date }>;
+
+  constructor(db: Db) {
+    this.#delegations = db.collection<DelegationDoc>(COLLECTION_NAMES.identityDelegations, {
+      writeConcern: JOURNALED,
+    });
+    this.#nonces = db.collection<{ _id: string; at: Date }>(NONCES);
+  }
+
+  static async ensureIndexes(db: Db): Promise<void> {
+    await db.collection(NONCES).createIndex({ at: 1 }, { name: 'by_time' });
+  }
+
+  async link(worker: DelegationDoc): Promise<void> {
+    await this.#delegations.insertOne(worker);
+  }
+
+  /** A linked (not unlinked) worker. */
+  get(workerId: string): Promise<DelegationDoc | null> {
+    return this.#delegations.findOne({ _id: workerId, unlinkedAt: null });
+  }
+
+  list(ownerId: string): Promise<DelegationDoc[]> {
+    return this.#delegations.find({ ownerId, unlinkedAt: null }).sort({ createdAt: 1 }).toArray();
+  }
+
+  async unlink(ownerId: string, workerId: string, now: Date): Promise<boolean> {
+    const result = await this.#delegations.updateOne(
+      { _id: workerId, ownerId, unlinkedAt: null },
+      { $set: { unlinkedAt: now } },
+    );
+    return result.modifiedCount === 1;
+  }
+
+  /** Remembers a nonce; false when the worker used it before (a replay). Old ones are pruned. */
+  async useNonce(workerId: string, nonce: string, now: Date, keepMs: number): Promise<boolean> {
+    await this.#nonces.deleteMany({ at: { $lt: new Date(now.getTime() - keepMs) } });
+    try {
+      await this.#nonces.insertOne({ _id: `${workerId}:${nonce}`, at: now });
+      return true;
+    } catch (error) {
+      if (isDuplicateKey(error)) return false;
+      throw error;
+    }
+  }
+}
