@@ -58,6 +58,8 @@ const envSchema = z.object({
   SCHEDULER_POLL_MS: z.coerce.number().int().min(50).max(600_000).default(1_000),
   SCHEDULER_LEASE_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(60_000),
   POST_MIN_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(1_500),
+  HTTP_PORT: z.coerce.number().int().min(0).max(65_535).default(0),
+  HTTP_HOST: z.string().min(1).default('127.0.0.1'),
   DEFAULT_PLACE_ENABLED: z.enum(['0', '1']).default('1'),
   DEFAULT_PLACE_WIDTH: z.coerce.number().int().min(1).max(2_048).default(256),
   DEFAULT_PLACE_HEIGHT: z.coerce.number().int().min(1).max(2_048).default(256),
@@ -105,6 +107,8 @@ export interface Config {
    * defaults of the runtime settings `place_enabled` and `place_pixel_cost` (in points).
    */
   place: { enabled: boolean; width: number; height: number; pixelCost: number };
+  /** The HTTP server (workers' API): off when the port is 0; loopback unless HTTP_HOST says otherwise. */
+  http: { port: number; host: string };
   /** The local console's starting language (`!locale` changes it). */
   consoleLocale: Locale;
 }
@@ -152,6 +156,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     runtimeConfigTtlMs: e.RUNTIME_CONFIG_TTL_MS,
     scheduler: { pollMs: e.SCHEDULER_POLL_MS, leaseMs: e.SCHEDULER_LEASE_MS },
     postMinIntervalMs: e.POST_MIN_INTERVAL_MS,
+    http: { port: e.HTTP_PORT, host: e.HTTP_HOST },
     place: {
       enabled: e.DEFAULT_PLACE_ENABLED === '1',
       width: e.DEFAULT_PLACE_WIDTH,

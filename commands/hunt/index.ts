@@ -1,6 +1,7 @@
 import type { Feature } from '../../src/features/feature.js';
 import { localized } from '../../src/i18n/definitions.js';
 import { defineCommand } from '../../src/interactions/defineCommand.js';
+import { huntRoutes } from '../../utils/hunt/httpRoutes.js';
 import { HuntService } from '../../utils/hunt/huntService.js';
 import { HuntStore } from '../../utils/hunt/huntStore.js';
 import { HUNT_MESSAGES } from '../../utils/hunt/messages.js';
@@ -40,4 +41,5 @@ export const huntFeature: Feature = {
     };
   },
   tasks: (deps) => deps.services.hunt.tasks(),
+  httpRoutes: (deps) => huntRoutes(deps.services),
 };

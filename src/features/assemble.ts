@@ -4,6 +4,7 @@ import { LEDGER_ERROR_MESSAGES } from '../../utils/ledger/errors.js';
 import type { Ledger } from '../../utils/ledger/ledger.js';
 import { LEDGER_MESSAGES } from '../../utils/ledger/messages.js';
 import type { Config } from '../config.js';
+import type { HttpRoutes } from '../http/server.js';
 import { CORE_MESSAGES } from '../i18n/core.js';
 import type { Messages } from '../i18n/i18n.js';
 import type { BotDeps, CommandModule } from '../interactions/types.js';
@@ -26,6 +27,7 @@ export interface Assembly {
   settingsFor(config: Config): SettingsCatalog;
   createServices(infra: FeatureInfra): FeatureServices;
   tasks(deps: BotDeps): TaskHandler[];
+  httpRoutes(deps: BotDeps): HttpRoutes[];
 }
 
 function once<T>(what: string, seen: Set<T>, value: T): void {
@@ -80,6 +82,9 @@ export function assembleFeatures(features: readonly Feature[]): Assembly {
     messages,
     async ensureIndexes(db) {
       for (const feature of features) await feature.ensureIndexes?.(db);
+    },
+    httpRoutes(deps) {
+      return features.flatMap((f) => (f.httpRoutes ? [f.httpRoutes(deps)] : []));
     },
     settingsFor(config) {
       const catalog: Record<string, Setting<unknown>> = { ...settings };

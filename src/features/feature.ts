@@ -2,6 +2,7 @@ import type { Db } from 'mongodb';
 import type { ErrorCode, ErrorMessage } from '../../utils/errors.js';
 import type { Ledger } from '../../utils/ledger/ledger.js';
 import type { Config } from '../config.js';
+import type { HttpRoutes } from '../http/server.js';
 import type { Messages } from '../i18n/i18n.js';
 import type { BotDeps, CommandModule } from '../interactions/types.js';
 import type { Setting } from '../runtimeConfig/settings.js';
@@ -42,6 +43,8 @@ export interface Feature {
   /** Checks of the feature's own books, run by `npm run check:invariants` (problems, or none). */
   checkInvariants?(db: Db, config: Config, ledger: Ledger): Promise<string[]>;
   createServices?(infra: FeatureInfra): Partial<FeatureServices>;
+  /** Routes on the bot's HTTP server (the hunt's worker API). */
+  httpRoutes?(deps: BotDeps): HttpRoutes;
   /** Task handlers; they get the full deps, services included. */
   tasks?(deps: BotDeps): readonly TaskHandler[];
 }
