@@ -5,6 +5,7 @@ import { huntRoutes } from '../../utils/hunt/httpRoutes.js';
 import { sign } from '../../utils/hunt/signing.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
+import { runNode } from '../support/nodeProcess.js';
 
 const t = useTestDatabase('hunt_http');
 const OWNER = '894000000000000001';
@@ -101,5 +102,39 @@ describe('workers over HTTP', () => {
       error: 'unknown_worker',
     });
     await app.close();
+  });
+});
+
+describe('the reference worker (npm run worker)', () => {
+  it('GIVEN a real worker process against the HTTP server THEN its signed tips reach the hunt', async () => {
+    const { deps, clock } = makeBotDeps(t);
+    // The worker signs with the real time: the server's (simulated) clock is set to it.
+    clock.advance(Date.now() - clock.now().getTime());
+    const worker = await deps.services.workers.link(OWNER, 'cli');
+    const app = buildHttpApp([huntRoutes(deps.services)]);
+    const url = await app.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      // The server's clock then stands still: one window, one tip.
+      const { stdout, code } = await runNode([
+        'src/worker.ts',
+        '--url',
+        url,
+        '--id',
+        worker._id,
+        '--secret',
+        worker.secret,
+        '--rounds',
+        '1',
+        '--poll-ms',
+        '50',
+      ]);
+      expect(code).toBe(0);
+      expect(stdout).toMatch(/tip #1 for the window closing .*: (\d{1,2},){7}\d{1,2}/);
+      expect(stdout).toContain('worker: 1 tips sent');
+      const status = await deps.services.hunt.status(worker._id);
+      expect(status.tip).toMatchObject({ identity: worker._id, sequence: 1, status: 'pending' });
+    } finally {
+      await app.close();
+    }
   });
 });
