@@ -5,17 +5,22 @@ import { huntRoutes } from '../../utils/hunt/httpRoutes.js';
 import { HuntService } from '../../utils/hunt/huntService.js';
 import { HuntStore } from '../../utils/hunt/huntStore.js';
 import { HUNT_MESSAGES } from '../../utils/hunt/messages.js';
+import { formatScore } from '../../utils/hunt/scoring.js';
 import { HUNT_SETTINGS } from '../../utils/hunt/settings.js';
 import { WorkerService } from '../../utils/hunt/workerService.js';
 import { WorkerStore } from '../../utils/hunt/workerStore.js';
 import { PlaceEconomy } from '../../utils/placeEconomy.js';
 import { history, join, leaderboard, status, tip } from './hunt.js';
+import { workerLink, workerList, workerUnlink } from './workers.js';
 
 export const huntCommand = defineCommand({
   ...localized(HUNT_MESSAGES, 'commands.hunt'),
   access: 'everyone',
   category: 'hunt:category',
   subcommands: [join, tip, status, leaderboard, history],
+  groups: [
+    { ...localized(HUNT_MESSAGES, 'commands.worker'), subcommands: [workerLink, workerList, workerUnlink] },
+  ],
 });
 
 /** The hunt (work in progress: workers, the HTTP server and the admin views follow). */
@@ -40,6 +45,23 @@ export const huntFeature: Feature = {
       }),
     };
   },
-  tasks: (deps) => deps.services.hunt.tasks(),
+  // The draw of each window goes to `hunt_channel` (scores of the drawn tips, who improved).
+  tasks: (deps) =>
+    deps.services.hunt.tasks(async (window, drawn) => {
+      const i18n = deps.i18n.for('en');
+      const lines = drawn.map((d) =>
+        i18n.t(d.improvedFrom === null ? 'hunt:post.drawn' : 'hunt:post.improved', {
+          who: d.tip.identity,
+          sequence: d.tip.sequence,
+          score: formatScore(d.score),
+        }),
+      );
+      await deps.poster.post('hunt_channel', {
+        content: [
+          i18n.t('hunt:post.title', { revision: window.revision, count: drawn.length }),
+          ...lines,
+        ].join('\n'),
+      });
+    }),
   httpRoutes: (deps) => huntRoutes(deps.services),
 };
