@@ -17,15 +17,16 @@ export const placeGrant: Subcommand = {
     ...localized(ADMIN_MESSAGES, 'commands.placeGrant'),
     options: [
       {
-        type: ApplicationCommandOptionType.User,
-        ...localized(ADMIN_MESSAGES, 'commands.placeTarget'),
-        required: true,
-      },
-      {
         type: ApplicationCommandOptionType.String,
         ...localized(ADMIN_MESSAGES, 'commands.placePoints'),
         required: true,
         max_length: 20,
+      },
+      { type: ApplicationCommandOptionType.User, ...localized(ADMIN_MESSAGES, 'commands.placeTarget') },
+      {
+        type: ApplicationCommandOptionType.String,
+        ...localized(ADMIN_MESSAGES, 'commands.placeWorker'),
+        max_length: 40,
       },
       {
         type: ApplicationCommandOptionType.String,
@@ -35,10 +36,21 @@ export const placeGrant: Subcommand = {
     ],
   },
   async run({ deps, invocation, actor, i18n, serverI18n }) {
-    const { target, points, reason } = parseOptions(
-      z.object({ target: memberOption, points: z.string(), reason: z.string().max(200).default('') }),
+    const { target, worker, points, reason } = parseOptions(
+      z.object({
+        target: memberOption.optional(),
+        worker: z.string().max(40).optional(),
+        points: z.string(),
+        reason: z.string().max(200).default(''),
+      }),
       invocation,
     );
+    if (!target === !worker)
+      throw invalidInputText('name a member or a worker', 'admin:place.targetOrWorker');
+    // A worker's points go to its owner (resolved now); the worker stays the source in the audit.
+    const owner = worker ? await deps.services.workers.linkedOwner(worker) : target;
+    if (!owner)
+      throw invalidInputText(`no worker ${worker}`, 'admin:place.noWorker', { worker: worker ?? '' });
     let amount: number;
     try {
       amount = parsePlacePoints(points);
@@ -49,8 +61,17 @@ export const placeGrant: Subcommand = {
     const outcome = await deps.services.place.grant({
       opId,
       moderatorId: actor.id,
-      to: target,
+      to: owner,
       amount,
+      reason,
+      source: worker ?? actor.id,
+    });
+    await deps.services.hunt.recordAdminGrant({
+      opId,
+      moderatorId: actor.id,
+      source: worker ?? owner,
+      owner,
+      milli: amount,
       reason,
     });
     await deps.services.admin.record({
@@ -59,16 +80,16 @@ export const placeGrant: Subcommand = {
       text: serverI18n.t('admin:audit.placeGranted', {
         actor: actor.id,
         amount: serverI18n.points(amount),
-        to: target,
+        to: owner,
         reason,
       }),
     });
-    const balance = balanceAfter(outcome, target) ?? (await deps.services.place.wallet(target)).balance;
+    const balance = balanceAfter(outcome, owner) ?? (await deps.services.place.wallet(owner)).balance;
     return {
       ephemeral: true,
       content: i18n.t('admin:place.granted', {
         amount: i18n.points(amount),
-        to: target,
+        to: owner,
         balance: i18n.points(balance),
       }),
     };

@@ -4,6 +4,7 @@ import { cryptoRng, type Rng } from '../../src/rng.js';
 import { huntRoutes } from '../../utils/hunt/httpRoutes.js';
 import { sign } from '../../utils/hunt/signing.js';
 import { makeBotDeps } from '../support/botHarness.js';
+import { makeConsole } from '../support/consoleHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
 import { runNode } from '../support/nodeProcess.js';
 
@@ -136,5 +137,24 @@ describe('the reference worker (npm run worker)', () => {
     } finally {
       await app.close();
     }
+  });
+});
+
+describe('an admin grant to a worker', () => {
+  it('GIVEN a worker id THEN the points land in its owner’s wallet, exact to 0.001, with the worker as the source', async () => {
+    const c = makeConsole(t);
+    const you = c.identities.get('you').id;
+    const worker = await c.deps.services.workers.link(you, 'cli');
+    await c.session.run(
+      `as admin /admin place grant points:12.345 worker:${worker._id} reason:"event bonus"`,
+    );
+    expect(c.take()).toContain('Granted 12.345 points to @you');
+    await c.deps.ledger.flush();
+    expect(await c.deps.ledger.balanceOf('place', you)).toBe(12_345);
+    expect(await c.deps.ledger.balanceOf('place', worker._id)).toBe(0);
+    const [event] = await t.cols.ledgerEvents.find({ currency: 'place', account: you }).toArray();
+    expect(event).toMatchObject({ source: worker._id, kind: 'place.admin_grant', delta: 12_345 });
+    const [bonus] = await c.deps.services.hunt.earnings(10, you);
+    expect(bonus).toMatchObject({ kind: 'admin', source: worker._id, owner: you, milli: 12_345 });
   });
 });

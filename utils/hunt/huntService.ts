@@ -213,6 +213,33 @@ export class HuntService {
     return { window, drawn };
   }
 
+  /** An admin grant as an admin bonus event (the grant itself is the Place feature's). */
+  async recordAdminGrant(grant: {
+    opId: string;
+    moderatorId: string;
+    source: string;
+    owner: string;
+    milli: number;
+    reason: string;
+  }): Promise<void> {
+    await this.deps.store.addBonus({
+      _id: grant.opId,
+      kind: 'admin',
+      source: grant.source,
+      owner: grant.owner,
+      milli: grant.milli,
+      multiplier: 1,
+      units: 1,
+      detail: `granted by ${grant.moderatorId}${grant.reason ? `: ${grant.reason}` : ''}`,
+      at: this.deps.clock.now(),
+    });
+  }
+
+  /** Recent draw, time and admin bonus events, newest first (optionally of one owner). */
+  earnings(limit: number, owner?: string) {
+    return this.deps.store.bonusEvents(limit, owner);
+  }
+
   async status(identity: string) {
     const [task, window] = await Promise.all([this.task(), this.currentWindow()]);
     const [tip, best] = await Promise.all([

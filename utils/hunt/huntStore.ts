@@ -283,6 +283,14 @@ export class HuntStore {
     });
   }
 
+  bonusEvents(limit: number, owner?: string): Promise<BonusEventDoc[]> {
+    return this.#bonus
+      .find(owner ? { owner } : {})
+      .sort({ at: -1, _id: 1 })
+      .limit(limit)
+      .toArray();
+  }
+
   async addBonus(event: BonusEventDoc): Promise<void> {
     await this.#bonus.insertOne(event).catch((error: unknown) => {
       if (!isDuplicateKey(error)) throw error;

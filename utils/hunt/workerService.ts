@@ -56,6 +56,11 @@ export class WorkerService {
     return this.deps.store.unlink(ownerId, workerId, this.deps.clock.now());
   }
 
+  /** A linked worker's owner, or null when there is no such worker. */
+  async linkedOwner(workerId: string): Promise<string | null> {
+    return (await this.deps.store.get(workerId))?.ownerId ?? null;
+  }
+
   /** Who is paid for an identity: a linked worker's owner, else the identity itself. */
   async ownerOf(identity: string): Promise<string> {
     return (await this.deps.store.get(identity))?.ownerId ?? identity;

@@ -125,11 +125,18 @@ export class PlaceService {
   }
 
   /** Points from a moderator (positive, up to 0.001), audited with the granter as the source. */
-  grant(grant: { opId: string; moderatorId: string; to: string; amount: number; reason: string }) {
+  grant(grant: {
+    opId: string;
+    moderatorId: string;
+    to: string;
+    amount: number;
+    reason: string;
+    source?: string;
+  }) {
     return this.deps.economy.grant(grant.to, {
       opId: grant.opId,
       amount: grant.amount,
-      source: grant.moderatorId,
+      source: grant.source ?? grant.moderatorId,
       reason: grant.reason,
     });
   }
