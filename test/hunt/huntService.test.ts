@@ -16,7 +16,7 @@ describe('the hunt lottery and its rewards', () => {
     const { deps, clock } = makeBotDeps(t, { rng: low });
     const hunt = deps.services.hunt;
     await deps.runtimeConfig.set('hunt_draws_per_window', '2', 'admin');
-    // Target 0,…,0: a guess of all 1s scores 98.98 % (8 off in 792).
+    // Target 0,…,0: a guess of all 3s is 24 off in 264: 90.90 %.
     const { window } = await hunt.tip(ANN, [1, 1, 1, 1, 1, 1, 1, 1], null);
     await hunt.tip(ANN, [3, 3, 3, 3, 3, 3, 3, 3], null); // replaces the pending tip
     await hunt.tip(BEN, [99, 99, 99, 99, 99, 99, 99, 99], null);
@@ -25,12 +25,12 @@ describe('the hunt lottery and its rewards', () => {
     // Run again, in parallel: the draw and the rewards happen once.
     await Promise.all(Array.from({ length: 50 }, () => hunt.closeWindow(window._id)));
     await deps.ledger.flush();
-    // ANN: 25 draw points + 96.96 score points × 100 = 9,696 points; BEN: 25 draw, score 0 earns nothing.
-    expect(await deps.ledger.balanceOf('place', ANN)).toBe(25_000 + 9_696_000);
+    // ANN: 25 draw points + 90.90 score points × 100 = 9,090 points; BEN: 25 draw, score 0 earns nothing.
+    expect(await deps.ledger.balanceOf('place', ANN)).toBe(25_000 + 9_090_000);
     expect(await deps.ledger.balanceOf('place', BEN)).toBe(25_000);
-    expect((await hunt.status(ANN)).best).toBe(9_696);
+    expect((await hunt.status(ANN)).best).toBe(9_090);
     const history = await hunt.history(ANN, 5);
-    expect(history.map((h) => [h.sequence, h.score])).toEqual([[2, 9_696]]);
+    expect(history.map((h) => [h.sequence, h.score])).toEqual([[2, 9_090]]);
     expect((await checkInvariants(t.cols)).problems).toEqual([]);
   });
 
@@ -69,8 +69,8 @@ describe('the hunt lottery and its rewards', () => {
     clock.advance(again.window.closesAt.getTime() - clock.now().getTime());
     await deps.scheduler.runDue();
     await deps.ledger.flush();
-    // 89.89 % twice, once per revision: 2 × 8,989 points.
-    expect(await deps.ledger.balanceOf('place', ANN)).toBe(2 * 8_989_000);
+    // All 10s: 80 off in 264, 69.69 % twice, once per revision: 2 × 6,969 points.
+    expect(await deps.ledger.balanceOf('place', ANN)).toBe(2 * 6_969_000);
   });
 
   it('GIVEN a member active for 5 minutes with a request every 50 s THEN they earn 100 time points; a second process never pays the same seconds again', async () => {

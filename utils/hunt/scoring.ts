@@ -1,12 +1,15 @@
 /**
  * The hunt's game: the hidden target is 8 integers 0–99 ("the weights of a tiny neuron"), a
  * tip guesses 8 integers, and its score is how close it came, in hundredths of a percent
- * (0 = 0.00 %, 10000 = 100.00 %): 100 % minus the mean distance per weight, where a weight
- * 99 away counts as 100 % off. Scores are integers, so rewards on their deltas are exact.
+ * (0 = 0.00 %, 10000 = 100.00 %): 100 % minus the total distance in units of 8 × 33, the
+ * distance a random guess is off on average, never below 0. So a random guess scores about
+ * nothing and every point is found by searching (score progress pays 100 points per point:
+ * at most 10,000 points, 100 pixels, per identity and revision). Scores are integers, so
+ * rewards on their deltas are exact.
  *
  *   target 50,50,50,50,50,50,50,50 · tip 50,50,50,50,50,50,50,50 → 100.00 %
  *   target 0,0,0,0,0,0,0,0        · tip 99,99,99,99,99,99,99,99 →   0.00 %
- *   target 10,20,30,40,50,60,70,80 · tip 12,18,30,40,55,60,70,80 → 98.86 % (9 off in 792)
+ *   target 10,20,30,40,50,60,70,80 · tip 12,18,30,40,55,60,70,80 →  96.59 % (9 off in 264)
  */
 export const WEIGHTS = 8;
 export const MAX_WEIGHT = 99;
@@ -18,11 +21,15 @@ export function isGuess(values: readonly number[]): boolean {
   return values.length === WEIGHTS && values.every((v) => Number.isInteger(v) && v >= 0 && v <= MAX_WEIGHT);
 }
 
+/** What a random guess is off by on average, per weight (the mean distance of two uniform 0–99 draws is 33.33). */
+export const CHANCE_DISTANCE = 33;
+
 /** A tip's score in hundredths of a percent, rounded down (never more than earned). */
 export function score(guess: Guess, target: Guess): number {
   let off = 0;
   for (let i = 0; i < WEIGHTS; i++) off += Math.abs((guess[i] as number) - (target[i] as number));
-  return Math.floor((FULL_SCORE * (WEIGHTS * MAX_WEIGHT - off)) / (WEIGHTS * MAX_WEIGHT));
+  const budget = WEIGHTS * CHANCE_DISTANCE;
+  return Math.max(0, Math.floor((FULL_SCORE * (budget - off)) / budget));
 }
 
 /** `98.86 %` from 9886. */
