@@ -7,7 +7,14 @@ import { ADMIN_MESSAGES } from '../../utils/admin/messages.js';
 import { ADMIN_SETTINGS } from '../../utils/admin/settings.js';
 import { bakeryPost } from './bakeryPost.js';
 import { cookiesGrant } from './cookiesGrant.js';
-import { placeChannel, placeDisable, placeEnable, placeGrant, placeResize } from './placeAdmin.js';
+import {
+  placeChannel,
+  placeDisable,
+  placeEarnings,
+  placeEnable,
+  placeGrant,
+  placeResize,
+} from './placeAdmin.js';
 import { placeRollback, rollbackButtonHandler } from './placeRollback.js';
 import { runtimeSet } from './runtimeSet.js';
 import { runtimeShow } from './runtimeShow.js';
@@ -26,7 +33,15 @@ export const adminCommand = defineCommand({
     { ...localized(ADMIN_MESSAGES, 'commands.vault'), subcommands: [vaultFund] },
     {
       ...localized(ADMIN_MESSAGES, 'commands.place'),
-      subcommands: [placeGrant, placeResize, placeRollback, placeEnable, placeDisable, placeChannel],
+      subcommands: [
+        placeGrant,
+        placeEarnings,
+        placeResize,
+        placeRollback,
+        placeEnable,
+        placeDisable,
+        placeChannel,
+      ],
     },
   ],
   components: [rollbackButtonHandler],

@@ -198,3 +198,46 @@ export const placeChannel: Subcommand = {
     };
   },
 };
+
+/** `/admin place earnings [target] [limit]`: the recent draw, time and admin bonus events (default 50). */
+export const placeEarnings: Subcommand = {
+  access: 'moderator',
+  definition: {
+    type: ApplicationCommandOptionType.Subcommand,
+    ...localized(ADMIN_MESSAGES, 'commands.placeEarnings'),
+    options: [
+      { type: ApplicationCommandOptionType.User, ...localized(ADMIN_MESSAGES, 'commands.placeTarget') },
+      {
+        type: ApplicationCommandOptionType.Integer,
+        ...localized(ADMIN_MESSAGES, 'commands.placeLimit'),
+        min_value: 1,
+        max_value: 200,
+      },
+    ],
+  },
+  async run({ deps, invocation, i18n }) {
+    const { target, limit } = parseOptions(
+      z.object({ target: memberOption.optional(), limit: z.number().int().min(1).max(200).default(50) }),
+      invocation,
+    );
+    const events = await deps.services.hunt.earnings(limit, target);
+    const lines = events.map((e) =>
+      i18n.t('admin:place.earning', {
+        kind: e.kind,
+        points: i18n.points(e.milli),
+        owner: e.owner,
+        source: e.source === e.owner ? '' : ` ← ${e.source}`,
+        multiplier: e.multiplier,
+        detail: e.detail,
+        atSeconds: Math.floor(e.at.getTime() / 1000),
+      }),
+    );
+    // Discord caps a message at 2,000 characters: the newest lines that fit.
+    let content = '';
+    for (const line of lines) {
+      if (content.length + line.length + 1 > 1_900) break;
+      content += `${line}\n`;
+    }
+    return { ephemeral: true, content: content || i18n.t('admin:place.noEarnings') };
+  },
+};

@@ -230,7 +230,7 @@ export class HuntService {
       milli: grant.milli,
       multiplier: 1,
       units: 1,
-      detail: `granted by ${grant.moderatorId}${grant.reason ? `: ${grant.reason}` : ''}`,
+      detail: `granted by <@${grant.moderatorId}>${grant.reason ? `: ${grant.reason}` : ''}`,
       at: this.deps.clock.now(),
     });
   }
