@@ -6,6 +6,7 @@ import { AuditLog } from '../../utils/admin/auditLog.js';
 import { ADMIN_MESSAGES } from '../../utils/admin/messages.js';
 import { ADMIN_SETTINGS } from '../../utils/admin/settings.js';
 import { bakeryPost } from './bakeryPost.js';
+import { cleanupInactive } from './cleanup.js';
 import { cookiesGrant } from './cookiesGrant.js';
 import {
   placeChannel,
@@ -31,6 +32,7 @@ export const adminCommand = defineCommand({
     { ...localized(ADMIN_MESSAGES, 'commands.cookies'), subcommands: [cookiesGrant] },
     { ...localized(ADMIN_MESSAGES, 'commands.bakery'), subcommands: [bakeryPost] },
     { ...localized(ADMIN_MESSAGES, 'commands.vault'), subcommands: [vaultFund] },
+    { ...localized(ADMIN_MESSAGES, 'commands.cleanup'), subcommands: [cleanupInactive] },
     {
       ...localized(ADMIN_MESSAGES, 'commands.place'),
       subcommands: [

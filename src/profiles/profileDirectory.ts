@@ -33,6 +33,22 @@ export class ProfileDirectory {
     return doc?.firstSeenAt ?? null;
   }
 
+  /** Members not seen since `before` (oldest first, at most `limit`). */
+  async inactiveSince(before: Date, limit: number): Promise<string[]> {
+    const docs = await this.deps.cols.profiles
+      .find({ lastSeenAt: { $lt: before } }, { projection: { _id: 1 } })
+      .sort({ lastSeenAt: 1 })
+      .limit(limit)
+      .toArray();
+    return docs.map((d) => d._id);
+  }
+
+  async remove(ids: string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    for (const id of ids) this.#recent.delete(id);
+    return (await this.deps.cols.profiles.deleteMany({ _id: { $in: ids } })).deletedCount;
+  }
+
   async names(ids: string[]): Promise<Map<string, string>> {
     const docs = await this.deps.cols.profiles
       .find({ _id: { $in: ids } }, { projection: { name: 1 } })

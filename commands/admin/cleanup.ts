@@ -1,0 +1,58 @@
+import { ApplicationCommandOptionType } from 'discord.js';
+import { z } from 'zod';
+import { localized } from '../../src/i18n/definitions.js';
+import type { Subcommand } from '../../src/interactions/types.js';
+import { ADMIN_MESSAGES } from '../../utils/admin/messages.js';
+import { parseOptions } from '../options.js';
+
+const BATCH = 1_000;
+
+/**
+ * `/admin cleanup inactive days`: removes the profiles of members not seen for that many days,
+ * but never one that earned Place value or placed a pixel (PRODUCT.md §2), and says how many
+ * it kept for that reason. Balances and history are never touched: only the profile (name,
+ * first and last seen) goes.
+ */
+export const cleanupInactive: Subcommand = {
+  definition: {
+    type: ApplicationCommandOptionType.Subcommand,
+    ...localized(ADMIN_MESSAGES, 'commands.cleanupInactive'),
+    options: [
+      {
+        type: ApplicationCommandOptionType.Integer,
+        ...localized(ADMIN_MESSAGES, 'commands.cleanupDays'),
+        required: true,
+        min_value: 1,
+        max_value: 3_650,
+      },
+    ],
+  },
+  defer: { ephemeral: true },
+  async run({ deps, invocation, actor, i18n, serverI18n }) {
+    const { days } = parseOptions(z.object({ days: z.number().int().min(1).max(3_650) }), invocation);
+    const before = new Date(deps.clock.now().getTime() - days * 86_400_000);
+    const candidates = await deps.profiles.inactiveSince(before, BATCH);
+    const removable: string[] = [];
+    let kept = 0;
+    for (const id of candidates) {
+      const wallet = await deps.services.place.wallet(id);
+      if (wallet.earned > 0 || wallet.balance > 0 || wallet.placements > 0) kept++;
+      else removable.push(id);
+    }
+    const removed = await deps.profiles.remove(removable);
+    await deps.services.admin.record({
+      id: `admin.cleanup:${invocation.id}`,
+      actorId: actor.id,
+      text: serverI18n.t('admin:audit.cleanedUp', { actor: actor.id, removed, kept, days }),
+    });
+    return {
+      ephemeral: true,
+      content: i18n.t('admin:cleanup.done', {
+        removed,
+        kept,
+        days,
+        more: candidates.length === BATCH ? i18n.t('admin:cleanup.more') : '',
+      }),
+    };
+  },
+};
