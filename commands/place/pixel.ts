@@ -114,11 +114,11 @@ export const me: Subcommand = {
     const [wallet, cost, earnings] = await Promise.all([
       deps.services.place.wallet(actor.id),
       deps.services.place.pixelCost(),
-      deps.services.place.recentEarnings(actor.id, 5),
+      deps.services.hunt.recentEarnings(actor.id, 5),
     ]);
     const recent = earnings.map(
       (e) =>
-        `+${i18n.points(e.amount)} · ${i18n.t(`place:kinds.${e.kind.replace('.', '_')}`)} · <t:${Math.floor(e.at.getTime() / 1000)}:R>`,
+        `+${i18n.points(e.milli)} · ${i18n.t(`place:earnings.${e.kind}`)}${e.source === actor.id ? '' : ` ← ${e.source}`} · <t:${Math.floor(e.at.getTime() / 1000)}:R>`,
     );
     return {
       ephemeral: true,

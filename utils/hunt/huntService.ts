@@ -235,6 +235,26 @@ export class HuntService {
     });
   }
 
+  /**
+   * A wallet's `recent_earnings` (PRODUCT.md §3): its progress and bonus events merged,
+   * newest first, with the identity that earned each (the owner or one of its workers).
+   */
+  async recentEarnings(
+    owner: string,
+    limit: number,
+  ): Promise<{ kind: string; milli: number; source: string; at: Date }[]> {
+    const [progress, bonus] = await Promise.all([
+      this.deps.store.progressEvents(owner, limit),
+      this.deps.store.bonusEvents(limit, owner),
+    ]);
+    return [
+      ...progress.map((p) => ({ kind: 'progress', milli: p.milli, source: p.identity, at: p.at })),
+      ...bonus.map((b) => ({ kind: b.kind, milli: b.milli, source: b.source, at: b.at })),
+    ]
+      .sort((a, b) => b.at.getTime() - a.at.getTime())
+      .slice(0, limit);
+  }
+
   /** Recent draw, time and admin bonus events, newest first (optionally of one owner). */
   earnings(limit: number, owner?: string) {
     return this.deps.store.bonusEvents(limit, owner);

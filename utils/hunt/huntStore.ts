@@ -283,6 +283,10 @@ export class HuntStore {
     });
   }
 
+  progressEvents(owner: string, limit: number): Promise<ProgressEventDoc[]> {
+    return this.#progress.find({ owner }).sort({ at: -1, _id: 1 }).limit(limit).toArray();
+  }
+
   bonusEvents(limit: number, owner?: string): Promise<BonusEventDoc[]> {
     return this.#bonus
       .find(owner ? { owner } : {})

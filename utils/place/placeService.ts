@@ -145,18 +145,6 @@ export class PlaceService {
     return this.deps.economy.ledger.placeWallet(identity);
   }
 
-  /** The last points a member earned (grants, later the hunt), newest first. */
-  async recentEarnings(
-    identity: string,
-    limit: number,
-  ): Promise<{ amount: number; kind: string; at: Date }[]> {
-    const events = await this.deps.economy.ledger.history('place', identity, limit * 3);
-    return events
-      .filter((e) => e.delta > 0)
-      .slice(0, limit)
-      .map((e) => ({ amount: e.delta, kind: e.kind, at: e.at }));
-  }
-
   /**
    * Resizes the canvas. Enlarging works up to MAX_SIDE; shrinking is refused while any set
    * pixel would fall outside, naming how many and their bounding box. Returns the old size.
