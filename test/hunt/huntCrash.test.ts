@@ -1,0 +1,52 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../src/logger.js';
+import { cryptoRng } from '../../src/rng.js';
+import { checkInvariants } from '../../utils/ledger/invariants.js';
+import { recoverLedger } from '../../utils/ledger/recovery.js';
+import { makeBotDeps } from '../support/botHarness.js';
+import { clearDatabase, useTestDatabase } from '../support/database.js';
+import { runNode } from '../support/nodeProcess.js';
+
+const t = useTestDatabase('hunt_crash');
+const ANN = '896000000000000001';
+
+describe('a bot process killed in the middle of a draw', () => {
+  beforeEach(() => clearDatabase(t.db));
+
+  it.each([
+    ['the draw bonus', 'place.draw', 'credit.before'],
+    ['the progress reward', 'place.progress', 'credit.before'],
+    ['the progress reward, after the credit', 'place.progress', 'credit.applied'],
+  ])(
+    'GIVEN a kill while paying %s THEN the window is finished by its timer, every reward paid once',
+    async (_, kind, step) => {
+      const { deps, clock } = makeBotDeps(t, { rng: { ...cryptoRng, int: (min) => min } });
+      const { window } = await deps.services.hunt.tip(ANN, [3, 3, 3, 3, 3, 3, 3, 3], null);
+      const advanceMs = window.closesAt.getTime() - clock.now().getTime();
+      const { stdout } = await runNode([
+        'test/support/huntCrashChild.ts',
+        JSON.stringify({ uri: t.uri, dbName: t.name, windowId: window._id, kind, step, advanceMs }),
+      ]);
+      expect(stdout).toContain(`REACHED ${kind} ${step}`);
+      // A restarted bot: the ledger's recovery, then the window's timer (it runs the close again).
+      clock.advance(advanceMs + 120_000);
+      await recoverLedger(
+        { cols: t.cols, clock, log: silentLogger },
+        { graceMs: 0, fenceRetentionMs: 86_400_000 },
+      );
+      await deps.scheduler.runDue();
+      await deps.services.hunt.closeWindow(window._id);
+      await deps.ledger.flush();
+      // 25 draw points + 90.90 score points × 100 (target all zeros, 24 off in 264), once each.
+      expect(await deps.ledger.balanceOf('place', ANN)).toBe(25_000 + 9_090_000);
+      expect((await deps.services.hunt.status(ANN)).best).toBe(9_090);
+      expect((await deps.services.hunt.recentEarnings(ANN, 10)).map((e) => [e.kind, e.milli]).sort()).toEqual(
+        [
+          ['draw', 25_000],
+          ['progress', 9_090_000],
+        ],
+      );
+      expect((await checkInvariants(t.cols)).problems).toEqual([]);
+    },
+  );
+});
