@@ -108,13 +108,13 @@ export class HuntService {
 
   /** The window open now: its id, when it closes, and (Beacon-Hunt) its boosted path. */
   async currentWindow(): Promise<WindowDoc> {
-    const [task, lengthMin, beaconMode, paths] = await Promise.all([
+    const [task, lengthS, beaconMode, paths] = await Promise.all([
       this.task(),
-      this.deps.runtimeConfig.get('hunt_window_min'),
+      this.deps.runtimeConfig.get('hunt_window_s'),
       this.deps.runtimeConfig.get('hunt_beacon_mode'),
       this.deps.runtimeConfig.get('hunt_paths'),
     ]);
-    const length = lengthMin * 60_000;
+    const length = lengthS * 1000;
     const index = Math.floor(this.deps.clock.now().getTime() / length);
     const window = await this.deps.store.window({
       _id: `${task.revision}:${index}`,

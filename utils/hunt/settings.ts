@@ -17,7 +17,7 @@ export const HUNT_SETTINGS = defineNamedSettings('hunt', {
   place_time_interval_sec: wholeNumberSetting(d('place_time_interval_sec'), 60, 1, 86_400),
   place_time_max_gap_sec: wholeNumberSetting(d('place_time_max_gap_sec'), 120, 1, 86_400),
   beacon_bonus_weight: wholeNumberSetting(d('beacon_bonus_weight'), 2, 1, 100),
-  hunt_window_min: wholeNumberSetting(d('hunt_window_min'), 5, 1, 24 * 60),
+  hunt_window_s: wholeNumberSetting(d('hunt_window_s'), 300, 5, 86_400),
   hunt_draws_per_window: wholeNumberSetting(d('hunt_draws_per_window'), 3, 1, 1_000),
   hunt_beacon_mode: flagSetting(d('hunt_beacon_mode'), false),
   hunt_paths: wholeNumberSetting(d('hunt_paths'), 4, 2, 16),
