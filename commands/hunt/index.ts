@@ -23,7 +23,7 @@ export const huntCommand = defineCommand({
   ],
 });
 
-/** The hunt (work in progress: workers, the HTTP server and the admin views follow). */
+/** The hunt: tips and their lottery, Beacon-Hunt, score/draw/time rewards, workers and the HTTP API. */
 export const huntFeature: Feature = {
   name: 'hunt',
   commands: [huntCommand],
@@ -42,6 +42,18 @@ export const huntFeature: Feature = {
         economy: new PlaceEconomy(infra.ledger),
         // Rewards of a worker go to its owner, resolved at the moment of the reward.
         ownerOf: (identity) => workers.ownerOf(identity),
+        // Beacon-Hunt: the boosted path is announced when a window opens.
+        onWindowOpened: async (window) => {
+          if (window.beaconPath === null) return;
+          const i18n = infra.i18n.for('en');
+          await infra.poster.post('hunt_channel', {
+            content: i18n.t('hunt:post.opened', {
+              path: window.beaconPath,
+              weight: await infra.runtimeConfig.get('beacon_bonus_weight'),
+              atSeconds: Math.floor(window.closesAt.getTime() / 1000),
+            }),
+          });
+        },
       }),
     };
   },

@@ -35,9 +35,10 @@ describe('the hunt lottery and its rewards', () => {
   });
 
   it('GIVEN Beacon-Hunt THEN a drawn tip on the boosted path earns 50, and 25 with the multiplier off', async () => {
-    const { deps, clock } = makeBotDeps(t, { rng: low });
+    const { deps, clock, transport } = makeBotDeps(t, { rng: low });
     const hunt = deps.services.hunt;
     await deps.runtimeConfig.set('hunt_beacon_mode', 'on', 'admin');
+    await deps.runtimeConfig.set('hunt_channel', '893000000000000900', 'admin');
     await deps.runtimeConfig.set('place_points_per_score', '0', 'admin');
     const { window } = await hunt.tip(ANN, [5, 5, 5, 5, 5, 5, 5, 5], 0); // the boosted path is 0 (lowest draw)
     await hunt.tip(BEN, [5, 5, 5, 5, 5, 5, 5, 5], 1);
@@ -47,6 +48,11 @@ describe('the hunt lottery and its rewards', () => {
     await deps.ledger.flush();
     expect(await deps.ledger.balanceOf('place', ANN)).toBe(50_000);
     expect(await deps.ledger.balanceOf('place', BEN)).toBe(25_000);
+    // The channel heard of each window's boosted path once: the first at the first tip, the
+    // next as soon as the first was drawn (a hunt in progress goes on without being asked).
+    const opened = transport.posts.filter((p) => String(p.post.content).startsWith('🧭'));
+    expect(opened.map((p) => p.channelId)).toEqual(['893000000000000900', '893000000000000900']);
+    expect(opened[0]?.post.content).toContain('the boosted path is **0** (2× draw weight)');
     await deps.runtimeConfig.set('place_draw_beacon_multiplier', '0', 'admin');
     const next = await hunt.tip(ANN, [5, 5, 5, 5, 5, 5, 5, 5], 0);
     clock.advance(next.window.closesAt.getTime() - clock.now().getTime());

@@ -27,6 +27,8 @@ interface HuntDeps {
   rng: Rng;
   /** Who is paid for an identity's rewards, resolved at the moment of the reward (workers: their owner). */
   ownerOf?: (identity: string) => Promise<string>;
+  /** A window just opened (Beacon-Hunt announces its boosted path). */
+  onWindowOpened?: (window: WindowDoc) => Promise<void>;
 }
 
 export interface Drawn {
@@ -108,6 +110,11 @@ export class HuntService {
 
   /** The window open now: its id, when it closes, and (Beacon-Hunt) its boosted path. */
   async currentWindow(): Promise<WindowDoc> {
+    return this.#windowAt(this.deps.clock.now().getTime());
+  }
+
+  /** The window that contains `at`, created (and its close scheduled, its opening announced) on first use. */
+  async #windowAt(at: number): Promise<WindowDoc> {
     const [task, lengthS, beaconMode, paths] = await Promise.all([
       this.task(),
       this.deps.runtimeConfig.get('hunt_window_s'),
@@ -115,8 +122,8 @@ export class HuntService {
       this.deps.runtimeConfig.get('hunt_paths'),
     ]);
     const length = lengthS * 1000;
-    const index = Math.floor(this.deps.clock.now().getTime() / length);
-    const window = await this.deps.store.window({
+    const index = Math.floor(at / length);
+    const { window, created } = await this.deps.store.window({
       _id: `${task.revision}:${index}`,
       revision: task.revision,
       index,
@@ -124,12 +131,15 @@ export class HuntService {
       beaconPath: beaconMode ? this.deps.rng.int(0, paths) : null,
       status: 'open',
     });
-    await this.deps.scheduler.schedule({
-      id: `${CLOSE_TASK}:${window._id}`,
-      kind: CLOSE_TASK,
-      dueAt: window.closesAt,
-      payload: { windowId: window._id },
-    });
+    if (created) {
+      await this.deps.scheduler.schedule({
+        id: `${CLOSE_TASK}:${window._id}`,
+        kind: CLOSE_TASK,
+        dueAt: window.closesAt,
+        payload: { windowId: window._id },
+      });
+      await this.deps.onWindowOpened?.(window);
+    }
     return window;
   }
 
@@ -166,7 +176,11 @@ export class HuntService {
     return [
       defineTask(CLOSE_TASK, z.object({ windowId: z.string() }), async ({ windowId }) => {
         const result = await this.closeWindow(windowId);
-        if (result) await onDrawn(result.window, result.drawn);
+        if (!result) return;
+        await onDrawn(result.window, result.drawn);
+        // A hunt in progress goes on: the next window opens (and Beacon-Hunt announces its path)
+        // without waiting for someone to ask. A window nobody tipped in lets the hunt rest.
+        if (result.drawn.length > 0) await this.currentWindow();
       }),
     ];
   }

@@ -159,13 +159,13 @@ export class HuntStore {
   }
 
   /** The window, created on first use (its beacon path chosen by the first caller). */
-  async window(w: WindowDoc): Promise<WindowDoc> {
+  async window(w: WindowDoc): Promise<{ window: WindowDoc; created: boolean }> {
     try {
       await this.#windows.insertOne(w);
-      return w;
+      return { window: w, created: true };
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
-      return (await this.#windows.findOne({ _id: w._id })) as WindowDoc;
+      return { window: (await this.#windows.findOne({ _id: w._id })) as WindowDoc, created: false };
     }
   }
 
