@@ -42,38 +42,40 @@ export const huntFeature: Feature = {
         economy: new PlaceEconomy(infra.ledger),
         // Rewards of a worker go to its owner, resolved at the moment of the reward.
         ownerOf: (identity) => workers.ownerOf(identity),
-        // Beacon-Hunt: the boosted path is announced when a window opens.
-        onWindowOpened: async (window) => {
-          if (window.beaconPath === null) return;
-          const i18n = infra.i18n.for('en');
-          await infra.poster.post('hunt_channel', {
-            content: i18n.t('hunt:post.opened', {
-              path: window.beaconPath,
-              weight: await infra.runtimeConfig.get('beacon_bonus_weight'),
-              atSeconds: Math.floor(window.closesAt.getTime() / 1000),
-            }),
-          });
-        },
       }),
     };
   },
-  // The draw of each window goes to `hunt_channel` (scores of the drawn tips, who improved).
+  // To `hunt_channel`: each window's draw (scores of the drawn tips, who improved) and, in
+  // Beacon-Hunt, each window's boosted path as it opens.
   tasks: (deps) =>
-    deps.services.hunt.tasks(async (window, drawn) => {
-      const i18n = deps.i18n.for('en');
-      const lines = drawn.map((d) =>
-        i18n.t(d.improvedFrom === null ? 'hunt:post.drawn' : 'hunt:post.improved', {
-          who: d.tip.identity,
-          sequence: d.tip.sequence,
-          score: formatScore(d.score),
-        }),
-      );
-      await deps.poster.post('hunt_channel', {
-        content: [
-          i18n.t('hunt:post.title', { revision: window.revision, count: drawn.length }),
-          ...lines,
-        ].join('\n'),
-      });
-    }),
+    deps.services.hunt.tasks(
+      async (window, drawn) => {
+        const i18n = deps.i18n.for('en');
+        const lines = drawn.map((d) =>
+          i18n.t(d.improvedFrom === null ? 'hunt:post.drawn' : 'hunt:post.improved', {
+            who: d.tip.identity,
+            sequence: d.tip.sequence,
+            score: formatScore(d.score),
+          }),
+        );
+        await deps.poster.post('hunt_channel', {
+          content: [
+            i18n.t('hunt:post.title', { revision: window.revision, count: drawn.length }),
+            ...lines,
+          ].join('\n'),
+        });
+      },
+      // Beacon-Hunt: the boosted path is announced when a window opens.
+      async (window) => {
+        if (window.beaconPath === null) return;
+        await deps.poster.post('hunt_channel', {
+          content: deps.i18n.for('en').t('hunt:post.opened', {
+            path: window.beaconPath,
+            weight: await deps.runtimeConfig.get('beacon_bonus_weight'),
+            atSeconds: Math.floor(window.closesAt.getTime() / 1000),
+          }),
+        });
+      },
+    ),
   httpRoutes: (deps) => huntRoutes(deps.services),
 };

@@ -17,6 +17,7 @@ declare module '../../src/features/feature.js' {
 }
 
 const CLOSE_TASK = 'hunt.window.close';
+const OPENED_TASK = 'hunt.window.opened';
 
 interface HuntDeps {
   store: HuntStore;
@@ -27,8 +28,6 @@ interface HuntDeps {
   rng: Rng;
   /** Who is paid for an identity's rewards, resolved at the moment of the reward (workers: their owner). */
   ownerOf?: (identity: string) => Promise<string>;
-  /** A window just opened (Beacon-Hunt announces its boosted path). */
-  onWindowOpened?: (window: WindowDoc) => Promise<void>;
 }
 
 export interface Drawn {
@@ -108,13 +107,11 @@ export class HuntService {
     return this.task();
   }
 
-  /** The window open now: its id, when it closes, and (Beacon-Hunt) its boosted path. */
+  /**
+   * The window open now: its id, when it closes, and (Beacon-Hunt) its boosted path. It is
+   * created on first use, with its close and its opening on timers.
+   */
   async currentWindow(): Promise<WindowDoc> {
-    return this.#windowAt(this.deps.clock.now().getTime());
-  }
-
-  /** The window that contains `at`, created (and its close scheduled, its opening announced) on first use. */
-  async #windowAt(at: number): Promise<WindowDoc> {
     const [task, lengthS, beaconMode, paths] = await Promise.all([
       this.task(),
       this.deps.runtimeConfig.get('hunt_window_s'),
@@ -122,8 +119,8 @@ export class HuntService {
       this.deps.runtimeConfig.get('hunt_paths'),
     ]);
     const length = lengthS * 1000;
-    const index = Math.floor(at / length);
-    const { window, created } = await this.deps.store.window({
+    const index = Math.floor(this.deps.clock.now().getTime() / length);
+    const window = await this.deps.store.window({
       _id: `${task.revision}:${index}`,
       revision: task.revision,
       index,
@@ -131,15 +128,21 @@ export class HuntService {
       beaconPath: beaconMode ? this.deps.rng.int(0, paths) : null,
       status: 'open',
     });
-    if (created) {
-      await this.deps.scheduler.schedule({
-        id: `${CLOSE_TASK}:${window._id}`,
-        kind: CLOSE_TASK,
-        dueAt: window.closesAt,
-        payload: { windowId: window._id },
-      });
-      await this.deps.onWindowOpened?.(window);
-    }
+    // Both timers are idempotent by window id: whoever comes first schedules them, so a process
+    // that died right after creating the window leaves nothing unscheduled.
+    await Promise.all(
+      [
+        { kind: CLOSE_TASK, dueAt: window.closesAt },
+        { kind: OPENED_TASK, dueAt: this.deps.clock.now() },
+      ].map(({ kind, dueAt }) =>
+        this.deps.scheduler.schedule({
+          id: `${kind}:${window._id}`,
+          kind,
+          dueAt,
+          payload: { windowId: window._id },
+        }),
+      ),
+    );
     return window;
   }
 
@@ -172,8 +175,19 @@ export class HuntService {
     return { tip, window };
   }
 
-  tasks(onDrawn: (window: WindowDoc, drawn: Drawn[]) => Promise<void> = async () => {}): TaskHandler[] {
+  /**
+   * The hunt's timers: a window's close (its draw and rewards, then `onDrawn`) and its opening
+   * (`onOpened`, where Beacon-Hunt announces the boosted path). Each runs once per window.
+   */
+  tasks(
+    onDrawn: (window: WindowDoc, drawn: Drawn[]) => Promise<void> = async () => {},
+    onOpened: (window: WindowDoc) => Promise<void> = async () => {},
+  ): TaskHandler[] {
     return [
+      defineTask(OPENED_TASK, z.object({ windowId: z.string() }), async ({ windowId }) => {
+        const window = await this.deps.store.getWindow(windowId);
+        if (window?.status === 'open') await onOpened(window);
+      }),
       defineTask(CLOSE_TASK, z.object({ windowId: z.string() }), async ({ windowId }) => {
         const result = await this.closeWindow(windowId);
         if (!result) return;

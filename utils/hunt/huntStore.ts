@@ -159,13 +159,13 @@ export class HuntStore {
   }
 
   /** The window, created on first use (its beacon path chosen by the first caller). */
-  async window(w: WindowDoc): Promise<{ window: WindowDoc; created: boolean }> {
+  async window(w: WindowDoc): Promise<WindowDoc> {
     try {
       await this.#windows.insertOne(w);
-      return { window: w, created: true };
+      return w;
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
-      return { window: (await this.#windows.findOne({ _id: w._id })) as WindowDoc, created: false };
+      return (await this.#windows.findOne({ _id: w._id })) as WindowDoc;
     }
   }
 
