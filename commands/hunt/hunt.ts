@@ -59,16 +59,30 @@ export const tip: Subcommand = {
     return withTime(
       {
         ephemeral: true,
-        content: ctx.i18n.t('hunt:tipped', {
-          guess: stored.guess.join(', '),
-          sequence: stored.sequence,
-          atSeconds: Math.floor(window.closesAt.getTime() / 1000),
-        }),
+        content: [
+          ctx.i18n.t('hunt:tipped', {
+            guess: stored.guess.join(', '),
+            sequence: stored.sequence,
+            atSeconds: Math.floor(window.closesAt.getTime() / 1000),
+          }),
+          await pathLine(ctx, path ?? null, window.beaconPath),
+        ]
+          .filter(Boolean)
+          .join('\n'),
       },
       line,
     );
   },
 };
+
+/** What a tip's path means in its window (Beacon-Hunt), or nothing when no path was named. */
+async function pathLine(ctx: CommandContext, path: number | null, boosted: number | null): Promise<string> {
+  if (path === null) return '';
+  if (boosted === null) return ctx.i18n.t('hunt:tipPath.ignored');
+  if (path !== boosted) return ctx.i18n.t('hunt:tipPath.other', { path, boosted });
+  const weight = await ctx.deps.runtimeConfig.get('beacon_bonus_weight');
+  return ctx.i18n.t('hunt:tipPath.boosted', { path, weight });
+}
 
 export const status: Subcommand = {
   definition: {
@@ -76,19 +90,30 @@ export const status: Subcommand = {
     ...localized(HUNT_MESSAGES, 'commands.status'),
   },
   async run(ctx) {
-    const s = await ctx.deps.services.hunt.status(ctx.actor.id);
+    const [s, beaconMode] = await Promise.all([
+      ctx.deps.services.hunt.status(ctx.actor.id),
+      ctx.deps.runtimeConfig.get('hunt_beacon_mode'),
+    ]);
     const lines = [
       ctx.i18n.t('hunt:status.window', {
         revision: s.revision,
         atSeconds: Math.floor(s.window.closesAt.getTime() / 1000),
       }),
-      s.window.beaconPath === null ? '' : ctx.i18n.t('hunt:status.beacon', { path: s.window.beaconPath }),
+      s.window.beaconPath !== null
+        ? ctx.i18n.t('hunt:status.beacon', { path: s.window.beaconPath })
+        : beaconMode
+          ? ctx.i18n.t('hunt:status.beaconNext')
+          : '',
       s.tip
-        ? ctx.i18n.t('hunt:status.pending', { guess: s.tip.guess.join(', '), sequence: s.tip.sequence })
+        ? ctx.i18n.t(s.tip.path === null ? 'hunt:status.pending' : 'hunt:status.pendingPath', {
+            guess: s.tip.guess.join(', '),
+            sequence: s.tip.sequence,
+            path: s.tip.path,
+          })
         : ctx.i18n.t('hunt:status.noTip'),
       s.best === null
         ? ctx.i18n.t('hunt:status.noBest')
-        : ctx.i18n.t('hunt:status.best', { best: formatScore(s.best) }),
+        : ctx.i18n.t('hunt:status.best', { best: formatScore(s.best, ctx.i18n.locale) }),
     ].filter(Boolean);
     return withTime({ ephemeral: true, content: lines.join('\n') }, await active(ctx));
   },
@@ -101,7 +126,7 @@ export const leaderboard: Subcommand = {
   },
   async run(ctx) {
     const { revision, rows } = await ctx.deps.services.hunt.leaderboard(10);
-    const lines = rows.map((r, i) => `${i + 1}. <@${r.identity}> — ${formatScore(r.best)}`);
+    const lines = rows.map((r, i) => `${i + 1}. <@${r.identity}> — ${formatScore(r.best, ctx.i18n.locale)}`);
     return {
       embeds: [
         {
@@ -125,7 +150,7 @@ export const history: Subcommand = {
         revision: t.revision,
         sequence: t.sequence,
         guess: t.guess.join(', '),
-        score: formatScore(t.score ?? 0),
+        score: formatScore(t.score ?? 0, ctx.i18n.locale),
       }),
     );
     return { ephemeral: true, content: lines.join('\n') || ctx.i18n.t('hunt:history.empty') };

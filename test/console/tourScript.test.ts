@@ -30,6 +30,18 @@ describe('npm start -- --script', () => {
     expect(stdout).toMatch(/attachment: out\/\d+-canvas\.png \(1024x1024\)/);
     expect(stdout).toMatch(/attachment: out\/\d+-timelapse\.gif/);
     expect(stdout).toMatch(/\[post #canvas\] 🖼️ Neural Place at revision \d+/);
+    // The hunt: draws posted, active time paid, a pixel paid for by hunt rewards alone (the
+    // hunter was never granted points), Beacon-Hunt announced and paying double on its path.
+    expect(stdout).toMatch(
+      /\[post #hunt\] 🎯 Hunt revision 1: 1 tip\(s\) drawn\.\n@hunter #1: \d+\.\d\d %, a new best!/,
+    );
+    expect(stdout).toContain('⏱️ Active time: +20 points.');
+    expect(stdout).not.toMatch(/granted [\d,]+ points to @hunter/);
+    expect(stdout).toMatch(
+      /> as hunter \/place pixel x:30 y:30 color:green\n\[ephemeral\] 🎨 Painted \(30, 30\)/,
+    );
+    expect(stdout).toMatch(/\[post #hunt\] 🧭 A new window is open: the boosted path is \d/);
+    expect(stdout).toMatch(/draw \+50 points → @hunter ×2 · revision 1, sequence \d+, boosted path/);
     for (const command of [
       '/help',
       '/cookies balance',
@@ -57,8 +69,16 @@ describe('npm start -- --script', () => {
       '/place view',
       '/place timelapse',
       '/admin place rollback',
+      '/hunt join',
+      '/hunt tip',
+      '/hunt status',
+      '/hunt history',
+      '/hunt leaderboard',
+      '/hunt worker link',
+      '/admin place earnings',
     ]) {
-      expect(stdout).toContain(`> ${command.split(' ')[0]}`);
+      // Typed by a member or by someone else (`as admin /admin …`), with its subcommand.
+      expect(stdout).toMatch(new RegExp(`^> (as \\w+ )?${command}( |$)`, 'm'));
     }
     expect(code).toBe(0);
   });
@@ -73,6 +93,9 @@ describe('npm start -- --script', () => {
     expect(stdout).toContain('Das Angebot endet in 10 Minuten.');
     expect(stdout).toContain('🍪 Gesammelt');
     expect(stdout).toContain('Letzter Überfall:');
+    expect(stdout).toMatch(
+      /> \/hunt verlauf\n\[ephemeral\] Revision 1 · #1 · 50, 50, 50, 50, 50, 50, 50, 50 → \d+,\d\d %/,
+    );
     expect(code).toBe(0);
   });
 

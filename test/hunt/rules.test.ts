@@ -20,6 +20,9 @@ describe('hunt scoring (the documented examples)', () => {
     expect(score([12, 18, 30, 40, 55, 60, 70, 80], [10, 20, 30, 40, 50, 60, 70, 80])).toBe(9_659);
     expect(score([40, 40, 40, 40, 40, 40, 40, 40], [0, 0, 0, 0, 0, 0, 0, 0])).toBe(0); // worse than chance
     expect(formatScore(9_659)).toBe('96.59 %');
+    expect(formatScore(9_659, 'de')).toBe('96,59 %');
+    expect(formatScore(10_000)).toBe('100.00 %');
+    expect(formatScore(3)).toBe('0.03 %');
     expect(parseGuess('12, 18 30,40 55,60,70,80')).toEqual([12, 18, 30, 40, 55, 60, 70, 80]);
     expect(parseGuess('1,2,3')).toBeNull();
     expect(parseGuess('1,2,3,4,5,6,7,100')).toBeNull();

@@ -1,3 +1,4 @@
+import type { Locale } from '../../src/i18n/i18n.js';
 /**
  * The hunt's game: the hidden target is 8 integers 0–99 ("the weights of a tiny neuron"), a
  * tip guesses 8 integers, and its score is how close it came, in hundredths of a percent
@@ -32,9 +33,14 @@ export function score(guess: Guess, target: Guess): number {
   return Math.max(0, Math.floor((FULL_SCORE * (budget - off)) / budget));
 }
 
-/** `98.86 %` from 9886. */
-export function formatScore(hundredths: number): string {
-  return `${Math.floor(hundredths / 100)}.${String(hundredths % 100).padStart(2, '0')} %`;
+const SCORE_FORMATS: Record<Locale, Intl.NumberFormat> = {
+  en: new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }),
+  de: new Intl.NumberFormat('de-DE', { minimumFractionDigits: 2, maximumFractionDigits: 2 }),
+};
+
+/** `98.86 %` (German `98,86 %`) from 9886. */
+export function formatScore(hundredths: number, locale: Locale = 'en'): string {
+  return `${SCORE_FORMATS[locale].format(hundredths / 100)} %`;
 }
 
 /** "12,18,30,40,55,60,70,80" (spaces allowed) → the guess, or null. */
