@@ -8,6 +8,7 @@ import { ADMIN_SETTINGS } from '../../utils/admin/settings.js';
 import { bakeryPost } from './bakeryPost.js';
 import { cleanupInactive } from './cleanup.js';
 import { cookiesGrant } from './cookiesGrant.js';
+import { huntReroll, rerollButtonHandler } from './huntReroll.js';
 import {
   placeChannel,
   placeDisable,
@@ -33,6 +34,7 @@ export const adminCommand = defineCommand({
     { ...localized(ADMIN_MESSAGES, 'commands.bakery'), subcommands: [bakeryPost] },
     { ...localized(ADMIN_MESSAGES, 'commands.vault'), subcommands: [vaultFund] },
     { ...localized(ADMIN_MESSAGES, 'commands.cleanup'), subcommands: [cleanupInactive] },
+    { ...localized(ADMIN_MESSAGES, 'commands.hunt'), subcommands: [huntReroll] },
     {
       ...localized(ADMIN_MESSAGES, 'commands.place'),
       subcommands: [
@@ -46,7 +48,7 @@ export const adminCommand = defineCommand({
       ],
     },
   ],
-  components: [rollbackButtonHandler],
+  components: [rollbackButtonHandler, rerollButtonHandler],
 });
 
 export const adminFeature: Feature = {

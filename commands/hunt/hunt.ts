@@ -20,6 +20,7 @@ function withTime(reply: Reply, line: string | null): Reply {
 export const join: Subcommand = {
   definition: { type: ApplicationCommandOptionType.Subcommand, ...localized(HUNT_MESSAGES, 'commands.join') },
   async run(ctx) {
+    await ctx.deps.services.hunt.assertEnabled();
     return withTime({ ephemeral: true, content: ctx.i18n.t('hunt:joined') }, await active(ctx));
   },
 };

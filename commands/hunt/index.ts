@@ -45,12 +45,13 @@ export const huntFeature: Feature = {
       }),
     };
   },
-  // To `hunt_channel`: each window's draw (scores of the drawn tips, who improved) and, in
-  // Beacon-Hunt, each window's boosted path as it opens.
-  tasks: (deps) =>
-    deps.services.hunt.tasks(
-      async (window, drawn) => {
-        const i18n = deps.i18n.for('en');
+  // To `hunt_channel`, in the server's language: each window's draw (scores of the drawn tips,
+  // who improved), Beacon-Hunt's boosted path as a window opens, and a reroll's old target.
+  tasks: (deps) => {
+    const post = (content: string) => deps.poster.post('hunt_channel', { content });
+    const i18n = deps.i18n.for('en');
+    return deps.services.hunt.tasks({
+      async drawn(window, drawn) {
         const lines = drawn.map((d) =>
           i18n.t(d.improvedFrom === null ? 'hunt:post.drawn' : 'hunt:post.improved', {
             who: d.tip.identity,
@@ -58,24 +59,39 @@ export const huntFeature: Feature = {
             score: formatScore(d.score),
           }),
         );
-        await deps.poster.post('hunt_channel', {
-          content: [
-            i18n.t('hunt:post.title', { revision: window.revision, count: drawn.length }),
-            ...lines,
-          ].join('\n'),
-        });
+        await post(
+          [i18n.t('hunt:post.title', { revision: window.revision, count: drawn.length }), ...lines].join(
+            '\n',
+          ),
+        );
       },
-      // Beacon-Hunt: the boosted path is announced when a window opens.
-      async (window) => {
+      async opened(window) {
         if (window.beaconPath === null) return;
-        await deps.poster.post('hunt_channel', {
-          content: deps.i18n.for('en').t('hunt:post.opened', {
+        await post(
+          i18n.t('hunt:post.opened', {
             path: window.beaconPath,
             weight: await deps.runtimeConfig.get('beacon_bonus_weight'),
             atSeconds: Math.floor(window.closesAt.getTime() / 1000),
           }),
-        });
+        );
       },
-    ),
+      async rerolled({ revision, target, best }) {
+        await post(
+          [
+            i18n.t('hunt:post.rerolled', { revision, next: revision + 1, target: target.join(', ') }),
+            best
+              ? i18n.t('hunt:post.rerolledBest', {
+                  revision,
+                  who: best.identity,
+                  score: formatScore(best.best),
+                })
+              : '',
+          ]
+            .filter(Boolean)
+            .join('\n'),
+        );
+      },
+    });
+  },
   httpRoutes: (deps) => huntRoutes(deps.services),
 };

@@ -42,6 +42,8 @@ describe('npm start -- --script', () => {
     );
     expect(stdout).toMatch(/\[post #hunt\] 🧭 A new window is open: the boosted path is \d/);
     expect(stdout).toMatch(/draw \+50 points → @hunter ×2 · revision 1, sequence \d+, boosted path/);
+    expect(stdout).toMatch(/\[post #hunt\] 🎲 Revision 1 is over: its target was (\d+, ){7}\d+\./);
+    expect(stdout).toContain('Revision 1 was already rerolled; the hunt is at revision 2. Nothing changed.');
     for (const command of [
       '/help',
       '/cookies balance',
@@ -76,6 +78,7 @@ describe('npm start -- --script', () => {
       '/hunt leaderboard',
       '/hunt worker link',
       '/admin place earnings',
+      '/admin hunt reroll',
     ]) {
       // Typed by a member or by someone else (`as admin /admin …`), with its subcommand.
       expect(stdout).toMatch(new RegExp(`^> (as \\w+ )?${command}( |$)`, 'm'));

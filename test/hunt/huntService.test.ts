@@ -61,22 +61,38 @@ describe('the hunt lottery and its rewards', () => {
     expect(await deps.ledger.balanceOf('place', ANN)).toBe(75_000);
   });
 
-  it('GIVEN a reroll THEN the sequence starts again and the new revision rewards independently', async () => {
-    const { deps, clock } = makeBotDeps(t, { rng: low });
+  it('GIVEN a reroll in the middle of a window THEN it happens once, the pending tips are scored on the old target, and the new revision starts again on the new one', async () => {
+    let targetValue = 0;
+    // Targets are drawn with rng.int(0, 100); the rest of the hunt's randomness takes the lowest value.
+    const rng: Rng = { ...cryptoRng, int: (min, max) => (max === 100 ? targetValue : min) };
+    const { deps, clock, transport } = makeBotDeps(t, { rng });
     const hunt = deps.services.hunt;
     await deps.runtimeConfig.set('place_draw_points', '0', 'admin');
-    const first = await hunt.tip(ANN, [10, 10, 10, 10, 10, 10, 10, 10], null);
+    await deps.runtimeConfig.set('hunt_channel', '893000000000000900', 'admin');
+    const first = await hunt.tip(ANN, [10, 10, 10, 10, 10, 10, 10, 10], null); // target 0,…,0
+    targetValue = 50;
+    const attempts = await Promise.all(Array.from({ length: 5 }, () => hunt.reroll(1)));
+    expect(attempts.filter((a) => a.rerolled)).toHaveLength(1);
+    expect(attempts.every((a) => a.task.revision === 2)).toBe(true);
+    expect((await hunt.reroll(1)).rerolled).toBe(false);
     clock.advance(first.window.closesAt.getTime() - clock.now().getTime());
     await deps.scheduler.runDue();
-    const rerolled = await hunt.reroll();
-    expect(rerolled.revision).toBe(2);
-    const again = await hunt.tip(ANN, [10, 10, 10, 10, 10, 10, 10, 10], null);
+    // The tip of revision 1: 80 off 0,…,0 in 264 → 69.69 %, paid 6,969 points.
+    expect((await hunt.history(ANN, 1))[0]?.score).toBe(6_969);
+    const again = await hunt.tip(ANN, [50, 50, 50, 50, 50, 50, 50, 50], null);
     expect(again.tip.sequence).toBe(1);
+    expect(again.tip.revision).toBe(2);
     clock.advance(again.window.closesAt.getTime() - clock.now().getTime());
     await deps.scheduler.runDue();
     await deps.ledger.flush();
-    // All 10s: 80 off in 264, 69.69 % twice, once per revision: 2 × 6,969 points.
-    expect(await deps.ledger.balanceOf('place', ANN)).toBe(2 * 6_969_000);
+    // Revision 2 on its own: from no best to 100.00 %, 10,000 points.
+    expect(await deps.ledger.balanceOf('place', ANN)).toBe(6_969_000 + 10_000_000);
+    expect((await hunt.status(ANN)).best).toBe(10_000);
+    const rerolled = transport.posts.filter((p) => String(p.post.content).startsWith('🎲'));
+    expect(rerolled.map((p) => p.post.content)).toEqual([
+      '🎲 Revision 1 is over: its target was **0, 0, 0, 0, 0, 0, 0, 0**. Revision 2 has a new target; bests and tip numbers start again.',
+    ]);
+    expect((await checkInvariants(t.cols)).problems).toEqual([]);
   });
 
   it('GIVEN a member active for 5 minutes with a request every 50 s THEN they earn 100 time points; a second process never pays the same seconds again', async () => {
@@ -96,5 +112,43 @@ describe('the hunt lottery and its rewards', () => {
     // A 3-minute pause earns nothing.
     clock.advance(180_000);
     expect(await deps.services.hunt.activity(ANN)).toBe(0);
+  });
+
+  it('GIVEN score rewards switched on after some drawn tips THEN the bests from before earn nothing; only the later improvement pays', async () => {
+    const { deps, clock } = makeBotDeps(t, { rng: low });
+    const hunt = deps.services.hunt;
+    await deps.runtimeConfig.set('place_points_per_score', '0', 'admin');
+    await deps.runtimeConfig.set('place_draw_points', '0', 'admin');
+    const before = await hunt.tip(ANN, [10, 10, 10, 10, 10, 10, 10, 10], null); // 69.69 %
+    clock.advance(before.window.closesAt.getTime() - clock.now().getTime());
+    await deps.scheduler.runDue();
+    await deps.runtimeConfig.set('place_points_per_score', '100', 'admin');
+    const after = await hunt.tip(ANN, [5, 5, 5, 5, 5, 5, 5, 5], null); // 84.84 %
+    clock.advance(after.window.closesAt.getTime() - clock.now().getTime());
+    await deps.scheduler.runDue();
+    await deps.ledger.flush();
+    // Only 69.69 → 84.84 pays: 15.15 score points × 100 = 1,515 points.
+    expect(await deps.ledger.balanceOf('place', ANN)).toBe(1_515_000);
+    expect((await hunt.status(ANN)).best).toBe(8_484);
+  });
+
+  it('GIVEN the hunt switched off THEN tips are refused and record nothing, active time earns nothing, and a tip from before is still drawn', async () => {
+    const { deps, clock } = makeBotDeps(t, { rng: low });
+    const hunt = deps.services.hunt;
+    await deps.runtimeConfig.set('place_points_per_score', '0', 'admin');
+    const { window } = await hunt.tip(ANN, [5, 5, 5, 5, 5, 5, 5, 5], null);
+    await hunt.activity(BEN);
+    await deps.runtimeConfig.set('hunt_enabled', 'off', 'admin');
+    await expect(hunt.tip(BEN, [5, 5, 5, 5, 5, 5, 5, 5], null)).rejects.toMatchObject({
+      code: 'FEATURE_DISABLED',
+    });
+    clock.advance(90_000);
+    expect(await hunt.activity(BEN)).toBe(0);
+    expect((await hunt.status(BEN)).tip).toBeNull();
+    clock.advance(window.closesAt.getTime() - clock.now().getTime());
+    await deps.scheduler.runDue();
+    await deps.ledger.flush();
+    expect(await deps.ledger.balanceOf('place', ANN)).toBe(25_000);
+    expect(await deps.ledger.balanceOf('place', BEN)).toBe(0);
   });
 });

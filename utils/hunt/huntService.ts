@@ -3,7 +3,7 @@ import type { Clock } from '../../src/clock.js';
 import type { Rng } from '../../src/rng.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
-import { invalidInputText } from '../errors.js';
+import { featureDisabled, invalidInputText } from '../errors.js';
 import { PLACE_KINDS, type PlaceEconomy } from '../placeEconomy.js';
 import { weightedDraw } from './draw.js';
 import type { HuntStore, TaskDoc, TipDoc, WindowDoc } from './huntStore.js';
@@ -18,6 +18,18 @@ declare module '../../src/features/feature.js' {
 
 const CLOSE_TASK = 'hunt.window.close';
 const OPENED_TASK = 'hunt.window.opened';
+const REROLLED_TASK = 'hunt.rerolled';
+
+/** What the hunt's timers tell the channel (the feature posts them). */
+export interface HuntAnnouncements {
+  drawn(window: WindowDoc, drawn: Drawn[]): Promise<void>;
+  opened(window: WindowDoc): Promise<void>;
+  rerolled(ended: {
+    revision: number;
+    target: number[];
+    best: { identity: string; best: number } | null;
+  }): Promise<void>;
+}
 
 interface HuntDeps {
   store: HuntStore;
@@ -60,6 +72,7 @@ export class HuntService {
    * second) and paid with an operation id from the span's end. Returns the milli-points paid.
    */
   async activity(identity: string): Promise<number> {
+    if (!(await this.deps.runtimeConfig.get('hunt_enabled'))) return 0;
     const settings = await this.#rewardSettings();
     const now = this.deps.clock.now().getTime();
     const { intervals, from, to } = this.#time.record(identity, now, settings);
@@ -100,11 +113,30 @@ export class HuntService {
     }));
   }
 
-  /** An admin's reroll: a new revision with a new target; tips and bests start again. */
-  async reroll(): Promise<TaskDoc> {
+  /**
+   * An admin's reroll of revision `from`: a new revision with a new target; bests and tip
+   * sequences start again. Only one reroll of a revision happens (a repeated or raced request
+   * answers `rerolled: false`). Announced in the hunt channel by a timer, with the old target.
+   */
+  async reroll(from: number): Promise<{ rerolled: boolean; task: TaskDoc }> {
     const task = await this.task();
-    await this.deps.store.reroll(task.revision, this.#target(), this.deps.clock.now());
-    return this.task();
+    const rerolled =
+      task.revision === from && (await this.deps.store.reroll(task, this.#target(), this.deps.clock.now()));
+    if (rerolled) {
+      await this.deps.scheduler.schedule({
+        id: `${REROLLED_TASK}:${from}`,
+        kind: REROLLED_TASK,
+        dueAt: this.deps.clock.now(),
+        payload: { revision: from },
+      });
+    }
+    return { rerolled, task: await this.task() };
+  }
+
+  /** The target of a revision, current or past (null if unknown). */
+  #targetOf(task: TaskDoc, revision: number): number[] | null {
+    if (revision === task.revision) return task.target;
+    return task.past?.find((p) => p.revision === revision)?.target ?? null;
   }
 
   /**
@@ -146,6 +178,13 @@ export class HuntService {
     return window;
   }
 
+  /** Refuses while `hunt_enabled` is off (tips and joining; status and history stay readable). */
+  async assertEnabled(): Promise<void> {
+    if (!(await this.deps.runtimeConfig.get('hunt_enabled'))) {
+      throw featureDisabled('hunt:errors.disabled', 'hunt_enabled');
+    }
+  }
+
   /** A tip for the current window; a new tip in the same window replaces the pending one. */
   async tip(
     identity: string,
@@ -155,6 +194,7 @@ export class HuntService {
     if (guess.length !== WEIGHTS || guess.some((g) => !Number.isInteger(g) || g < 0 || g > MAX_WEIGHT)) {
       throw invalidInputText('not a guess', 'hunt:errors.guess', { weights: WEIGHTS, max: MAX_WEIGHT });
     }
+    await this.assertEnabled();
     const window = await this.currentWindow();
     const paths = await this.deps.runtimeConfig.get('hunt_paths');
     if (window.beaconPath !== null && (path === null || path < 0 || path >= paths)) {
@@ -176,25 +216,31 @@ export class HuntService {
   }
 
   /**
-   * The hunt's timers: a window's close (its draw and rewards, then `onDrawn`) and its opening
-   * (`onOpened`, where Beacon-Hunt announces the boosted path). Each runs once per window.
+   * The hunt's timers: a window's close (its draw and rewards, then `drawn`), its opening
+   * (`opened`: Beacon-Hunt announces the boosted path) and a reroll (`rerolled`: the ended
+   * revision's target and best). Each runs once per window or revision.
    */
-  tasks(
-    onDrawn: (window: WindowDoc, drawn: Drawn[]) => Promise<void> = async () => {},
-    onOpened: (window: WindowDoc) => Promise<void> = async () => {},
-  ): TaskHandler[] {
+  tasks(announce: HuntAnnouncements): TaskHandler[] {
+    const windowTask = z.object({ windowId: z.string() });
     return [
-      defineTask(OPENED_TASK, z.object({ windowId: z.string() }), async ({ windowId }) => {
+      defineTask(OPENED_TASK, windowTask, async ({ windowId }) => {
         const window = await this.deps.store.getWindow(windowId);
-        if (window?.status === 'open') await onOpened(window);
+        if (window?.status === 'open') await announce.opened(window);
       }),
-      defineTask(CLOSE_TASK, z.object({ windowId: z.string() }), async ({ windowId }) => {
+      defineTask(CLOSE_TASK, windowTask, async ({ windowId }) => {
         const result = await this.closeWindow(windowId);
         if (!result) return;
-        await onDrawn(result.window, result.drawn);
+        await announce.drawn(result.window, result.drawn);
         // A hunt in progress goes on: the next window opens (and Beacon-Hunt announces its path)
         // without waiting for someone to ask. A window nobody tipped in lets the hunt rest.
         if (result.drawn.length > 0) await this.currentWindow();
+      }),
+      defineTask(REROLLED_TASK, z.object({ revision: z.number().int() }), async ({ revision }) => {
+        const task = await this.task();
+        const target = this.#targetOf(task, revision);
+        if (!target) return;
+        const [best] = await this.deps.store.leaderboard(revision, 1);
+        await announce.rerolled({ revision, target, best: best ?? null });
       }),
     ];
   }
@@ -297,6 +343,12 @@ export class HuntService {
     return { revision: task.revision, window, tip, best: best?.best ?? null };
   }
 
+  /** The revision now and how many identities have a best in it. */
+  async players(): Promise<{ revision: number; players: number }> {
+    const task = await this.task();
+    return { revision: task.revision, players: await this.deps.store.players(task.revision) };
+  }
+
   async leaderboard(limit: number) {
     const task = await this.task();
     return { revision: task.revision, rows: await this.deps.store.leaderboard(task.revision, limit) };
@@ -308,8 +360,8 @@ export class HuntService {
 
   async #evaluate(tip: TipDoc, task: TaskDoc, settings: RewardSettings, pathWeight: number): Promise<Drawn> {
     const owner = this.deps.ownerOf ? await this.deps.ownerOf(tip.identity) : tip.identity;
-    // The task is that of the tip's revision (a reroll after the window: scored on its own target).
-    const target = tip.revision === task.revision ? task.target : null;
+    // Scored on its own revision's target, also when a reroll came before the window's draw.
+    const target = this.#targetOf(task, tip.revision);
     const value = target ? score(tip.guess, target) : 0;
     await this.deps.store.setScore(tip._id, value);
     const key = `${tip.revision}:${tip.identity}:${tip.sequence}`;

@@ -8,6 +8,8 @@ export interface TaskDoc {
   revision: number;
   target: number[];
   since: Date;
+  /** Earlier revisions and their targets (a window drawn after a reroll is scored on its own). */
+  past?: { revision: number; target: number[]; since: Date; endedAt: Date }[];
 }
 
 /** One lottery window of a revision; `drawn` is fixed once, by the guarded update that closes it. */
@@ -149,11 +151,14 @@ export class HuntStore {
     }
   }
 
-  /** A new revision with a new target, if the task is still at `revision`. */
-  async reroll(revision: number, target: number[], now: Date): Promise<boolean> {
+  /** A new revision with a new target, if the task is still at `from` (the old one is kept in `past`). */
+  async reroll(from: TaskDoc, target: number[], now: Date): Promise<boolean> {
     const result = await this.#task.updateOne(
-      { _id: 'task', revision },
-      { $set: { revision: revision + 1, target, since: now } },
+      { _id: 'task', revision: from.revision },
+      {
+        $set: { revision: from.revision + 1, target, since: now },
+        $push: { past: { revision: from.revision, target: from.target, since: from.since, endedAt: now } },
+      },
     );
     return result.modifiedCount === 1;
   }
@@ -267,6 +272,11 @@ export class HuntStore {
 
   async withPending(): Promise<BestDoc[]> {
     return this.#bests.find({ pending: { $exists: true } }).toArray();
+  }
+
+  /** How many identities have a best in the revision. */
+  players(revision: number): Promise<number> {
+    return this.#bests.countDocuments({ revision });
   }
 
   leaderboard(revision: number, limit: number): Promise<BestDoc[]> {

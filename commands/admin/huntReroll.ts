@@ -1,0 +1,53 @@
+import { ApplicationCommandOptionType } from 'discord.js';
+import { z } from 'zod';
+import { localized } from '../../src/i18n/definitions.js';
+import { defineComponent } from '../../src/interactions/componentIds.js';
+import { defineComponentHandler } from '../../src/interactions/defineCommand.js';
+import type { Subcommand } from '../../src/interactions/types.js';
+import { ADMIN_MESSAGES } from '../../utils/admin/messages.js';
+
+/** The button carries the revision it rerolls, so a second press or a stale prompt does nothing. */
+export const rerollButton = defineComponent('hunt.reroll', {
+  revision: z.coerce.number().int().min(1),
+  action: z.enum(['apply', 'cancel']),
+});
+
+/**
+ * `/admin hunt reroll`: asks first (a reroll ends every member's best and tip numbering),
+ * then **Reroll** starts the next revision with a new target.
+ */
+export const huntReroll: Subcommand = {
+  definition: {
+    type: ApplicationCommandOptionType.Subcommand,
+    ...localized(ADMIN_MESSAGES, 'commands.huntReroll'),
+  },
+  async run({ deps, i18n }) {
+    const { revision, players } = await deps.services.hunt.players();
+    const button = (action: 'apply' | 'cancel', style: 'danger' | 'secondary') => ({
+      customId: rerollButton.build({ revision, action }),
+      label: i18n.t(`admin:hunt.reroll_${action}`),
+      style,
+    });
+    return {
+      ephemeral: true,
+      content: i18n.t('admin:hunt.rerollConfirm', { revision, next: revision + 1, members: players }),
+      buttons: [button('apply', 'danger'), button('cancel', 'secondary')],
+    };
+  },
+};
+
+export const rerollButtonHandler = defineComponentHandler(rerollButton, {
+  access: 'admin',
+  async run({ deps, actor, i18n, serverI18n }, { revision, action }) {
+    const done = (content: string) => ({ update: true, ephemeral: true, content, buttons: [] });
+    if (action === 'cancel') return done(i18n.t('admin:hunt.rerollCancelled'));
+    const { rerolled, task } = await deps.services.hunt.reroll(revision);
+    if (!rerolled) return done(i18n.t('admin:hunt.rerollStale', { revision, current: task.revision }));
+    await deps.services.admin.record({
+      id: `hunt.reroll:${revision}`,
+      actorId: actor.id,
+      text: serverI18n.t('admin:audit.huntRerolled', { actor: actor.id, revision, next: task.revision }),
+    });
+    return done(i18n.t('admin:hunt.rerollDone', { revision, next: task.revision }));
+  },
+});
