@@ -151,4 +151,16 @@ describe('the hunt lottery and its rewards', () => {
     expect(await deps.ledger.balanceOf('place', ANN)).toBe(25_000);
     expect(await deps.ledger.balanceOf('place', BEN)).toBe(0);
   });
+
+  it('GIVEN a window another process has already drawn (its clock a little ahead) THEN a late tip is refused with when to tip again, and nothing is recorded', async () => {
+    const { deps } = makeBotDeps(t, { rng: low });
+    const hunt = deps.services.hunt;
+    const { window } = await hunt.tip(ANN, [5, 5, 5, 5, 5, 5, 5, 5], null);
+    await hunt.closeWindow(window._id); // the other process's timer
+    await expect(hunt.tip(BEN, [5, 5, 5, 5, 5, 5, 5, 5], null)).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      context: { messageKey: 'hunt:errors.drawing', atSeconds: window.closesAt.getTime() / 1000 },
+    });
+    expect((await hunt.status(BEN)).tip).toBeNull();
+  });
 });

@@ -158,3 +158,26 @@ describe('an admin grant to a worker', () => {
     expect(bonus).toMatchObject({ kind: 'admin', source: worker._id, owner: you, milli: 12_345 });
   });
 });
+
+describe('a worker unlinked between its tip and the draw', () => {
+  it('GIVEN a pending tip of a worker that is then unlinked THEN its draw reward still lands in the owner’s wallet, and the worker can grant nothing more', async () => {
+    const c = makeConsole(t);
+    const you = c.identities.get('you').id;
+    c.clock.advance(86_400_000); // a window of its own, after those of the tests above
+    const worker = await c.deps.services.workers.link(you, 'old laptop');
+    const { window } = await c.deps.services.hunt.tip(worker._id, [1, 2, 3, 4, 5, 6, 7, 8], null);
+    expect(await c.deps.services.workers.unlink(you, worker._id)).toBe(true);
+    c.clock.advance(window.closesAt.getTime() - c.clock.now().getTime());
+    await c.deps.scheduler.runDue();
+    await c.deps.ledger.flush();
+    const events = await c.deps.services.hunt.earnings(10, you);
+    expect(events.filter((e) => e.source === worker._id)).toHaveLength(1);
+    const draw = events.find((e) => e.source === worker._id);
+    expect(draw).toMatchObject({ kind: 'draw', source: worker._id, owner: you, milli: 25_000 });
+    expect(await c.deps.ledger.balanceOf('place', worker._id)).toBe(0);
+    await c.session.run(`as admin /admin place grant points:5 worker:${worker._id}`);
+    expect(c.take()).toContain(worker._id);
+    await c.deps.ledger.flush();
+    expect(await c.deps.ledger.balanceOf('place', worker._id)).toBe(0);
+  });
+});

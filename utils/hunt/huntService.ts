@@ -196,6 +196,12 @@ export class HuntService {
     }
     await this.assertEnabled();
     const window = await this.currentWindow();
+    // Its timer ran already (another process's clock is a little ahead): this window is drawn.
+    if (window.status !== 'open') {
+      throw invalidInputText('the window is drawing', 'hunt:errors.drawing', {
+        atSeconds: Math.ceil(window.closesAt.getTime() / 1000),
+      });
+    }
     const paths = await this.deps.runtimeConfig.get('hunt_paths');
     if (window.beaconPath !== null && (path === null || path < 0 || path >= paths)) {
       throw invalidInputText('a path is needed', 'hunt:errors.path', { max: paths - 1 });

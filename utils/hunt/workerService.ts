@@ -61,9 +61,13 @@ export class WorkerService {
     return (await this.deps.store.get(workerId))?.ownerId ?? null;
   }
 
-  /** Who is paid for an identity: a linked worker's owner, else the identity itself. */
+  /**
+   * Who is paid for an identity: a worker's owner, else the identity itself. An unlinked
+   * worker still has its owner, so a tip it made before the unlink pays the owner, never an
+   * orphan wallet; it can make no new requests.
+   */
   async ownerOf(identity: string): Promise<string> {
-    return (await this.deps.store.get(identity))?.ownerId ?? identity;
+    return (await this.deps.store.record(identity))?.ownerId ?? identity;
   }
 
   /** Checks a worker's signed request; returns the worker, or throws why it is refused (nothing recorded). */

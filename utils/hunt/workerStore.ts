@@ -42,6 +42,11 @@ export class WorkerStore {
     return this.#delegations.findOne({ _id: workerId, unlinkedAt: null });
   }
 
+  /** A worker as it was recorded, also after it was unlinked (its owner stays its owner). */
+  record(workerId: string): Promise<DelegationDoc | null> {
+    return this.#delegations.findOne({ _id: workerId });
+  }
+
   list(ownerId: string): Promise<DelegationDoc[]> {
     return this.#delegations.find({ ownerId, unlinkedAt: null }).sort({ createdAt: 1 }).toArray();
   }
