@@ -7,7 +7,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { sign } from '../utils/hunt/signing.js';
+import { signedHeaders } from '../utils/hunt/signing.js';
 
 const args = z
   .object({
@@ -45,10 +45,7 @@ async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Pr
     method,
     headers: {
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      'x-worker-id': args.id,
-      'x-timestamp': timestamp,
-      'x-nonce': nonce,
-      'x-signature': sign(args.secret, method, path, timestamp, nonce, text),
+      ...signedHeaders(args.id, args.secret, { method, path, timestamp, nonce, body: text }),
     },
     ...(body === undefined ? {} : { body: text }),
   });

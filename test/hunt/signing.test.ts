@@ -12,14 +12,13 @@ function request(overrides: Record<string, string | undefined> = {}, path = '/ap
     'x-nonce': 'nonce-000000000001',
     ...overrides,
   };
-  headers['x-signature'] ??= sign(
-    SECRET,
-    'POST',
+  headers['x-signature'] ??= sign(SECRET, {
+    method: 'POST',
     path,
-    headers['x-timestamp'] as string,
-    headers['x-nonce'] as string,
+    timestamp: headers['x-timestamp'] as string,
+    nonce: headers['x-nonce'] as string,
     body,
-  );
+  });
   return { method: 'POST', path, body, headers };
 }
 
@@ -27,12 +26,26 @@ describe('worker request signatures', () => {
   it('signs the README example exactly as openssl does', () => {
     // printf 'POST\n/api/hunt/tip\n1796000000000\nnonce-000000000001\n<sha256 of body>' |
     //   openssl dgst -sha256 -hmac 'worker-secret-0123456789abcdef'
-    expect(canonical('post', '/api/hunt/tip', String(NOW), 'nonce-000000000001', body)).toBe(
+    expect(
+      canonical({
+        method: 'post',
+        path: '/api/hunt/tip',
+        timestamp: String(NOW),
+        nonce: 'nonce-000000000001',
+        body,
+      }),
+    ).toBe(
       'POST\n/api/hunt/tip\n1796000000000\nnonce-000000000001\n277a9d282a7886b954955b202f20d43375465b740aa8ffe0a2ada405c9692f46',
     );
-    expect(sign(SECRET, 'POST', '/api/hunt/tip', String(NOW), 'nonce-000000000001', body)).toBe(
-      'aee44a42368d5765395aa8a94a16c674f15f2cf82d4293b421acacc222f935e8',
-    );
+    expect(
+      sign(SECRET, {
+        method: 'POST',
+        path: '/api/hunt/tip',
+        timestamp: String(NOW),
+        nonce: 'nonce-000000000001',
+        body,
+      }),
+    ).toBe('aee44a42368d5765395aa8a94a16c674f15f2cf82d4293b421acacc222f935e8');
   });
 
   it('accepts a good request and refuses each kind of bad one', () => {

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { buildHttpApp } from '../../src/http/server.js';
 import { cryptoRng, type Rng } from '../../src/rng.js';
 import { huntRoutes } from '../../utils/hunt/httpRoutes.js';
-import { sign } from '../../utils/hunt/signing.js';
+import { signedHeaders } from '../../utils/hunt/signing.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { makeConsole } from '../support/consoleHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
@@ -29,10 +29,13 @@ function signed(
     payload: body === undefined ? undefined : text,
     headers: {
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      'x-worker-id': worker._id,
-      'x-timestamp': String(now),
-      'x-nonce': n,
-      'x-signature': sign(worker.secret, method, path, String(now), n, text),
+      ...signedHeaders(worker._id, worker.secret, {
+        method,
+        path,
+        timestamp: String(now),
+        nonce: n,
+        body: text,
+      }),
     },
   };
 }

@@ -9,28 +9,34 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
  * and `x-nonce` (16–64 visible characters, never reused). The server refuses a timestamp more
  * than `skewMs` from its clock and a nonce it has seen (it remembers nonces for twice the skew).
  */
-export function canonical(
-  method: string,
-  path: string,
-  timestamp: string,
-  nonce: string,
-  body: string,
-): string {
+/** What a signature covers. */
+export interface SignedParts {
+  method: string;
+  path: string;
+  /** Milliseconds since 1970, as sent in `x-timestamp`. */
+  timestamp: string;
+  nonce: string;
+  /** The raw body ('' when there is none). */
+  body: string;
+}
+
+export function canonical({ method, path, timestamp, nonce, body }: SignedParts): string {
   const bodyHash = createHash('sha256').update(body).digest('hex');
   return `${method.toUpperCase()}\n${path}\n${timestamp}\n${nonce}\n${bodyHash}`;
 }
 
-export function sign(
-  secret: string,
-  method: string,
-  path: string,
-  timestamp: string,
-  nonce: string,
-  body: string,
-): string {
-  return createHmac('sha256', secret)
-    .update(canonical(method, path, timestamp, nonce, body))
-    .digest('hex');
+export function sign(secret: string, parts: SignedParts): string {
+  return createHmac('sha256', secret).update(canonical(parts)).digest('hex');
+}
+
+/** The four headers of a worker's signed request. */
+export function signedHeaders(workerId: string, secret: string, parts: SignedParts): Record<string, string> {
+  return {
+    'x-worker-id': workerId,
+    'x-timestamp': parts.timestamp,
+    'x-nonce': parts.nonce,
+    'x-signature': sign(secret, parts),
+  };
 }
 
 export type Refusal = 'missing_headers' | 'bad_timestamp' | 'stale_timestamp' | 'bad_nonce' | 'bad_signature';
@@ -49,10 +55,7 @@ export function verify(
   if (!/^\d{10,16}$/.test(timestamp)) return 'bad_timestamp';
   if (Math.abs(now - Number(timestamp)) > skewMs) return 'stale_timestamp';
   if (!/^[\x21-\x7e]{16,64}$/.test(nonce)) return 'bad_nonce';
-  const expected = Buffer.from(
-    sign(secret, request.method, request.path, timestamp, nonce, request.body),
-    'hex',
-  );
+  const expected = Buffer.from(sign(secret, { ...request, timestamp, nonce }), 'hex');
   const given = Buffer.from(/^[0-9a-f]{64}$/.test(signature) ? signature : '', 'hex');
   return given.length === expected.length && timingSafeEqual(given, expected) ? null : 'bad_signature';
 }
