@@ -9,5 +9,7 @@ export default defineConfig({
     // One database server for the whole run; files are isolated by database name.
     fileParallelism: true,
     maxWorkers: 2,
+    // Processes the tests start serve no web page unless a test gives them a port of their own.
+    env: { HTTP_PORT: '0' },
   },
 });

@@ -9,6 +9,7 @@ import { huntFeature } from './hunt/index.js';
 import { placeFeature } from './place/index.js';
 import { pokerFeature } from './poker/index.js';
 import { vaultFeature } from './vault/index.js';
+import { webFeature } from './web/index.js';
 
 /**
  * The registry: every feature of the bot, in the order /help lists them. A new feature is
@@ -22,6 +23,7 @@ export const FEATURES: readonly Feature[] = [
   pokerFeature,
   placeFeature,
   huntFeature,
+  webFeature,
   adminFeature,
 ];
 

@@ -58,8 +58,17 @@ const envSchema = z.object({
   SCHEDULER_POLL_MS: z.coerce.number().int().min(50).max(600_000).default(1_000),
   SCHEDULER_LEASE_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(60_000),
   POST_MIN_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(1_500),
-  HTTP_PORT: z.coerce.number().int().min(0).max(65_535).default(0),
+  HTTP_PORT: z.coerce.number().int().min(0).max(65_535).default(8787),
   HTTP_HOST: z.string().min(1).default('127.0.0.1'),
+  PUBLIC_URL: z
+    .url({ protocol: /^https?$/ })
+    .transform((url) => url.replace(/\/+$/, ''))
+    .optional(),
+  DISCORD_CLIENT_SECRET: z.string().min(1).optional(),
+  WS_MAX_PLACE_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1_500),
+  WEB_WRITES_PER_MEMBER_PER_MIN: z.coerce.number().int().min(1).max(1_000_000).default(120),
+  WEB_WRITES_PER_IP_PER_MIN: z.coerce.number().int().min(1).max(1_000_000).default(600),
+  WS_HANDSHAKES_PER_IP_PER_MIN: z.coerce.number().int().min(1).max(1_000_000).default(120),
   DEFAULT_PLACE_ENABLED: z.enum(['0', '1']).default('1'),
   DEFAULT_PLACE_WIDTH: z.coerce.number().int().min(1).max(2_048).default(256),
   DEFAULT_PLACE_HEIGHT: z.coerce.number().int().min(1).max(2_048).default(256),
@@ -107,8 +116,21 @@ export interface Config {
    * defaults of the runtime settings `place_enabled` and `place_pixel_cost` (in points).
    */
   place: { enabled: boolean; width: number; height: number; pixelCost: number };
-  /** The HTTP server (workers' API): off when the port is 0; loopback unless HTTP_HOST says otherwise. */
-  http: { port: number; host: string };
+  /**
+   * The HTTP server (the canvas page, its API and WebSocket, the workers' API, /metrics):
+   * off when the port is 0; loopback unless HTTP_HOST says otherwise. `publicUrl` is how
+   * browsers reach it (sign-in links; the origin writes must come from).
+   */
+  http: {
+    port: number;
+    host: string;
+    publicUrl: string | null;
+    discordClientSecret: string | null;
+    wsMaxConnections: number;
+    writesPerMemberPerMin: number;
+    writesPerIpPerMin: number;
+    wsHandshakesPerIpPerMin: number;
+  };
   /** The local console's starting language (`!locale` changes it). */
   consoleLocale: Locale;
 }
@@ -156,7 +178,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     runtimeConfigTtlMs: e.RUNTIME_CONFIG_TTL_MS,
     scheduler: { pollMs: e.SCHEDULER_POLL_MS, leaseMs: e.SCHEDULER_LEASE_MS },
     postMinIntervalMs: e.POST_MIN_INTERVAL_MS,
-    http: { port: e.HTTP_PORT, host: e.HTTP_HOST },
+    http: {
+      port: e.HTTP_PORT,
+      host: e.HTTP_HOST,
+      publicUrl: e.PUBLIC_URL ?? null,
+      discordClientSecret: e.DISCORD_CLIENT_SECRET ?? null,
+      wsMaxConnections: e.WS_MAX_PLACE_CONNECTIONS,
+      writesPerMemberPerMin: e.WEB_WRITES_PER_MEMBER_PER_MIN,
+      writesPerIpPerMin: e.WEB_WRITES_PER_IP_PER_MIN,
+      wsHandshakesPerIpPerMin: e.WS_HANDSHAKES_PER_IP_PER_MIN,
+    },
     place: {
       enabled: e.DEFAULT_PLACE_ENABLED === '1',
       width: e.DEFAULT_PLACE_WIDTH,

@@ -6,8 +6,10 @@
  * every shard, so they all use the same data.
  */
 import { REST, Routes, ShardingManager } from 'discord.js';
+import { openApp } from './app.js';
 import { runCli } from './cli.js';
 import { startDatabaseServer } from './db/connect.js';
+import { serveWebUntilStopped, untilStopped } from './http/webProcess.js';
 import { fromRoot } from './paths.js';
 
 await runCli(async (config, log) => {
@@ -27,6 +29,10 @@ await runCli(async (config, log) => {
       handlerSweepInterval: 0,
     }).setToken(token);
     const { shards } = (await rest.get(Routes.gatewayBot())) as { shards: number };
+    // The web runs once, here, never once per shard (the shards get HTTP_PORT=0).
+    process.env.HTTP_PORT = '0';
+    const web = await openApp({ ...config, mongo: { ...config.mongo, uri: server.uri } }, log);
+    const serving = config.http.port > 0 ? serveWebUntilStopped(web) : untilStopped().then(() => 0);
     const manager = new ShardingManager(fromRoot('src', 'main.ts'), {
       token,
       execArgv: ['--import', 'tsx'],
@@ -36,10 +42,10 @@ await runCli(async (config, log) => {
       log.info({ event: 'shard.created', shardId: shard.id }, 'shard started'),
     );
     await manager.spawn();
-    await new Promise<void>((resolve) => {
-      process.once('SIGINT', () => resolve());
-      process.once('SIGTERM', () => resolve());
-    });
+    // The web process stops on the same signal; then the shards are stopped.
+    const webStatus = await serving;
+    await web.close();
+    if (webStatus !== 0) log.warn({ event: 'web.not_served', status: webStatus }, 'the web was not served');
     // Shard.kill sends SIGTERM without respawning; each shard then shuts down gracefully.
     const exits = [...manager.shards.values()].map((shard) => {
       const child = shard.process;

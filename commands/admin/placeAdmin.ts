@@ -5,7 +5,7 @@ import type { Subcommand } from '../../src/interactions/types.js';
 import { ADMIN_MESSAGES } from '../../utils/admin/messages.js';
 import { parsePlacePoints } from '../../utils/amounts.js';
 import { invalidInputText } from '../../utils/errors.js';
-import { balanceAfter } from '../../utils/ledger/ledger.js';
+import { grantPlacePoints } from '../../utils/hunt/adminGrant.js';
 import { MAX_SIDE } from '../../utils/place/placeService.js';
 import { memberOption, parseOptions } from '../options.js';
 
@@ -47,44 +47,19 @@ export const placeGrant: Subcommand = {
     );
     if (!target === !worker)
       throw invalidInputText('name a member or a worker', 'admin:place.targetOrWorker');
-    // A worker's points go to its owner (resolved now); the worker stays the source in the audit.
-    const owner = worker ? await deps.services.workers.linkedOwner(worker) : target;
-    if (!owner)
-      throw invalidInputText(`no worker ${worker}`, 'admin:place.noWorker', { worker: worker ?? '' });
     let amount: number;
     try {
       amount = parsePlacePoints(points);
     } catch {
       throw invalidInputText(`"${points}" is not an amount of points`, 'admin:place.badPoints', { points });
     }
-    const opId = `place.grant:${invocation.id}`;
-    const outcome = await deps.services.place.grant({
-      opId,
+    const { owner, balance } = await grantPlacePoints(deps.services, serverI18n, {
+      opId: `place.grant:${invocation.id}`,
       moderatorId: actor.id,
-      to: owner,
-      amount,
-      reason,
-      source: worker ?? actor.id,
-    });
-    await deps.services.hunt.recordAdminGrant({
-      opId,
-      moderatorId: actor.id,
-      source: worker ?? owner,
-      owner,
+      ...(worker ? { worker } : { member: target as string }),
       milli: amount,
       reason,
     });
-    await deps.services.admin.record({
-      id: opId,
-      actorId: actor.id,
-      text: serverI18n.t('admin:audit.placeGranted', {
-        actor: actor.id,
-        amount: serverI18n.points(amount),
-        to: owner,
-        reason,
-      }),
-    });
-    const balance = balanceAfter(outcome, owner) ?? (await deps.services.place.wallet(owner)).balance;
     return {
       ephemeral: true,
       content: i18n.t('admin:place.granted', {

@@ -9,12 +9,13 @@ import { PlaceEconomy } from '../../utils/placeEconomy.js';
 import { info, leaderboard, me, pixel } from './pixel.js';
 import { placePostTasks } from './posts.js';
 import { palette, timelapse, view } from './view.js';
+import { web } from './web.js';
 
 export const placeCommand = defineCommand({
   ...localized(PLACE_MESSAGES, 'commands.place'),
   access: 'everyone',
   category: 'place:category',
-  subcommands: [pixel, view, info, me, palette, leaderboard, timelapse],
+  subcommands: [pixel, view, info, me, palette, leaderboard, timelapse, web],
 });
 
 export const placeFeature: Feature = {

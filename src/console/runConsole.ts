@@ -7,6 +7,7 @@ import { prepareBotDeps } from '../botDeps.js';
 import { ManualClock } from '../clock.js';
 import type { Config } from '../config.js';
 import { describeServer } from '../db/connect.js';
+import { pageUrl, serveHttp } from '../http/serve.js';
 import { InteractionRuntime } from '../interactions/runtime.js';
 import { cryptoRng, seededRng } from '../rng.js';
 import { ConsoleIdentities } from './consoleIdentities.js';
@@ -111,6 +112,13 @@ export async function runLocalConsole(config: Config, argv: string[]): Promise<n
       return failed === 0 ? 0 : 1;
     }
 
+    // The canvas on the web, on HTTP_PORT (a script ends at once, so only the prompt serves).
+    const http = await serveHttp(deps, ASSEMBLY, { db: app.db }).catch((error: Error) => {
+      write(`The web page is not served: ${error.message} (set HTTP_PORT to another port, or 0).\n`);
+      return null;
+    });
+    const url = pageUrl(deps, http);
+    if (http && url) write(`The live canvas: ${url} (run /place web for a sign-in link).\n`);
     const rl = createInterface({ input: process.stdin, output: process.stdout, prompt: '> ' });
     rl.prompt();
     for await (const line of rl) {
@@ -118,6 +126,7 @@ export async function runLocalConsole(config: Config, argv: string[]): Promise<n
       rl.prompt();
     }
     rl.close();
+    await http?.close();
     return 0;
   } finally {
     await app.close();

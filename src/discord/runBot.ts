@@ -2,7 +2,7 @@ import { ASSEMBLY } from '../../commands/index.js';
 import { openApp } from '../app.js';
 import { prepareBotDeps } from '../botDeps.js';
 import type { Config } from '../config.js';
-import { startHttpServer } from '../http/server.js';
+import { serveHttp } from '../http/serve.js';
 import { InteractionRuntime } from '../interactions/runtime.js';
 import type { Logger } from '../logger.js';
 import { createDiscordClient, startDiscordBot } from './discordBot.js';
@@ -22,8 +22,10 @@ export async function runDiscordBot(config: Config, log: Logger, token: string):
     const runtime = new InteractionRuntime(deps, ASSEMBLY);
     const bot = await startDiscordBot(client, runtime, log, { token });
     deps.scheduler.start(config.scheduler.pollMs);
-    const http =
-      config.http.port > 0 ? await startHttpServer({ ...config.http, log }, ASSEMBLY.httpRoutes(deps)) : null;
+    const http = await serveHttp(deps, ASSEMBLY, {
+      db: app.db,
+      gateway: () => (client.isReady() ? 'connected' : 'disconnected'),
+    });
     const signal = await new Promise<NodeJS.Signals>((resolve) => {
       process.once('SIGINT', () => resolve('SIGINT'));
       process.once('SIGTERM', () => resolve('SIGTERM'));

@@ -1,5 +1,6 @@
 import { AppError, type ErrorCode, type ErrorMessage } from '../../utils/errors.js';
 import { resolveLocale, type Translator } from '../i18n/i18n.js';
+import { metrics } from '../metrics.js';
 import { hasAccess, resolveActor } from './authority.js';
 import { familyOf } from './componentIds.js';
 import { handlerPath } from './defineCommand.js';
@@ -159,6 +160,8 @@ export class InteractionRuntime {
       const ran = performance.now();
       await responder.send(reply);
       const sent = performance.now();
+      metrics.interactions.inc({ command: describe(invocation), outcome: 'ok' });
+      metrics.interactionSeconds.observe({ command: describe(invocation) }, (sent - started) / 1000);
       log.info(
         {
           event: 'interaction.handled',
@@ -181,6 +184,12 @@ export class InteractionRuntime {
         this.catalog.errorMessages,
         this.#languages(invocation).member,
       );
+      const code = presented.expected ? (error as AppError).code : 'UNEXPECTED';
+      metrics.interactions.inc({
+        command: describe(invocation),
+        outcome: presented.expected ? 'refused' : 'failed',
+      });
+      metrics.errors.inc({ code });
       if (presented.expected) {
         log.info(
           { event: 'interaction.refused', command: describe(invocation), code: (error as AppError).code },

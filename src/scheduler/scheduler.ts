@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { Clock } from '../clock.js';
 import type { DueTaskDoc } from '../db/collections.js';
 import type { Logger } from '../logger.js';
+import { metrics } from '../metrics.js';
 import { type Periodic, startPeriodic } from '../periodic.js';
 
 /** What a handler learns about the run it is asked for. */
@@ -193,6 +194,7 @@ export class Scheduler {
       await this.deps.tasks.updateOne(mine, {
         $set: { status: 'done', endedAt: clock.now(), leaseOwner: null, leaseUntil: null },
       });
+      metrics.schedulerJobs.inc({ kind: task.kind, outcome: 'done' });
       log.info(
         { event: 'task.done', taskId: task._id, kind: task.kind, attempt: task.attempts },
         'task done',
@@ -210,6 +212,7 @@ export class Scheduler {
               lastError: String(error),
             },
       });
+      metrics.schedulerJobs.inc({ kind: task.kind, outcome: failed ? 'failed' : 'retry' });
       log[failed ? 'error' : 'warn'](
         {
           event: failed ? 'task.failed' : 'task.retry',

@@ -9,6 +9,7 @@ import type {
 } from '../../src/db/collections.js';
 import { isDuplicateKey } from '../../src/db/duplicateKey.js';
 import type { Logger } from '../../src/logger.js';
+import { metrics } from '../../src/metrics.js';
 import type { Rng } from '../../src/rng.js';
 import { AppError, isAppError } from '../errors.js';
 import { AccountGate } from './accountGate.js';
@@ -327,7 +328,19 @@ export class Ledger {
 
   #run(spec: OperationSpec): Promise<LedgerOutcome> {
     const accounts = legAccounts(spec).map((leg) => `${spec.currency}:${leg.account}`);
-    return this.#gate.run(accounts, () => this.#runAdmitted(spec));
+    const labels = { type: spec.type, currency: spec.currency };
+    return this.#gate
+      .run(accounts, () => this.#runAdmitted(spec))
+      .then(
+        (outcome) => {
+          metrics.ledgerOperations.inc({ ...labels, outcome: outcome.replayed ? 'replayed' : 'applied' });
+          return outcome;
+        },
+        (error: unknown) => {
+          metrics.ledgerOperations.inc({ ...labels, outcome: isAppError(error) ? 'refused' : 'failed' });
+          throw error;
+        },
+      );
   }
 
   async #runAdmitted(spec: OperationSpec): Promise<LedgerOutcome> {

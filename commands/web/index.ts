@@ -1,0 +1,15 @@
+import type { Feature } from '../../src/features/feature.js';
+import { webRoutes } from '../../src/http/webApi.js';
+import { WebService } from '../../utils/web/webService.js';
+import { WebStore } from '../../utils/web/webStore.js';
+
+/**
+ * The canvas on the web: sign-in links and sessions (its services) and the page, API and live
+ * WebSocket (its routes, in `src/http/`). Its command is `/place web`, in the Place feature.
+ */
+export const webFeature: Feature = {
+  name: 'web',
+  ensureIndexes: WebStore.ensureIndexes,
+  createServices: (infra) => ({ web: new WebService({ store: new WebStore(infra.db), clock: infra.clock }) }),
+  httpRoutes: (deps, shared) => webRoutes(deps, shared),
+};

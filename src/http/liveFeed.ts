@@ -1,0 +1,194 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { type WebSocket, WebSocketServer } from 'ws';
+import type { PlaceService } from '../../utils/place/placeService.js';
+import type { PixelEventDoc } from '../../utils/place/placeStore.js';
+import type { Logger } from '../logger.js';
+import { metrics } from '../metrics.js';
+
+/** Close codes a browser sees (README, "The canvas on the web"). */
+export const CLOSE = {
+  /** At WS_MAX_PLACE_CONNECTIONS: try again later. */
+  full: 1013,
+  /** Too many handshakes from one address. */
+  rateLimited: 4029,
+  /** The client read too slowly; its messages piled up. */
+  tooSlow: 4008,
+  /** The server is shutting down. */
+  goingAway: 1001,
+} as const;
+
+/** A placement on the wire: [revision, x, y, colour, owner, time in ms]. */
+export type WireChange = [number, number, number, number, string | null, number];
+
+export type FeedMessage =
+  | { type: 'hello'; revision: number }
+  | { type: 'changes'; from: number; revision: number; changes: WireChange[] }
+  | { type: 'reload'; revision: number };
+
+const wire = (e: PixelEventDoc): WireChange => [e._id, e.x, e.y, e.color, e.owner, e.at.getTime()];
+
+interface Options {
+  place: PlaceService;
+  log: Logger;
+  maxClients: number;
+  /** How often the changes feed is read: placements reach browsers batched at most this often. */
+  tickMs?: number;
+  /** A client further behind than this reloads the board instead of replaying. */
+  maxCatchUp?: number;
+  /** Bytes waiting to be sent to one client before it is dropped as too slow. */
+  maxBufferedBytes?: number;
+}
+
+/**
+ * The live canvas for browsers: one WebSocket per browser, fed from the Place changes feed
+ * (MongoDB), never from this process's own placements, so a placement made by any shard or
+ * process reaches every browser of every web process. Every `tickMs` one reader asks the feed
+ * for what committed since the last tick and sends it to every client as one message.
+ *
+ * A client connects with `?after=<revision>` (the board it holds): before it joins the live
+ * stream, the same serialized tick sends it the placements after that revision, so it misses
+ * none and gets none twice. More than `maxCatchUp` behind, it is told to reload the board.
+ */
+export class LiveFeed {
+  readonly #wss = new WebSocketServer({ noServer: true, maxPayload: 1_024 });
+  readonly #live = new Set<WebSocket>();
+  #joining: { ws: WebSocket; after: number }[] = [];
+  #connections = 0;
+  #revision = -1;
+  #timer: NodeJS.Timeout | null = null;
+  #pinger: NodeJS.Timeout | null = null;
+  readonly #alive = new WeakSet<WebSocket>();
+  #ticking: Promise<void> | null = null;
+
+  constructor(private readonly options: Options) {}
+
+  get clients(): number {
+    return this.#connections;
+  }
+
+  async start(): Promise<void> {
+    this.#revision = await this.options.place.advance();
+    this.#timer = setInterval(() => void this.tick(), this.options.tickMs ?? 50);
+    // Connections that died without a close (a laptop lid) are found by a missing pong.
+    this.#pinger = setInterval(() => {
+      for (const ws of [...this.#live, ...this.#joining.map((j) => j.ws)]) {
+        if (!this.#alive.has(ws)) ws.terminate();
+        else {
+          this.#alive.delete(ws);
+          ws.ping();
+        }
+      }
+    }, 30_000);
+  }
+
+  /** Takes over an HTTP upgrade: a connection, or a clear refusal (close code and reason). */
+  accept(request: IncomingMessage, socket: Duplex, head: Buffer, after: number | null): void {
+    this.#wss.handleUpgrade(request, socket, head, (ws) => {
+      if (this.#connections >= this.options.maxClients) {
+        ws.close(CLOSE.full, `server full: at most ${this.options.maxClients} live connections`);
+        return;
+      }
+      this.#connections++;
+      metrics.webSocketClients.set(this.#connections);
+      this.#alive.add(ws);
+      ws.on('pong', () => this.#alive.add(ws));
+      ws.on('close', () => {
+        this.#connections--;
+        metrics.webSocketClients.set(this.#connections);
+        this.#live.delete(ws);
+        this.#joining = this.#joining.filter((j) => j.ws !== ws);
+      });
+      ws.on('error', () => ws.terminate());
+      this.#send(ws, { type: 'hello', revision: this.#revision });
+      if (after === null || after >= this.#revision) this.#live.add(ws);
+      else this.#joining.push({ ws, after });
+    });
+  }
+
+  /** Refuses an upgrade before it is accepted (rate limit): a close frame with the reason. */
+  refuse(request: IncomingMessage, socket: Duplex, head: Buffer, code: number, reason: string): void {
+    this.#wss.handleUpgrade(request, socket, head, (ws) => ws.close(code, reason));
+  }
+
+  /** One read of the feed: new placements to every live client, then catch-ups to joiners. */
+  tick(): Promise<void> {
+    this.#ticking ??= this.#tick().finally(() => {
+      this.#ticking = null;
+    });
+    return this.#ticking;
+  }
+
+  async #tick(): Promise<void> {
+    try {
+      if (this.#live.size + this.#joining.length === 0) {
+        this.#revision = await this.options.place.advance();
+        return;
+      }
+      for (;;) {
+        const feed = await this.options.place.changesAfter(this.#revision, 2_000);
+        if (feed.revision <= this.#revision) break;
+        const message = JSON.stringify({
+          type: 'changes',
+          from: this.#revision,
+          revision: feed.revision,
+          changes: feed.changes.map(wire),
+        } satisfies FeedMessage);
+        this.#revision = feed.revision;
+        for (const ws of this.#live) this.#sendRaw(ws, message);
+        if (feed.changes.length < 2_000) break;
+      }
+      const joining = this.#joining;
+      this.#joining = [];
+      for (const { ws, after } of joining) await this.#catchUp(ws, after);
+    } catch (error) {
+      this.options.log.warn({ event: 'web.feed_failed', err: error }, 'could not read the changes feed');
+    }
+  }
+
+  async #catchUp(ws: WebSocket, after: number): Promise<void> {
+    if (this.#revision - after > (this.options.maxCatchUp ?? 10_000)) {
+      this.#send(ws, { type: 'reload', revision: this.#revision });
+      this.#live.add(ws);
+      return;
+    }
+    let from = after;
+    while (from < this.#revision) {
+      const feed = await this.options.place.changesAfter(from, 2_000);
+      const upTo = Math.min(feed.revision, this.#revision);
+      const changes = feed.changes.filter((c) => c._id <= upTo).map(wire);
+      this.#send(ws, { type: 'changes', from, revision: upTo, changes });
+      if (upTo <= from) break;
+      from = upTo;
+    }
+    if (ws.readyState === ws.OPEN) this.#live.add(ws);
+  }
+
+  #send(ws: WebSocket, message: FeedMessage): void {
+    this.#sendRaw(ws, JSON.stringify(message));
+  }
+
+  #sendRaw(ws: WebSocket, text: string): void {
+    if (ws.readyState !== ws.OPEN) return;
+    // A client that does not read is dropped, never buffered without bound.
+    if (ws.bufferedAmount > (this.options.maxBufferedBytes ?? 1 << 20)) {
+      ws.close(CLOSE.tooSlow, 'too slow: reconnect with your last revision');
+      ws.terminate();
+      return;
+    }
+    ws.send(text);
+  }
+
+  async stop(): Promise<void> {
+    if (this.#timer) clearInterval(this.#timer);
+    if (this.#pinger) clearInterval(this.#pinger);
+    await this.#ticking;
+    const open = [...this.#wss.clients];
+    const gone = Promise.all(open.map((ws) => new Promise((resolve) => ws.once('close', resolve))));
+    for (const ws of open) ws.close(CLOSE.goingAway, 'server shutting down');
+    // Clients get half a second to answer the close; then their sockets are cut.
+    await Promise.race([gone, new Promise((resolve) => setTimeout(resolve, 500).unref())]);
+    for (const ws of this.#wss.clients) ws.terminate();
+    await new Promise<void>((resolve) => this.#wss.close(() => resolve()));
+  }
+}

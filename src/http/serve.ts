@@ -1,0 +1,31 @@
+import type { Db } from 'mongodb';
+import type { Assembly } from '../features/assemble.js';
+import type { BotDeps } from '../interactions/types.js';
+import { type Health, type HttpServer, startHttpServer } from './server.js';
+
+/**
+ * Starts the HTTP server of a process (the bot, the console, `start:web`, the shard manager)
+ * on HTTP_PORT with every feature's routes; none when HTTP_PORT is 0.
+ */
+export async function serveHttp(
+  deps: BotDeps,
+  assembly: Assembly,
+  parts: { db: Db; gateway?: Health['gateway'] },
+): Promise<HttpServer | null> {
+  const { http } = deps.config;
+  if (http.port === 0) return null;
+  const health: Health = {
+    database: async () => (await parts.db.command({ ping: 1 })).ok === 1,
+    gateway: parts.gateway ?? (() => 'none'),
+  };
+  return startHttpServer(
+    { host: http.host, port: http.port, log: deps.log, health },
+    assembly.httpRoutes(deps),
+  );
+}
+
+/** Where a browser opens the canvas: PUBLIC_URL, else the address the server listens on. */
+export function pageUrl(deps: BotDeps, server: HttpServer | null): string | null {
+  const base = deps.config.http.publicUrl ?? server?.url ?? null;
+  return base ? `${base}/place` : null;
+}

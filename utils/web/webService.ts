@@ -1,0 +1,85 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Clock } from '../../src/clock.js';
+import type { WebIdentity, WebStore } from './webStore.js';
+
+declare module '../../src/features/feature.js' {
+  interface FeatureServices {
+    web: WebService;
+  }
+}
+
+/** A sign-in link works once, for 10 minutes (`/place web`). */
+export const LINK_TTL_MS = 10 * 60_000;
+/** A browser stays signed in for 30 days, or until `/place web action:logout-all`. */
+export const SESSION_TTL_MS = 30 * 24 * 3_600_000;
+
+const hash = (token: string) => createHash('sha256').update(token).digest('hex');
+const newToken = () => randomBytes(32).toString('base64url');
+
+export interface RateLimit {
+  /** Hits allowed per window, per key. */
+  limit: number;
+  windowMs: number;
+}
+
+/**
+ * Signing in to the web page without passwords: `/place web` makes a one-time link; opening
+ * it (and confirming) makes a session. Links and sessions are stored as hashes in MongoDB, so
+ * any web process can check them and a database leak reveals no usable token. Rate limits are
+ * counters in MongoDB too: every process behind a load balancer counts against the same limit.
+ */
+export class WebService {
+  constructor(private readonly deps: { store: WebStore; clock: Clock }) {}
+
+  /** A new sign-in link's token, valid once for LINK_TTL_MS. */
+  async createLink(identity: WebIdentity): Promise<{ token: string; expiresAt: Date }> {
+    const token = newToken();
+    const now = this.deps.clock.now();
+    const expiresAt = new Date(now.getTime() + LINK_TTL_MS);
+    await this.deps.store.addLink({ _id: hash(token), ...identity, createdAt: now, expiresAt, usedAt: null });
+    return { token, expiresAt };
+  }
+
+  /** Uses a link (once) and opens a session; null when the link is unknown, used or expired. */
+  async signIn(linkToken: string): Promise<{ token: string; identity: WebIdentity; expiresAt: Date } | null> {
+    const now = this.deps.clock.now();
+    const link = await this.deps.store.useLink(hash(linkToken), now);
+    if (!link) return null;
+    const identity = { userId: link.userId, name: link.name, roleIds: link.roleIds };
+    return this.openSession(identity);
+  }
+
+  /** A session for a member known by other means (Discord OAuth2). */
+  async openSession(
+    identity: WebIdentity,
+  ): Promise<{ token: string; identity: WebIdentity; expiresAt: Date }> {
+    const token = newToken();
+    const now = this.deps.clock.now();
+    const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
+    await this.deps.store.addSession({ _id: hash(token), ...identity, createdAt: now, expiresAt });
+    return { token, identity, expiresAt };
+  }
+
+  /** The member a session cookie speaks for, or null. */
+  async session(token: string): Promise<WebIdentity | null> {
+    const session = await this.deps.store.session(hash(token), this.deps.clock.now());
+    return session ? { userId: session.userId, name: session.name, roleIds: session.roleIds } : null;
+  }
+
+  signOut(token: string): Promise<void> {
+    return this.deps.store.endSession(hash(token));
+  }
+
+  /** Ends every session of a member (every browser); returns how many. */
+  signOutEverywhere(userId: string): Promise<number> {
+    return this.deps.store.endSessionsOf(userId);
+  }
+
+  /** Counts a hit of `key`; refused hits report when the window ends. */
+  async allow(key: string, rule: RateLimit): Promise<{ allowed: boolean; retryAfterMs: number }> {
+    const now = this.deps.clock.now().getTime();
+    const windowStart = now - (now % rule.windowMs);
+    const count = await this.deps.store.hit(key, windowStart, rule.windowMs);
+    return { allowed: count <= rule.limit, retryAfterMs: windowStart + rule.windowMs - now };
+  }
+}

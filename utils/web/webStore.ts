@@ -1,0 +1,106 @@
+import type { Collection, Db } from 'mongodb';
+import { isDuplicateKey } from '../../src/db/duplicateKey.js';
+
+/** Who a sign-in link or a session speaks for: the member, and their roles when it was made. */
+export interface WebIdentity {
+  userId: string;
+  name: string;
+  /** The member's roles at `/place web` (admin rights on the web follow the same rules as commands). */
+  roleIds: string[];
+}
+
+/** A one-time sign-in link (`/place web`): the SHA-256 of its token, never the token. */
+export interface LinkDoc extends WebIdentity {
+  _id: string;
+  createdAt: Date;
+  expiresAt: Date;
+  usedAt: Date | null;
+}
+
+/** A signed-in browser: the SHA-256 of its cookie, never the cookie. */
+export interface SessionDoc extends WebIdentity {
+  _id: string;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+interface RateDoc {
+  _id: string;
+  count: number;
+  expiresAt: Date;
+}
+
+const LINKS = 'web_links';
+const SESSIONS = 'web_sessions';
+const RATES = 'web_rate_limits';
+
+/** The only code that touches the web's sign-in links, sessions and rate-limit counters. */
+export class WebStore {
+  readonly #links: Collection<LinkDoc>;
+  readonly #sessions: Collection<SessionDoc>;
+  readonly #rates: Collection<RateDoc>;
+
+  constructor(db: Db) {
+    this.#links = db.collection<LinkDoc>(LINKS);
+    this.#sessions = db.collection<SessionDoc>(SESSIONS);
+    this.#rates = db.collection<RateDoc>(RATES);
+  }
+
+  /** Expired documents leave on their own on MongoDB (TTL); every read also checks the expiry. */
+  static async ensureIndexes(db: Db): Promise<void> {
+    await Promise.all([
+      db.collection(LINKS).createIndex({ expiresAt: 1 }, { name: 'ttl', expireAfterSeconds: 0 }),
+      db.collection(SESSIONS).createIndex({ expiresAt: 1 }, { name: 'ttl', expireAfterSeconds: 0 }),
+      db.collection(SESSIONS).createIndex({ userId: 1 }, { name: 'by_user' }),
+      db.collection(RATES).createIndex({ expiresAt: 1 }, { name: 'ttl', expireAfterSeconds: 0 }),
+    ]);
+  }
+
+  async addLink(link: LinkDoc): Promise<void> {
+    await this.#links.insertOne(link);
+  }
+
+  /** Uses a link once: only the caller whose update found it unused and unexpired gets it. */
+  async useLink(id: string, now: Date): Promise<LinkDoc | null> {
+    return this.#links.findOneAndUpdate(
+      { _id: id, usedAt: null, expiresAt: { $gt: now } },
+      { $set: { usedAt: now } },
+      { returnDocument: 'before' },
+    );
+  }
+
+  async addSession(session: SessionDoc): Promise<void> {
+    await this.#sessions.insertOne(session);
+  }
+
+  session(id: string, now: Date): Promise<SessionDoc | null> {
+    return this.#sessions.findOne({ _id: id, expiresAt: { $gt: now } });
+  }
+
+  async endSession(id: string): Promise<void> {
+    await this.#sessions.deleteOne({ _id: id });
+  }
+
+  /** Ends every session of a member; returns how many. */
+  async endSessionsOf(userId: string): Promise<number> {
+    return (await this.#sessions.deleteMany({ userId })).deletedCount;
+  }
+
+  /** Counts one hit in a fixed window (one counter per key and window, shared by every process). */
+  async hit(key: string, windowStart: number, windowMs: number): Promise<number> {
+    for (;;) {
+      try {
+        const doc = await this.#rates.findOneAndUpdate(
+          { _id: `${key}:${windowStart}` },
+          { $inc: { count: 1 }, $setOnInsert: { expiresAt: new Date(windowStart + 2 * windowMs) } },
+          { upsert: true, returnDocument: 'before' },
+        );
+        // The pre-image (reliable under concurrency on every backend): this hit is one more.
+        return (doc?.count ?? 0) + 1;
+      } catch (error) {
+        // Two first hits raced to create the counter: the loser counts on the winner's.
+        if (!isDuplicateKey(error)) throw error;
+      }
+    }
+  }
+}
