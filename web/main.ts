@@ -18,7 +18,7 @@ interface Board {
 type WireChange = [number, number, number, number, string | null, number];
 type FeedMessage =
   | { type: 'hello'; revision: number }
-  | { type: 'changes'; from: number; revision: number; changes: WireChange[] }
+  | { type: 'changes'; from: number; revision: number; changes: WireChange[]; names: Record<string, string> }
   | { type: 'reload'; revision: number };
 interface Me {
   client_id: string;
@@ -156,11 +156,17 @@ function zoomAt(factor: number, px: number, py: number): void {
   apply();
 }
 
+/** The viewport's content origin on screen (inside its border): where pan (0, 0) is. */
+function viewportOrigin(): { left: number; top: number } {
+  const rect = view.viewport.getBoundingClientRect();
+  return { left: rect.left + view.viewport.clientLeft, top: rect.top + view.viewport.clientTop };
+}
+
 function pixelAt(clientX: number, clientY: number): { x: number; y: number } | null {
   if (!state.board) return null;
-  const rect = view.viewport.getBoundingClientRect();
-  const x = Math.floor((clientX - rect.left - state.panX) / state.zoom);
-  const y = Math.floor((clientY - rect.top - state.panY) / state.zoom);
+  const o = viewportOrigin();
+  const x = Math.floor((clientX - o.left - state.panX) / state.zoom);
+  const y = Math.floor((clientY - o.top - state.panY) / state.zoom);
   return x >= 0 && y >= 0 && x < state.board.width && y < state.board.height ? { x, y } : null;
 }
 
@@ -182,8 +188,8 @@ view.viewport.addEventListener('pointermove', (e) => {
   if (pointers.size === 2) {
     const [a, b] = [...pointers.values()] as [{ x: number; y: number }, { x: number; y: number }];
     const distance = Math.hypot(a.x - b.x, a.y - b.y);
-    const rect = view.viewport.getBoundingClientRect();
-    if (pinch) zoomAt(distance / pinch, (a.x + b.x) / 2 - rect.left, (a.y + b.y) / 2 - rect.top);
+    const o = viewportOrigin();
+    if (pinch) zoomAt(distance / pinch, (a.x + b.x) / 2 - o.left, (a.y + b.y) / 2 - o.top);
     pinch = distance;
     dragged += 10;
     return;
@@ -207,8 +213,8 @@ view.viewport.addEventListener(
   'wheel',
   (e) => {
     e.preventDefault();
-    const rect = view.viewport.getBoundingClientRect();
-    zoomAt(e.deltaY < 0 ? 1.25 : 0.8, e.clientX - rect.left, e.clientY - rect.top);
+    const o = viewportOrigin();
+    zoomAt(e.deltaY < 0 ? 1.25 : 0.8, e.clientX - o.left, e.clientY - o.top);
   },
   { passive: false },
 );
@@ -337,7 +343,8 @@ view.confirm.addEventListener('close', async () => {
 // --- The signed-in member -------------------------------------------------------------
 
 async function loadMe(): Promise<void> {
-  state.me = await api<Me>('/api/place/me').catch(() => null);
+  const session = await api<{ signed_in: boolean }>('/api/place/session').catch(() => ({ signed_in: false }));
+  state.me = session.signed_in ? await api<Me>('/api/place/me').catch(() => null) : null;
   updatePlaceButton();
   const me = state.me;
   view.wallet.replaceChildren();
@@ -376,8 +383,9 @@ async function loadMe(): Promise<void> {
 
 // --- Live updates ---------------------------------------------------------------------
 
-function addToFeed(change: WireChange): void {
+function addToFeed(change: WireChange, names: Record<string, string>): void {
   const [revision, x, y, colour, owner, at] = change;
+  const who = owner === state.me?.client_id ? 'you' : owner ? (names[owner] ?? owner) : null;
   const li = document.createElement('li');
   const dot = text('span', '', 'dot');
   dot.style.background = state.board?.palette[colour]?.hex ?? '#fff';
@@ -385,7 +393,7 @@ function addToFeed(change: WireChange): void {
     dot,
     text(
       'span',
-      `#${revision} (${x}, ${y}) ${state.board?.palette[colour]?.name ?? colour}${owner ? ` by ${owner === state.me?.client_id ? 'you' : owner}` : ''} · ${new Date(at).toLocaleTimeString()}`,
+      `#${revision} (${x}, ${y}) ${state.board?.palette[colour]?.name ?? colour}${who ? ` by ${who}` : ''} · ${new Date(at).toLocaleTimeString()}`,
     ),
   );
   view.feed.prepend(li);
@@ -409,7 +417,7 @@ function connect(): void {
     for (const change of message.changes) {
       if (change[0] <= state.revision) continue;
       paint(change[1], change[2], change[3]);
-      addToFeed(change);
+      addToFeed(change, message.names ?? {});
     }
     state.revision = Math.max(state.revision, message.revision);
     showRevision();

@@ -23,13 +23,22 @@ export type WireChange = [number, number, number, number, string | null, number]
 
 export type FeedMessage =
   | { type: 'hello'; revision: number }
-  | { type: 'changes'; from: number; revision: number; changes: WireChange[] }
+  | {
+      type: 'changes';
+      from: number;
+      revision: number;
+      changes: WireChange[];
+      /** Display names of the owners in `changes`, when known. */
+      names: Record<string, string>;
+    }
   | { type: 'reload'; revision: number };
 
 const wire = (e: PixelEventDoc): WireChange => [e._id, e.x, e.y, e.color, e.owner, e.at.getTime()];
 
 interface Options {
   place: PlaceService;
+  /** Display names of members (the profiles), for the feed's lines. */
+  names: (ids: string[]) => Promise<Map<string, string>>;
   log: Logger;
   maxClients: number;
   /** How often the changes feed is read: placements reach browsers batched at most this often. */
@@ -133,6 +142,7 @@ export class LiveFeed {
           from: this.#revision,
           revision: feed.revision,
           changes: feed.changes.map(wire),
+          names: await this.#names(feed.changes),
         } satisfies FeedMessage);
         this.#revision = feed.revision;
         for (const ws of this.#live) this.#sendRaw(ws, message);
@@ -156,12 +166,23 @@ export class LiveFeed {
     while (from < this.#revision) {
       const feed = await this.options.place.changesAfter(from, 2_000);
       const upTo = Math.min(feed.revision, this.#revision);
-      const changes = feed.changes.filter((c) => c._id <= upTo).map(wire);
-      this.#send(ws, { type: 'changes', from, revision: upTo, changes });
+      const events = feed.changes.filter((c) => c._id <= upTo);
+      this.#send(ws, {
+        type: 'changes',
+        from,
+        revision: upTo,
+        changes: events.map(wire),
+        names: await this.#names(events),
+      });
       if (upTo <= from) break;
       from = upTo;
     }
     if (ws.readyState === ws.OPEN) this.#live.add(ws);
+  }
+
+  async #names(events: PixelEventDoc[]): Promise<Record<string, string>> {
+    const owners = [...new Set(events.flatMap((e) => (e.owner ? [e.owner] : [])))];
+    return owners.length === 0 ? {} : Object.fromEntries(await this.options.names(owners));
   }
 
   #send(ws: WebSocket, message: FeedMessage): void {

@@ -62,14 +62,15 @@ class WebError extends Error {
 
 /**
  * Security headers on every response: no inline script or style (the CSP), no framing, no
- * sniffing, no referrer (a sign-in link must not leak to another site).
+ * sniffing, no referrer to other sites (a sign-in link must not leak).
  */
 const SECURITY_HEADERS = {
   'content-security-policy':
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
   'x-frame-options': 'DENY',
   'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
+  // Not no-referrer: with it, browsers send `Origin: null` on form posts, which the origin check refuses.
+  'referrer-policy': 'same-origin',
   'cross-origin-opener-policy': 'same-origin',
 };
 
@@ -131,6 +132,7 @@ export function webRoutes(deps: BotDeps, shared: HttpShared) {
   const i18n = deps.i18n.for('en');
   const feed = new LiveFeed({
     place: services.place,
+    names: (ids) => deps.profiles.names(ids),
     log: deps.log,
     maxClients: config.http.wsMaxConnections,
   });
@@ -230,7 +232,8 @@ export function webRoutes(deps: BotDeps, shared: HttpShared) {
         httpOnly: true,
         sameSite: 'strict',
         secure: (config.http.publicUrl ?? '').startsWith('https:'),
-        expires: expiresAt,
+        // Relative, so a browser whose clock differs from the server's keeps it as long.
+        maxAge: Math.max(0, Math.floor((expiresAt.getTime() - deps.clock.now().getTime()) / 1000)),
       });
 
     // --- Public -----------------------------------------------------------------------
@@ -332,6 +335,14 @@ export function webRoutes(deps: BotDeps, shared: HttpShared) {
     });
 
     // --- A signed-in member -----------------------------------------------------------
+
+    // Whether this browser is signed in, without an error when not (the page asks first).
+    app.get('/api/place/session', async (request) => {
+      const identity = await identityOf(request);
+      return identity
+        ? { signed_in: true, client_id: identity.userId, name: identity.name }
+        : { signed_in: false };
+    });
 
     app.get('/api/place/me', async (request) => {
       const actor = await signedIn(request);
@@ -482,7 +493,7 @@ export function webRoutes(deps: BotDeps, shared: HttpShared) {
 function signInPage(token: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Sign in · Neural Place</title><link rel="stylesheet" href="/place/app.css"></head>
+<title>Sign in · Neural Place</title><link rel="icon" href="data:,"><link rel="stylesheet" href="/place/app.css"></head>
 <body class="signin"><main><h1>Neural Place</h1>
 <form method="post" action="/place/login"><input type="hidden" name="token" value="${token}">
 <button type="submit">Sign in and open the canvas</button></form>

@@ -146,7 +146,6 @@ describe('the canvas API over real HTTP', () => {
       ],
     ] as const;
     for (const [response, status, code] of cases) {
-      console.log('CASE', status, code, response.status, response.text.slice(0, 60));
       expect([response.status, response.json?.error?.code]).toEqual([status, code]);
       expect(response.json.error.message.length).toBeGreaterThan(10);
     }
