@@ -3,7 +3,8 @@
 // works as the very first one after cloning: it installs what this machine lacks.
 //  1. Debian packages node-canvas compiles against (when root with apt-get; else one line says which).
 //  2. A JDK and Maven, for the offline MongoDB-compatible server (only when MONGODB_URI is unset).
-//  3. npm dependencies (npm ci) when node_modules is missing or older than package-lock.json.
+//  3. Chromium, for the web page's browser tests (when root with apt-get).
+//  4. npm dependencies (npm ci) when node_modules is missing or older than package-lock.json.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -61,6 +62,18 @@ const canvasHeaders =
 if (!canvasBuilt && !canvasHeaders) aptInstall(CANVAS_DEBS, 'node-canvas (image rendering)');
 if (!existsSync('/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf')) {
   aptInstall(['fonts-dejavu-core'], 'readable text in rendered images');
+}
+
+// The web page's tests drive a real browser: Debian's chromium (Playwright's own download
+// is not reachable everywhere). Only the tests need it; a missing one is installed when possible.
+const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
+if (!CHROMIUM.some((path) => existsSync(path))) {
+  if (process.getuid?.() === 0 && ok('apt-get', ['--version']))
+    aptInstall(['chromium'], 'the web page tests (a real browser)');
+  else
+    console.error(
+      'setup: the web page tests need chromium (apt-get install chromium); the bot runs without it',
+    );
 }
 
 if (!process.env.MONGODB_URI && !(ok('javac', ['-version']) && ok('mvn', ['-v']))) {

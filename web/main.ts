@@ -261,7 +261,9 @@ function buildPalette(palette: Colour[]): void {
   });
   // Arrow keys move within the palette (one tab stop for the group).
   view.palette.addEventListener('keydown', (e) => {
-    const step = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: 8, ArrowUp: -8 }[e.key];
+    // A row holds as many swatches as the layout fits (8 on a desktop, more on a tablet).
+    const columns = getComputedStyle(view.palette).gridTemplateColumns.split(' ').length;
+    const step = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: columns, ArrowUp: -columns }[e.key];
     if (step === undefined) return;
     e.preventDefault();
     chooseColour((state.colour + step + palette.length) % palette.length, true);

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { FakeDiscord } from '../support/fakeDiscord.js';
 import { type LoggingProcess, startNode } from '../support/nodeProcess.js';
 
+const PORT = 41_000 + (process.pid % 10_000);
+
 /** `npm start` with a token, as an operator runs it: a real process, stopped with SIGTERM. */
 describe('the bot process', () => {
   const fake = new FakeDiscord();
@@ -15,6 +17,7 @@ describe('the bot process', () => {
       MONGODB_URI: inject('mongoUri'),
       MONGODB_DB_NAME: `bot_process_${Date.now()}`,
       LOG_LEVEL: 'info',
+      HTTP_PORT: String(PORT),
     });
     await bot.waitForLog('"event":"discord.ready"');
   });
@@ -29,6 +32,12 @@ describe('the bot process', () => {
     const [reply] = await fake.waitFor(token);
     expect(reply?.embeds[0]?.description).toBe('You have **0 🍪**.');
     expect(bot.logs()).toContain('"event":"db.selected","kind":"uri"');
+    // The same process serves the canvas page and reports the gateway in its health.
+    const health = await fetch(`http://127.0.0.1:${PORT}/healthz`).then((r) => r.json());
+    expect(health).toEqual({ ok: true, database: 'ok', gateway: 'connected' });
+    expect((await fetch(`http://127.0.0.1:${PORT}/place`)).status).toBe(200);
+    const metrics = await fetch(`http://127.0.0.1:${PORT}/metrics`).then((r) => r.text());
+    expect(metrics).toContain('bot_interactions_total{command="/cookies balance",outcome="ok"} 1');
 
     expect(await bot.terminate()).toBe(0);
     expect(bot.logs()).toContain('"event":"shutdown.started"');
