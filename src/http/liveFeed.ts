@@ -69,6 +69,9 @@ export class LiveFeed {
   #pinger: NodeJS.Timeout | null = null;
   readonly #alive = new WeakSet<WebSocket>();
   #ticking: Promise<void> | null = null;
+  #advancedAt = 0;
+  /** Display names seen lately (names rarely change; one query per new owner). */
+  readonly #nameCache = new Map<string, string>();
 
   constructor(private readonly options: Options) {}
 
@@ -78,7 +81,7 @@ export class LiveFeed {
 
   async start(): Promise<void> {
     this.#revision = await this.options.place.advance();
-    this.#timer = setInterval(() => void this.tick(), this.options.tickMs ?? 50);
+    this.#schedule();
     // Connections that died without a close (a laptop lid) are found by a missing pong.
     this.#pinger = setInterval(() => {
       for (const ws of [...this.#live, ...this.#joining.map((j) => j.ws)]) {
@@ -89,6 +92,19 @@ export class LiveFeed {
         }
       }
     }, 30_000);
+  }
+
+  /**
+   * The next tick starts `tickMs` after the last one started, or as soon as it ends when it
+   * took longer (a fixed interval would skip a whole period behind a slow tick).
+   */
+  #schedule(delay = 0): void {
+    this.#timer = setTimeout(async () => {
+      const started = performance.now();
+      await this.tick();
+      if (this.#timer)
+        this.#schedule(Math.max(0, (this.options.tickMs ?? 50) - (performance.now() - started)));
+    }, delay);
   }
 
   /** Takes over an HTTP upgrade: a connection, or a clear refusal (close code and reason). */
@@ -134,17 +150,24 @@ export class LiveFeed {
         this.#revision = await this.options.place.advance();
         return;
       }
+      // The watermark as it stands; once a second this reader also moves it, in case the
+      // process of a placement died before moving it (recovery would, later).
+      const advance = Date.now() - this.#advancedAt > 1_000;
+      if (advance) this.#advancedAt = Date.now();
       for (;;) {
-        const feed = await this.options.place.changesAfter(this.#revision, 2_000);
+        const feed = await this.options.place.changesAfter(this.#revision, 2_000, { advance });
         if (feed.revision <= this.#revision) break;
-        const message = JSON.stringify({
-          type: 'changes',
-          from: this.#revision,
-          revision: feed.revision,
-          changes: feed.changes.map(wire),
-          names: await this.#names(feed.changes),
-        } satisfies FeedMessage);
+        const message = Buffer.from(
+          JSON.stringify({
+            type: 'changes',
+            from: this.#revision,
+            revision: feed.revision,
+            changes: feed.changes.map(wire),
+            names: await this.#names(feed.changes),
+          } satisfies FeedMessage),
+        );
         this.#revision = feed.revision;
+        // Encoded once, sent to every client as a text frame.
         for (const ws of this.#live) this.#sendRaw(ws, message);
         if (feed.changes.length < 2_000) break;
       }
@@ -182,14 +205,25 @@ export class LiveFeed {
 
   async #names(events: PixelEventDoc[]): Promise<Record<string, string>> {
     const owners = [...new Set(events.flatMap((e) => (e.owner ? [e.owner] : [])))];
-    return owners.length === 0 ? {} : Object.fromEntries(await this.options.names(owners));
+    const unknown = owners.filter((o) => !this.#nameCache.has(o));
+    if (unknown.length > 0) {
+      const found = await this.options.names(unknown);
+      if (this.#nameCache.size > 10_000) this.#nameCache.clear();
+      for (const o of unknown) this.#nameCache.set(o, found.get(o) ?? '');
+    }
+    const names: Record<string, string> = {};
+    for (const owner of owners) {
+      const name = this.#nameCache.get(owner);
+      if (name) names[owner] = name;
+    }
+    return names;
   }
 
   #send(ws: WebSocket, message: FeedMessage): void {
-    this.#sendRaw(ws, JSON.stringify(message));
+    this.#sendRaw(ws, Buffer.from(JSON.stringify(message)));
   }
 
-  #sendRaw(ws: WebSocket, text: string): void {
+  #sendRaw(ws: WebSocket, data: Buffer): void {
     if (ws.readyState !== ws.OPEN) return;
     // A client that does not read is dropped, never buffered without bound.
     if (ws.bufferedAmount > (this.options.maxBufferedBytes ?? 1 << 20)) {
@@ -197,11 +231,12 @@ export class LiveFeed {
       ws.terminate();
       return;
     }
-    ws.send(text);
+    ws.send(data, { binary: false });
   }
 
   async stop(): Promise<void> {
-    if (this.#timer) clearInterval(this.#timer);
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
     if (this.#pinger) clearInterval(this.#pinger);
     await this.#ticking;
     const open = [...this.#wss.clients];

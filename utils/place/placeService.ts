@@ -395,8 +395,10 @@ export class PlaceService {
    * Placements in revision order after `after`, never skipping one: only revisions up to the
    * watermark are returned. `revision` is where to read on from.
    */
-  async changesAfter(after: number, limit: number): Promise<Changes> {
-    const committed = await this.advance();
+  async changesAfter(after: number, limit: number, options: { advance?: boolean } = {}): Promise<Changes> {
+    // A reader that polls often (the live feed) may leave moving the watermark to the placers,
+    // which move it right after each placement, and read it as it stands: one query, not three.
+    const committed = options.advance === false ? (await this.canvas()).committed : await this.advance();
     const events = await this.deps.store.eventsBetween(after, committed, limit);
     const revision = events.length === limit ? (events[events.length - 1] as PixelEventDoc)._id : committed;
     return { changes: events.filter((e) => e.kind !== 'void'), revision: Math.max(after, revision) };
