@@ -60,11 +60,13 @@ const envSchema = z.object({
   POST_MIN_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(1_500),
   HTTP_PORT: z.coerce.number().int().min(0).max(65_535).default(8787),
   HTTP_HOST: z.string().min(1).default('127.0.0.1'),
-  PUBLIC_URL: z
-    .url({ protocol: /^https?$/ })
-    .transform((url) => url.replace(/\/+$/, ''))
-    .optional(),
-  DISCORD_CLIENT_SECRET: z.string().min(1).optional(),
+  PUBLIC_URL: optionalText.pipe(
+    z
+      .url({ protocol: /^https?$/ })
+      .transform((url) => url.replace(/\/+$/, ''))
+      .optional(),
+  ),
+  DISCORD_CLIENT_SECRET: optionalText,
   WS_MAX_PLACE_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1_500),
   WEB_WRITES_PER_MEMBER_PER_MIN: z.coerce.number().int().min(1).max(1_000_000).default(120),
   WEB_WRITES_PER_IP_PER_MIN: z.coerce.number().int().min(1).max(1_000_000).default(600),

@@ -6,6 +6,7 @@ import { parsePlacePoints } from '../../utils/amounts.js';
 import { type AppError, isAppError } from '../../utils/errors.js';
 import { grantPlacePoints } from '../../utils/hunt/adminGrant.js';
 import { PALETTE, rgb } from '../../utils/place/palette.js';
+import type { OpenedSession } from '../../utils/web/webService.js';
 import type { WebIdentity } from '../../utils/web/webStore.js';
 import type { HttpShared } from '../features/feature.js';
 import { hasAccess, resolveActor } from '../interactions/authority.js';
@@ -226,7 +227,10 @@ export function webRoutes(deps: BotDeps, shared: HttpShared) {
         }
       }
     };
-    const sessionCookie = (reply: FastifyReply, token: string, expiresAt: Date) =>
+    /** A new session's cookie; the member counts as seen (the live feed shows their name). */
+    const startSession = async (reply: FastifyReply, session: OpenedSession) => {
+      await deps.profiles.touch({ id: session.identity.userId, name: session.identity.name });
+      const { token, expiresAt } = session;
       reply.setCookie(SESSION_COOKIE, token, {
         path: '/',
         httpOnly: true,
@@ -235,6 +239,7 @@ export function webRoutes(deps: BotDeps, shared: HttpShared) {
         // Relative, so a browser whose clock differs from the server's keeps it as long.
         maxAge: Math.max(0, Math.floor((expiresAt.getTime() - deps.clock.now().getTime()) / 1000)),
       });
+    };
 
     // --- Public -----------------------------------------------------------------------
 
@@ -480,13 +485,13 @@ export function webRoutes(deps: BotDeps, shared: HttpShared) {
           'This sign-in link was used or has expired: run /place web again.',
         );
       }
-      sessionCookie(reply, session.token, session.expiresAt);
+      await startSession(reply, session);
       return reply.redirect('/place', 303);
     });
 
     // Discord OAuth2 (optional): only when DISCORD_CLIENT_SECRET and PUBLIC_URL are set.
     const oauth = config.http.discordClientSecret && config.http.publicUrl && config.discord.applicationId;
-    if (oauth) registerDiscordOAuth(app, deps, sessionCookie);
+    if (oauth) registerDiscordOAuth(app, deps, startSession);
   }
 }
 
@@ -508,7 +513,7 @@ function signInPage(token: string): string {
 function registerDiscordOAuth(
   app: FastifyInstance,
   deps: BotDeps,
-  sessionCookie: (reply: FastifyReply, token: string, expiresAt: Date) => unknown,
+  startSession: (reply: FastifyReply, session: OpenedSession) => Promise<void>,
 ) {
   const { config } = deps;
   const redirectUri = `${config.http.publicUrl}/auth/discord/callback`;
@@ -552,7 +557,7 @@ function registerDiscordOAuth(
       name: user.global_name ?? user.username,
       roleIds: [],
     });
-    sessionCookie(reply, session.token, session.expiresAt);
+    await startSession(reply, session);
     return reply.redirect('/place');
   });
 }

@@ -58,6 +58,7 @@ describe('the feature registry', () => {
       'poker',
       'place',
       'hunt',
+      'web',
       'admin',
     ]);
   });

@@ -18,6 +18,41 @@ const t = useTestDatabase('web_browser');
 let web: Awaited<ReturnType<typeof startWeb>>;
 let browser: Browser;
 
+/**
+ * A picture on the board before the pages open (a cookie with chips and a palette band), made
+ * by a member through the real placement service, so the screenshots show a canvas in use.
+ */
+async function paintPicture() {
+  const artist = '897000000000000009';
+  const pixels: [number, number, number][] = [];
+  const [cx, cy, r] = [128, 110, 22];
+  for (let y = cy - r; y <= cy + r; y++) {
+    for (let x = cx - r; x <= cx + r; x++) {
+      const d = Math.hypot(x - cx, y - cy);
+      if (d > r) continue;
+      const chip = (x * 7 + y * 13) % 23 === 0 || (x * 5 + y * 11) % 29 === 0;
+      pixels.push([x, y, d > r - 2 ? 24 : chip ? 24 : 25]);
+    }
+  }
+  for (let x = 64; x < 192; x++) for (let y = 160; y < 164; y++) pixels.push([x, y, (x - 64) >> 2]);
+  await web.deps.services.place.grant({
+    opId: 'browser.artist',
+    moderatorId: web.adminId,
+    to: artist,
+    amount: pixels.length * 100_000,
+    reason: 'test',
+  });
+  for (let i = 0; i < pixels.length; i += 32) {
+    await Promise.all(
+      pixels
+        .slice(i, i + 32)
+        .map(([x, y, color]) =>
+          web.deps.services.place.place({ opId: `browser.art:${x}:${y}`, userId: artist, x, y, color }),
+        ),
+    );
+  }
+}
+
 async function ready(page: Page) {
   await page.waitForSelector('body[data-ready="true"]');
 }
@@ -26,6 +61,7 @@ describe('the /place page in a real browser', () => {
   beforeAll(async () => {
     if (!CHROMIUM) throw new Error('chromium is missing: run node scripts/ensure-setup.mjs');
     web = await startWeb(t);
+    await paintPicture();
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
     mkdirSync('out/web', { recursive: true });
   });
@@ -118,7 +154,7 @@ describe('the /place page in a real browser', () => {
       return [...(canvas.getContext('2d')?.getImageData(10, 10, 1, 1).data ?? [])];
     });
     expect(colour).toEqual([0x36, 0x90, 0xea, 255]);
-    expect(await watcher.textContent('#feed')).toContain('(10, 10) blue');
+    expect(await watcher.textContent('#feed')).toContain('(10, 10) blue by ann');
     await web.deps.ledger.flush();
     expect((await web.deps.services.place.wallet(ANN)).balance).toBe(400_000);
     expect((await web.deps.services.place.pixelInfo(10, 10))?.pixel.color).toBe(BLUE);

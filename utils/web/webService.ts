@@ -28,6 +28,13 @@ export interface RateLimit {
  * any web process can check them and a database leak reveals no usable token. Rate limits are
  * counters in MongoDB too: every process behind a load balancer counts against the same limit.
  */
+/** A session just opened: its cookie's token (shown once, stored only as a hash). */
+export interface OpenedSession {
+  token: string;
+  identity: WebIdentity;
+  expiresAt: Date;
+}
+
 export class WebService {
   constructor(private readonly deps: { store: WebStore; clock: Clock }) {}
 
@@ -41,7 +48,7 @@ export class WebService {
   }
 
   /** Uses a link (once) and opens a session; null when the link is unknown, used or expired. */
-  async signIn(linkToken: string): Promise<{ token: string; identity: WebIdentity; expiresAt: Date } | null> {
+  async signIn(linkToken: string): Promise<OpenedSession | null> {
     const now = this.deps.clock.now();
     const link = await this.deps.store.useLink(hash(linkToken), now);
     if (!link) return null;
@@ -50,9 +57,7 @@ export class WebService {
   }
 
   /** A session for a member known by other means (Discord OAuth2). */
-  async openSession(
-    identity: WebIdentity,
-  ): Promise<{ token: string; identity: WebIdentity; expiresAt: Date }> {
+  async openSession(identity: WebIdentity): Promise<OpenedSession> {
     const token = newToken();
     const now = this.deps.clock.now();
     const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
