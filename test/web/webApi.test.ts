@@ -76,6 +76,40 @@ describe('the canvas API over real HTTP', () => {
     expect(expired.json.error.code).toBe('LINK_INVALID');
   });
 
+  it('GIVEN the page THEN it is served with its bundled script and styles, and logging out ends only that session', async () => {
+    const page = await web.request('GET', '/place');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<script type="module" src="/place/app.js"');
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    const script = await web.request('GET', '/place/app.js');
+    expect(script.headers.get('content-type')).toContain('javascript');
+    expect(script.text).toContain('/api/place/ws');
+    expect((await web.request('GET', '/place/app.css')).headers.get('content-type')).toContain('text/css');
+
+    const [laptop, phone] = [await web.signIn(ANN, 'ann'), await web.signIn(ANN, 'ann')];
+    expect((await web.request('GET', '/api/place/session', { cookie: laptop })).json).toEqual({
+      signed_in: true,
+      client_id: ANN,
+      name: 'ann',
+    });
+    const foreign = await web.request('POST', '/api/place/logout', {
+      cookie: laptop,
+      origin: 'https://evil.example',
+    });
+    expect(foreign.json.error.code).toBe('BAD_ORIGIN');
+    expect((await web.request('GET', '/api/place/session', { cookie: laptop })).json.signed_in).toBe(true);
+    const out = await web.request('POST', '/api/place/logout', { cookie: laptop });
+    expect(out.json).toEqual({ signed_out: true });
+    expect(out.headers.get('set-cookie')).toMatch(/^place_session=;/);
+    expect((await web.request('GET', '/api/place/session', { cookie: laptop })).json).toEqual({
+      signed_in: false,
+    });
+    expect((await web.request('GET', '/api/place/me', { cookie: laptop })).json.error.code).toBe(
+      'NOT_SIGNED_IN',
+    );
+    expect((await web.request('GET', '/api/place/session', { cookie: phone })).json.signed_in).toBe(true);
+  });
+
   it('GIVEN a signed-in member THEN /api/place/me shows the wallet, and a placement charges exactly once per idempotency key', async () => {
     expect((await web.request('GET', '/api/place/me')).json.error.code).toBe('NOT_SIGNED_IN');
     const ann = await web.signIn(ANN, 'ann');
