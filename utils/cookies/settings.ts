@@ -29,7 +29,7 @@ export const COOKIES_SETTINGS = defineSettings('cookies', {
   steal_wealth_weight_pct: wholeNumberSetting(d('steal_wealth_weight_pct'), 50, 0, 200),
   steal_heat_penalty_pct: wholeNumberSetting(d('steal_heat_penalty_pct'), 25, 0, 100),
   steal_heat_window_min: wholeNumberSetting(d('steal_heat_window_min'), 60, 1, 24 * 60),
-  steal_loot_pct: wholeNumberSetting(d('steal_loot_pct'), 8, 1, 100),
+  steal_loot_pct: wholeNumberSetting(d('steal_loot_pct'), 4, 1, 100),
   steal_max_loot: wholeNumberSetting(d('steal_max_loot'), 2_000, 1, 1_000_000_000),
   steal_hourly_budget: wholeNumberSetting(d('steal_hourly_budget'), 5_000, 1, 1_000_000_000),
   steal_fine_pct: wholeNumberSetting(d('steal_fine_pct'), 5, 0, 100),

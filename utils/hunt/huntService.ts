@@ -68,8 +68,8 @@ export class HuntService {
    * A valid hunt request of an identity (`/hunt join`, a tip, `/hunt status`, a worker's
    * request): the time since its previous one counts if the gap is at most
    * `place_time_max_gap_sec`. A request that completes no interval writes nothing. A completed
-   * interval is claimed against the identity's paid time (so two processes never pay the same
-   * second) and paid with an operation id from the span's end. Returns the milli-points paid.
+   * interval is claimed against the owner's paid time (so two processes, or a member and its
+   * workers, never pay the same second) and paid with an operation id from the span's end. Returns the milli-points paid.
    */
   async activity(identity: string): Promise<number> {
     if (!(await this.deps.runtimeConfig.get('hunt_enabled'))) return 0;
@@ -77,10 +77,12 @@ export class HuntService {
     const now = this.deps.clock.now().getTime();
     const { intervals, from, to } = this.#time.record(identity, now, settings);
     if (intervals === 0 || settings.timePoints === 0) return 0;
-    const start = await this.deps.store.claimTime(identity, from, to);
+    // Active time is the member's time: a member and its workers pinging at once are paid for
+    // it once (claimed against the owner), or a farm of workers would multiply the hour.
+    const owner = this.deps.ownerOf ? await this.deps.ownerOf(identity) : identity;
+    const start = await this.deps.store.claimTime(owner, from, to);
     const paid = Math.floor((to - start) / settings.intervalMs);
     if (paid === 0) return 0;
-    const owner = this.deps.ownerOf ? await this.deps.ownerOf(identity) : identity;
     const milli = paid * settings.timePoints * 1000;
     const opId = `hunt.time:${identity}:${to}`;
     await this.deps.economy.reward(owner, {

@@ -305,6 +305,34 @@ export class Ledger {
     return new Map(rows.map((r) => [r._id, { count: r.count, in: r.in, out: r.out }]));
   }
 
+  /**
+   * What moved between `since` and `until`, by kind, for the members together and for the
+   * house (pots are passing places and left out): the faucets and sinks of a currency.
+   */
+  async flowsByKind(
+    currency: OperationSpec['currency'],
+    since: Date,
+    until: Date,
+  ): Promise<{ members: Map<string, KindTotal>; house: Map<string, KindTotal> }> {
+    const group = (account: unknown) =>
+      this.deps.cols.ledgerEvents
+        .aggregate<{ _id: string; count: number; in: number; out: number }>([
+          { $match: { currency, account, at: { $gte: since, $lt: until } } },
+          {
+            $group: {
+              _id: '$kind',
+              count: { $sum: 1 },
+              in: { $sum: { $cond: [{ $gt: ['$delta', 0] }, '$delta', 0] } },
+              out: { $sum: { $cond: [{ $lt: ['$delta', 0] }, { $subtract: [0, '$delta'] }, 0] } },
+            },
+          },
+        ])
+        .toArray()
+        .then((rows) => new Map(rows.map((r) => [r._id, { count: r.count, in: r.in, out: r.out }])));
+    const [members, house] = await Promise.all([group(this.#memberIds()), group(this.houseAccountId)]);
+    return { members, house };
+  }
+
   #memberIds() {
     return { $ne: this.houseAccountId, $not: new RegExp(`^${POT_PREFIX}`) };
   }

@@ -1,0 +1,73 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+
+/** [low, high]: each member draws its own value in this range once. */
+const range = z.tuple([z.number().min(0), z.number().min(0)]).refine(([low, high]) => low <= high, {
+  message: 'low must not exceed high',
+});
+
+/**
+ * How a simulated member plays. `honest` does what the rates say; the greedy ones:
+ * - `richest_thief` steals only from the richest member it may rob, whenever its cooldown allows;
+ * - `martingale` plays coinflip and doubles its bet after every loss (back to 1 % of its balance
+ *   after a win);
+ * - `time_farmer` hunts only for active time: it keeps pinging and never tips;
+ * - `worker_farmer` hunts with `workers` linked workers, every one pinging and tipping.
+ */
+export const STRATEGIES = ['honest', 'richest_thief', 'martingale', 'time_farmer', 'worker_farmer'] as const;
+export type Strategy = (typeof STRATEGIES)[number];
+
+const ACTIONS = ['coinflip', 'dice', 'slots', 'blackjack', 'give', 'steal', 'heist', 'poker'] as const;
+export type Action = (typeof ACTIONS)[number];
+
+const archetype = z.object({
+  name: z.string().min(1),
+  /** The part of the members who are this kind (all shares add up to 1). */
+  share: z.number().min(0).max(1),
+  /** Days a week with a session (7: every day; 1.5: on about three days in two weeks). */
+  daysPerWeek: z.number().min(0).max(7),
+  /** How long a session lasts, in hours, and the hour of day (UTC) it may start. */
+  sessionHours: range,
+  startHour: range,
+  strategy: z.enum(STRATEGIES),
+  /** Hunts while active: a tip every window and an activity ping every step. */
+  hunts: z.boolean(),
+  /** 0: guesses at random; 1: guesses the target. */
+  skill: range,
+  /** How often per active hour each action is tried. Collecting happens whenever it is due. */
+  rates: z.partialRecord(z.enum(ACTIONS), z.number().min(0)),
+  /** Workers linked and hunting alongside (the worker farmer's; at most 10 per member). */
+  workers: z.number().int().min(0).max(10).default(0),
+  /** A bet is this percentage of the balance (within the games' limits). */
+  betPct: z.number().min(0).max(100),
+});
+export type Archetype = z.infer<typeof archetype>;
+
+export const behavioursSchema = z.object({
+  operator: z.object({
+    /** Cookies the operator puts in the vault at the start, and the reserve it must keep. */
+    vaultFund: z.number().int().min(0),
+    reserve: z.number().int().min(0),
+    /** Moderators' event prizes: so many grants a day to members active that day. */
+    cookieGrantsPerDay: z.object({ count: z.number().int().min(0), amount: z.number().int().min(1) }),
+    placeGrantsPerDay: z.object({ count: z.number().int().min(0), points: z.number().int().min(1) }),
+  }),
+  archetypes: z
+    .array(archetype)
+    .min(1)
+    .refine((list) => Math.abs(list.reduce((sum, a) => sum + a.share, 0) - 1) < 1e-6, {
+      message: 'the shares must add up to 1',
+    }),
+});
+export type Behaviours = z.infer<typeof behavioursSchema>;
+
+/** Reads and checks a behaviours file (a wrong field names itself). */
+export function loadBehaviours(path: string): Behaviours {
+  const parsed = behavioursSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+  if (!parsed.success) {
+    throw new Error(
+      `${path}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
+  }
+  return parsed.data;
+}

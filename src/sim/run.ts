@@ -1,0 +1,70 @@
+import { randomBytes } from 'node:crypto';
+import { ASSEMBLY } from '../../commands/index.js';
+import { Ledger } from '../../utils/ledger/ledger.js';
+import type { AppDeps } from '../app.js';
+import { prepareBotDeps } from '../botDeps.js';
+import { ManualClock } from '../clock.js';
+import { loadConfig } from '../config.js';
+import { collections } from '../db/collections.js';
+import { connectDatabase, startDatabaseServer } from '../db/connect.js';
+import { createLogger } from '../logger.js';
+import type { PostTransport } from '../posting/channelPoster.js';
+import { seededRng } from '../rng.js';
+import type { Behaviours } from './behaviours.js';
+import { type DayStats, type SimResult, simulateEconomy } from './simulation.js';
+
+/** The simulation posts nowhere: the channel posts of timers are Discord's part, not the economy's. */
+const NO_POSTS: PostTransport = {
+  send: async () => {},
+  edit: async () => {},
+};
+
+/**
+ * One simulation on a fresh in-memory database of its own (the embedded server), with a bot
+ * configured as an operator would (the reserve from the behaviours file, everything else the
+ * defaults under test). The bot's randomness and the members' choices both come from `seed`.
+ */
+export async function runSimulation(options: {
+  behaviours: Behaviours;
+  days: number;
+  agents: number;
+  seed: number;
+  env?: Record<string, string>;
+  onDay?: (day: DayStats) => void;
+}): Promise<SimResult> {
+  const config = loadConfig({
+    ...process.env,
+    LOG_LEVEL: 'error',
+    HOUSE_MIN_RESERVE_COOKIES: String(options.behaviours.operator.reserve),
+    ...options.env,
+  });
+  // Timers retried later (a pot whose markers are still being swept) are normal here: errors only.
+  const log = createLogger('error');
+  // MONGODB_URI when set (a database of its own there, dropped after), else the embedded server.
+  const server = await startDatabaseServer(config.mongo, { persistent: false }, log);
+  const { client, db } = await connectDatabase(server.uri, `sim_economy_${randomBytes(4).toString('hex')}`);
+  try {
+    const clock = new ManualClock(new Date('2026-01-05T00:00:00Z'));
+    const rng = seededRng(`bot:${options.seed}`);
+    const cols = collections(db);
+    const ledger = new Ledger({ cols, clock, rng, log, config: config.ledger });
+    const app: AppDeps = { config, log, clock, rng, db, cols, ledger };
+    const deps = await prepareBotDeps(app, ASSEMBLY, { transport: NO_POSTS });
+    return await simulateEconomy({
+      deps,
+      clock,
+      db,
+      cols,
+      assembly: ASSEMBLY,
+      behaviours: options.behaviours,
+      days: options.days,
+      agents: options.agents,
+      rng: seededRng(`members:${options.seed}`),
+      ...(options.onDay ? { onDay: options.onDay } : {}),
+    });
+  } finally {
+    if (server.persistent) await db.dropDatabase().catch(() => {});
+    await client.close();
+    await server.stop();
+  }
+}

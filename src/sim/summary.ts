@@ -1,0 +1,139 @@
+import { COOKIE_KINDS } from '../../utils/cookieEconomy.js';
+import type { KindTotal } from '../../utils/ledger/ledger.js';
+import { PLACE_KINDS } from '../../utils/placeEconomy.js';
+import type { Strategy } from './behaviours.js';
+import type { Agent, SimResult } from './simulation.js';
+
+/** Not earnings of a strategy: gifts between members and moderators' prizes. */
+const NOT_EARNED = new Set<string>([COOKIE_KINDS.give, COOKIE_KINDS.grant]);
+/** What the hunt pays (pixels bought are spending, grants are prizes). */
+const HUNT_KINDS = new Set<string>([PLACE_KINDS.progress, PLACE_KINDS.draw, PLACE_KINDS.time]);
+
+export interface StrategyFigure {
+  strategy: Strategy;
+  currency: 'cookies' | 'place';
+  members: number;
+  activeHours: number;
+  /** Cookies (or Place points) earned per active hour, without gifts and prizes. */
+  perHour: number;
+  /** Against the honest members' `perHour` in the same currency. */
+  ratio: number;
+}
+
+export interface Summary {
+  days: number;
+  agents: number;
+  /** Mean daily growth of the members' Cookies over the mature half of the run. */
+  supplyGrowthPctPerDay: number;
+  vaultMinOverReserve: number;
+  gini: number;
+  strategies: StrategyFigure[];
+  bestStrategyOverBaseline: number;
+  /** Pixels placed per active hour of the members who hunt. */
+  pixelsPerActiveHour: number;
+  /** Cookies per active hour of the honest members, by the kind of ledger change. */
+  cookiesPerHourByPath: Map<string, number>;
+  violations: number;
+}
+
+/** What a strategy competes on: the greedy hunters on Place points, the others on Cookies. */
+const CURRENCY: Record<Strategy, 'cookies' | 'place'> = {
+  honest: 'cookies',
+  richest_thief: 'cookies',
+  martingale: 'cookies',
+  time_farmer: 'place',
+  worker_farmer: 'place',
+};
+
+const hours = (agents: Agent[]) => agents.reduce((s, a) => s + a.activeMs / 3_600_000, 0);
+
+function earned(totals: Map<string, KindTotal> | undefined, currency: 'cookies' | 'place'): number {
+  let sum = 0;
+  for (const [kind, t] of totals ?? []) {
+    if (currency === 'cookies' && !NOT_EARNED.has(kind)) sum += t.in - t.out;
+    if (currency === 'place' && HUNT_KINDS.has(kind)) sum += t.in;
+  }
+  return sum;
+}
+
+/** The figures of the report's last line, from a finished run. */
+export function summarize(result: SimResult): Summary {
+  const { agents, days } = result;
+  // A young server grows fast from nothing; its growth once mature is what matters.
+  const mature = days.slice(Math.floor(days.length / 2));
+  const growth = mature
+    .map((d) => {
+      const before = days[d.day - 2]?.supply ?? 0;
+      return before > 0 ? (d.supply / before - 1) * 100 : null;
+    })
+    .filter((g): g is number => g !== null);
+  const perHour = (group: Agent[], currency: 'cookies' | 'place') => {
+    const totals = currency === 'cookies' ? result.cookieTotals : result.placeTotals;
+    const sum = group.reduce((s, a) => s + earned(totals.get(a.id), currency), 0);
+    const h = hours(group);
+    // Place points are counted in thousandths by the ledger.
+    return h > 0 ? sum / h / (currency === 'place' ? 1000 : 1) : 0;
+  };
+  const honest = agents.filter((a) => a.strategy === 'honest');
+  const honestHunters = honest.filter((a) => a.archetype.hunts);
+  const baseline = {
+    cookies: perHour(honest, 'cookies'),
+    place: perHour(honestHunters, 'place'),
+  };
+  const strategies: StrategyFigure[] = [];
+  for (const strategy of new Set(agents.map((a) => a.strategy))) {
+    const group = agents.filter((a) => a.strategy === strategy);
+    const currency = CURRENCY[strategy];
+    const value = perHour(group, currency);
+    strategies.push({
+      strategy,
+      currency,
+      members: group.length,
+      activeHours: hours(group),
+      perHour: value,
+      ratio: baseline[currency] > 0 ? value / baseline[currency] : 0,
+    });
+    if (strategy === 'honest') {
+      strategies.push({
+        strategy,
+        currency: 'place',
+        members: honestHunters.length,
+        activeHours: hours(honestHunters),
+        perHour: baseline.place,
+        ratio: 1,
+      });
+    }
+  }
+  const greedy = strategies.filter((s) => s.strategy !== 'honest');
+  const hunters = agents.filter((a) => a.archetype.hunts);
+  const byPath = new Map<string, number>();
+  const honestHours = hours(honest);
+  for (const a of honest) {
+    for (const [kind, t] of result.cookieTotals.get(a.id) ?? []) {
+      byPath.set(kind, (byPath.get(kind) ?? 0) + (t.in - t.out) / honestHours);
+    }
+  }
+  const last = days[days.length - 1];
+  return {
+    days: days.length,
+    agents: agents.length,
+    supplyGrowthPctPerDay: growth.length > 0 ? growth.reduce((s, g) => s + g, 0) / growth.length : 0,
+    vaultMinOverReserve: result.reserve > 0 ? result.vaultMin / result.reserve : Number.POSITIVE_INFINITY,
+    gini: last?.gini ?? 0,
+    strategies,
+    bestStrategyOverBaseline: Math.max(0, ...greedy.map((s) => s.ratio)),
+    pixelsPerActiveHour: hours(hunters) > 0 ? hunters.reduce((s, a) => s + a.pixels, 0) / hours(hunters) : 0,
+    cookiesPerHourByPath: byPath,
+    violations: days.reduce((s, d) => s + d.violations.length, 0),
+  };
+}
+
+/** The report's last line. */
+export function summaryLine(s: Summary): string {
+  return (
+    `economy: days=${s.days} agents=${s.agents} supply_growth_pct_per_day=${s.supplyGrowthPctPerDay.toFixed(2)} ` +
+    `vault_min_over_reserve=${s.vaultMinOverReserve.toFixed(2)} gini=${s.gini.toFixed(3)} ` +
+    `best_strategy/baseline=${s.bestStrategyOverBaseline.toFixed(2)} ` +
+    `pixels_per_active_hour=${s.pixelsPerActiveHour.toFixed(1)} violations=${s.violations}`
+  );
+}
