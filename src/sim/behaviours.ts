@@ -32,6 +32,8 @@ const archetype = z.object({
   strategy: z.enum(STRATEGIES),
   /** Hunts while active: a tip every window and an activity ping every step. */
   hunts: z.boolean(),
+  /** The part of its days a hunter spends hunting (the whole session on those days). */
+  huntShare: z.number().min(0).max(1).default(1),
   /** 0: guesses at random; 1: guesses the target. */
   skill: range,
   /** How often per active hour each action is tried. Collecting happens whenever it is due. */

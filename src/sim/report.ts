@@ -242,12 +242,12 @@ export async function writeReport(
     `| lowest vault / reserve | ${fmt(summary.vaultMinOverReserve, 2)} (vault ${fmt(result.vaultMin)}, reserve ${fmt(result.reserve)}) | ≥ 1 |`,
     `| Gini of members' Cookies (last day) | ${fmt(summary.gini, 3)} | — |`,
     `| best greedy strategy / honest baseline | ${fmt(summary.bestStrategyOverBaseline, 2)} | ≤ 1.5 |`,
-    `| pixels per active hour of hunters | ${fmt(summary.pixelsPerActiveHour, 1)} | about 12 (a pixel in 5 minutes) |`,
+    `| pixels per hour of hunting | ${fmt(summary.pixelsPerActiveHour, 1)} | about 12 (a pixel in 5 minutes) |`,
     `| invariant violations (checked every day) | ${summary.violations} | 0 |`,
     '',
     '## Strategies',
     '',
-    '| strategy | currency | members | active hours | earned per active hour | / baseline |',
+    '| strategy | currency | members | hours (hunting, for points) | earned per hour | / baseline |',
     '| --- | --- | --- | --- | --- | --- |',
     ...strategies.map(
       (s) =>

@@ -32,6 +32,9 @@ export interface Agent {
   /** Worker identities hunting for this member. */
   workers: string[];
   activeMs: number;
+  /** Of that, hunting (a member hunts in some sessions, by `huntShare`). */
+  huntMs: number;
+  huntsToday: boolean;
   pixels: number;
   /** Today's session [start, end) in ms, or null on a day off. */
   session: [number, number] | null;
@@ -159,6 +162,8 @@ class Simulation {
           startHour: this.#uniform(archetype.startHour),
           workers: [],
           activeMs: 0,
+          huntMs: 0,
+          huntsToday: false,
           pixels: 0,
           session: null,
           nextCollectAt: 0,
@@ -225,6 +230,7 @@ class Simulation {
   #planDay(dayStart: number): void {
     for (const agent of this.#agents) {
       const plays = this.#chance(agent.archetype.daysPerWeek / 7);
+      agent.huntsToday = agent.archetype.hunts && this.#chance(agent.archetype.huntShare);
       const from = dayStart + Math.floor(agent.startHour * HOUR_MS);
       agent.session = plays ? [from, Math.min(from + agent.sessionHours * HOUR_MS, dayStart + DAY_MS)] : null;
     }
@@ -300,7 +306,7 @@ class Simulation {
     const active = this.#agents.filter((a) => a.session && now >= a.session[0] && now < a.session[1]);
     await this.#leaveTableIfGone(active);
     if (active.length === 0) return;
-    const hunt = active.some((a) => a.archetype.hunts) ? await this.#huntNow(now) : null;
+    const hunt = active.some((a) => a.huntsToday) ? await this.#huntNow(now) : null;
     const results = await runPool(active.length, IN_FLIGHT, async (i) => {
       const agent = active[i] as Agent;
       if (agent.activeMs === 0 || now === agent.session?.[0]) {
@@ -354,7 +360,10 @@ class Simulation {
       const collected = await this.#try('collect', () => services.collect.collect(agent.id, 'command'));
       agent.nextCollectAt = now + (collected ? this.#settings.collectCooldownMs : 10 * 60_000);
     }
-    if (hunt && agent.archetype.hunts) await this.#hunt(agent, hunt, now);
+    if (hunt && agent.huntsToday) {
+      agent.huntMs += STEP_MS;
+      await this.#hunt(agent, hunt, now);
+    }
     if (agent.strategy === 'richest_thief') return this.#stealFromTheRichest(agent, now);
     // Only a member about to play, give or rob looks at its balance.
     const rates = agent.archetype.rates;

@@ -29,7 +29,7 @@ export interface Summary {
   gini: number;
   strategies: StrategyFigure[];
   bestStrategyOverBaseline: number;
-  /** Pixels placed per active hour of the members who hunt. */
+  /** Pixels placed per hour of hunting. */
   pixelsPerActiveHour: number;
   /** Cookies per active hour of the honest members, by the kind of ledger change. */
   cookiesPerHourByPath: Map<string, number>;
@@ -46,6 +46,7 @@ const CURRENCY: Record<Strategy, 'cookies' | 'place'> = {
 };
 
 const hours = (agents: Agent[]) => agents.reduce((s, a) => s + a.activeMs / 3_600_000, 0);
+const huntingHours = (agents: Agent[]) => agents.reduce((s, a) => s + a.huntMs / 3_600_000, 0);
 
 function earned(totals: Map<string, KindTotal> | undefined, currency: 'cookies' | 'place'): number {
   let sum = 0;
@@ -70,12 +71,13 @@ export function summarize(result: SimResult): Summary {
   const perHour = (group: Agent[], currency: 'cookies' | 'place') => {
     const totals = currency === 'cookies' ? result.cookieTotals : result.placeTotals;
     const sum = group.reduce((s, a) => s + earned(totals.get(a.id), currency), 0);
-    const h = hours(group);
+    // Place points are earned while hunting: per hunting hour; Cookies per active hour.
+    const h = currency === 'place' ? huntingHours(group) : hours(group);
     // Place points are counted in thousandths by the ledger.
     return h > 0 ? sum / h / (currency === 'place' ? 1000 : 1) : 0;
   };
   const honest = agents.filter((a) => a.strategy === 'honest');
-  const honestHunters = honest.filter((a) => a.archetype.hunts);
+  const honestHunters = honest.filter((a) => a.huntMs > 0);
   const baseline = {
     cookies: perHour(honest, 'cookies'),
     place: perHour(honestHunters, 'place'),
@@ -89,7 +91,7 @@ export function summarize(result: SimResult): Summary {
       strategy,
       currency,
       members: group.length,
-      activeHours: hours(group),
+      activeHours: currency === 'place' ? huntingHours(group) : hours(group),
       perHour: value,
       ratio: baseline[currency] > 0 ? value / baseline[currency] : 0,
     });
@@ -98,14 +100,14 @@ export function summarize(result: SimResult): Summary {
         strategy,
         currency: 'place',
         members: honestHunters.length,
-        activeHours: hours(honestHunters),
+        activeHours: huntingHours(honestHunters),
         perHour: baseline.place,
         ratio: 1,
       });
     }
   }
   const greedy = strategies.filter((s) => s.strategy !== 'honest');
-  const hunters = agents.filter((a) => a.archetype.hunts);
+  const hunters = agents.filter((a) => a.huntMs > 0);
   const byPath = new Map<string, number>();
   const honestHours = hours(honest);
   for (const a of honest) {
@@ -122,7 +124,8 @@ export function summarize(result: SimResult): Summary {
     gini: last?.gini ?? 0,
     strategies,
     bestStrategyOverBaseline: Math.max(0, ...greedy.map((s) => s.ratio)),
-    pixelsPerActiveHour: hours(hunters) > 0 ? hunters.reduce((s, a) => s + a.pixels, 0) / hours(hunters) : 0,
+    pixelsPerActiveHour:
+      huntingHours(hunters) > 0 ? hunters.reduce((s, a) => s + a.pixels, 0) / huntingHours(hunters) : 0,
     cookiesPerHourByPath: byPath,
     violations: days.reduce((s, d) => s + d.violations.length, 0),
   };

@@ -11,7 +11,7 @@ const d = (key: string) => `hunt:settings.${key}`;
 /** The brief's keys (PRODUCT.md §3) with its defaults, plus the lottery's own. */
 export const HUNT_SETTINGS = defineNamedSettings('hunt', {
   hunt_enabled: flagSetting(d('hunt_enabled'), true),
-  place_points_per_score: wholeNumberSetting(d('place_points_per_score'), 100, 0, 1_000_000),
+  place_points_per_score: wholeNumberSetting(d('place_points_per_score'), 10, 0, 1_000_000),
   place_draw_points: wholeNumberSetting(d('place_draw_points'), 25, 0, 1_000_000),
   place_draw_beacon_multiplier: wholeNumberSetting(d('place_draw_beacon_multiplier'), 1, 0, 1),
   place_time_points: wholeNumberSetting(d('place_time_points'), 20, 0, 1_000_000),
