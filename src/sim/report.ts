@@ -4,7 +4,7 @@ import { createCanvas } from 'canvas';
 import { Chart, type ChartConfiguration, registerables } from 'chart.js';
 import { COOKIE_KINDS } from '../../utils/cookieEconomy.js';
 import { PLACE_KINDS } from '../../utils/placeEconomy.js';
-import type { SimResult } from './simulation.js';
+import type { DayStats, SimResult } from './simulation.js';
 import { type Summary, summaryLine } from './summary.js';
 
 Chart.register(...registerables);
@@ -37,6 +37,24 @@ function renderChart(path: string, config: ChartConfiguration): void {
 }
 
 const title = (text: string) => ({ title: { display: true, text, font: { size: 16 } } });
+
+/** Horizontal bars of Cookies by kind: gains green, losses red. */
+function kindBars(path: string, heading: string, rows: [string, number][]): void {
+  renderChart(path, {
+    type: 'bar',
+    data: {
+      labels: rows.map(([kind]) => KIND_LABELS[kind] ?? kind),
+      datasets: [
+        {
+          label: heading,
+          data: rows.map(([, v]) => v),
+          backgroundColor: rows.map(([, v]) => (v > 0 ? COLOURS[2] : COLOURS[1])) as string[],
+        },
+      ],
+    },
+    options: { indexAxis: 'y', plugins: { ...title(heading), legend: { display: false } } },
+  });
+}
 
 /** Where a kind of Cookie change comes from or goes to, in words for the report. */
 const KIND_LABELS: Record<string, string> = {
@@ -101,23 +119,7 @@ export async function writeReport(
     for (const [kind, t] of d.cookieFlows) net.set(kind, (net.get(kind) ?? 0) + t.in - t.out);
   }
   const flows = [...net].filter(([, v]) => v !== 0).sort((a, b) => b[1] - a[1]);
-  renderChart(png('faucets-sinks.png'), {
-    type: 'bar',
-    data: {
-      labels: flows.map(([k]) => KIND_LABELS[k] ?? k),
-      datasets: [
-        {
-          label: 'members’ net Cookies over the run',
-          data: flows.map(([, v]) => v),
-          backgroundColor: flows.map(([, v]) => (v > 0 ? COLOURS[2] : COLOURS[1])) as string[],
-        },
-      ],
-    },
-    options: {
-      indexAxis: 'y',
-      plugins: { ...title('Faucets (green) and sinks (red) by kind'), legend: { display: false } },
-    },
-  });
+  kindBars(png('faucets-sinks.png'), 'Members’ Cookies by kind over the run: in (green), out (red)', flows);
 
   renderChart(png('vault.png'), {
     type: 'line',
@@ -153,23 +155,7 @@ export async function writeReport(
   const paths = [...summary.cookiesPerHourByPath]
     .filter(([, v]) => Math.abs(v) >= 0.05)
     .sort((a, b) => b[1] - a[1]);
-  renderChart(png('paths.png'), {
-    type: 'bar',
-    data: {
-      labels: paths.map(([k]) => KIND_LABELS[k] ?? k),
-      datasets: [
-        {
-          label: 'Cookies per active hour',
-          data: paths.map(([, v]) => v),
-          backgroundColor: paths.map(([, v]) => (v > 0 ? COLOURS[2] : COLOURS[1])) as string[],
-        },
-      ],
-    },
-    options: {
-      indexAxis: 'y',
-      plugins: { ...title('Honest members: Cookies per active hour by path'), legend: { display: false } },
-    },
-  });
+  kindBars(png('paths.png'), 'Honest members: Cookies per active hour by path', paths);
 
   const sources = [PLACE_KINDS.time, PLACE_KINDS.draw, PLACE_KINDS.progress, PLACE_KINDS.grant];
   renderChart(png('place.png'), {
@@ -225,6 +211,15 @@ export async function writeReport(
     },
   });
 
+  /** The faucets: Cookies created for members (collects and moderators' grants). */
+  const minted = (d: DayStats) =>
+    (d.cookieFlows.get(COOKIE_KINDS.collect)?.in ?? 0) + (d.cookieFlows.get(COOKIE_KINDS.grant)?.in ?? 0);
+  /** The vault's change on a day, without the operator's funding. */
+  const vaultNet = (d: DayStats) => {
+    let net = 0;
+    for (const [kind, t] of d.houseFlows) if (kind !== COOKIE_KINDS.vaultFund) net += t.in - t.out;
+    return net;
+  };
   const fmt = (n: number, digits = 0) =>
     n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
   const lines = [
@@ -266,11 +261,11 @@ export async function writeReport(
     '',
     '## Day by day',
     '',
-    '| day | members active | supply | growth | vault | Gini | pixels | violations |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| day | members active | minted (collect, grants) | to the vault, net | supply | growth | vault | Gini | pixels | violations |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...days.map(
       (d, i) =>
-        `| ${d.day} | ${d.activeAgents} | ${fmt(d.supply)} | ${growth[i] === null ? '—' : `${fmt(growth[i] as number, 2)} %`} | ${fmt(d.vault)} | ${fmt(d.gini, 3)} | ${d.pixels} | ${d.violations.length} |`,
+        `| ${d.day} | ${d.activeAgents} | ${fmt(minted(d))} | ${fmt(vaultNet(d))} | ${fmt(d.supply)} | ${growth[i] === null ? '—' : `${fmt(growth[i] as number, 2)} %`} | ${fmt(d.vault)} | ${fmt(d.gini, 3)} | ${d.pixels} | ${d.violations.length} |`,
     ),
     '',
     '## Actions and refusals',
