@@ -94,8 +94,8 @@ describe('poker tables and their Cookies', () => {
     table = await poker.join('hu', ANN, 300);
     table = await poker.join('hu', BEN, 200);
     expect(table.game.seats.slice(0, 2)).toEqual([
-      { userId: ANN, stack: 300 },
-      { userId: BEN, stack: 200 },
+      { userId: ANN, stack: 300, sitting: 1 },
+      { userId: BEN, stack: 200, sitting: 1 },
     ]);
     expect(await cookiesOf(deps, ANN)).toBe(GRANT - 300);
     table = await poker.start('hu', ANN);
@@ -110,6 +110,23 @@ describe('poker tables and their Cookies', () => {
     expect(table.status).toBe('closed');
     expect((await cookiesOf(deps, ANN)) + (await cookiesOf(deps, BEN))).toBe(2 * GRANT);
     expect(await cookiesOf(deps, ANN)).toBe(GRANT - 300 + (stacks[0] ?? 0));
+    await expectSound(deps, table);
+  });
+
+  it('GIVEN a member who leaves and another who takes the same seat THEN each cash-out is its own operation and both get their chips back', async () => {
+    // Found by the economy simulation: both cash-outs had the id of sitting 0, so the second
+    // was refused as a reused operation id and its chips stayed in the table's pot.
+    const { deps } = await setUp();
+    const poker = deps.services.poker;
+    await openTable(deps, 'seat', [ANN, BEN]);
+    await poker.leave('seat', ANN);
+    let table = await poker.join('seat', CAL, 250);
+    expect(table.game.seats[0]).toEqual({ userId: CAL, stack: 250, sitting: 2 });
+    table = await poker.leave('seat', CAL);
+    table = await poker.close('seat', ANN);
+    expect(await cookiesOf(deps, ANN)).toBe(GRANT);
+    expect(await cookiesOf(deps, CAL)).toBe(GRANT);
+    expect(await cookiesOf(deps, BEN)).toBe(GRANT);
     await expectSound(deps, table);
   });
 

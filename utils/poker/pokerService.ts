@@ -483,9 +483,11 @@ export class PokerService {
         const chips = { ...t.chips };
         if (move.kind === 'buyin') {
           const seat = game.seats[move.seat];
+          // The sitting numbers this seat's cash-out, so the next member on the seat gets its own id.
           game.seats[move.seat] = {
             userId: move.userId,
             stack: (seat?.userId === move.userId ? seat.stack : 0) + move.amount,
+            sitting: move.sitting,
           };
           chips.in += move.amount;
         } else if (move.kind === 'cashout') chips.out += move.amount;
