@@ -39,10 +39,12 @@ const result = await runSimulation({
   days,
   agents,
   seed,
-  onDay: (d) =>
+  onDay: (d) => {
     console.log(
       `day ${d.day}: supply ${d.supply} vault ${d.vault} gini ${d.gini.toFixed(3)} active ${d.activeAgents} pixels ${d.pixels} violations ${d.violations.length}`,
-    ),
+    );
+    for (const problem of d.violations) console.log(`  violation: ${problem}`);
+  },
 });
 const summary = summarize(result);
 const report = await writeReport(values.out, result, summary, { seed, behavioursFile: values.behaviours });
