@@ -40,6 +40,11 @@ const archetype = z.object({
   rates: z.partialRecord(z.enum(ACTIONS), z.number().min(0)),
   /** Workers linked and hunting alongside (the worker farmer's; at most 10 per member). */
   workers: z.number().int().min(0).max(10).default(0),
+  /**
+   * Cookies a member holds when the run starts (each draws its own in this range): a mature
+   * server, whose members saved for months, rather than one opened today.
+   */
+  startingCookies: range.default([0, 0]),
   /** A bet is this percentage of the balance (within the games' limits). */
   betPct: z.number().min(0).max(100),
 });

@@ -178,6 +178,9 @@ class Simulation {
 
   async run(): Promise<SimResult> {
     const { deps, clock, behaviours } = this.#o;
+    await this.#openingBalances();
+    // Day 1 starts after the opening balances, so its flows are the members' own.
+    clock.advance(HOUR_MS);
     const start = clock.now().getTime();
     await deps.services.vault.fund({
       opId: 'sim.vault.fund',
@@ -224,6 +227,22 @@ class Simulation {
       cookieTotals,
       placeTotals,
     };
+  }
+
+  /** What members hold when the run starts (a mature server), granted as a moderator would. */
+  async #openingBalances(): Promise<void> {
+    for (const agent of this.#agents) {
+      const amount = Math.round(this.#uniform(agent.archetype.startingCookies));
+      if (amount === 0) continue;
+      await this.#deps.profiles.touch({ id: agent.id, name: agent.archetype.name });
+      await this.#deps.services.cookies.grant({
+        opId: `sim.opening:${agent.id}`,
+        adminId: 'operator',
+        to: agent.id,
+        amount,
+        reason: 'savings of a mature server',
+      });
+    }
   }
 
   /** Who plays today, and when. */

@@ -78,8 +78,16 @@ export function summarize(result: SimResult): Summary {
   };
   const honest = agents.filter((a) => a.strategy === 'honest');
   const honestHunters = honest.filter((a) => a.huntMs > 0);
+  // Honest play's Cookie income is collecting (what the honest members did at the games is
+  // spending: with a house edge it averages below zero, and would make any strategy look good
+  // against a negative baseline). Its Place income is what the hunt paid them.
+  const honestHours = hours(honest);
+  const collected = honest.reduce(
+    (s, a) => s + (result.cookieTotals.get(a.id)?.get(COOKIE_KINDS.collect)?.in ?? 0),
+    0,
+  );
   const baseline = {
-    cookies: perHour(honest, 'cookies'),
+    cookies: honestHours > 0 ? collected / honestHours : 0,
     place: perHour(honestHunters, 'place'),
   };
   const strategies: StrategyFigure[] = [];
@@ -109,7 +117,6 @@ export function summarize(result: SimResult): Summary {
   const greedy = strategies.filter((s) => s.strategy !== 'honest');
   const hunters = agents.filter((a) => a.huntMs > 0);
   const byPath = new Map<string, number>();
-  const honestHours = hours(honest);
   for (const a of honest) {
     for (const [kind, t] of result.cookieTotals.get(a.id) ?? []) {
       byPath.set(kind, (byPath.get(kind) ?? 0) + (t.in - t.out) / honestHours);

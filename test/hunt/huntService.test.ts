@@ -99,6 +99,28 @@ describe('the hunt lottery and its rewards', () => {
     expect((await checkInvariants(t.cols)).problems).toEqual([]);
   });
 
+  it('GIVEN a member and its two workers hunting the same 5 minutes THEN the member is paid for 5 minutes once; a worker alone still pays its owner', async () => {
+    const { deps, clock } = makeBotDeps(t);
+    const workers = [await deps.services.workers.link(ANN, 'a'), await deps.services.workers.link(ANN, 'b')];
+    let paid = 0;
+    for (let s = 0; s <= 300; s += 50) {
+      for (const identity of [ANN, ...workers.map((w) => w._id)])
+        paid += await deps.services.hunt.activity(identity);
+      clock.advance(50_000);
+    }
+    expect(paid).toBe(100_000);
+    // The member goes; a worker keeps hunting: that time is new, and the owner's.
+    clock.advance(180_000);
+    const [worker] = workers as [{ _id: string }];
+    for (let s = 0; s <= 120; s += 60) {
+      paid += await deps.services.hunt.activity(worker._id);
+      clock.advance(60_000);
+    }
+    await deps.ledger.flush();
+    expect(paid).toBe(140_000);
+    expect(await deps.ledger.balanceOf('place', ANN)).toBe(140_000);
+  });
+
   it('GIVEN a member active for 5 minutes with a request every 50 s THEN they earn 100 time points; a second process never pays the same seconds again', async () => {
     const { deps, clock } = makeBotDeps(t);
     const other = makeBotDeps(t); // a second process, with its own memory
