@@ -111,7 +111,7 @@ describe('the hunt lottery and its rewards', () => {
     expect(paid).toBe(100_000);
     // The member goes; a worker keeps hunting: that time is new, and the owner's.
     clock.advance(180_000);
-    const [worker] = workers as [{ _id: string }];
+    const worker = workers[0] as { _id: string };
     for (let s = 0; s <= 120; s += 60) {
       paid += await deps.services.hunt.activity(worker._id);
       clock.advance(60_000);
