@@ -72,6 +72,9 @@ const KIND_LABELS: Record<string, string> = {
   [COOKIE_KINDS.heistReturn]: 'heist returns',
   [COOKIE_KINDS.pokerBuyIn]: 'poker buy-ins',
   [COOKIE_KINDS.pokerCashOut]: 'poker cash-outs',
+  'games (net)': 'house games (net)',
+  'heist (net)': 'heists (net)',
+  'poker (net)': 'poker tables (net)',
 };
 
 /**

@@ -213,9 +213,11 @@ class Simulation {
     await deps.ledger.flush();
     const cookieTotals = new Map<string, Map<string, KindTotal>>();
     const placeTotals = new Map<string, Map<string, KindTotal>>();
+    // Since day 1 began: the opening savings are not something the run earned.
+    const since = new Date(start);
     for (const agent of this.#agents) {
-      cookieTotals.set(agent.id, await deps.ledger.totalsByKind('cookies', agent.id));
-      placeTotals.set(agent.id, await deps.ledger.totalsByKind('place', agent.id));
+      cookieTotals.set(agent.id, await deps.ledger.totalsByKind('cookies', agent.id, since));
+      placeTotals.set(agent.id, await deps.ledger.totalsByKind('place', agent.id, since));
     }
     return {
       agents: this.#agents,

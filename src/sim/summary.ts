@@ -57,6 +57,15 @@ function earned(totals: Map<string, KindTotal> | undefined, currency: 'cookies' 
   return sum;
 }
 
+/**
+ * The path a kind of Cookie change belongs to: a game's, a heist's or a table's stakes and
+ * payouts net into one path (what playing it cost or paid); other kinds are their own path.
+ */
+export function pathOf(kind: string): string {
+  const feature = kind.split('.')[0] as string;
+  return ['games', 'heist', 'poker'].includes(feature) ? `${feature} (net)` : kind;
+}
+
 /** The figures of the report's last line, from a finished run. */
 export function summarize(result: SimResult): Summary {
   const { agents, days } = result;
@@ -119,7 +128,8 @@ export function summarize(result: SimResult): Summary {
   const byPath = new Map<string, number>();
   for (const a of honest) {
     for (const [kind, t] of result.cookieTotals.get(a.id) ?? []) {
-      byPath.set(kind, (byPath.get(kind) ?? 0) + (t.in - t.out) / honestHours);
+      const path = pathOf(kind);
+      byPath.set(path, (byPath.get(path) ?? 0) + (t.in - t.out) / honestHours);
     }
   }
   const last = days[days.length - 1];
