@@ -2,7 +2,7 @@ import type { ManualClock } from '../clock.js';
 import type { Locale } from '../i18n/i18n.js';
 import type { InteractionRuntime } from '../interactions/runtime.js';
 import type { Invocation } from '../interactions/types.js';
-import type { Scheduler } from '../scheduler/scheduler.js';
+import { advanceRunningTasks, type Scheduler } from '../scheduler/scheduler.js';
 import type { ConsoleIdentities } from './consoleIdentities.js';
 import { type ConsoleMessage, type ConsoleOutput, ConsoleResponder } from './consoleResponder.js';
 import {
@@ -100,17 +100,7 @@ export class ConsoleSession {
   async #wait(ms: number): Promise<number> {
     const { clock, scheduler } = this.deps;
     const target = new Date(clock.now().getTime() + ms);
-    let ran = 0;
-    for (;;) {
-      const next = await scheduler.nextDueAt();
-      if (!next || next > target) break;
-      clock.advanceTo(next);
-      const now = await scheduler.runDue();
-      if (now === 0) break;
-      ran += now;
-    }
-    clock.advanceTo(target);
-    return ran;
+    return (await advanceRunningTasks(scheduler, clock, target)).ran;
   }
 
   async #command(

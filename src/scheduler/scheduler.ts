@@ -1,6 +1,6 @@
 import type { Collection, Filter } from 'mongodb';
 import type { z } from 'zod';
-import type { Clock } from '../clock.js';
+import type { Clock, ManualClock } from '../clock.js';
 import type { DueTaskDoc } from '../db/collections.js';
 import type { Logger } from '../logger.js';
 import { metrics } from '../metrics.js';
@@ -230,4 +230,28 @@ export class Scheduler {
     const before = new Date(this.deps.clock.now().getTime() - this.#options.retentionMs);
     await this.deps.tasks.deleteMany({ status: { $in: ['done', 'failed'] }, endedAt: { $lt: before } });
   }
+}
+
+/**
+ * Moves a simulated clock to `at`, stopping at each task's due time to run it, so tasks run in
+ * order and each sees the time it was planned for (the console's `!wait`, the economy
+ * simulation). Returns how many ran, and the next due time it saw (past `at`, or null).
+ */
+export async function advanceRunningTasks(
+  scheduler: Scheduler,
+  clock: ManualClock,
+  at: Date,
+): Promise<{ ran: number; nextDueAt: Date | null }> {
+  let ran = 0;
+  let next: Date | null;
+  for (;;) {
+    next = await scheduler.nextDueAt();
+    if (!next || next > at) break;
+    clock.advanceTo(next);
+    const now = await scheduler.runDue();
+    if (now === 0) break;
+    ran += now;
+  }
+  clock.advanceTo(at);
+  return { ran, nextDueAt: next };
 }

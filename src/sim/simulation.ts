@@ -10,6 +10,7 @@ import type { Collections } from '../db/collections.js';
 import type { Assembly } from '../features/assemble.js';
 import type { BotDeps } from '../interactions/types.js';
 import type { Rng } from '../rng.js';
+import { advanceRunningTasks } from '../scheduler/scheduler.js';
 import type { Action, Archetype, Behaviours, Strategy } from './behaviours.js';
 
 /** Simulated time moves in steps of two minutes: the active-time reward's largest gap. */
@@ -111,7 +112,15 @@ class Simulation {
   #vaultMin = Number.POSITIVE_INFINITY;
   #pixelsToday = 0;
   /** The settings the members' choices depend on, read again every simulated hour. */
-  #settings = { collectCooldownMs: 0, stealCooldownMs: 0, minBet: 0, maxBet: 0, pixelCost: 0, paths: 1 };
+  #settings = {
+    collectCooldownMs: 0,
+    stealCooldownMs: 0,
+    minBet: 0,
+    maxBet: 0,
+    pixelCost: 0,
+    paths: 1,
+    minBuyIn: 0,
+  };
   /** The hunt's open window (until it closes) and target (until the day ends). */
   #window: { _id: string; closesAt: Date } | null = null;
   #target: number[] | null = null;
@@ -264,14 +273,8 @@ class Simulation {
       clock.advanceTo(new Date(at));
       return;
     }
-    for (;;) {
-      const next = await deps.scheduler.nextDueAt();
-      this.#nextDue = next?.getTime() ?? Number.POSITIVE_INFINITY;
-      if (!next || next.getTime() > at) break;
-      clock.advanceTo(next);
-      if ((await deps.scheduler.runDue()) === 0) break;
-    }
-    clock.advanceTo(new Date(at));
+    const { nextDueAt } = await advanceRunningTasks(deps.scheduler, clock, new Date(at));
+    this.#nextDue = nextDueAt?.getTime() ?? Number.POSITIVE_INFINITY;
   }
 
   async #readSettings(): Promise<void> {
@@ -283,6 +286,7 @@ class Simulation {
       maxBet: await c.get('games.max_bet'),
       pixelCost: await this.#deps.services.place.pixelCost(),
       paths: await c.get('hunt_paths'),
+      minBuyIn: (await c.get('poker.small_blind')) * 2 * (await c.get('poker.min_buy_in_bb')),
     };
   }
 
@@ -552,9 +556,7 @@ class Simulation {
     const { poker } = this.#deps.services;
     if (!this.#table) {
       // Only a member who can afford a seat opens a table.
-      const c = this.#deps.runtimeConfig;
-      const minBuyIn = (await c.get('poker.small_blind')) * 2 * (await c.get('poker.min_buy_in_bb'));
-      if (balance * 0.2 < minBuyIn) return;
+      if (balance * 0.2 < this.#settings.minBuyIn) return;
       const tableId = this.#id('table');
       const created = await this.#try('poker table', () =>
         poker.create({ tableId, hostId: agent.id, channelId: null, locale: 'en' }),

@@ -8,7 +8,10 @@ import {
 
 const d = (key: string) => `hunt:settings.${key}`;
 
-/** The brief's keys (PRODUCT.md §3) with its defaults, plus the lottery's own. */
+/**
+ * The brief's keys (PRODUCT.md §3) with its defaults, plus the lottery's own; except
+ * `place_points_per_score`, 10 where the brief says 100 (ECONOMY.md, "Economy health").
+ */
 export const HUNT_SETTINGS = defineNamedSettings('hunt', {
   hunt_enabled: flagSetting(d('hunt_enabled'), true),
   place_points_per_score: wholeNumberSetting(d('place_points_per_score'), 10, 0, 1_000_000),
