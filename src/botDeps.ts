@@ -24,7 +24,11 @@ export function createBotDeps(app: AppDeps, assembly: Assembly, options: BotDeps
   const runtimeConfig = new RuntimeConfig(app, assembly.settingsFor(config), config.runtimeConfigTtlMs);
   const scheduler = new Scheduler(
     { tasks: cols.dueTasks, clock, log },
-    { owner: `${process.pid}:${rng.uuid().slice(0, 8)}`, leaseMs: config.scheduler.leaseMs },
+    {
+      owner: `${process.pid}:${rng.uuid().slice(0, 8)}`,
+      leaseMs: config.scheduler.leaseMs,
+      concurrency: config.scheduler.concurrency,
+    },
   );
   const poster = new ChannelPoster(
     { transport: options.transport, runtimeConfig, states: cols.channelStates, clock, log },

@@ -57,6 +57,7 @@ const envSchema = z.object({
   RUNTIME_CONFIG_TTL_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
   SCHEDULER_POLL_MS: z.coerce.number().int().min(50).max(600_000).default(1_000),
   SCHEDULER_LEASE_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(60_000),
+  SCHEDULER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   POST_MIN_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(1_500),
   HTTP_PORT: z.coerce.number().int().min(0).max(65_535).default(8787),
   HTTP_HOST: z.string().min(1).default('127.0.0.1'),
@@ -111,7 +112,7 @@ export interface Config {
     moderatorRoleIds: string[];
   };
   runtimeConfigTtlMs: number;
-  scheduler: { pollMs: number; leaseMs: number };
+  scheduler: { pollMs: number; leaseMs: number; concurrency: number };
   postMinIntervalMs: number;
   /**
    * The canvas's defaults (the brief's DEFAULT_PLACE_*): its size when first created, and the
@@ -178,7 +179,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       moderatorRoleIds: e.MODERATOR_ROLE_IDS,
     },
     runtimeConfigTtlMs: e.RUNTIME_CONFIG_TTL_MS,
-    scheduler: { pollMs: e.SCHEDULER_POLL_MS, leaseMs: e.SCHEDULER_LEASE_MS },
+    scheduler: {
+      pollMs: e.SCHEDULER_POLL_MS,
+      leaseMs: e.SCHEDULER_LEASE_MS,
+      concurrency: e.SCHEDULER_CONCURRENCY,
+    },
     postMinIntervalMs: e.POST_MIN_INTERVAL_MS,
     http: {
       port: e.HTTP_PORT,

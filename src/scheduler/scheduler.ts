@@ -41,15 +41,33 @@ export interface SchedulerOptions {
   maxAttempts: number;
   /** Wait before the next attempt, times the attempt number. */
   retryMs: number;
-  /** Done and failed tasks are deleted this long after they ended. */
-  retentionMs: number;
+  /**
+   * Done tasks are deleted this long after they ended. While a done task is kept, scheduling
+   * its id again changes nothing; every id in the code is scheduled within moments of its
+   * cause (a window, a round, a prompt), so an hour is ample. Kept longer, they only slow
+   * every claim on a server without the `due_first` index (the embedded mongo-java-server).
+   */
+  doneRetentionMs: number;
+  /** Failed tasks are kept this long, for the operator to read their last error. */
+  failedRetentionMs: number;
+  /** Old tasks are deleted at most this often (by the clock), not after every pass. */
+  pruneEveryMs: number;
+  /**
+   * How many due tasks one process runs at once (SCHEDULER_CONCURRENCY). Handlers already run
+   * side by side in different processes, so they are safe side by side in one. At 1 (the
+   * default) tasks run one at a time in due order; above, they are claimed in due order.
+   */
+  concurrency: number;
 }
 
 export const DEFAULT_SCHEDULER_OPTIONS: Omit<SchedulerOptions, 'owner'> = {
   leaseMs: 60_000,
   maxAttempts: 5,
   retryMs: 30_000,
-  retentionMs: 7 * 86_400_000,
+  doneRetentionMs: 3_600_000,
+  failedRetentionMs: 7 * 86_400_000,
+  pruneEveryMs: 60_000,
+  concurrency: 1,
 };
 
 /**
@@ -120,15 +138,20 @@ export class Scheduler {
     return next?.dueAt ?? null;
   }
 
-  /** Runs every task due now, earliest first, one at a time; returns how many ran. */
+  /**
+   * Runs every task due now, claimed one by one in due order, up to `concurrency` running at
+   * once; returns how many ran.
+   */
   async runDue(): Promise<number> {
     let ran = 0;
-    for (;;) {
-      const task = await this.#claim();
-      if (!task) break;
-      await this.#execute(task);
+    const running = new Set<Promise<void>>();
+    for (let task = await this.#claim(); task; task = await this.#claim()) {
+      const run = this.#execute(task).finally(() => running.delete(run));
+      running.add(run);
       ran += 1;
+      if (running.size >= this.#options.concurrency) await Promise.race(running);
     }
+    await Promise.all(running);
     await this.#prune();
     return ran;
   }
@@ -226,9 +249,19 @@ export class Scheduler {
     }
   }
 
+  #prunedAt = Number.NEGATIVE_INFINITY;
+
   async #prune(): Promise<void> {
-    const before = new Date(this.deps.clock.now().getTime() - this.#options.retentionMs);
-    await this.deps.tasks.deleteMany({ status: { $in: ['done', 'failed'] }, endedAt: { $lt: before } });
+    const now = this.deps.clock.now().getTime();
+    if (now - this.#prunedAt < this.#options.pruneEveryMs) return;
+    this.#prunedAt = now;
+    const { doneRetentionMs, failedRetentionMs } = this.#options;
+    await this.deps.tasks.deleteMany({
+      $or: [
+        { status: 'done', endedAt: { $lt: new Date(now - doneRetentionMs) } },
+        { status: 'failed', endedAt: { $lt: new Date(now - failedRetentionMs) } },
+      ],
+    });
   }
 }
 

@@ -107,6 +107,42 @@ describe('durable timers', () => {
     expect(calls).toBe(2);
   });
 
+  it('GIVEN ended tasks THEN a done one is kept an hour (its id still runs once) and a failed one a week', async () => {
+    const clock = new ManualClock(START);
+    const runs = t.db.collection<{ n: number }>('test_runs');
+    const s = new Scheduler(
+      { tasks: t.cols.dueTasks, clock, log: silentLogger },
+      { owner: 'a', maxAttempts: 1 },
+    );
+    s.register([
+      defineTask('test.record', z.object({ n: z.number() }), async ({ n }) => {
+        await runs.insertOne({ n });
+      }),
+      defineTask('test.fail', z.object({}), async () => Promise.reject(new Error('channel down'))),
+    ]);
+    await s.schedule({ id: 'done', kind: 'test.record', dueAt: START, payload: { n: 1 } });
+    await s.schedule({ id: 'failed', kind: 'test.fail', dueAt: START, payload: {} });
+    expect(await s.runDue()).toBe(2);
+    expect(await s.get('failed')).toMatchObject({ status: 'failed' });
+
+    clock.advance(59 * 60_000);
+    expect(await s.schedule({ id: 'done', kind: 'test.record', dueAt: clock.now(), payload: { n: 2 } })).toBe(
+      false,
+    );
+    await s.runDue();
+    expect(await s.get('done')).toMatchObject({ status: 'done' });
+
+    clock.advance(2 * 60_000);
+    await s.runDue();
+    expect(await s.get('done')).toBeNull();
+    expect(await s.get('failed')).toMatchObject({ status: 'failed' });
+
+    clock.advance(7 * 86_400_000);
+    await s.runDue();
+    expect(await s.get('failed')).toBeNull();
+    expect((await runs.find().toArray()).map((r) => r.n)).toEqual([1]);
+  });
+
   it('GIVEN a process killed while it holds a task THEN the task runs elsewhere once its lease expires', async () => {
     const clock = new ManualClock(new Date());
     const { s, runs } = scheduler('survivor', clock);
