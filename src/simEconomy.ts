@@ -34,6 +34,7 @@ const seed = number('seed', values.seed, 0, 2 ** 31);
 const behaviours = loadBehaviours(values.behaviours);
 
 const started = performance.now();
+let dayStarted = started;
 const result = await runSimulation({
   behaviours,
   days,
@@ -41,8 +42,9 @@ const result = await runSimulation({
   seed,
   onDay: (d) => {
     console.log(
-      `day ${d.day}: supply ${d.supply} vault ${d.vault} gini ${d.gini.toFixed(3)} active ${d.activeAgents} pixels ${d.pixels} violations ${d.violations.length}`,
+      `day ${d.day}: supply ${d.supply} vault ${d.vault} gini ${d.gini.toFixed(3)} active ${d.activeAgents} pixels ${d.pixels} violations ${d.violations.length} (${((performance.now() - dayStarted) / 1000).toFixed(0)} s)`,
     );
+    dayStarted = performance.now();
     for (const problem of d.violations) console.log(`  violation: ${problem}`);
   },
 });

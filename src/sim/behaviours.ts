@@ -17,7 +17,7 @@ const range = z.tuple([z.number().min(0), z.number().min(0)]).refine(([low, high
 export const STRATEGIES = ['honest', 'richest_thief', 'martingale', 'time_farmer', 'worker_farmer'] as const;
 export type Strategy = (typeof STRATEGIES)[number];
 
-const ACTIONS = ['coinflip', 'dice', 'slots', 'blackjack', 'give', 'steal', 'heist', 'poker'] as const;
+export const ACTIONS = ['coinflip', 'dice', 'slots', 'blackjack', 'give', 'steal', 'heist', 'poker'] as const;
 export type Action = (typeof ACTIONS)[number];
 
 const archetype = z.object({

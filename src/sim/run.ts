@@ -36,6 +36,8 @@ export async function runSimulation(options: {
     ...process.env,
     LOG_LEVEL: 'error',
     HOUSE_MIN_RESERVE_COOKIES: String(options.behaviours.operator.reserve),
+    // The timers due at one moment (a step's poker turns, collects, rounds) run side by side.
+    SCHEDULER_CONCURRENCY: '8',
     ...options.env,
   });
   // Timers retried later (a pot whose markers are still being swept) are normal here: errors only.

@@ -4,6 +4,7 @@ import { checkInvariants } from '../../utils/ledger/invariants.js';
 import type { KindTotal } from '../../utils/ledger/ledger.js';
 import { legalActions, type PokerAction } from '../../utils/poker/engine.js';
 import { seatOf } from '../../utils/poker/pokerService.js';
+import type { TableDoc } from '../../utils/poker/tableStore.js';
 import type { ManualClock } from '../clock.js';
 import { runPool } from '../concurrency.js';
 import type { Collections } from '../db/collections.js';
@@ -11,7 +12,7 @@ import type { Assembly } from '../features/assemble.js';
 import type { BotDeps } from '../interactions/types.js';
 import type { Rng } from '../rng.js';
 import { advanceRunningTasks } from '../scheduler/scheduler.js';
-import type { Action, Archetype, Behaviours, Strategy } from './behaviours.js';
+import { ACTIONS, type Action, type Archetype, type Behaviours, type Strategy } from './behaviours.js';
 
 /** Simulated time moves in steps of two minutes: the active-time reward's largest gap. */
 export const STEP_MS = 2 * 60_000;
@@ -211,7 +212,7 @@ class Simulation {
         const now = dayStart + step * STEP_MS;
         await this.#advanceTo(now);
         if (step % STEPS_PER_HOUR === 0) await this.#hourly(now, dayStart);
-        await this.#step(now);
+        await this.#step(now, step === 0);
       }
       await this.#advanceTo(dayStart + DAY_MS);
       const stats = await this.#endOfDay(day, dayStart);
@@ -327,9 +328,13 @@ class Simulation {
     }
   }
 
-  async #step(now: number): Promise<void> {
+  /** One step of every member in session; `newDay`: yesterday's sessions were just replaced. */
+  async #step(now: number, newDay: boolean): Promise<void> {
     const active = this.#agents.filter((a) => a.session && now >= a.session[0] && now < a.session[1]);
-    await this.#leaveTableIfGone(active);
+    // Members get up when their session ended since the last step (at a new day, yesterday's).
+    const gone =
+      newDay || this.#agents.some((a) => a.session && a.session[1] <= now && a.session[1] > now - STEP_MS);
+    if (gone) await this.#leaveTableIfGone(active);
     if (active.length === 0) return;
     const hunt = active.some((a) => a.huntsToday) ? await this.#huntNow(now) : null;
     const results = await runPool(active.length, IN_FLIGHT, async (i) => {
@@ -389,17 +394,17 @@ class Simulation {
       agent.huntMs += STEP_MS;
       await this.#hunt(agent, hunt, now);
     }
-    if (agent.strategy === 'richest_thief') return this.#stealFromTheRichest(agent, now);
-    // Only a member about to play, give or rob looks at its balance.
-    const rates = agent.archetype.rates;
-    if (Object.values(rates).every((rate) => !rate)) return;
+    // What the member does this step is decided first: only one about to act reads its balance.
+    const does = new Set(ACTIONS.filter((action) => this.#rolls(agent, action)));
+    if (agent.strategy === 'richest_thief') return this.#stealFromTheRichest(agent, now, does);
+    if (does.size === 0) return;
     const balance = await ledger.balanceOf('cookies', agent.id);
-    const others = active.filter((a) => a !== agent);
     if (agent.strategy === 'martingale') return this.#martingale(agent, balance);
+    const others = active.filter((a) => a !== agent);
 
     const bet = this.#bet(agent, balance);
     if (bet !== null) {
-      if (this.#rolls(agent, 'coinflip')) {
+      if (does.has('coinflip')) {
         await this.#try('coinflip', () =>
           services.games.playInstant('coinflip', {
             roundId: this.#id('coinflip'),
@@ -409,7 +414,7 @@ class Simulation {
           }),
         );
       }
-      if (this.#rolls(agent, 'dice')) {
+      if (does.has('dice')) {
         await this.#try('dice', () =>
           services.games.playInstant('dice', {
             roundId: this.#id('dice'),
@@ -419,12 +424,12 @@ class Simulation {
           }),
         );
       }
-      if (this.#rolls(agent, 'slots')) {
+      if (does.has('slots')) {
         await this.#try('slots', () =>
           services.games.playInstant('slots', { roundId: this.#id('slots'), userId: agent.id, bet }),
         );
       }
-      if (this.#rolls(agent, 'blackjack')) {
+      if (does.has('blackjack')) {
         const roundId = this.#id('blackjack');
         const hand = await this.#try('blackjack', () =>
           services.games.startBlackjack({ roundId, userId: agent.id, bet }),
@@ -436,7 +441,7 @@ class Simulation {
         }
       }
     }
-    if (others.length > 0 && balance > 20 && this.#rolls(agent, 'give')) {
+    if (others.length > 0 && balance > 20 && does.has('give')) {
       const promptId = this.#id('give');
       const to = this.#pick(others).id;
       await this.#try('give', async () => {
@@ -444,14 +449,14 @@ class Simulation {
         return services.cookies.confirmGive(promptId, agent.id);
       });
     }
-    if (others.length > 0 && this.#rolls(agent, 'steal')) {
+    if (others.length > 0 && does.has('steal')) {
       const victim = this.#pick(others).id;
       await this.#try('steal', () =>
         services.steal.steal({ opId: this.#id('steal'), thief: agent.id, victim }),
       );
     }
-    if (this.#rolls(agent, 'heist')) await this.#heist(agent, now, balance);
-    if (this.#rolls(agent, 'poker')) await this.#sitDown(agent, balance);
+    if (does.has('heist')) await this.#heist(agent, now, balance);
+    if (does.has('poker')) await this.#sitDown(agent, balance);
   }
 
   /** A bet of the member's usual share of its balance, within the games' limits; null if too poor. */
@@ -461,8 +466,8 @@ class Simulation {
     return balance >= bet && balance >= min ? bet : null;
   }
 
+  /** Doubles the coin-flip bet after every loss, back to its usual bet after a win. */
   async #martingale(agent: Agent, balance: number): Promise<void> {
-    if (!this.#rolls(agent, 'coinflip')) return;
     const base = this.#bet(agent, balance);
     if (base === null) return;
     if (agent.martingaleBet === 0 || agent.martingaleBet > balance) agent.martingaleBet = base;
@@ -482,8 +487,8 @@ class Simulation {
     agent.martingaleBet = (round.payout ?? 0) > bet ? base : bet * 2;
   }
 
-  async #stealFromTheRichest(agent: Agent, now: number): Promise<void> {
-    if (now < agent.nextStealAt || !this.#rolls(agent, 'steal')) return;
+  async #stealFromTheRichest(agent: Agent, now: number, does: Set<Action>): Promise<void> {
+    if (now < agent.nextStealAt || !does.has('steal')) return;
     const richest = (await this.#deps.ledger.topBalances('cookies', 12)).filter(
       (row) => row.account !== agent.id && this.#byId.has(row.account),
     );
@@ -581,35 +586,38 @@ class Simulation {
     if (!this.#table) return;
     const { poker } = this.#deps.services;
     const here = new Set(active.map((a) => a.id));
+    // Each move answers the table as it is after it; it is read again only after a refusal.
+    let table = await poker.get(this.#table);
     for (let moves = 0; moves < 60; moves++) {
-      const table = await poker.get(this.#table);
       if (!table || table.status === 'closed') {
         this.#table = null;
         return;
       }
       const seated = table.game.seats.filter((s) => s && s.stack > 0).length;
       const hand = table.game.hand;
+      let next: TableDoc | null;
       if (!hand || hand.street === 'done') {
-        if (seated >= 2 && table.game.handsPlayed === 0) {
-          await this.#try('poker start', () => poker.start(table._id, table.hostId));
-          continue;
-        }
-        return;
-      }
-      if (hand.toAct === null) return;
-      const seat = table.game.seats[hand.toAct];
-      if (!seat || !here.has(seat.userId)) return;
-      const legal = legalActions(table.game, hand.toAct);
-      const roll = this.#o.rng.int(0, 100);
-      let action: PokerAction;
-      if (legal.canCheck) {
-        action = legal.canRaise && roll < 15 ? { type: 'raise', to: legal.minRaiseTo } : { type: 'check' };
-      } else if (legal.toCall <= seat.stack * 0.25 || roll < 30) {
-        action = { type: 'call' };
+        if (seated < 2 || table.game.handsPlayed !== 0) return;
+        const { _id, hostId } = table;
+        next = await this.#try('poker start', () => poker.start(_id, hostId));
       } else {
-        action = { type: 'fold' };
+        if (hand.toAct === null) return;
+        const seat = table.game.seats[hand.toAct];
+        if (!seat || !here.has(seat.userId)) return;
+        const legal = legalActions(table.game, hand.toAct);
+        const roll = this.#o.rng.int(0, 100);
+        let action: PokerAction;
+        if (legal.canCheck) {
+          action = legal.canRaise && roll < 15 ? { type: 'raise', to: legal.minRaiseTo } : { type: 'check' };
+        } else if (legal.toCall <= seat.stack * 0.25 || roll < 30) {
+          action = { type: 'call' };
+        } else {
+          action = { type: 'fold' };
+        }
+        const { _id, step } = table;
+        next = await this.#try(`poker ${action.type}`, () => poker.act(_id, seat.userId, action, step));
       }
-      await this.#try(`poker ${action.type}`, () => poker.act(table._id, seat.userId, action, table.step));
+      table = next ?? (await poker.get(this.#table));
     }
   }
 
