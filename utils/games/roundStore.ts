@@ -1,5 +1,5 @@
 import type { Collection, Db, Filter } from 'mongodb';
-import { JOURNALED } from '../../src/db/collections.js';
+import { guardIndex, JOURNALED } from '../../src/db/collections.js';
 import { isDuplicateKey } from '../../src/db/duplicateKey.js';
 import type { RoundSeed } from './fairness.js';
 import type { BlackjackState } from './rules/blackjack.js';
@@ -45,7 +45,11 @@ export class RoundStore {
   }
 
   static async ensureIndexes(db: Db): Promise<void> {
-    await db.collection(ROUNDS).createIndex({ userId: 1, createdAt: -1 }, { name: 'by_user' });
+    await Promise.all([
+      db.collection(ROUNDS).createIndex({ userId: 1, createdAt: -1 }, { name: 'by_user' }),
+      // `advance` of an instant game: `{ _id, status }`.
+      guardIndex(db, ROUNDS, 'status'),
+    ]);
   }
 
   /** Stores a new round; false when a round with this id exists (a retried interaction). */
