@@ -60,6 +60,9 @@ export interface SchedulerOptions {
   concurrency: number;
 }
 
+/** How many planned ids a process remembers (the oldest are forgotten first). */
+const PLANNED_REMEMBERED = 10_000;
+
 export const DEFAULT_SCHEDULER_OPTIONS: Omit<SchedulerOptions, 'owner'> = {
   leaseMs: 60_000,
   maxAttempts: 5,
@@ -78,6 +81,8 @@ export const DEFAULT_SCHEDULER_OPTIONS: Omit<SchedulerOptions, 'owner'> = {
  */
 export class Scheduler {
   readonly #handlers = new Map<string, TaskHandler>();
+  /** Ids this process planned, newest last: scheduling one again needs no round trip. */
+  readonly #planned = new Set<string>();
   readonly #options: SchedulerOptions;
   #loop: Periodic | null = null;
 
@@ -101,6 +106,8 @@ export class Scheduler {
    */
   async schedule(task: { id: string; kind: string; dueAt: Date; payload: unknown }): Promise<boolean> {
     if (!this.#handlers.has(task.kind)) throw new Error(`no handler for task kind ${task.kind}`);
+    // Planned by this process already (a window's timers are asked for with every tip): no write.
+    if (this.#planned.has(task.id)) return false;
     const result = await this.deps.tasks.updateOne(
       { _id: task.id },
       {
@@ -120,6 +127,10 @@ export class Scheduler {
       { upsert: true },
     );
     const created = result.upsertedCount === 1;
+    this.#planned.add(task.id);
+    if (this.#planned.size > PLANNED_REMEMBERED) {
+      this.#planned.delete(this.#planned.values().next().value as string);
+    }
     // A task due now runs at once in a live process instead of at the next poll.
     if (created && this.#loop && task.dueAt <= this.deps.clock.now()) this.#kick();
     return created;
