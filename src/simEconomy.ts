@@ -1,5 +1,6 @@
 /**
- * `npm run sim:economy -- [--days 30] [--agents 200] [--seed n] [--behaviours file] [--out dir]`:
+ * `npm run sim:economy -- [--days 30] [--agents 200] [--seed n] [--behaviours file] [--out dir]
+ * [--profile-db]`:
  * a month of a community through the real services on the embedded database, on a simulated
  * clock. Writes a Markdown report with charts to `out/sim/` and ends with the line
  * `economy: days=… agents=… supply_growth_pct_per_day=… vault_min_over_reserve=… gini=…
@@ -18,6 +19,7 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '1' },
     behaviours: { type: 'string', default: 'sim/behaviours.json' },
     out: { type: 'string', default: 'out/sim' },
+    'profile-db': { type: 'boolean', default: false },
   },
 });
 const number = (name: string, text: string, min: number, max: number) => {
@@ -40,12 +42,16 @@ const result = await runSimulation({
   days,
   agents,
   seed,
-  onDay: (d) => {
+  profileDb: values['profile-db'],
+  onDay: (d, slowest) => {
     console.log(
       `day ${d.day}: supply ${d.supply} vault ${d.vault} gini ${d.gini.toFixed(3)} active ${d.activeAgents} pixels ${d.pixels} violations ${d.violations.length} (${((performance.now() - dayStarted) / 1000).toFixed(0)} s)`,
     );
     dayStarted = performance.now();
     for (const problem of d.violations) console.log(`  violation: ${problem}`);
+    for (const c of slowest ?? []) {
+      console.log(`  db ${c.ms.toFixed(0).padStart(7)} ms ${String(c.count).padStart(7)}× ${c.shape}`);
+    }
   },
 });
 const summary = summarize(result);

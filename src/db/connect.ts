@@ -86,9 +86,16 @@ export const MONEY_PATH_CLIENT_OPTIONS = {
   maxPoolSize: 64,
 } as const;
 
-/** Connects a client to a chosen server, selects the database and creates every index. */
-export async function connectDatabase(uri: string, dbName: string): Promise<Pick<Database, 'client' | 'db'>> {
-  const client = new MongoClient(uri, MONEY_PATH_CLIENT_OPTIONS);
+/**
+ * Connects a client to a chosen server, selects the database and creates every index.
+ * `monitorCommands` makes the client emit an event per command (the simulation's profile).
+ */
+export async function connectDatabase(
+  uri: string,
+  dbName: string,
+  options: { monitorCommands?: boolean } = {},
+): Promise<Pick<Database, 'client' | 'db'>> {
+  const client = new MongoClient(uri, { ...MONEY_PATH_CLIENT_OPTIONS, ...options });
   await client.connect();
   const db = client.db(dbName);
   await ensureIndexes(db);

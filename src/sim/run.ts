@@ -11,6 +11,7 @@ import { createLogger } from '../logger.js';
 import type { PostTransport } from '../posting/channelPoster.js';
 import { seededRng } from '../rng.js';
 import type { Behaviours } from './behaviours.js';
+import { type CommandTotal, DbProfile } from './dbProfile.js';
 import { type DayStats, type SimResult, simulateEconomy } from './simulation.js';
 
 /** The simulation posts nowhere: the channel posts of timers are Discord's part, not the economy's. */
@@ -30,7 +31,9 @@ export async function runSimulation(options: {
   agents: number;
   seed: number;
   env?: Record<string, string>;
-  onDay?: (day: DayStats) => void;
+  /** Also hands `onDay` the day's slowest database commands (the driver's command monitoring). */
+  profileDb?: boolean;
+  onDay?: (day: DayStats, slowest: CommandTotal[] | null) => void;
 }): Promise<SimResult> {
   const config = loadConfig({
     ...process.env,
@@ -44,7 +47,10 @@ export async function runSimulation(options: {
   const log = createLogger('error');
   // MONGODB_URI when set (a database of its own there, dropped after), else the embedded server.
   const server = await startDatabaseServer(config.mongo, { persistent: false }, log);
-  const { client, db } = await connectDatabase(server.uri, `sim_economy_${randomBytes(4).toString('hex')}`);
+  const { client, db } = await connectDatabase(server.uri, `sim_economy_${randomBytes(4).toString('hex')}`, {
+    monitorCommands: options.profileDb === true,
+  });
+  const profile = options.profileDb ? new DbProfile(client) : null;
   try {
     const clock = new ManualClock(new Date('2026-01-05T00:00:00Z'));
     const rng = seededRng(`bot:${options.seed}`);
@@ -62,7 +68,7 @@ export async function runSimulation(options: {
       days: options.days,
       agents: options.agents,
       rng: seededRng(`members:${options.seed}`),
-      ...(options.onDay ? { onDay: options.onDay } : {}),
+      ...(options.onDay ? { onDay: (day) => options.onDay?.(day, profile?.take(12) ?? null) } : {}),
     });
   } finally {
     if (server.persistent) await db.dropDatabase().catch(() => {});

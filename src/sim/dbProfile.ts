@@ -1,0 +1,52 @@
+import type { CommandStartedEvent, CommandSucceededEvent, MongoClient } from 'mongodb';
+
+/** A command's shape: its name, collection and the fields its filter names (not their values). */
+function shapeOf(event: CommandStartedEvent): string {
+  const command = event.command as Record<string, unknown>;
+  const collection = String(command[event.commandName] ?? '');
+  const first = (list: unknown) => (Array.isArray(list) ? (list[0] as Record<string, unknown>) : undefined);
+  const filter = (command.filter ??
+    command.query ??
+    first(command.updates)?.q ??
+    first(command.deletes)?.q ??
+    first(command.pipeline)?.$match) as Record<string, unknown> | undefined;
+  return `${event.commandName} ${collection} {${Object.keys(filter ?? {})
+    .sort()
+    .join(', ')}}`;
+}
+
+export interface CommandTotal {
+  shape: string;
+  count: number;
+  ms: number;
+}
+
+/**
+ * The database time of a run by command shape (`npm run sim:economy -- --profile-db`), from
+ * the driver's command monitoring: what to index, batch or avoid when the run slows down.
+ */
+export class DbProfile {
+  readonly #started = new Map<number, string>();
+  readonly #totals = new Map<string, CommandTotal>();
+
+  constructor(client: MongoClient) {
+    client.on('commandStarted', (event) => this.#started.set(event.requestId, shapeOf(event)));
+    client.on('commandSucceeded', (event: CommandSucceededEvent) => {
+      const shape = this.#started.get(event.requestId);
+      if (shape === undefined) return;
+      this.#started.delete(event.requestId);
+      const total = this.#totals.get(shape) ?? { shape, count: 0, ms: 0 };
+      total.count += 1;
+      total.ms += event.duration;
+      this.#totals.set(shape, total);
+    });
+    client.on('commandFailed', (event) => this.#started.delete(event.requestId));
+  }
+
+  /** The shapes that took the most time since the last call, most first; the counts restart. */
+  take(limit: number): CommandTotal[] {
+    const top = [...this.#totals.values()].sort((a, b) => b.ms - a.ms).slice(0, limit);
+    this.#totals.clear();
+    return top;
+  }
+}
