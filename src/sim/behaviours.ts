@@ -58,6 +58,11 @@ export const behavioursSchema = z.object({
     /** Moderators' event prizes: so many grants a day to members active that day. */
     cookieGrantsPerDay: z.object({ count: z.number().int().min(0), amount: z.number().int().min(1) }),
     placeGrantsPerDay: z.object({ count: z.number().int().min(0), points: z.number().int().min(1) }),
+    /**
+     * An admin rerolls the hunt's target every so many days (at midnight; 0: never): a new
+     * revision, where every hunter's best starts again and score progress pays again.
+     */
+    huntRerollEveryDays: z.number().int().min(0).default(0),
   }),
   archetypes: z
     .array(archetype)

@@ -110,6 +110,8 @@ class Simulation {
   #openHeist: { id: string; closesAt: number } | null = null;
   #table: string | null = null;
   #counter = 0;
+  /** When day 1 began. */
+  #start = 0;
   #vaultMin = Number.POSITIVE_INFINITY;
   #pixelsToday = 0;
   /** The settings the members' choices depend on, read again every simulated hour. */
@@ -192,6 +194,7 @@ class Simulation {
     // Day 1 starts after the opening balances, so its flows are the members' own.
     clock.advance(HOUR_MS);
     const start = clock.now().getTime();
+    this.#start = start;
     await deps.services.vault.fund({
       opId: 'sim.vault.fund',
       adminId: 'operator',
@@ -294,7 +297,16 @@ class Simulation {
   async #hourly(now: number, dayStart: number): Promise<void> {
     const { deps, behaviours } = this.#o;
     await this.#readSettings();
-    if (now === dayStart) this.#target = null;
+    if (now === dayStart) {
+      this.#target = null;
+      const every = behaviours.operator.huntRerollEveryDays;
+      const day = Math.round((dayStart - this.#start) / DAY_MS);
+      if (every > 0 && day > 0 && day % every === 0) {
+        const { hunt } = deps.services;
+        await this.#try('hunt reroll', async () => hunt.reroll((await hunt.task()).revision));
+        this.#window = null;
+      }
+    }
     this.#vaultMin = Math.min(
       this.#vaultMin,
       await deps.ledger.balanceOf('cookies', deps.ledger.houseAccountId),
