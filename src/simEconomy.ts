@@ -1,12 +1,13 @@
 /**
  * `npm run sim:economy -- [--days 30] [--agents 200] [--seed n] [--behaviours file] [--out dir]
- * [--profile-db]`:
+ * [--set key=value]… [--profile-db]`:
  * a month of a community through the real services on the embedded database, on a simulated
  * clock. Writes a Markdown report with charts to `out/sim/` and ends with the line
  * `economy: days=… agents=… supply_growth_pct_per_day=… vault_min_over_reserve=… gini=…
  * best_strategy/baseline=… pixels_per_active_hour=… violations=…`. Exit 1 on any violation.
  */
 import { parseArgs } from 'node:util';
+import { isAppError } from '../utils/errors.js';
 import { loadBehaviours } from './sim/behaviours.js';
 import { writeReport } from './sim/report.js';
 import { runSimulation } from './sim/run.js';
@@ -20,6 +21,8 @@ const { values } = parseArgs({
     behaviours: { type: 'string', default: 'sim/behaviours.json' },
     out: { type: 'string', default: 'out/sim' },
     'profile-db': { type: 'boolean', default: false },
+    /** A runtime setting changed before the run, as `/admin runtime set` would: a candidate default. */
+    set: { type: 'string', multiple: true, default: [] },
   },
 });
 const number = (name: string, text: string, min: number, max: number) => {
@@ -34,6 +37,14 @@ const days = number('days', values.days, 1, 365);
 const agents = number('agents', values.agents, 2, 5_000);
 const seed = number('seed', values.seed, 0, 2 ** 31);
 const behaviours = loadBehaviours(values.behaviours);
+const settings = values.set.map((pair): [string, string] => {
+  const at = pair.indexOf('=');
+  if (at <= 0) {
+    console.error(`--set takes key=value, as /admin runtime set does (got ${pair})`);
+    process.exit(2);
+  }
+  return [pair.slice(0, at), pair.slice(at + 1)];
+});
 
 const started = performance.now();
 let dayStarted = started;
@@ -42,6 +53,7 @@ const result = await runSimulation({
   days,
   agents,
   seed,
+  settings,
   profileDb: values['profile-db'],
   onDay: (d, slowest) => {
     console.log(
@@ -53,9 +65,21 @@ const result = await runSimulation({
       console.log(`  db ${c.ms.toFixed(0).padStart(7)} ms ${String(c.count).padStart(7)}× ${c.shape}`);
     }
   },
+}).catch((error: unknown) => {
+  // A setting an operator could not set (an unknown key, a value out of range): say which.
+  if (!isAppError(error)) throw error;
+  const { min, max } = error.context;
+  const bounds = [min === undefined ? '' : `at least ${min}`, max === undefined ? '' : `at most ${max}`];
+  const limits = bounds.filter(Boolean).join(', ');
+  console.error(`--set: ${error.message}${limits ? ` (${limits})` : ''}`);
+  process.exit(2);
 });
 const summary = summarize(result);
-const report = await writeReport(values.out, result, summary, { seed, behavioursFile: values.behaviours });
+const report = await writeReport(values.out, result, summary, {
+  seed,
+  behavioursFile: values.behaviours,
+  settings,
+});
 console.log(`report: ${report} (${((performance.now() - started) / 1000).toFixed(0)} s)`);
 console.log(summaryLine(summary));
 process.exit(summary.violations === 0 ? 0 : 1);

@@ -85,7 +85,7 @@ export async function writeReport(
   dir: string,
   result: SimResult,
   summary: Summary,
-  about: { seed: number; behavioursFile: string },
+  about: { seed: number; behavioursFile: string; settings?: [string, string][] },
 ): Promise<string> {
   mkdirSync(dir, { recursive: true });
   const { days } = result;
@@ -229,6 +229,10 @@ export async function writeReport(
     '# Economy report',
     '',
     `${summary.days} simulated days, ${summary.agents} members (\`${about.behavioursFile}\`, seed ${about.seed}), through the bot's real services on the embedded database.`,
+    '',
+    (about.settings ?? []).length > 0
+      ? `Settings changed from their defaults: ${(about.settings ?? []).map(([k, v]) => `\`${k}=${v}\``).join(', ')}.`
+      : 'Every runtime setting at its default.',
     '',
     '```text',
     summaryLine(summary),

@@ -31,6 +31,8 @@ export async function runSimulation(options: {
   agents: number;
   seed: number;
   env?: Record<string, string>;
+  /** Runtime settings an operator changes before the run (`--set key=value`): candidate defaults. */
+  settings?: [string, string][];
   /** Also hands `onDay` the day's slowest database commands (the driver's command monitoring). */
   profileDb?: boolean;
   onDay?: (day: DayStats, slowest: CommandTotal[] | null) => void;
@@ -58,6 +60,7 @@ export async function runSimulation(options: {
     const ledger = new Ledger({ cols, clock, rng, log, config: config.ledger });
     const app: AppDeps = { config, log, clock, rng, db, cols, ledger };
     const deps = await prepareBotDeps(app, ASSEMBLY, { transport: NO_POSTS });
+    for (const [key, value] of options.settings ?? []) await deps.runtimeConfig.set(key, value, 'operator');
     return await simulateEconomy({
       deps,
       clock,
