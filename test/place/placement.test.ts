@@ -195,6 +195,36 @@ describe('placing pixels', () => {
     expect(await ASSEMBLY.checkInvariants(t.db, deps.config, deps.ledger)).toEqual([]);
   });
 
+  it('GIVEN a stalled placer whose placement the sweep finishes meanwhile THEN the placement has one event and is charged once', async () => {
+    const { deps, clock } = makeBotDeps(t);
+    const [ann] = members(1) as [string];
+    await fund(deps, [ann], 1_000);
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let stall = true;
+    const stalled = service(deps, async () => {
+      if (stall) {
+        stall = false;
+        await gate;
+      }
+    });
+    const placing = stalled.place({ opId: 'slow', userId: ann, x: 2, y: 2, color: 7 });
+    await sleep(100);
+    // The sweep finds the placement unfinished past its grace and finishes it itself.
+    clock.advance(121_000);
+    await deps.scheduler.runDue();
+    release();
+    await placing;
+    await deps.scheduler.runDue();
+    const feed = await deps.services.place.changesAfter(0, 10);
+    expect(feed.changes.filter((c) => c.opId === 'slow')).toHaveLength(1);
+    await deps.ledger.flush();
+    expect(await deps.services.place.wallet(ann)).toMatchObject({ balance: 900 * POINT, placements: 1 });
+    expect(await ASSEMBLY.checkInvariants(t.db, deps.config, deps.ledger)).toEqual([]);
+  });
+
   it('GIVEN a pixel whose state disagrees with its events THEN the checker names it', async () => {
     const { deps } = makeBotDeps(t);
     const [ann] = members(1) as [string];

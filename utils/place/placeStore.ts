@@ -170,10 +170,25 @@ export class PlaceStore {
         .collection(COLLECTION_NAMES.placePixelEvents)
         .createIndex({ owner: 1, revision: -1 }, { name: 'by_owner' }),
       db.collection(PLACEMENTS).createIndex({ status: 1, at: 1 }, { name: 'open_first' }),
-      db
-        .collection(COLLECTION_NAMES.placePixelEvents)
-        .createIndex({ opId: 1 }, { name: 'by_op', sparse: true }),
+      PlaceStore.#uniqueOpIds(db),
     ]);
+  }
+
+  /**
+   * A placement (or rollback step) writes one event, ever: a second finisher's event with the
+   * same `opId` is refused (11000) and it voids its revision instead. Unique also lets the
+   * embedded server look events up by `opId` without scanning the history (the sweep asks once
+   * per placement). It replaces the earlier non-unique `by_op`.
+   */
+  static async #uniqueOpIds(db: Db): Promise<void> {
+    const events = db.collection(COLLECTION_NAMES.placePixelEvents);
+    if (await events.indexExists('by_op')) {
+      // Another process starting at the same moment may have dropped it first.
+      await events.dropIndex('by_op').catch((error: unknown) => {
+        if ((error as { codeName?: string }).codeName !== 'IndexNotFound') throw error;
+      });
+    }
+    await events.createIndex({ opId: 1 }, { name: 'by_op_unique', unique: true, sparse: true });
   }
 
   /** The canvas, created with the configured size on first use. */
