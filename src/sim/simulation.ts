@@ -123,6 +123,8 @@ class Simulation {
     pixelCost: 0,
     paths: 1,
     minBuyIn: 0,
+    heistMinStake: 0,
+    heistWindowMs: 0,
   };
   /** The hunt's open window (until it closes) and target (until the day ends). */
   #window: { _id: string; closesAt: Date } | null = null;
@@ -291,6 +293,8 @@ class Simulation {
       pixelCost: await this.#deps.services.place.pixelCost(),
       paths: await c.get('hunt_paths'),
       minBuyIn: (await c.get('poker.small_blind')) * 2 * (await c.get('poker.min_buy_in_bb')),
+      heistMinStake: await c.get('vault.heist_min_stake'),
+      heistWindowMs: (await c.get('vault.heist_window_s')) * 1000,
     };
   }
 
@@ -523,9 +527,8 @@ class Simulation {
       const guess = hunt.target.map((t) =>
         Math.round(t * agent.skill + this.#o.rng.int(0, 100) * (1 - agent.skill)),
       );
-      const paths = await this.#deps.runtimeConfig.get('hunt_paths');
       const tipped = await this.#try('hunt tip', () =>
-        services.hunt.tip(identity, guess, this.#o.rng.int(0, paths)),
+        services.hunt.tip(identity, guess, this.#o.rng.int(0, this.#settings.paths)),
       );
       if (tipped) agent.tipped.set(identity, hunt.window._id);
     }
@@ -553,20 +556,18 @@ class Simulation {
 
   async #heist(agent: Agent, now: number, balance: number): Promise<void> {
     const { vault } = this.#deps.services;
-    const c = this.#deps.runtimeConfig;
     if (this.#openHeist && now < this.#openHeist.closesAt) {
       const id = this.#openHeist.id;
       await this.#try('heist join', () => vault.joinHeist(id, agent.id));
       return;
     }
-    const stake = Math.max(await c.get('vault.heist_min_stake'), Math.floor(balance * 0.02));
+    const stake = Math.max(this.#settings.heistMinStake, Math.floor(balance * 0.02));
     if (balance < stake) return;
     const heistId = this.#id('heist');
     const started = await this.#try('heist start', () =>
       vault.startHeist({ heistId, leader: agent.id, stake, locale: 'en' }),
     );
-    if (started)
-      this.#openHeist = { id: heistId, closesAt: now + (await c.get('vault.heist_window_s')) * 1000 };
+    if (started) this.#openHeist = { id: heistId, closesAt: now + this.#settings.heistWindowMs };
   }
 
   async #sitDown(agent: Agent, balance: number): Promise<void> {
