@@ -7,10 +7,9 @@
  * best_strategy/baseline=… pixels_per_active_hour=… violations=…`. Exit 1 on any violation.
  */
 import { parseArgs } from 'node:util';
-import { isAppError } from '../utils/errors.js';
 import { loadBehaviours } from './sim/behaviours.js';
 import { writeReport } from './sim/report.js';
-import { runSimulation } from './sim/run.js';
+import { runSimulation, SettingRefused } from './sim/run.js';
 import { summarize, summaryLine } from './sim/summary.js';
 
 const { values } = parseArgs({
@@ -67,8 +66,8 @@ const result = await runSimulation({
   },
 }).catch((error: unknown) => {
   // A setting an operator could not set (an unknown key, a value out of range): say which.
-  if (!isAppError(error)) throw error;
-  const { min, max } = error.context;
+  if (!(error instanceof SettingRefused)) throw error;
+  const { min, max } = error.refusal.context;
   const bounds = [min === undefined ? '' : `at least ${min}`, max === undefined ? '' : `at most ${max}`];
   const limits = bounds.filter(Boolean).join(', ');
   console.error(`--set: ${error.message}${limits ? ` (${limits})` : ''}`);

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ASSEMBLY } from '../../commands/index.js';
+import { type AppError, isAppError } from '../../utils/errors.js';
 import { Ledger } from '../../utils/ledger/ledger.js';
 import type { AppDeps } from '../app.js';
 import { prepareBotDeps } from '../botDeps.js';
@@ -19,6 +20,13 @@ const NO_POSTS: PostTransport = {
   send: async () => {},
   edit: async () => {},
 };
+
+/** A `--set` the bot refused (an unknown key, a value out of range), with what it said. */
+export class SettingRefused extends Error {
+  constructor(readonly refusal: AppError) {
+    super(refusal.message);
+  }
+}
 
 /**
  * One simulation on a fresh in-memory database of its own (the embedded server), with a bot
@@ -60,7 +68,11 @@ export async function runSimulation(options: {
     const ledger = new Ledger({ cols, clock, rng, log, config: config.ledger });
     const app: AppDeps = { config, log, clock, rng, db, cols, ledger };
     const deps = await prepareBotDeps(app, ASSEMBLY, { transport: NO_POSTS });
-    for (const [key, value] of options.settings ?? []) await deps.runtimeConfig.set(key, value, 'operator');
+    for (const [key, value] of options.settings ?? []) {
+      await deps.runtimeConfig.set(key, value, 'operator').catch((error: unknown) => {
+        throw isAppError(error) ? new SettingRefused(error) : error;
+      });
+    }
     return await simulateEconomy({
       deps,
       clock,
