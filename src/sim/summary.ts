@@ -47,6 +47,9 @@ const CURRENCY: Record<Strategy, 'cookies' | 'place'> = {
 
 const hours = (agents: Agent[]) => agents.reduce((s, a) => s + a.activeMs / 3_600_000, 0);
 const huntingHours = (agents: Agent[]) => agents.reduce((s, a) => s + a.huntMs / 3_600_000, 0);
+/** Place points are earned while hunting: per hunting hour; Cookies per active hour. */
+const hoursFor = (agents: Agent[], currency: 'cookies' | 'place') =>
+  currency === 'place' ? huntingHours(agents) : hours(agents);
 
 function earned(totals: Map<string, KindTotal> | undefined, currency: 'cookies' | 'place'): number {
   let sum = 0;
@@ -80,8 +83,7 @@ export function summarize(result: SimResult): Summary {
   const perHour = (group: Agent[], currency: 'cookies' | 'place') => {
     const totals = currency === 'cookies' ? result.cookieTotals : result.placeTotals;
     const sum = group.reduce((s, a) => s + earned(totals.get(a.id), currency), 0);
-    // Place points are earned while hunting: per hunting hour; Cookies per active hour.
-    const h = currency === 'place' ? huntingHours(group) : hours(group);
+    const h = hoursFor(group, currency);
     // Place points are counted in thousandths by the ledger.
     return h > 0 ? sum / h / (currency === 'place' ? 1000 : 1) : 0;
   };
@@ -108,7 +110,7 @@ export function summarize(result: SimResult): Summary {
       strategy,
       currency,
       members: group.length,
-      activeHours: currency === 'place' ? huntingHours(group) : hours(group),
+      activeHours: hoursFor(group, currency),
       perHour: value,
       ratio: baseline[currency] > 0 ? value / baseline[currency] : 0,
     });
@@ -125,6 +127,7 @@ export function summarize(result: SimResult): Summary {
   }
   const greedy = strategies.filter((s) => s.strategy !== 'honest');
   const hunters = agents.filter((a) => a.huntMs > 0);
+  const hunting = huntingHours(hunters);
   const byPath = new Map<string, number>();
   for (const a of honest) {
     for (const [kind, t] of result.cookieTotals.get(a.id) ?? []) {
@@ -141,8 +144,7 @@ export function summarize(result: SimResult): Summary {
     gini: last?.gini ?? 0,
     strategies,
     bestStrategyOverBaseline: Math.max(0, ...greedy.map((s) => s.ratio)),
-    pixelsPerActiveHour:
-      huntingHours(hunters) > 0 ? hunters.reduce((s, a) => s + a.pixels, 0) / huntingHours(hunters) : 0,
+    pixelsPerActiveHour: hunting > 0 ? hunters.reduce((s, a) => s + a.pixels, 0) / hunting : 0,
     cookiesPerHourByPath: byPath,
     violations: days.reduce((s, d) => s + d.violations.length, 0),
   };
