@@ -192,7 +192,7 @@ export class HuntStore {
 
   /** The next tip sequence number of an identity in a revision (a reroll starts again at 1). */
   async nextSequence(revision: number, identity: string): Promise<number> {
-    // The pre-image + 1: the embedded server's post-image can show a later $inc.
+    // The pre-image + 1 names this call's own increment on any server.
     const before = await this.#sequences.findOneAndUpdate(
       { _id: `${revision}:${identity}` },
       { $inc: { next: 1 } },

@@ -1,0 +1,97 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Db, MongoClient } from 'mongodb';
+import { afterAll, describe, expect, test } from 'vitest';
+import { type JavaBackend, startMongoJavaServer } from '../../src/db/mongoJavaServer.js';
+import { createLogger } from '../../src/logger.js';
+import { useTestDatabase } from '../support/database.js';
+
+/**
+ * What the app's version-guarded read-modify-write relies on, and MongoDB guarantees: a read
+ * returns one whole version of a document, and findOneAndUpdate's post-image is the version
+ * its own update wrote. mongo-java-server did neither under concurrent writes until its
+ * launcher copied documents under the collection's lock (tools/mongo-java-server).
+ */
+interface Doc {
+  _id: string;
+  first: number;
+  middle: number[];
+  last: number;
+  n: number;
+}
+
+async function tornReads(db: Db, writes: number): Promise<number> {
+  const docs = db.collection<Doc>('torn');
+  await docs.insertOne({ _id: 'x', first: 0, middle: [], last: 0, n: 0 });
+  let writing = true;
+  let torn = 0;
+  const writer = (async () => {
+    for (let i = 1; i <= writes; i++) {
+      const middle = Array.from({ length: 200 }, () => i);
+      await docs.updateOne({ _id: 'x' }, { $set: { first: i, middle, last: i } });
+    }
+    writing = false;
+  })();
+  const readers = Array.from({ length: 8 }, async () => {
+    while (writing) {
+      const d = await docs.findOne({ _id: 'x' });
+      if (d && (d.first !== d.last || d.middle.some((v) => v !== d.first))) torn++;
+    }
+  });
+  await Promise.all([writer, ...readers]);
+  return torn;
+}
+
+/** The post-images of N concurrent increments: each must be the value its own update wrote. */
+async function postImages(db: Db, n: number): Promise<number[]> {
+  const docs = db.collection<Doc>('counter');
+  await docs.insertOne({ _id: 'c', first: 0, middle: [], last: 0, n: 0 });
+  const after = await Promise.all(
+    Array.from({ length: n }, () =>
+      docs.findOneAndUpdate({ _id: 'c' }, { $inc: { n: 1 } }, { returnDocument: 'after' }),
+    ),
+  );
+  return after.map((d) => d?.n ?? -1).sort((a, b) => a - b);
+}
+
+const expected = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
+
+describe('the suite database (embedded unless MONGODB_URI)', () => {
+  const t = useTestDatabase('embedded');
+
+  test('a read racing writes sees one whole version of the document', async () => {
+    expect(await tornReads(t.db, 1500)).toBe(0);
+  });
+
+  test('each findOneAndUpdate returns the version its own update wrote', async () => {
+    expect(await postImages(t.db, 400)).toEqual(expected(400));
+  });
+});
+
+describe('the embedded server on its H2 file (the bot without MONGODB_URI)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cookiebot-h2-'));
+  const backend: JavaBackend = { kind: 'h2', file: join(dir, 'data.mv') };
+  const log = createLogger('silent');
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  async function withServer<T>(use: (db: Db) => Promise<T>): Promise<T> {
+    const server = await startMongoJavaServer(backend, log);
+    const client = new MongoClient(server.uri);
+    try {
+      return await use(client.db('h2test'));
+    } finally {
+      await client.close();
+      await server.stop();
+    }
+  }
+
+  test('reads see whole documents, post-images are their own, and data outlives a restart', async () => {
+    await withServer(async (db) => {
+      expect(await tornReads(db, 1000)).toBe(0);
+      expect(await postImages(db, 200)).toEqual(expected(200));
+    });
+    const kept = await withServer((db) => db.collection<Doc>('counter').findOne({ _id: 'c' }));
+    expect(kept?.n).toBe(200);
+  });
+});
