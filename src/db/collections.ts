@@ -205,17 +205,16 @@ export function collections(db: Db): Collections {
 }
 
 /**
- * An index for guarded updates `{ _id, <field>: <value> }` of a collection that keeps growing.
- * mongo-java-server (the embedded server) uses an index only when a filter names exactly its
- * keys with plain values: without this, each such update scans the whole collection there
- * (`npm run bench:guard-index`: on 40,000 documents a find took 8.25 ms against 0.71 ms with
- * this index, and the cost grows with the collection; ECONOMY.md, "Economy health"). MongoDB serves these filters from the `_id` index already; this one costs a small
- * entry per document. Unique, since `_id` is.
+ * Drops an index a later version no longer wants (e.g. `guard_status`, whose job the embedded
+ * server's launcher does now: tools/mongo-java-server). Safe when it is already gone, also
+ * when another process starting at the same moment dropped it first.
  */
-export function guardIndex(db: Db, collection: string, field: string): Promise<string> {
-  return db
-    .collection(collection)
-    .createIndex({ _id: 1, [field]: 1 }, { name: `guard_${field}`, unique: true });
+export async function dropRetiredIndex(db: Db, collection: string, name: string): Promise<void> {
+  const target = db.collection(collection);
+  if (!(await target.indexExists(name).catch(() => false))) return;
+  await target.dropIndex(name).catch((error: unknown) => {
+    if ((error as { codeName?: string }).codeName !== 'IndexNotFound') throw error;
+  });
 }
 
 /** Creates every index; safe to run at every start-up (createIndex is idempotent). */

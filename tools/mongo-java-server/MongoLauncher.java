@@ -5,6 +5,8 @@ import de.bwaldvogel.mongo.MongoServer;
 import de.bwaldvogel.mongo.backend.ArrayFilters;
 import de.bwaldvogel.mongo.backend.CollectionOptions;
 import de.bwaldvogel.mongo.backend.CursorRegistry;
+import de.bwaldvogel.mongo.backend.Index;
+import de.bwaldvogel.mongo.backend.IndexKey;
 import de.bwaldvogel.mongo.backend.QueryResult;
 import de.bwaldvogel.mongo.backend.h2.H2Backend;
 import de.bwaldvogel.mongo.backend.h2.H2Collection;
@@ -13,8 +15,10 @@ import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import de.bwaldvogel.mongo.backend.memory.MemoryCollection;
 import de.bwaldvogel.mongo.backend.memory.MemoryDatabase;
 import de.bwaldvogel.mongo.bson.Document;
+import de.bwaldvogel.mongo.bson.ObjectId;
 import de.bwaldvogel.mongo.oplog.Oplog;
 import java.net.InetSocketAddress;
+import java.util.Date;
 import java.util.List;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
@@ -24,7 +28,8 @@ import java.util.stream.Collectors;
  * The server lives exactly as long as its parent: when standard input closes (the Node
  * process exited or was killed), it shuts down, so no orphan keeps a port or a file lock.
  *
- * Both backends are wrapped so that reads see whole documents (see Snapshots below).
+ * Both backends are wrapped so that reads see whole documents (Snapshots below) and a
+ * filter that pins a unique index's keys uses that index (Narrowing below).
  *
  * Usage: java -cp <jars> MongoLauncher.java memory
  *        java -cp <jars> MongoLauncher.java h2 <file>
@@ -94,6 +99,40 @@ final class Snapshots {
     }
 }
 
+/**
+ * mongo-java-server 1.47.0 uses an index only when a filter names exactly the index's keys,
+ * so `{ _id: x, balance: { $gte: n } }` (every guarded ledger write) scanned the whole
+ * collection, under its lock, and got slower as the collection grew. MongoDB uses the `_id`
+ * index for it. Here too: when no index handles the whole filter, a unique index whose keys
+ * the filter pins to plain values gives the candidates (at most one), and the whole filter
+ * is applied to them as before.
+ */
+record Narrowing<P>(Index<P> index, Document pinned) {
+    static <P> Narrowing<P> of(List<Index<P>> indexes, Document query) {
+        if (indexes.stream().anyMatch(index -> index.canHandle(query))) return null;
+        for (Index<P> index : indexes) {
+            if (!index.isUnique()) continue;
+            Document pinned = new Document();
+            for (IndexKey key : index.getKeys()) {
+                Object value = query.get(key.getKey());
+                if (!isPlain(value)) break;
+                pinned.put(key.getKey(), value);
+            }
+            if (pinned.size() == index.getKeys().size() && index.canHandle(pinned)) return new Narrowing<>(index, pinned);
+        }
+        return null;
+    }
+
+    private static boolean isPlain(Object value) {
+        return value instanceof String || value instanceof Number || value instanceof Boolean
+            || value instanceof Date || value instanceof ObjectId;
+    }
+
+    Iterable<P> positions() {
+        return index.getPositions(pinned);
+    }
+}
+
 final class SnapshotMemoryBackend extends MemoryBackend {
     @Override
     public MemoryDatabase openOrCreateDatabase(String databaseName) {
@@ -109,6 +148,14 @@ final class SnapshotMemoryBackend extends MemoryBackend {
 final class SnapshotMemoryCollection extends MemoryCollection {
     SnapshotMemoryCollection(MongoDatabase database, String name, CollectionOptions options, CursorRegistry cursors) {
         super(database, name, options, cursors);
+    }
+
+    @Override
+    protected QueryResult queryDocuments(Document query, Document orderBy, int skip, int limit, int batchSize,
+                                         Document fields) {
+        var narrowing = Narrowing.of(getIndexes(), query);
+        if (narrowing == null) return super.queryDocuments(query, orderBy, skip, limit, batchSize, fields);
+        return matchDocuments(query, narrowing.positions(), orderBy, skip, limit, batchSize, fields);
     }
 
     @Override
@@ -158,6 +205,14 @@ final class SnapshotH2Collection extends H2Collection {
                          org.h2.mvstore.MVMap<Object, Document> data, org.h2.mvstore.MVMap<String, Object> meta,
                          CursorRegistry cursors) {
         super(database, name, options, data, meta, cursors);
+    }
+
+    @Override
+    protected QueryResult queryDocuments(Document query, Document orderBy, int skip, int limit, int batchSize,
+                                         Document fields) {
+        var narrowing = Narrowing.of(getIndexes(), query);
+        if (narrowing == null) return super.queryDocuments(query, orderBy, skip, limit, batchSize, fields);
+        return matchDocuments(query, narrowing.positions(), orderBy, skip, limit, batchSize, fields);
     }
 
     @Override

@@ -1,5 +1,5 @@
 import type { Collection, Db, Filter } from 'mongodb';
-import { guardIndex, JOURNALED } from '../../src/db/collections.js';
+import { dropRetiredIndex, JOURNALED } from '../../src/db/collections.js';
 import { isDuplicateKey } from '../../src/db/duplicateKey.js';
 import type { RoundSeed } from './fairness.js';
 import type { BlackjackState } from './rules/blackjack.js';
@@ -47,8 +47,8 @@ export class RoundStore {
   static async ensureIndexes(db: Db): Promise<void> {
     await Promise.all([
       db.collection(ROUNDS).createIndex({ userId: 1, createdAt: -1 }, { name: 'by_user' }),
-      // `advance` of an instant game: `{ _id, status }`.
-      guardIndex(db, ROUNDS, 'status'),
+      // `{ _id, status }` filters use the `_id` index on every server now (tools/mongo-java-server).
+      dropRetiredIndex(db, ROUNDS, 'guard_status'),
     ]);
   }
 

@@ -1,5 +1,5 @@
 import type { Collection, Db } from 'mongodb';
-import { COLLECTION_NAMES, guardIndex, JOURNALED } from '../../src/db/collections.js';
+import { COLLECTION_NAMES, dropRetiredIndex, JOURNALED } from '../../src/db/collections.js';
 import { isDuplicateKey } from '../../src/db/duplicateKey.js';
 
 /** The hunt's task: its hidden target, per revision (a reroll starts a new one). */
@@ -133,9 +133,9 @@ export class HuntStore {
     await Promise.all([
       db.collection(TIPS).createIndex({ revision: 1, window: 1, status: 1 }, { name: 'by_window' }),
       db.collection(TIPS).createIndex({ identity: 1, at: -1 }, { name: 'by_identity' }),
-      // A tip replacing the pending one, and a window's close: `{ _id, status }`.
-      guardIndex(db, TIPS, 'status'),
-      guardIndex(db, WINDOWS, 'status'),
+      // `{ _id, status }` filters use the `_id` index on every server now (tools/mongo-java-server).
+      dropRetiredIndex(db, TIPS, 'guard_status'),
+      dropRetiredIndex(db, WINDOWS, 'guard_status'),
       db.collection(BESTS).createIndex({ revision: 1, best: -1 }, { name: 'leaderboard' }),
       db.collection(COLLECTION_NAMES.placeBonusEvents).createIndex({ at: -1 }, { name: 'newest_first' }),
     ]);

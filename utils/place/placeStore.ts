@@ -1,5 +1,5 @@
 import type { Collection, Db } from 'mongodb';
-import { COLLECTION_NAMES, JOURNALED } from '../../src/db/collections.js';
+import { COLLECTION_NAMES, dropRetiredIndex, JOURNALED } from '../../src/db/collections.js';
 import { isDuplicateKey } from '../../src/db/duplicateKey.js';
 import { TurnBatcher } from '../ledger/turnBatcher.js';
 
@@ -181,13 +181,8 @@ export class PlaceStore {
    * per placement). It replaces the earlier non-unique `by_op`.
    */
   static async #uniqueOpIds(db: Db): Promise<void> {
+    await dropRetiredIndex(db, COLLECTION_NAMES.placePixelEvents, 'by_op');
     const events = db.collection(COLLECTION_NAMES.placePixelEvents);
-    if (await events.indexExists('by_op')) {
-      // Another process starting at the same moment may have dropped it first.
-      await events.dropIndex('by_op').catch((error: unknown) => {
-        if ((error as { codeName?: string }).codeName !== 'IndexNotFound') throw error;
-      });
-    }
     await events.createIndex({ opId: 1 }, { name: 'by_op_unique', unique: true, sparse: true });
   }
 

@@ -1,0 +1,85 @@
+/**
+ * Guarded writes `{ _id, <field>: <condition> }` as the collection grows, on the database the
+ * bot chooses. MongoDB serves them from the `_id` index; mongo-java-server 1.47.0 used an index
+ * only when a filter names exactly its keys and scanned the collection instead, until its
+ * launcher (tools/mongo-java-server, "Narrowing") gave it MongoDB's plan. Medians of 300 calls
+ * at 1,000 and at 160,000 documents; the last line is
+ * `narrowing: <kind> guarded update <ms> -> <ms> ms, findOneAndUpdate <ms> -> <ms> ms (ratio <x>)`:
+ * flat (ratio about 1) when the `_id` index serves them.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Collection } from 'mongodb';
+import { loadConfig } from '../src/config.js';
+import { connectDatabase, startDatabaseServer } from '../src/db/connect.js';
+import { silentLogger } from '../src/logger.js';
+
+const SIZES = [1_000, 160_000] as const;
+const CALLS = 300;
+
+interface Account {
+  _id: string;
+  status: 'open';
+  balance: number;
+}
+
+async function median(size: number, call: (id: string) => Promise<unknown>): Promise<number> {
+  const ms: number[] = [];
+  for (let i = 0; i < CALLS; i++) {
+    const started = performance.now();
+    await call(`a${(i * 7919) % size}`);
+    ms.push(performance.now() - started);
+  }
+  return ms.sort((a, b) => a - b)[Math.floor(CALLS / 2)] as number;
+}
+
+async function growTo(accounts: Collection<Account>, size: number): Promise<void> {
+  for (let k = await accounts.countDocuments({}); k < size; k += 1000) {
+    await accounts.insertMany(
+      Array.from({ length: 1000 }, (_, j) => ({
+        _id: `a${k + j}`,
+        status: 'open' as const,
+        balance: 1_000_000,
+      })),
+    );
+  }
+}
+
+const server = await startDatabaseServer(loadConfig().mongo, { persistent: false }, silentLogger);
+const { client, db } = await connectDatabase(server.uri, `bench_${randomBytes(4).toString('hex')}`);
+try {
+  const accounts = db.collection<Account>('accounts');
+  const update: number[] = [];
+  const findAndModify: number[] = [];
+  // Warm-up: the first calls of a fresh server are slower for reasons of their own.
+  await growTo(accounts, SIZES[0]);
+  await median(SIZES[0], (id) => accounts.findOne({ _id: id, status: 'open' }));
+  for (const size of SIZES) {
+    await growTo(accounts, size);
+    update.push(
+      await median(size, (id) =>
+        accounts.updateOne({ _id: id, status: 'open' }, { $set: { status: 'open' } }),
+      ),
+    );
+    findAndModify.push(
+      await median(size, (id) =>
+        accounts.findOneAndUpdate(
+          { _id: id, balance: { $gte: 1 } },
+          { $inc: { balance: -1 } },
+          { returnDocument: 'after' },
+        ),
+      ),
+    );
+    console.log(
+      `${size} documents: update { _id, status } ${update.at(-1)?.toFixed(2)} ms, findOneAndUpdate { _id, balance ≥ 1 } ${findAndModify.at(-1)?.toFixed(2)} ms (medians of ${CALLS})`,
+    );
+  }
+  const [u0, u1] = update as [number, number];
+  const [f0, f1] = findAndModify as [number, number];
+  console.log(
+    `narrowing: ${server.kind} guarded update ${u0.toFixed(2)} -> ${u1.toFixed(2)} ms, findOneAndUpdate ${f0.toFixed(2)} -> ${f1.toFixed(2)} ms (ratio ${(Math.max(u1 / u0, f1 / f0)).toFixed(2)})`,
+  );
+} finally {
+  await db.dropDatabase().catch(() => {});
+  await client.close();
+  await server.stop();
+}
