@@ -200,6 +200,10 @@ final class SnapshotH2Backend extends H2Backend {
     }
 }
 
+/**
+ * The same five overrides as SnapshotMemoryCollection, each one line into Snapshots or
+ * Narrowing: the two backends' collections have different superclasses and Java has no mixins.
+ */
 final class SnapshotH2Collection extends H2Collection {
     SnapshotH2Collection(MongoDatabase database, String name, CollectionOptions options,
                          org.h2.mvstore.MVMap<Object, Document> data, org.h2.mvstore.MVMap<String, Object> meta,
