@@ -5,6 +5,7 @@ import {
   act,
   type Card,
   FULL_DECK,
+  foldOut,
   type Game,
   legalActions,
   type PokerAction,
@@ -140,6 +141,19 @@ describe("no-limit hold'em rules", () => {
     ]);
     expect(g.seats.map((s) => s?.stack)).toEqual([700, 500, 0, 400]);
     expect(chips(g)).toBe(1_600);
+  });
+
+  it('pays the blinds to the one player left when both blinds leave before anyone put a chip in', () => {
+    // Found by the economy simulation: with no live player in for a chip there was no pot to
+    // add the folded blinds to, and the 15 chips left the game with nobody.
+    let g = startHand(table([300, 300, 300]), [...FULL_DECK]);
+    expect(g.hand).toMatchObject({ button: 0, smallBlindSeat: 1, bigBlindSeat: 2, toAct: 0 });
+    g = foldOut(g, 1);
+    g = foldOut(g, 2);
+    expect(g.hand?.street).toBe('done');
+    expect(g.hand?.result?.pots.map((p) => [p.amount, p.winners])).toEqual([[15, [0]]]);
+    expect(g.seats.map((s) => s?.stack)).toEqual([315, 295, 290]);
+    expect(chips(g)).toBe(900);
   });
 
   it('splits a tied pot, the odd chip to the first winner left of the button', () => {

@@ -130,6 +130,25 @@ describe('poker tables and their Cookies', () => {
     await expectSound(deps, table);
   });
 
+  it('GIVEN both blinds leaving before the first action THEN the player left wins the blinds and no chip is lost', async () => {
+    // Found by the economy simulation (days 22 and 24 of two 30-day runs): a table closed
+    // holding 15 Cookies nobody owned, the blinds of a hand whose only live player had put nothing in.
+    const { deps } = await setUp();
+    const poker = deps.services.poker;
+    await openTable(deps, 'blinds', [ANN, BEN, CAL]);
+    let table = await poker.start('blinds', ANN);
+    const hand = table.game.hand;
+    expect(hand).toMatchObject({ button: 0, smallBlindSeat: 1, bigBlindSeat: 2, toAct: 0 });
+    await poker.leave('blinds', BEN);
+    table = await poker.leave('blinds', CAL);
+    expect(chipProblems(table)).toEqual([]);
+    expect(table.game.seats[0]?.stack).toBe(315);
+    table = await poker.close('blinds', ANN);
+    expect(await cookiesOf(deps, ANN)).toBe(GRANT + 15);
+    expect((await cookiesOf(deps, BEN)) + (await cookiesOf(deps, CAL))).toBe(2 * GRANT - 15);
+    await expectSound(deps, table);
+  });
+
   it('GIVEN the same action pressed twice at once THEN it applies once', async () => {
     const { deps } = await setUp();
     const poker = deps.services.poker;

@@ -407,8 +407,13 @@ function finish(
     if (amount > 0) pots.push({ amount, eligible, winners: [], shares: {} });
     previous = level;
   }
+  // Chips folded players put in above the highest live level go to the last pot; when no live
+  // player put a chip in (both blinds left before the button acted) they are the only pot.
   const leftover = hand.players.reduce((sum, p) => sum + Math.max(0, p.total - previous), 0);
-  if (leftover > 0 && pots.length > 0) (pots[pots.length - 1] as PotResult).amount += leftover;
+  const last = pots.at(-1);
+  if (leftover > 0 && last) last.amount += leftover;
+  else if (leftover > 0)
+    pots.push({ amount: leftover, eligible: live.map((p) => p.seat), winners: [], shares: {} });
 
   let rake = 0;
   if (hand.board.length >= 3 && g.rakePct > 0) {
