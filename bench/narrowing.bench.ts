@@ -50,7 +50,7 @@ try {
   const accounts = db.collection<Account>('accounts');
   const update: number[] = [];
   const findAndModify: number[] = [];
-  // Warm-up: the first calls of a fresh server are slower for reasons of their own.
+  // Warm-up: a fresh server's first calls also pay for the JVM compiling its code.
   await growTo(accounts, SIZES[0]);
   await median(SIZES[0], (id) => accounts.findOne({ _id: id, status: 'open' }));
   for (const size of SIZES) {

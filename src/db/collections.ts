@@ -210,11 +210,14 @@ export function collections(db: Db): Collections {
  * when another process starting at the same moment dropped it first.
  */
 export async function dropRetiredIndex(db: Db, collection: string, name: string): Promise<void> {
+  const absent = (error: unknown, codeName: string) => {
+    if ((error as { codeName?: string }).codeName !== codeName) throw error;
+    return false;
+  };
   const target = db.collection(collection);
-  if (!(await target.indexExists(name).catch(() => false))) return;
-  await target.dropIndex(name).catch((error: unknown) => {
-    if ((error as { codeName?: string }).codeName !== 'IndexNotFound') throw error;
-  });
+  // A collection not created yet has no index to drop.
+  if (!(await target.indexExists(name).catch((error) => absent(error, 'NamespaceNotFound')))) return;
+  await target.dropIndex(name).catch((error) => absent(error, 'IndexNotFound'));
 }
 
 /** Creates every index; safe to run at every start-up (createIndex is idempotent). */

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Db, MongoClient } from 'mongodb';
 import { afterAll, describe, expect, test } from 'vitest';
+import { dropRetiredIndex } from '../../src/db/collections.js';
 import { type JavaBackend, startMongoJavaServer } from '../../src/db/mongoJavaServer.js';
 import { createLogger } from '../../src/logger.js';
 import { useTestDatabase } from '../support/database.js';
@@ -66,6 +67,15 @@ describe('the suite database (embedded unless MONGODB_URI)', () => {
 
   test('each findOneAndUpdate returns the version its own update wrote', async () => {
     expect(await postImages(t.db, 400)).toEqual(expected(400));
+  });
+
+  test('an index a later version retired is dropped once, and dropping it again or from no collection is no error', async () => {
+    const rounds = t.db.collection('retired');
+    await rounds.createIndex({ _id: 1, status: 1 }, { name: 'guard_status', unique: true });
+    await dropRetiredIndex(t.db, 'retired', 'guard_status');
+    expect(await rounds.indexExists('guard_status')).toBe(false);
+    await dropRetiredIndex(t.db, 'retired', 'guard_status');
+    await dropRetiredIndex(t.db, 'never_created', 'guard_status');
   });
 });
 
