@@ -4,6 +4,7 @@ import { seededRng } from '../../src/rng.js';
 import {
   act,
   type Card,
+  cancelHand,
   FULL_DECK,
   foldOut,
   type Game,
@@ -154,6 +155,18 @@ describe("no-limit hold'em rules", () => {
     expect(g.hand?.result?.pots.map((p) => [p.amount, p.winners])).toEqual([[15, [0]]]);
     expect(g.seats.map((s) => s?.stack)).toEqual([315, 295, 290]);
     expect(chips(g)).toBe(900);
+  });
+
+  it('calls a hand off: chips go back to the players still seated, and what a player who left put in is shared by those still in it', () => {
+    let g = startHand(table([300, 300, 300]), [...FULL_DECK]);
+    g = foldOut(g, 1);
+    // Leaving: the service cashes out the folded small blind's 295 and empties the seat.
+    g = { ...g, seats: g.seats.map((s, i) => (i === 1 ? null : s)) };
+    g = cancelHand(g);
+    expect(g.hand).toMatchObject({ street: 'done', toAct: null });
+    // The forfeited 5: 3 to seat 2 (first left of the button), 2 to seat 0.
+    expect(g.seats.map((s) => s?.stack ?? null)).toEqual([302, null, 303]);
+    expect(chips(g) + 295).toBe(900);
   });
 
   it('splits a tied pot, the odd chip to the first winner left of the button', () => {

@@ -149,6 +149,19 @@ describe('poker tables and their Cookies', () => {
     await expectSound(deps, table);
   });
 
+  it('GIVEN a member who left mid-hand WHEN the table closes before the hand ends THEN the chips they put in go to those still in it, and none is lost', async () => {
+    const { deps } = await setUp();
+    const poker = deps.services.poker;
+    await openTable(deps, 'off', [ANN, BEN, CAL]);
+    await poker.start('off', ANN);
+    await poker.leave('off', BEN);
+    const table = await poker.close('off', ANN);
+    expect(table.game.hand?.log.at(-1)).toEqual({ what: 'off' });
+    expect(await cookiesOf(deps, BEN)).toBe(GRANT - 5);
+    expect((await cookiesOf(deps, ANN)) + (await cookiesOf(deps, CAL))).toBe(2 * GRANT + 5);
+    await expectSound(deps, table);
+  });
+
   it('GIVEN the same action pressed twice at once THEN it applies once', async () => {
     const { deps } = await setUp();
     const poker = deps.services.poker;

@@ -470,14 +470,28 @@ export function foldOut(game: Game, seat: number): Game {
   return advanceIfSettled(g);
 }
 
-/** A hand called off (the table closes mid-hand): every chip put in goes back to its player. */
+/**
+ * A hand called off (the table closes mid-hand): every chip put in goes back to its player,
+ * if that player is still in the seat. A player who left folded and took their stack: what
+ * they had put in is forfeit, and is shared by the players still in the hand (there are at
+ * least two, or the hand would be over), odd chips one each from the button's left.
+ */
 export function cancelHand(game: Game): Game {
   const g = clone(game);
   const hand = g.hand;
   if (hand && hand.street !== 'done') {
+    const stillSeated = (p: HandPlayer) => g.seats[p.seat]?.userId === p.userId;
+    const forfeit = hand.players.filter((p) => !stillSeated(p)).reduce((sum, p) => sum + p.total, 0);
+    for (const p of hand.players.filter(stillSeated)) seatOf(g, p.seat).stack += p.total;
+    const live = [
+      ...hand.players.filter((p) => p.seat > hand.button),
+      ...hand.players.filter((p) => p.seat <= hand.button),
+    ].filter((p) => !p.folded && stillSeated(p));
+    live.forEach((p, i) => {
+      const share = Math.floor(forfeit / live.length) + (i < forfeit % live.length ? 1 : 0);
+      seatOf(g, p.seat).stack += share;
+    });
     for (const p of hand.players) {
-      const seat = g.seats[p.seat];
-      if (seat) seat.stack += p.total;
       p.total = 0;
       p.committed = 0;
     }
