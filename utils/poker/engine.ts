@@ -152,6 +152,14 @@ function commit(game: Game, p: HandPlayer, amount: number): void {
   if (seat.stack === 0) p.allIn = true;
 }
 
+/** The hand's players in seat order from the button's left: who gets odd chips first. */
+function fromButtonsLeft(hand: Hand): HandPlayer[] {
+  return [
+    ...hand.players.filter((p) => p.seat > hand.button),
+    ...hand.players.filter((p) => p.seat <= hand.button),
+  ];
+}
+
 function clone(game: Game): Game {
   return structuredClone(game);
 }
@@ -428,10 +436,7 @@ function finish(
     }
   }
 
-  const seatsFromButton = [
-    ...hand.players.filter((p) => p.seat > hand.button),
-    ...hand.players.filter((p) => p.seat <= hand.button),
-  ].map((p) => p.seat);
+  const seatsFromButton = fromButtonsLeft(hand).map((p) => p.seat);
   for (const pot of pots) {
     const ranked = [...pot.eligible].sort(order ?? (() => 0));
     const best = ranked[0] as number;
@@ -483,10 +488,7 @@ export function cancelHand(game: Game): Game {
     const stillSeated = (p: HandPlayer) => g.seats[p.seat]?.userId === p.userId;
     const forfeit = hand.players.filter((p) => !stillSeated(p)).reduce((sum, p) => sum + p.total, 0);
     for (const p of hand.players.filter(stillSeated)) seatOf(g, p.seat).stack += p.total;
-    const live = [
-      ...hand.players.filter((p) => p.seat > hand.button),
-      ...hand.players.filter((p) => p.seat <= hand.button),
-    ].filter((p) => !p.folded && stillSeated(p));
+    const live = fromButtonsLeft(hand).filter((p) => !p.folded && stillSeated(p));
     live.forEach((p, i) => {
       const share = Math.floor(forfeit / live.length) + (i < forfeit % live.length ? 1 : 0);
       seatOf(g, p.seat).stack += share;
