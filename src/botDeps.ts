@@ -1,3 +1,5 @@
+import { HoldStore } from '../utils/holds/holdStore.js';
+import { Holds } from '../utils/holds/holds.js';
 import type { AppDeps } from './app.js';
 import { Cooldowns } from './cooldowns/cooldowns.js';
 import type { Assembly } from './features/assemble.js';
@@ -34,6 +36,7 @@ export function createBotDeps(app: AppDeps, assembly: Assembly, options: BotDeps
     { transport: options.transport, runtimeConfig, states: cols.channelStates, clock, log },
     { minIntervalMs: config.postMinIntervalMs },
   );
+  const holds = new Holds({ ledger, store: new HoldStore(db), scheduler, clock, log });
   const infra: FeatureInfra = {
     i18n: new I18n(assembly.messages),
     config,
@@ -46,11 +49,12 @@ export function createBotDeps(app: AppDeps, assembly: Assembly, options: BotDeps
     profiles: new ProfileDirectory(app),
     cooldowns: new Cooldowns({ cooldowns: cols.cooldowns, clock }),
     scheduler,
+    holds,
     poster,
   };
   const { db: _db, ...shared } = infra;
   const deps: BotDeps = { ...shared, services: assembly.createServices(infra) };
-  scheduler.register(assembly.tasks(deps));
+  scheduler.register([...holds.tasks(), ...assembly.tasks(deps)]);
   return deps;
 }
 
@@ -60,6 +64,6 @@ export async function prepareBotDeps(
   assembly: Assembly,
   options: BotDepsOptions,
 ): Promise<BotDeps> {
-  await assembly.ensureIndexes(app.db);
+  await Promise.all([HoldStore.ensureIndexes(app.db), assembly.ensureIndexes(app.db)]);
   return createBotDeps(app, assembly, options);
 }

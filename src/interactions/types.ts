@@ -2,6 +2,7 @@ import type {
   APIApplicationCommandSubcommandOption,
   RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
+import type { Holds } from '../../utils/holds/holds.js';
 import type { AppDeps } from '../app.js';
 import type { Cooldowns } from '../cooldowns/cooldowns.js';
 import type { FeatureServices } from '../features/feature.js';
@@ -126,6 +127,8 @@ export interface BotDeps extends Omit<AppDeps, 'cols' | 'db'> {
   profiles: ProfileDirectory;
   cooldowns: Cooldowns;
   scheduler: Scheduler;
+  /** Money in play: every stake, buy-in, pot share, promised reward (utils/holds/). */
+  holds: Holds;
   poster: ChannelPoster;
   services: FeatureServices;
 }

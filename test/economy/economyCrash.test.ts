@@ -130,7 +130,9 @@ describe('a bot process killed in the middle of a Cookie movement', () => {
       expect(memberNet).toBe(side === 'heads' && status === 'settled' ? 96 : status === 'settled' ? -100 : 0);
       expect(ann).toBe(GRANTED + memberNet);
       expect(vault).toBe(VAULT - memberNet);
-      expect(await deps.ledger.balanceOf('cookies', 'pot:game:flip-1')).toBe(0);
+      expect(await deps.holds.ofOwner({ kind: 'game', id: 'flip-1' })).not.toContainEqual(
+        expect.objectContaining({ state: 'held' }),
+      );
       // A retry of the same interaction after recovery shows the same round and moves nothing.
       const again = await deps.services.games.playInstant('coinflip', {
         roundId: 'flip-1',
@@ -162,7 +164,9 @@ describe('a bot process killed in the middle of a Cookie movement', () => {
     expect(round.stake).toBe(round.hand?.doubled ? 200 : 100);
     expect(ann).toBe(GRANTED + memberNet);
     expect(vault).toBe(VAULT - memberNet);
-    expect(await deps.ledger.balanceOf('cookies', 'pot:game:hand-1')).toBe(0);
+    expect(await deps.holds.ofOwner({ kind: 'game', id: 'hand-1' })).not.toContainEqual(
+      expect.objectContaining({ state: 'held' }),
+    );
   });
 
   it('GIVEN a heist killed while it pays its crew THEN the timer pays the rest, once', async () => {

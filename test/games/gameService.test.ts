@@ -36,8 +36,17 @@ async function balances(deps: BotDeps, round?: RoundDoc) {
   return {
     ann: await deps.ledger.balanceOf('cookies', ANN),
     vault: await deps.ledger.balanceOf('cookies', deps.ledger.houseAccountId),
-    pot: round ? await deps.ledger.balanceOf('cookies', `pot:game:${round._id}`) : 0,
+    pot: round ? await heldFor(deps, round._id) : 0,
   };
+}
+
+/** What a round still holds: the Cookies in its holds' accounts (0 once it ended). */
+async function heldFor(deps: BotDeps, roundId: string): Promise<number> {
+  let held = 0;
+  for (const hold of await deps.holds.ofOwner({ kind: 'game', id: roundId })) {
+    held += await deps.ledger.balanceOf('cookies', hold.account);
+  }
+  return held;
 }
 
 async function expectClean() {
@@ -83,7 +92,11 @@ describe('house games', () => {
     expect(await deps.ledger.balanceOf('cookies', deps.ledger.houseAccountId)).toBe(
       1_000_000 - net(ANN) - net(BEN),
     );
-    for (const r of rounds) expect(await deps.ledger.balanceOf('cookies', `pot:game:${r._id}`)).toBe(0);
+    for (const r of rounds) {
+      expect(await heldFor(deps, r._id)).toBe(0);
+      const holds = await deps.holds.ofOwner({ kind: 'game', id: r._id });
+      expect(holds.map((h) => h.state)).toEqual(holds.map(() => 'posted'));
+    }
     expect(await deps.services.games.stats(ANN)).toMatchObject({ played: 60, net: net(ANN) });
     await expectClean();
   });
@@ -242,6 +255,18 @@ describe('house games', () => {
     expect(await deps.services.games.verify(played[0]?._id as string, ANN)).toMatchObject({
       status: 'sealed',
     });
+    // The open hand keeps the seed secret: no rotation, and no verification of the hand itself.
+    const hand = played[2] as RoundDoc;
+    await expect(deps.services.games.rotateSeed(ANN)).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      context: { messageKey: 'games:errors.seedInUse', roundId: hand._id, rounds: 1 },
+    });
+    await expect(deps.services.games.verify(hand._id, ANN)).rejects.toMatchObject({
+      context: { messageKey: 'games:errors.roundInPlay', roundId: hand._id },
+    });
+    expect(await deps.services.games.blackjack(hand._id, ANN, 'stand', hand.step)).toMatchObject({
+      status: 'settled',
+    });
     const rotated = await deps.services.games.rotateSeed(ANN);
     expect(rotated.revealedHash).toBe(shown.serverSeedHash);
     expect(rotated.nextHash).not.toBe(shown.serverSeedHash);
@@ -252,11 +277,6 @@ describe('house games', () => {
         serverSeed: rotated.revealedSeed,
       });
     }
-    // The hand dealt before the rotation still plays on with its own (now revealed) seed.
-    const hand = played[2] as RoundDoc;
-    expect(await deps.services.games.blackjack(hand._id, ANN, 'stand', hand.step)).toMatchObject({
-      status: 'settled',
-    });
     expect((await deps.services.games.fairness(ANN)).nonce).toBe(0);
   });
 });

@@ -1,6 +1,7 @@
 import type { Collection, Db } from 'mongodb';
 import { JOURNALED } from '../../src/db/collections.js';
 import { isDuplicateKey } from '../../src/db/duplicateKey.js';
+import { AppError } from '../errors.js';
 import { hashServerSeed, type RoundSeed } from './fairness.js';
 
 /** A member's current seeds: the server seed stays secret until it is rotated out. */
@@ -12,6 +13,10 @@ export interface FairnessDoc {
   /** The next round's nonce (rounds played with this server seed so far). */
   nonce: number;
   createdAt: Date;
+  /** Rounds drawn from this seed and not yet ended: while any is, the seed cannot be revealed. */
+  openRounds?: string[];
+  /** A seed just rotated out, kept here until its revealed record is written (a crash between). */
+  previous?: { serverSeed: string; serverSeedHash: string; rounds: number; at: Date };
 }
 
 /** A server seed that was rotated out, revealed with the member seed and the nonces it served. */
@@ -69,12 +74,15 @@ export class FairnessStore {
     }
   }
 
-  /** Takes the next nonce atomically: two rounds never share one. */
-  async claimRound(userId: string, now: Date): Promise<RoundSeed & { serverSeed: string }> {
+  /**
+   * Takes the next nonce atomically (two rounds never share one) and marks the round open on the
+   * seed, in the same update: a rotation can only happen before it or after the round ended.
+   */
+  async claimRound(userId: string, now: Date, roundId: string): Promise<RoundSeed & { serverSeed: string }> {
     await this.current(userId, now);
     const doc = (await this.#current.findOneAndUpdate(
       { _id: userId },
-      { $inc: { nonce: 1 } },
+      { $inc: { nonce: 1 }, $addToSet: { openRounds: roundId } },
       { returnDocument: 'before' },
     )) as FairnessDoc;
     return {
@@ -83,6 +91,11 @@ export class FairnessStore {
       memberSeed: doc.memberSeed,
       nonce: doc.nonce,
     };
+  }
+
+  /** The round ended: it no longer holds the member's seed secret. */
+  async release(userId: string, roundId: string): Promise<void> {
+    await this.#current.updateOne({ _id: userId }, { $pull: { openRounds: roundId } });
   }
 
   async setMemberSeed(userId: string, memberSeed: string, now: Date): Promise<FairnessDoc> {
@@ -95,28 +108,66 @@ export class FairnessStore {
   }
 
   /**
-   * Reveals the current server seed and commits to a new one. The old seed is written to the
-   * revealed list before it is replaced, and the swap only happens if nobody rotated meanwhile.
+   * Reveals the current server seed and commits to a new one, unless a round drawn from it is
+   * still in play (`isOpen` says which listed rounds truly are; ended ones are forgotten). The
+   * swap is one update guarded by "no open round", and it keeps the old seed in `previous`
+   * until the revealed record is written, so a crash in between loses no seed.
    */
-  async rotate(userId: string, now: Date): Promise<{ revealed: RevealedSeedDoc; next: FairnessDoc }> {
+  async rotate(
+    userId: string,
+    now: Date,
+    isOpen: (roundId: string) => Promise<boolean>,
+  ): Promise<{ revealed: RevealedSeedDoc; next: FairnessDoc }> {
     for (;;) {
       const doc = await this.current(userId, now);
-      const revealed: RevealedSeedDoc = {
-        _id: doc.serverSeedHash,
-        userId,
-        serverSeed: doc.serverSeed,
-        rounds: doc.nonce,
-        revealedAt: now,
-      };
-      await this.#revealed.updateOne({ _id: revealed._id }, { $setOnInsert: revealed }, { upsert: true });
+      if (doc.previous) await this.#reveal(userId, doc.previous);
+      const open: string[] = [];
+      for (const roundId of doc.openRounds ?? []) {
+        if (await isOpen(roundId)) open.push(roundId);
+        else await this.release(userId, roundId);
+      }
+      if (open.length > 0) throw roundInPlay(open);
       const serverSeed = this.seeds.server();
+      const previous = {
+        serverSeed: doc.serverSeed,
+        serverSeedHash: doc.serverSeedHash,
+        rounds: doc.nonce,
+        at: now,
+      };
       const next = await this.#current.findOneAndUpdate(
-        { _id: userId, serverSeedHash: doc.serverSeedHash },
-        { $set: { serverSeed, serverSeedHash: hashServerSeed(serverSeed), nonce: 0, createdAt: now } },
+        { _id: userId, serverSeedHash: doc.serverSeedHash, 'openRounds.0': { $exists: false } },
+        {
+          $set: {
+            serverSeed,
+            serverSeedHash: hashServerSeed(serverSeed),
+            nonce: 0,
+            createdAt: now,
+            previous,
+          },
+        },
         { returnDocument: 'after' },
       );
-      if (next) return { revealed, next };
+      if (!next) continue; // a round opened or another rotation won meanwhile: look again
+      const revealed = await this.#reveal(userId, previous);
+      const { previous: _done, ...current } = next;
+      return { revealed, next: current };
     }
+  }
+
+  async #reveal(userId: string, previous: NonNullable<FairnessDoc['previous']>): Promise<RevealedSeedDoc> {
+    const revealed: RevealedSeedDoc = {
+      _id: previous.serverSeedHash,
+      userId,
+      serverSeed: previous.serverSeed,
+      rounds: previous.rounds,
+      revealedAt: previous.at,
+    };
+    await this.#revealed.updateOne({ _id: revealed._id }, { $setOnInsert: revealed }, { upsert: true });
+    await this.#current.updateOne(
+      { _id: userId, 'previous.serverSeedHash': previous.serverSeedHash },
+      { $unset: { previous: '' } },
+    );
+    return revealed;
   }
 
   /** The server seed behind a hash, whether still in use (for the round's own draws) or revealed. */
@@ -124,6 +175,17 @@ export class FairnessStore {
     const revealed = await this.#revealed.findOne({ _id: hash });
     if (revealed) return { serverSeed: revealed.serverSeed, revealed: true };
     const current = await this.#current.findOne({ serverSeedHash: hash });
-    return current ? { serverSeed: current.serverSeed, revealed: false } : null;
+    if (current) return { serverSeed: current.serverSeed, revealed: false };
+    // Rotated out a moment ago, its revealed record not yet written: it is revealed all the same.
+    const rotated = await this.#current.findOne({ 'previous.serverSeedHash': hash });
+    return rotated?.previous ? { serverSeed: rotated.previous.serverSeed, revealed: true } : null;
   }
+}
+
+function roundInPlay(roundIds: string[]): AppError {
+  return new AppError('INVALID_INPUT', `rounds ${roundIds.join(', ')} are still in play`, {
+    messageKey: 'games:errors.seedInUse',
+    rounds: roundIds.length,
+    roundId: roundIds[0] ?? '',
+  });
 }

@@ -4,6 +4,7 @@ import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
 import { COOKIE_KINDS, type CookieEconomy } from '../cookieEconomy.js';
 import { AppError, featureDisabled, isAppError, notYourButton } from '../errors.js';
+import type { HoldDoc, HoldOwner, Holds, ReserveRequest } from '../holds/holds.js';
 import { insufficientFunds } from '../ledger/errors.js';
 import { houseHold, maxBet, type VaultLiquidity } from '../vault/liquidity.js';
 import {
@@ -28,6 +29,7 @@ declare module '../../src/features/feature.js' {
 
 interface GameDeps {
   economy: CookieEconomy;
+  holds: Holds;
   rounds: RoundStore;
   fairness: FairnessStore;
   runtimeConfig: RuntimeConfig;
@@ -50,6 +52,9 @@ export type RoundVerification =
   | { status: 'verified'; round: RoundDoc; serverSeed: string; recomputed: string; matches: boolean };
 
 const FINISH_TASK = 'games.round.finish';
+const ENDED_ROUND: readonly RoundDoc['status'][] = ['settled', 'refunded'];
+/** A round's holds outlive its own timer: the timer finishes the round, the holds' timers are the backstop. */
+const HOLD_TTL_AFTER_ROUND_MS = 300_000;
 /** An instant round left unfinished (its process died) is finished by its timer this much later. */
 const INSTANT_FINISH_MS = 60_000;
 
@@ -67,7 +72,17 @@ const INSTANT_FINISH_MS = 60_000;
  * abandoned blackjack hand, and completes a `settling` one.
  */
 export class GameService {
-  constructor(private readonly deps: GameDeps) {}
+  constructor(private readonly deps: GameDeps) {
+    // A round's hold past its deadline: the round is finished first; whatever an ended round
+    // still holds (a stake reserved after its round was refunded) goes back.
+    deps.holds.own('game', {
+      onExpiry: async (hold) => {
+        const round = await this.finish(hold.owner.id);
+        const after = await deps.holds.get(hold._id);
+        return round && ENDED_ROUND.includes(round.status) && after?.state === 'held' ? 'void' : 'handled';
+      },
+    });
+  }
 
   /** Coinflip, dice and slots: open, draw and settle in one call. */
   async playInstant(game: InstantGameName, request: RoundRequest): Promise<RoundDoc> {
@@ -136,7 +151,15 @@ export class GameService {
   async rotateSeed(
     userId: string,
   ): Promise<{ revealedSeed: string; revealedHash: string; rounds: number; nextHash: string }> {
-    const { revealed, next } = await this.deps.fairness.rotate(userId, this.deps.clock.now());
+    // A round in play keeps its seed secret: revealing it would show the hand's next cards.
+    const { revealed, next } = await this.deps.fairness.rotate(
+      userId,
+      this.deps.clock.now(),
+      async (roundId) => {
+        const round = await this.deps.rounds.get(roundId);
+        return round !== null && !ENDED_ROUND.includes(round.status);
+      },
+    );
     return {
       revealedSeed: revealed.serverSeed,
       revealedHash: revealed._id,
@@ -159,6 +182,12 @@ export class GameService {
     }
     if (!round) {
       throw new AppError('NOT_FOUND', `no round ${roundId}`, { messageKey: 'games:errors.noRound', roundId });
+    }
+    if (!ENDED_ROUND.includes(round.status)) {
+      throw new AppError('INVALID_INPUT', `round ${round._id} is still in play`, {
+        messageKey: 'games:errors.roundInPlay',
+        roundId: round._id,
+      });
     }
     const found = await this.deps.fairness.serverSeed(round.seed.serverSeedHash);
     if (!found?.revealed) return { status: 'sealed', round };
@@ -199,10 +228,6 @@ export class GameService {
   async finish(roundId: string): Promise<RoundDoc | null> {
     const round = await this.deps.rounds.get(roundId);
     if (!round) return null;
-    if (await this.deps.economy.ledger.hasPendingOps('cookies', this.#pot(round))) {
-      // A movement of this pot is still in flight: the ledger's recovery decides it first.
-      throw new Error(`round ${roundId}: its pot has operations in flight; retrying later`);
-    }
     switch (round.status) {
       case 'opening':
         return this.#refund(round);
@@ -223,7 +248,11 @@ export class GameService {
     const multiplier = maxMultiplier(game, params);
     await this.#checkBet(request.userId, request.bet, multiplier);
     const now = this.deps.clock.now();
-    const { serverSeed: _secret, ...seed } = await this.deps.fairness.claimRound(request.userId, now);
+    const { serverSeed: _secret, ...seed } = await this.deps.fairness.claimRound(
+      request.userId,
+      now,
+      request.roundId,
+    );
     const round: RoundDoc = {
       _id: request.roundId,
       game,
@@ -244,13 +273,13 @@ export class GameService {
       dueAt: new Date(now.getTime() + finishAfterMs),
       payload: { roundId: round._id },
     });
-    return this.#fillPot(round);
+    return this.#fillPot(round, finishAfterMs + HOLD_TTL_AFTER_ROUND_MS);
   }
 
   /** The same interaction again (Discord retried, or a double submit): the round as it is. */
   async #retried(round: RoundDoc, userId: string): Promise<RoundDoc> {
     if (round.userId !== userId) throw notYourButton(round.userId);
-    if (round.status === 'opening') return this.#fillPot(round);
+    if (round.status === 'opening') return this.#fillPot(round, HOLD_TTL_AFTER_ROUND_MS);
     if (round.status === 'settling') return this.#settle(round);
     return round;
   }
@@ -266,67 +295,96 @@ export class GameService {
     if (balance < bet) throw insufficientFunds('cookies', userId, balance, bet);
   }
 
-  /** Steps 2 and 3: the house's hold, then the member's stake; any refusal leaves nothing moved. */
-  async #fillPot(round: RoundDoc): Promise<RoundDoc> {
-    const pot = this.#pot(round);
+  /**
+   * Steps 2 and 3: the house's share of the largest win, then the member's stake, each into a
+   * hold of the round (utils/holds/); any refusal returns what was reserved and moves nothing.
+   */
+  async #fillPot(round: RoundDoc, ttlMs: number): Promise<RoundDoc> {
     if (round.hold > 0) {
-      const held = await this.deps.economy.tryFromHouse(pot, {
-        opId: `${this.#op(round)}:hold`,
-        amount: round.hold,
-        kind: COOKIE_KINDS.gameHold,
-        source: round.userId,
-      });
-      if (!held) {
-        await this.deps.rounds.advance(
-          round._id,
-          { status: 'opening' },
-          { status: 'refunded', settledAt: this.deps.clock.now() },
-        );
+      const house = await this.#reserve(this.#houseHold(round, ttlMs)).catch(async (error: unknown) => {
+        if (!isAppError(error, 'HOUSE_VAULT_INSUFFICIENT')) throw error;
+        await this.#refund(round);
         throw vaultLimit(
           round.bet,
           maxBet(await this.deps.liquidity(), maxMultiplier(round.game, round.params)),
         );
-      }
-    }
-    try {
-      await this.deps.economy.transfer(round.userId, pot, {
-        opId: `${this.#op(round)}:stake`,
-        amount: round.bet,
-        kind: COOKIE_KINDS.gameStake,
-        source: round.userId,
       });
-    } catch (error) {
-      if (!isAppError(error, 'INSUFFICIENT_COOKIES')) throw error;
-      await this.#refund(round);
-      throw error;
+      if (house.state !== 'held') return this.#calledOff(round);
     }
-    return (
-      (await this.deps.rounds.advance(round._id, { status: 'opening' }, { status: 'playing' })) ??
-      this.#round(round._id)
+    const stake = await this.#reserve(this.#stakeHold(round, 'stake', ttlMs)).catch(
+      async (error: unknown) => {
+        if (isAppError(error, 'INSUFFICIENT_COOKIES')) await this.#refund(round);
+        throw error;
+      },
     );
+    if (stake.state !== 'held') return this.#calledOff(round);
+    const playing = await this.deps.rounds.advance(round._id, { status: 'opening' }, { status: 'playing' });
+    if (playing) return playing;
+    const now = await this.#round(round._id);
+    // Refunded meanwhile (its timer ran while this process was slow): what was reserved goes back.
+    if (now.status === 'refunded') return this.#refund(now);
+    return now;
   }
 
-  /** An `opening` round that cannot go on: whatever reached the pot goes back where it came from. */
+  /** A reserve of the round whose hold a timer had already decided (this process was too slow). */
+  async #calledOff(round: RoundDoc): Promise<never> {
+    await this.#refund(round);
+    throw new AppError('ACCOUNT_CLOSED', `round ${round._id} was called off before its Cookies arrived`, {
+      roundId: round._id,
+    });
+  }
+
+  #reserve(request: ReserveRequest): Promise<HoldDoc> {
+    return this.deps.holds.reserve(request);
+  }
+
+  /** The member's stake (`stake`) or a blackjack double's second stake (`double`, its attempt's own hold). */
+  #stakeHold(round: RoundDoc, part: 'stake' | 'double', ttlMs = HOLD_TTL_AFTER_ROUND_MS): ReserveRequest {
+    return {
+      id: part === 'double' ? (round.doubleHold as string) : `${this.#op(round)}:stake`,
+      currency: 'cookies',
+      from: round.userId,
+      amount: round.bet,
+      kind: COOKIE_KINDS.gameStake,
+      returnKind: COOKIE_KINDS.gameRefund,
+      source: round.userId,
+      owner: this.#owner(round),
+      ttlMs,
+    };
+  }
+
+  /** The house's share of the largest win (largest payout − bet), reserved before the draw. */
+  #houseHold(round: RoundDoc, ttlMs = HOLD_TTL_AFTER_ROUND_MS): ReserveRequest {
+    return {
+      id: `${this.#op(round)}:house`,
+      currency: 'cookies',
+      from: this.deps.economy.house,
+      amount: round.hold,
+      kind: COOKIE_KINDS.gameHold,
+      returnKind: COOKIE_KINDS.gameReturn,
+      source: round.userId,
+      owner: this.#owner(round),
+      ttlMs,
+    };
+  }
+
+  /**
+   * A round that cannot go on: each of its holds is called off (a reserve still in flight can
+   * then never land) or returned, and the round is `refunded`.
+   */
   async #refund(round: RoundDoc): Promise<RoundDoc> {
-    const pot = this.#pot(round);
-    const staked = await this.deps.economy.ledger.outcomeOf(`${this.#op(round)}:stake`);
-    if (staked) {
-      await this.deps.economy.transfer(pot, round.userId, {
-        opId: `${this.#op(round)}:refund`,
-        amount: round.bet,
-        kind: COOKIE_KINDS.gameRefund,
-        source: round.userId,
-      });
-    }
-    const held = await this.deps.economy.ledger.outcomeOf(`${this.#op(round)}:hold`);
-    if (held) await this.#returnToHouse(round, round.hold);
-    return (
+    const parts = [this.#stakeHold(round, 'stake')];
+    if (round.doubleHold) parts.push(this.#stakeHold(round, 'double'));
+    if (round.hold > 0) parts.push(this.#houseHold(round));
+    for (const part of parts) await this.deps.holds.cancel(part);
+    const refunded =
       (await this.deps.rounds.advance(
         round._id,
         { status: 'opening' },
         { status: 'refunded', settledAt: this.deps.clock.now() },
-      )) ?? this.#round(round._id)
-    );
+      )) ?? (await this.#round(round._id));
+    await this.#ended(refunded);
+    return refunded;
   }
 
   async #settleInstant(round: RoundDoc): Promise<RoundDoc> {
@@ -351,25 +409,23 @@ export class GameService {
     const claimed = await this.deps.rounds.advance(
       round._id,
       { status: 'playing', step: round.step, doubling: { $ne: true } },
-      { doubling: true, step: round.step + 1 },
+      { doubling: true, step: round.step + 1, doubleHold: `${this.#op(round)}:double:${round.step + 1}` },
     );
     if (!claimed) return this.#round(round._id);
-    try {
-      await this.deps.economy.transfer(round.userId, this.#pot(round), {
-        opId: `${this.#op(round)}:double`,
-        amount: round.bet,
-        kind: COOKIE_KINDS.gameStake,
-        source: round.userId,
-      });
-    } catch (error) {
-      if (!isAppError(error, 'INSUFFICIENT_COOKIES')) throw error;
-      await this.deps.rounds.advance(
+    const undo = () =>
+      this.deps.rounds.advance(
         round._id,
         { status: 'playing', step: claimed.step },
         { step: claimed.step + 1 },
         ['doubling'],
       );
+    const held = await this.#reserve(this.#stakeHold(claimed, 'double')).catch(async (error: unknown) => {
+      if (isAppError(error, 'INSUFFICIENT_COOKIES')) await undo();
       throw error;
+    });
+    if (held.state !== 'held') {
+      await undo();
+      return this.#round(round._id);
     }
     return this.#applyDouble(claimed);
   }
@@ -395,8 +451,9 @@ export class GameService {
       }).then((r) => (r.status === 'playing' ? this.#finishHand(r) : r));
     }
     if (round.doubling) {
-      if (await this.deps.economy.ledger.outcomeOf(`${this.#op(round)}:double`))
-        return this.#applyDouble(round);
+      // The double's second stake arrived (then the double stands), or never can.
+      const double = await this.deps.holds.decide(this.#stakeHold(round, 'double'));
+      if (double.state === 'held' || double.state === 'posted') return this.#applyDouble(round);
       const undone = await this.deps.rounds.advance(
         round._id,
         { status: 'playing', step: round.step },
@@ -422,34 +479,38 @@ export class GameService {
         )) ?? (await this.#round(round._id));
     }
     if (settling.status !== 'settling') return settling;
-    const payout = settling.payout ?? 0;
-    const paidIn = settling.hold + (settling.stake ?? settling.bet);
-    if (payout > 0) {
-      await this.deps.economy.transfer(this.#pot(settling), settling.userId, {
-        opId: `${this.#op(settling)}:payout`,
-        amount: payout,
-        kind: COOKIE_KINDS.gamePayout,
-        source: settling.userId,
-      });
+    // The payout comes out of the stakes first, then out of the house's share; what is left of
+    // the stakes goes to the vault, what is left of the house's share back to it.
+    let owed = settling.payout ?? 0;
+    const parts = settling.hand?.doubled ? (['stake', 'double'] as const) : (['stake'] as const);
+    for (const part of parts) {
+      const paid = Math.min(owed, settling.bet);
+      owed -= paid;
+      await this.deps.holds.post(this.#stakeHold(settling, part).id, [
+        { to: settling.userId, amount: paid, kind: COOKIE_KINDS.gamePayout },
+        { to: this.deps.economy.house, amount: settling.bet - paid, kind: COOKIE_KINDS.gameReturn },
+      ]);
     }
-    await this.#returnToHouse(settling, paidIn - payout);
-    return (
+    if (settling.hold > 0) {
+      await this.deps.holds.post(
+        `${this.#op(settling)}:house`,
+        [{ to: settling.userId, amount: owed, kind: COOKIE_KINDS.gamePayout }],
+        { rest: 'return' },
+      );
+    }
+    const settled =
       (await this.deps.rounds.advance(
         settling._id,
         { status: 'settling' },
         { status: 'settled', settledAt: this.deps.clock.now() },
-      )) ?? this.#round(settling._id)
-    );
+      )) ?? (await this.#round(settling._id));
+    await this.#ended(settled);
+    return settled;
   }
 
-  async #returnToHouse(round: RoundDoc, amount: number): Promise<void> {
-    if (amount <= 0) return;
-    await this.deps.economy.toHouse(this.#pot(round), {
-      opId: `${this.#op(round)}:return`,
-      amount,
-      kind: COOKIE_KINDS.gameReturn,
-      source: round.userId,
-    });
+  /** A round that ended no longer keeps the member's seed from being rotated. */
+  async #ended(round: RoundDoc): Promise<void> {
+    if (ENDED_ROUND.includes(round.status)) await this.deps.fairness.release(round.userId, round._id);
   }
 
   async #seeds(round: RoundDoc): Promise<FairnessInput> {
@@ -464,8 +525,8 @@ export class GameService {
     return round;
   }
 
-  #pot(round: RoundDoc): string {
-    return this.deps.economy.pot('game', round._id);
+  #owner(round: RoundDoc): HoldOwner {
+    return { kind: 'game', id: round._id };
   }
 
   #op(round: RoundDoc): string {

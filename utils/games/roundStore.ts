@@ -26,6 +26,8 @@ export interface RoundDoc {
   hand?: BlackjackState;
   step: number;
   doubling?: boolean;
+  /** The hold of a double's second stake (one per attempt: a refused double may be tried again). */
+  doubleHold?: string;
   /** Fixed when the round starts settling. */
   stake?: number;
   payout?: number;

@@ -6,6 +6,8 @@ export interface BalanceDoc {
   _id: string;
   pendingOps?: PendingOp[];
   fences?: Fence[];
+  /** Set once on a hold's account that was decided empty for good: no credit may land on it. */
+  closed?: boolean;
 }
 
 /**

@@ -11,6 +11,7 @@ declare module '../errors.js' {
     OPERATION_IN_PROGRESS: true;
     LEDGER_UNAVAILABLE: true;
     BALANCE_LIMIT: true;
+    ACCOUNT_CLOSED: true;
   }
 }
 
@@ -50,6 +51,7 @@ export const LEDGER_ERROR_MESSAGES: ErrorMessages<
   | 'OPERATION_IN_PROGRESS'
   | 'LEDGER_UNAVAILABLE'
   | 'BALANCE_LIMIT'
+  | 'ACCOUNT_CLOSED'
 > = {
   INSUFFICIENT_COOKIES: notEnough,
   INSUFFICIENT_PLACE_POINTS: notEnough,
@@ -61,6 +63,8 @@ export const LEDGER_ERROR_MESSAGES: ErrorMessages<
   OPERATION_ID_REUSED: (_, __, i18n) => i18n.t('ledger:errors.OPERATION_ID_REUSED'),
   OPERATION_IN_PROGRESS: (_, __, i18n) => i18n.t('ledger:errors.OPERATION_IN_PROGRESS'),
   LEDGER_UNAVAILABLE: (_, __, i18n) => i18n.t('ledger:errors.LEDGER_UNAVAILABLE'),
+  // A hold's account closed under a reserve that came too late: the action timed out, nothing moved.
+  ACCOUNT_CLOSED: (_, __, i18n) => i18n.t('ledger:errors.ACCOUNT_CLOSED'),
   BALANCE_LIMIT: (c, _, i18n) =>
     i18n.t('ledger:errors.BALANCE_LIMIT', {
       max: amountIn(c, c.max, i18n),

@@ -6,6 +6,7 @@ import type {
   LegSide,
   OperationSpec,
   PendingOp,
+  PlaceWalletDoc,
 } from '../../src/db/collections.js';
 import { isDuplicateKey } from '../../src/db/duplicateKey.js';
 import type { Logger } from '../../src/logger.js';
@@ -24,7 +25,16 @@ import {
   recordedFrom,
   toOutcomeLeg,
 } from './events.js';
-import { applyDebits, applyLeg, legAccounts, reverseLeg, type Settled, settleLeg } from './legs.js';
+import {
+  applyDebits,
+  applyLeg,
+  type Closing,
+  closeAccount,
+  legAccounts,
+  reverseLeg,
+  type Settled,
+  settleLeg,
+} from './legs.js';
 import { MarkerSweeper } from './markerSweeper.js';
 import {
   buildSpec,
@@ -44,9 +54,12 @@ import { recordStuck } from './stuck.js';
 import { TurnBatcher } from './turnBatcher.js';
 
 export type { LedgerOutcome, OutcomeLeg } from './events.js';
+export type { Closing } from './legs.js';
 
 /** Accounts under this prefix hold Cookies for a round or heist in play (utils/cookieEconomy.ts). */
 export const POT_PREFIX = 'pot:';
+/** Accounts under this prefix hold the value of one hold while it is reserved (utils/holds/). */
+export const HOLD_PREFIX = 'hold:';
 
 /** What one kind of change did to an account: how often, and how much came in and went out. */
 export interface KindTotal {
@@ -202,9 +215,20 @@ export class Ledger {
     );
   }
 
-  /** True for the accounts that are not members: the house vault and the pots of rounds and heists. */
+  /** True for the accounts that are not members: the house vault, the pots of tables and the holds. */
   isSystemAccount(account: string): boolean {
-    return account === this.houseAccountId || account.startsWith(POT_PREFIX);
+    return (
+      account === this.houseAccountId || account.startsWith(POT_PREFIX) || account.startsWith(HOLD_PREFIX)
+    );
+  }
+
+  /**
+   * Closes an empty account with nothing in flight for good (legs.ts, `closeAccount`): a hold
+   * whose reserve is decided "never arrived" closes its account, so the reserve's credit, however
+   * late, can never land. Answers what it found when it could not close.
+   */
+  closeAccount(currency: OperationSpec['currency'], account: string): Promise<Closing> {
+    return this.#retry(() => closeAccount(this.#books[currency], account));
   }
 
   /** The largest positive balances of members (the vault and pots are not members), largest first. */
@@ -243,7 +267,9 @@ export class Ledger {
     limit: number,
   ): Promise<{ account: string; value: number }[]> {
     const docs = await this.deps.cols.placeWallets
-      .find({ [field]: { $gt: 0 } }, { projection: { [field]: 1 } })
+      .find({ _id: this.#memberIds(), [field]: { $gt: 0 } } as Filter<PlaceWalletDoc>, {
+        projection: { [field]: 1 },
+      })
       .sort({ [field]: -1, _id: 1 })
       .limit(limit)
       .toArray();
@@ -334,7 +360,7 @@ export class Ledger {
   }
 
   #memberIds() {
-    return { $ne: this.houseAccountId, $not: new RegExp(`^${POT_PREFIX}`) };
+    return { $nin: [this.houseAccountId], $not: new RegExp(`^(${POT_PREFIX}|${HOLD_PREFIX})`) };
   }
 
   /** Waits until every finished operation's markers are removed (shutdown, tests). */
@@ -589,11 +615,12 @@ export class Ledger {
     const doc = await this.#retry(() =>
       book.collection.findOne(
         { _id: account },
-        { projection: { [book.balanceField]: 1, 'pendingOps.op': 1, 'fences.att': 1 } },
+        { projection: { [book.balanceField]: 1, 'pendingOps.op': 1, 'fences.att': 1, closed: 1 } },
       ),
     );
     if (doc?.fences?.some((f) => f.att === a.att)) return { kind: 'fenced' };
     if (doc?.pendingOps?.some((p) => p.op === a.spec.opId)) return { kind: 'busy' };
+    if (side === 'credit' && doc?.closed) return { kind: 'refused', error: accountClosed(a.spec, account) };
     const recorded = await this.#recorded(a.spec);
     if (recorded) {
       return recorded.fingerprint === fingerprint(a.spec)
@@ -867,6 +894,14 @@ function inProgress(spec: OperationSpec): AppError {
 function unavailable(spec: OperationSpec, cause: unknown): AppError {
   const why = cause instanceof Error ? cause.message : String(cause);
   return new AppError('LEDGER_UNAVAILABLE', `operation ${spec.opId} was not applied: ${why}`, {
+    opId: spec.opId,
+  });
+}
+
+/** A credit to an account a hold closed for good (utils/holds/): nothing moved. */
+function accountClosed(spec: OperationSpec, account: string): AppError {
+  return new AppError('ACCOUNT_CLOSED', `${account} is closed; ${spec.opId} cannot credit it`, {
+    account,
     opId: spec.opId,
   });
 }

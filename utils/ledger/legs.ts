@@ -1,7 +1,7 @@
 import type { Filter } from 'mongodb';
 import type { LegSide, OperationSpec, PendingOp } from '../../src/db/collections.js';
 import { isDuplicateKey } from '../../src/db/duplicateKey.js';
-import { asUpdate, type BalanceDoc, type Book, negate } from './books.js';
+import { asUpdate, type BalanceDoc, type Book, negate, readBalance } from './books.js';
 
 /**
  * The single-document writes of one leg (one balance change of one operation attempt).
@@ -43,6 +43,8 @@ export async function applyLeg(
       {
         ...applyGuard(account, marker),
         [book.balanceField]: { $lte: book.maxBalance - spec.amount },
+        // A closed account (a hold decided "nothing arrived", utils/holds/) takes no credit, ever.
+        closed: { $ne: true },
       } as Filter<BalanceDoc>,
       asUpdate({
         $inc: book.creditInc(spec),
@@ -159,6 +161,37 @@ export async function reverseLeg(
 /** Removes an attempt's marker after its audit events are durable (recovery's roll forward). */
 export async function dropMarker(book: Book, account: string, opId: string, att: string): Promise<void> {
   await book.collection.updateOne({ _id: account }, asUpdate({ $pull: { pendingOps: { op: opId, att } } }));
+}
+
+export type Closing = { closed: true } | { closed: false; balance: number; busy: boolean };
+
+/**
+ * Closes an account for good if it is empty and no operation is in flight on it: one atomic
+ * upsert, so it either happens before a credit (which then can never match: `closed` is in
+ * every credit's filter) or after one (and then finds the balance, and does not close).
+ * Debits still apply to a closed account; it is empty, so none can. Safe to repeat.
+ */
+export async function closeAccount(book: Book, account: string): Promise<Closing> {
+  const { [book.balanceField]: _balance, ...others } = book.empty;
+  for (;;) {
+    try {
+      await book.collection.updateOne(
+        { _id: account, [book.balanceField]: 0, 'pendingOps.0': { $exists: false } } as Filter<BalanceDoc>,
+        asUpdate({
+          $set: { closed: true },
+          ...(Object.keys(others).length > 0 ? { $setOnInsert: others } : {}),
+        }),
+        { upsert: true },
+      );
+      return { closed: true };
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+    }
+    const doc = await book.collection.findOne({ _id: account });
+    if (!doc) continue; // removed between the two requests: try again
+    const balance = readBalance(book, doc);
+    return { closed: false, balance, busy: (doc.pendingOps?.length ?? 0) > 0 };
+  }
 }
 
 /** The account each leg of an operation changes. */

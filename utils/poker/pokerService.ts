@@ -6,6 +6,7 @@ import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
 import { COOKIE_KINDS, type CookieEconomy } from '../cookieEconomy.js';
 import { AppError, featureDisabled, invalidInputText, isAppError, notYourButton } from '../errors.js';
+import type { HoldDoc, HoldOwner, Holds } from '../holds/holds.js';
 import { insufficientFunds } from '../ledger/errors.js';
 import {
   act,
@@ -30,6 +31,7 @@ declare module '../../src/features/feature.js' {
 
 interface PokerDeps {
   economy: CookieEconomy;
+  holds: Holds;
   tables: TableStore;
   runtimeConfig: RuntimeConfig;
   scheduler: Scheduler;
@@ -85,7 +87,15 @@ export function chipProblems(t: TableDoc): string[] {
  * A timer per operation (and the timers of every table) finish any of these a crash left.
  */
 export class PokerService {
-  constructor(private readonly deps: PokerDeps) {}
+  constructor(private readonly deps: PokerDeps) {
+    // A table's hold past its deadline is its table's business: the table finishes its moves.
+    deps.holds.own('poker', {
+      onExpiry: async (hold) => {
+        await this.finishMoves(hold.owner.id);
+        return 'handled';
+      },
+    });
+  }
 
   async create(request: {
     tableId: string;
@@ -151,8 +161,10 @@ export class PokerService {
     const sitting = seatOf(table, userId);
     const hand = table.game.hand;
     const inHand = hand !== null && hand.street !== 'done' && hand.players.some((p) => p.seat === sitting);
-    // A seated member may buy in again only when busted and not in the hand in play.
-    if (sitting !== null && ((table.game.seats[sitting]?.stack ?? 1) > 0 || inHand)) {
+    // A seated member may buy in again only when busted, not in the hand in play, and not
+    // already buying in (two Sit presses at once: the second finds the first's move).
+    const buying = table.pending.some((m) => m.kind === 'buyin' && m.userId === userId);
+    if (buying || (sitting !== null && ((table.game.seats[sitting]?.stack ?? 1) > 0 || inHand))) {
       throw invalidInputText('already seated', 'poker:errors.alreadySeated');
     }
     if (buyIn < table.minBuyIn || buyIn > table.maxBuyIn) {
@@ -253,16 +265,32 @@ export class PokerService {
     }
   }
 
-  /** Closes the table: a hand in play is called off and every stack is cashed out. */
+  /**
+   * Closes the table: a hand in play is called off and every stack is cashed out. Buy-ins
+   * still in flight are decided first (holds.ts): called off, so their Cookies can never reach
+   * the pot, or found in the pot, and then cashed out with the rest. A closed table holds
+   * nothing once its cash-outs are paid.
+   */
   async close(tableId: string, actorId: string | null): Promise<TableDoc> {
     for (;;) {
-      const table = await this.#table(tableId);
+      let table = await this.#table(tableId);
       if (actorId !== null && actorId !== table.hostId) throw notYourButton(table.hostId);
       if (table.status === 'closed' && table.pending.length === 0) return table;
+      const decided = new Map<string, HoldDoc>();
+      for (const move of table.pending.filter((m) => m.kind === 'buyin' && m.state === 'applying')) {
+        decided.set(move.op, await this.#buyInHold(table, move, true));
+      }
+      table = await this.#table(tableId);
+      const buyIns = table.pending.filter((m) => m.kind === 'buyin' && m.state === 'applying');
+      if (!buyIns.every((m) => decided.has(m.op))) continue; // another Sit arrived meanwhile
+      for (const move of buyIns) {
+        table =
+          decided.get(move.op)?.state === 'posted' ? absorbMove(table, move) : withoutMove(table, move.op);
+      }
       const game = cancelHand(table.game);
       const seats = game.seats.flatMap((s, i) => (s ? [i] : []));
       const next = await this.#cashOut({ ...table, status: 'closed' }, game, seats);
-      if (next) return next;
+      if (next) return table.pending.length > 0 ? this.finishMoves(tableId) : next;
     }
   }
 
@@ -421,47 +449,76 @@ export class PokerService {
   }
 
   /**
-   * Steps 2–4 of a Cookie operation. `recovering`: called by the timer, which may find a
-   * buy-in that never reached the ledger (it is then called off, moving nothing).
+   * Steps 2–4 of a Cookie operation, through a hold (utils/holds/) owned by the table. A
+   * buy-in is reserved from the member and posted into the table's pot, and only then do the
+   * chips appear on the seat; a cash-out or the rake is reserved from the pot and posted to
+   * the member or the vault. `recovering` (the timer, a close): a buy-in not yet posted is
+   * called off (its hold voided, so a reserve still in flight can never land), never posted.
    */
   async #runMove(table: TableDoc, move: PendingMove, recovering = false): Promise<TableDoc> {
-    const pot = this.deps.economy.pot('poker', table._id);
-    if (move.state === 'applying') {
-      if (move.kind === 'buyin') {
-        if (recovering && !(await this.deps.economy.ledger.outcomeOf(move.op))) {
-          if (await this.deps.economy.ledger.hasPendingOps('cookies', pot)) {
-            throw new Error(`table ${table._id}: ${move.op} is still in flight; retrying later`);
-          }
-          return this.#settleMove(table._id, move, 'drop');
-        }
-        try {
-          await this.deps.economy.transfer(move.userId, pot, {
-            opId: move.op,
-            amount: move.amount,
-            kind: COOKIE_KINDS.pokerBuyIn,
-            source: move.userId,
-          });
-        } catch (error) {
-          if (!isAppError(error, 'INSUFFICIENT_COOKIES')) throw error;
-          await this.#settleMove(table._id, move, 'drop');
-          throw error;
-        }
-      } else {
-        await this.deps.economy.transfer(pot, move.kind === 'rake' ? this.deps.economy.house : move.userId, {
-          opId: move.op,
-          amount: move.amount,
-          kind: move.kind === 'rake' ? COOKIE_KINDS.pokerRake : COOKIE_KINDS.pokerCashOut,
-          source: move.userId,
-        });
-      }
-      await this.#settleMove(table._id, move, 'absorb');
-      this.deps.hooks?.step('state.absorbed', move.op);
+    if (move.state === 'applied') return this.#settleMove(table._id, move, 'confirm');
+    const hold =
+      move.kind === 'buyin'
+        ? await this.#buyInHold(table, move, recovering)
+        : await this.#payOutHold(table, move);
+    if (hold.state !== 'posted') {
+      // Voided or refused: nothing of it reached the pot, and nothing ever will.
+      const after = await this.#settleMove(table._id, move, 'drop');
+      if (recovering) return after;
+      if (after.status === 'closed') throw tableClosed(table._id);
+      throw new AppError('ACCOUNT_CLOSED', `buy-in ${move.op} was called off before it reached the table`, {
+        opId: move.op,
+      });
     }
-    // Step 4: the ledger's own record of the operation, read back, before the marker goes.
-    if (!(await this.deps.economy.ledger.outcomeOf(move.op))) {
-      throw new Error(`table ${table._id}: ${move.op} is applied but not yet recorded; retrying later`);
+    const absorbed = await this.#settleMove(table._id, move, 'absorb');
+    this.deps.hooks?.step('state.absorbed', move.op);
+    return absorbed;
+  }
+
+  async #buyInHold(table: TableDoc, move: PendingMove, recovering: boolean): Promise<HoldDoc> {
+    const request = {
+      id: move.op,
+      currency: 'cookies' as const,
+      from: move.userId,
+      amount: move.amount,
+      kind: COOKIE_KINDS.pokerBuyIn,
+      source: move.userId,
+      owner: this.#owner(table._id),
+      ttlMs: MOVES_AFTER_MS,
+    };
+    if (recovering) return this.deps.holds.cancel(request);
+    try {
+      await this.deps.holds.reserve(request);
+    } catch (error) {
+      if (!isAppError(error, 'INSUFFICIENT_COOKIES')) throw error;
+      await this.#settleMove(table._id, move, 'drop');
+      throw error;
     }
-    return this.#settleMove(table._id, move, 'confirm');
+    return this.deps.holds.post(move.op, [
+      { to: this.#pot(table._id), amount: move.amount, kind: request.kind },
+    ]);
+  }
+
+  /** A cash-out or the rake is owed the moment the chips left the table: it is always posted. */
+  async #payOutHold(table: TableDoc, move: PendingMove): Promise<HoldDoc> {
+    const rake = move.kind === 'rake';
+    const kind = rake ? COOKIE_KINDS.pokerRake : COOKIE_KINDS.pokerCashOut;
+    const held =
+      (await this.deps.holds.get(move.op)) ??
+      (await this.deps.holds.reserve({
+        id: move.op,
+        currency: 'cookies',
+        from: this.#pot(table._id),
+        amount: move.amount,
+        kind,
+        source: move.userId,
+        owner: this.#owner(table._id),
+        ttlMs: MOVES_AFTER_MS,
+        owed: true,
+      }));
+    return this.deps.holds.post(held._id, [
+      { to: rake ? this.deps.economy.house : move.userId, amount: move.amount, kind },
+    ]);
   }
 
   /** One guarded state change of a pending move: absorb it into the state, confirm it, or drop it. */
@@ -474,35 +531,24 @@ export class PokerService {
       const t = await this.#table(tableId);
       const current = t.pending.find((m) => m.op === move.op);
       if (!current) return t;
-      if (step === 'absorb' && current.state === 'applied') return t;
-      const others = t.pending.filter((m) => m.op !== move.op);
-      const markers = (t.appliedCookieOperations ?? []).filter((op) => op !== move.op);
-      let next: TableDoc;
-      if (step === 'absorb') {
-        const game = structuredClone(t.game);
-        const chips = { ...t.chips };
-        if (move.kind === 'buyin') {
-          const seat = game.seats[move.seat];
-          // The sitting numbers this seat's cash-out, so the next member on the seat gets its own id.
-          game.seats[move.seat] = {
-            userId: move.userId,
-            stack: (seat?.userId === move.userId ? seat.stack : 0) + move.amount,
-            sitting: move.sitting,
-          };
-          chips.in += move.amount;
-        } else if (move.kind === 'cashout') chips.out += move.amount;
-        else chips.rake += move.amount;
-        next = { ...t, game, chips, pending: [...others, { ...current, state: 'applied' }] };
-      } else {
-        next = { ...t, pending: others, appliedCookieOperations: markers };
-      }
-      const saved = await this.deps.tables.swap(t, next);
+      const saved = await this.deps.tables.swap(
+        t,
+        step === 'absorb' ? absorbMove(t, current) : withoutMove(t, move.op),
+      );
       if (saved) {
         // A seat that just got its chips may make a table startable.
         if (step === 'absorb' && move.kind === 'buyin') await this.#scheduleTimers(saved);
         return saved;
       }
     }
+  }
+
+  #owner(tableId: string): HoldOwner {
+    return { kind: 'poker', id: tableId };
+  }
+
+  #pot(tableId: string): string {
+    return this.deps.economy.pot('poker', tableId);
   }
 
   /** No member acted for poker.idle_close_s (timers keep a hand moving, but are no sign of life). */
@@ -570,6 +616,33 @@ export class PokerService {
     if (!table) throw new AppError('STALE_CONTROL', `table ${tableId} is gone`, { tableId });
     return table;
   }
+}
+
+/** The table once a move's Cookies moved: a buy-in's chips on its seat, a cash-out or rake counted out. */
+function absorbMove(t: TableDoc, move: PendingMove): TableDoc {
+  const game = structuredClone(t.game);
+  const chips = { ...t.chips };
+  if (move.kind === 'buyin') {
+    const seat = game.seats[move.seat];
+    // The sitting numbers this seat's cash-out, so the next member on the seat gets its own id.
+    game.seats[move.seat] = {
+      userId: move.userId,
+      stack: (seat?.userId === move.userId ? seat.stack : 0) + move.amount,
+      sitting: move.sitting,
+    };
+    chips.in += move.amount;
+  } else if (move.kind === 'cashout') chips.out += move.amount;
+  else chips.rake += move.amount;
+  return { ...withoutMove(t, move.op), game, chips };
+}
+
+/** The table without a move and its marker (the marker list is unset when it empties). */
+function withoutMove(t: TableDoc, op: string): TableDoc {
+  return {
+    ...t,
+    pending: t.pending.filter((m) => m.op !== op),
+    appliedCookieOperations: (t.appliedCookieOperations ?? []).filter((o) => o !== op),
+  };
 }
 
 /** The seat the member sits in (a pending buy-in counts), or null. */

@@ -6,7 +6,8 @@ import type { Rng } from '../../src/rng.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
 import { COOKIE_KINDS, type CookieEconomy } from '../cookieEconomy.js';
-import { AppError, featureDisabled } from '../errors.js';
+import { AppError, featureDisabled, isAppError } from '../errors.js';
+import type { HoldDoc, HoldOwner, Holds, ReserveRequest } from '../holds/holds.js';
 import { insufficientFunds } from '../ledger/errors.js';
 import type { KindTotal } from '../ledger/ledger.js';
 import { heistStakeTooSmall } from './errors.js';
@@ -40,6 +41,7 @@ export type JoinResult =
 
 interface VaultDeps {
   economy: CookieEconomy;
+  holds: Holds;
   heists: HeistStore;
   runtimeConfig: RuntimeConfig;
   scheduler: Scheduler;
@@ -50,6 +52,8 @@ interface VaultDeps {
 }
 
 export const HEIST_CLOSE_TASK = 'vault.heist.close';
+/** A heist's holds outlive its window by this much: its close timer ends them, their own timers are the backstop. */
+const HOLD_TTL_AFTER_CLOSE_MS = 600_000;
 const DAY_MS = 86_400_000;
 
 /** The heist's odds: base + per extra member, capped (COOKIE_LOGIC.md, "The vault heist"). */
@@ -91,7 +95,15 @@ export function heistLoot(
  * Two processes running the timer, or a restart in the middle, finish the same payouts once.
  */
 export class VaultService {
-  constructor(private readonly deps: VaultDeps) {}
+  constructor(private readonly deps: VaultDeps) {
+    // A heist's hold past its deadline: the heist is closed first; a stake it never counted goes back.
+    deps.holds.own('heist', {
+      onExpiry: async (hold) => {
+        await this.closeHeist(hold.owner.id);
+        return (await deps.holds.get(hold._id))?.state === 'held' ? 'void' : 'handled';
+      },
+    });
+  }
 
   /** For the games: what the vault may pay out now, read fresh for every bet. */
   static liquidityReader(infra: FeatureInfra, economy: CookieEconomy): () => Promise<VaultLiquidity> {
@@ -182,19 +194,14 @@ export class VaultService {
     if (heist.status !== 'open' || heist.closesAt <= now) return { status: 'closed', heist };
     const maxCrew = await this.deps.runtimeConfig.get('vault.heist_max_crew');
     if (heist.crew.length >= maxCrew) return { status: 'full', heist };
-    const pot = this.#pot(heistId);
-    await this.deps.economy.transfer(userId, pot, {
-      opId: `heist:${heistId}:stake:${userId}`,
-      amount: heist.stake,
-      kind: COOKIE_KINDS.heistStake,
-      source: userId,
-    });
+    const held = await this.deps.holds.reserve(this.#stakeHold(heist, userId));
+    if (held.state !== 'held') return { status: 'closed', heist: await this.#heist(heistId) };
     const joined = await this.deps.heists.join(heistId, userId, now, maxCrew);
     if (joined) return { status: 'joined', heist: joined };
     // Closed, full or joined meanwhile: a stake that is not in the crew goes back.
     const after = await this.#heist(heistId);
-    if (!after.crew.some((m) => m.userId === userId)) await this.#refund(heistId, userId, heist.stake);
     if (after.crew.some((m) => m.userId === userId)) return { status: 'already', heist: after };
+    await this.deps.holds.void(held._id);
     return { status: after.crew.length >= maxCrew ? 'full' : 'closed', heist: after };
   }
 
@@ -202,29 +209,28 @@ export class VaultService {
     return this.deps.heists.get(heistId);
   }
 
-  /** Closes a heist and pays it out (its timer; safe to run twice, in two processes, or after a crash). */
+  /**
+   * Closes a heist and pays it out (its timer; safe to run twice, in two processes, or after a
+   * crash). Stakes still on their way are decided first (holds.ts): arrived, or never will.
+   */
   async closeHeist(heistId: string): Promise<HeistDoc> {
-    const pot = this.#pot(heistId);
-    if (await this.deps.economy.ledger.hasPendingOps('cookies', pot)) {
-      throw new Error(`heist ${heistId}: its pot has operations in flight; retrying later`);
-    }
     let heist = await this.#heist(heistId);
     if (heist.status === 'settled') return heist;
     if (heist.closesAt > this.deps.clock.now()) throw new Error(`heist ${heistId} is still open`);
-    const payers = await this.#payers(heistId);
+    const payers = await this.#payers(heist);
     if (heist.status === 'open')
       heist =
         (await this.deps.heists.fix(heistId, await this.#result(heist, payers))) ??
         (await this.#heist(heistId));
     const result = heist.result as HeistResult;
     if (result.outcome === 'success' && result.loot > 0) {
-      const paid = await this.deps.economy.tryFromHouse(pot, {
-        opId: `heist:${heistId}:loot`,
-        amount: result.loot,
-        kind: COOKIE_KINDS.heistLoot,
-        source: heist.leader,
-      });
-      if (!paid && !(await this.deps.economy.ledger.outcomeOf(`heist:${heistId}:loot`))) {
+      const loot = await this.deps.holds
+        .reserve(this.#lootHold(heist, result.loot))
+        .catch((error: unknown) => {
+          if (isAppError(error, 'HOUSE_VAULT_INSUFFICIENT')) return null;
+          throw error;
+        });
+      if (loot?.state !== 'held' && loot?.state !== 'posting' && loot?.state !== 'posted') {
         await this.deps.heists.dropLoot(heistId);
         heist = await this.#heist(heistId);
       }
@@ -268,59 +274,79 @@ export class VaultService {
     };
   }
 
+  /**
+   * Stakes come back to the crew on a success (with their share of the loot) and to every
+   * member a result does not count; on a failure the crew's stakes go to the vault.
+   */
   async #payOut(heist: HeistDoc, payers: Set<string>): Promise<void> {
     const result = heist.result as HeistResult;
-    const crew = new Set(result.crew);
+    const crew = new Set(result.outcome === 'too_small' ? [] : result.crew);
     for (const userId of payers) {
-      if (!crew.has(userId) || result.outcome === 'too_small')
-        await this.#refund(heist._id, userId, heist.stake);
+      const stake = this.#stakeHold(heist, userId).id;
+      if (crew.has(userId) && result.outcome === 'failure') {
+        await this.deps.holds.post(stake, [
+          { to: this.deps.economy.house, amount: heist.stake, kind: COOKIE_KINDS.heistReturn },
+        ]);
+      } else await this.deps.holds.void(stake);
     }
-    if (result.outcome === 'success') {
-      for (const userId of result.crew) {
-        await this.deps.economy.transfer(this.#pot(heist._id), userId, {
-          opId: `heist:${heist._id}:payout:${userId}`,
-          amount: heist.stake + result.share,
-          kind: COOKIE_KINDS.heistPayout,
-          source: heist.leader,
-        });
-      }
-    } else if (result.outcome === 'failure' && result.crew.length > 0) {
-      await this.deps.economy.toHouse(this.#pot(heist._id), {
-        opId: `heist:${heist._id}:lost`,
-        amount: heist.stake * result.crew.length,
-        kind: COOKIE_KINDS.heistReturn,
-        source: heist.leader,
-      });
+    if (result.outcome === 'success' && result.loot > 0) {
+      await this.deps.holds.post(
+        this.#lootHold(heist, result.loot).id,
+        result.crew.map((userId) => ({ to: userId, amount: result.share, kind: COOKIE_KINDS.heistPayout })),
+      );
     }
   }
 
-  async #refund(heistId: string, userId: string, stake: number): Promise<void> {
-    await this.deps.economy.transfer(this.#pot(heistId), userId, {
-      opId: `heist:${heistId}:refund:${userId}`,
-      amount: stake,
-      kind: COOKIE_KINDS.heistPayout,
+  /**
+   * Who really paid a stake: the heist's stake holds that arrived. One still on its way is
+   * decided now (arrived, or closed out so that it never will).
+   */
+  async #payers(heist: HeistDoc): Promise<Set<string>> {
+    const payers = new Set<string>();
+    for (const hold of await this.deps.holds.ofOwner(this.#owner(heist._id))) {
+      if (hold.kind !== COOKIE_KINDS.heistStake || !hold.from) continue;
+      const decided: HoldDoc =
+        hold.state === 'reserving' ? await this.deps.holds.decide(this.#stakeHold(heist, hold.from)) : hold;
+      if (decided.state !== 'refused') payers.add(hold.from);
+    }
+    return payers;
+  }
+
+  #stakeHold(heist: HeistDoc, userId: string): ReserveRequest {
+    return {
+      id: `heist:${heist._id}:stake:${userId}`,
+      currency: 'cookies',
+      from: userId,
+      amount: heist.stake,
+      kind: COOKIE_KINDS.heistStake,
+      returnKind: COOKIE_KINDS.heistPayout,
       source: userId,
-    });
+      owner: this.#owner(heist._id),
+      ttlMs: heist.closesAt.getTime() - this.deps.clock.now().getTime() + HOLD_TTL_AFTER_CLOSE_MS,
+    };
   }
 
-  /** Who really paid a stake: the ledger's events on the pot are the truth, not the crew list. */
-  async #payers(heistId: string): Promise<Set<string>> {
-    const events = await this.deps.economy.ledger.history('cookies', this.#pot(heistId), 1_000);
-    return new Set(
-      events
-        .filter((e) => e.kind === COOKIE_KINDS.heistStake && e.delta > 0 && e.counterparty)
-        .map((e) => e.counterparty as string),
-    );
+  #lootHold(heist: HeistDoc, loot: number): ReserveRequest {
+    return {
+      id: `heist:${heist._id}:loot`,
+      currency: 'cookies',
+      from: this.deps.economy.house,
+      amount: loot,
+      kind: COOKIE_KINDS.heistLoot,
+      source: heist.leader,
+      owner: this.#owner(heist._id),
+      ttlMs: HOLD_TTL_AFTER_CLOSE_MS,
+    };
+  }
+
+  #owner(heistId: string): HoldOwner {
+    return { kind: 'heist', id: heistId };
   }
 
   async #heist(heistId: string): Promise<HeistDoc> {
     const heist = await this.deps.heists.get(heistId);
     if (!heist) throw new AppError('STALE_CONTROL', `heist ${heistId} is gone`, { heistId });
     return heist;
-  }
-
-  #pot(heistId: string): string {
-    return this.deps.economy.pot('heist', heistId);
   }
 }
 

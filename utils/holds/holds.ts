@@ -1,0 +1,364 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import type { Clock } from '../../src/clock.js';
+import type { Currency } from '../../src/db/collections.js';
+import type { Logger } from '../../src/logger.js';
+import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
+import { AppError, isAppError } from '../errors.js';
+import { HOLD_PREFIX, type Ledger } from '../ledger/ledger.js';
+import type { HoldDoc, HoldOwner, HoldState, HoldStore, Posting } from './holdStore.js';
+
+export type { HoldDoc, HoldOwner, HoldState, Posting } from './holdStore.js';
+
+export interface HoldsDeps {
+  ledger: Ledger;
+  store: HoldStore;
+  scheduler: Scheduler;
+  clock: Clock;
+  log: Logger;
+}
+
+export interface ReserveRequest {
+  /** Unique forever, derived from the owner's own id (`game:<round>:stake`): a retry reserves once. */
+  id: string;
+  currency: Currency;
+  /** The account the value comes from; null for a promise to mint (a reward or refund owed). */
+  from: string | null;
+  amount: number;
+  kind: string;
+  source: string;
+  reason?: string;
+  owner: HoldOwner;
+  /** How long the hold may stay open before its timer ends it. */
+  ttlMs: number;
+  /** The kind a void (or a post's rest sent back) carries; the reserve's kind by default. */
+  returnKind?: string;
+  /**
+   * The value is owed already (a cash-out: the chips left the table): a reserve whose outcome
+   * is unknown is repeated until it lands, never called off.
+   */
+  owed?: boolean;
+}
+
+/**
+ * What an owner's rules decide for a hold of theirs that passed its deadline still open:
+ * return it, post it (where to), or `handled` (the owner ended it itself, e.g. a poker table
+ * finishing its own moves).
+ */
+export type ExpiryDecision = 'void' | 'handled' | { post: Posting[] };
+
+export interface HoldOwnerRules {
+  onExpiry(hold: HoldDoc): Promise<ExpiryDecision>;
+}
+
+const EXPIRE_TASK = 'holds.expire';
+/** Holds left open past their deadline are looked at again this much later when still in flight. */
+export const ENDED: readonly HoldState[] = ['posted', 'voided', 'refused'];
+
+/**
+ * Money in play, in one place (ECONOMY.md, "Money in play"), after TigerBeetle's two-phase
+ * transfers: a feature `reserve`s value into a hold owned by its round, table, heist, placement
+ * or claim, then `post`s it (all or part, to one or several accounts) or `void`s it; a hold
+ * left open past its deadline is ended by one durable timer, from any process, exactly once.
+ *
+ * - Every step is one guarded update of the hold's record and one ledger operation whose id
+ *   derives from the hold (`hold:<id>:reserve`, `:post:<n>`, `:void`), so a retry, a second
+ *   process or the timer repeat a step at most as a replay.
+ * - The value sits in the hold's own account while held. Whether a reserve whose reply was
+ *   lost arrived is never guessed: the account is closed if it is still empty (then the
+ *   reserve's credit can never land) or found holding the value (then it is held).
+ * - "Already posted", "already voided", "refused" are states in the answer, not exceptions.
+ *
+ * This module and `utils/ledger/` are the only code that asks the ledger about operations
+ * (test/architecture/moneyLayer.test.ts).
+ */
+export class Holds {
+  readonly #rules = new Map<string, HoldOwnerRules>();
+
+  constructor(private readonly deps: HoldsDeps) {}
+
+  /** An owner kind's rules for its holds that expire (a feature registers its own once). */
+  own(kind: string, rules: HoldOwnerRules): void {
+    this.#rules.set(kind, rules);
+  }
+
+  get(id: string): Promise<HoldDoc | null> {
+    return this.deps.store.get(id);
+  }
+
+  ofOwner(owner: HoldOwner, states?: readonly HoldState[]): Promise<HoldDoc[]> {
+    return this.deps.store.ofOwner(owner, states);
+  }
+
+  /**
+   * Takes `amount` from `from` into the hold. Returns the hold `held` (or as it already was,
+   * for a retry); a refusal of the ledger (not enough Cookies, the vault's reserve) ends the
+   * hold `refused` and is thrown, having moved nothing.
+   */
+  async reserve(request: ReserveRequest): Promise<HoldDoc> {
+    const hold = this.#build(request, request.from === null ? 'held' : 'reserving');
+    // The timer first: a process that dies after the record leaves a hold its timer ends.
+    await this.deps.scheduler.schedule({
+      id: `${EXPIRE_TASK}:${hold._id}`,
+      kind: EXPIRE_TASK,
+      dueAt: hold.deadline,
+      payload: { holdId: hold._id },
+    });
+    if (!(await this.deps.store.insert(hold))) {
+      const existing = (await this.deps.store.get(hold._id)) as HoldDoc;
+      if (
+        existing.from !== hold.from ||
+        existing.amount !== hold.amount ||
+        existing.currency !== hold.currency
+      )
+        throw new AppError('OPERATION_ID_REUSED', `hold ${hold._id} was reserved for something else`, {
+          opId: hold._id,
+        });
+      return existing.state === 'reserving' ? this.#takeReserve(existing) : existing;
+    }
+    return hold.state === 'reserving' ? this.#takeReserve(hold) : hold;
+  }
+
+  /**
+   * What became of a reserve that may still be in flight, decided for good: `held` if the value
+   * arrived, `refused` otherwise (recorded so, when the reserve never started: a late reserve of
+   * the same id then moves nothing). A hold already further on is returned as it is.
+   */
+  async decide(request: ReserveRequest): Promise<HoldDoc> {
+    const hold = this.#build(request, 'refused');
+    if (await this.deps.store.insert({ ...hold, endedAt: hold.createdAt })) return hold;
+    const found = await this.#hold(request.id);
+    return found.state === 'reserving' ? this.#decideReserve(found, 'refused') : found;
+  }
+
+  /**
+   * Ends a hold that may not have been reserved yet (its owner's process died in between):
+   * recorded `refused` when absent, so a late `reserve` of the same id finds it ended and moves
+   * nothing; voided when it exists.
+   */
+  async cancel(request: ReserveRequest): Promise<HoldDoc> {
+    const hold = this.#build(request, 'refused');
+    if (await this.deps.store.insert({ ...hold, endedAt: hold.createdAt })) return hold;
+    return this.void(request.id);
+  }
+
+  /**
+   * Sends the held value where `postings` say (each a ledger operation `hold:<id>:post:<n>`).
+   * `rest: 'return'` sends what the postings leave back to where it came from. Only the first
+   * post of a hold decides: a later one (a retry, a race, the timer) finishes that one and
+   * gets it back (`state: 'posted'`, its `postings`), and a voided hold stays voided.
+   */
+  async post(id: string, postings: Posting[], options: { rest?: 'return' } = {}): Promise<HoldDoc> {
+    let hold = await this.#hold(id);
+    if (hold.state === 'reserving') hold = await this.#decideReserve(hold, 'refused');
+    if (hold.state === 'held') {
+      const plan = planPostings(hold, postings, options.rest);
+      hold =
+        (await this.deps.store.move(id, ['held'], { state: 'posting', postings: plan })) ??
+        (await this.#hold(id));
+    }
+    return hold.state === 'posting' ? this.#runPostings(hold) : this.#finishVoid(hold);
+  }
+
+  /** Returns the held value to where it came from (a promise is simply dropped). */
+  async void(id: string): Promise<HoldDoc> {
+    let hold = await this.#hold(id);
+    if (hold.state === 'reserving') hold = await this.#decideReserve(hold, 'refused');
+    if (hold.state === 'held') {
+      hold = (await this.deps.store.move(id, ['held'], { state: 'voiding' })) ?? (await this.#hold(id));
+    }
+    return hold.state === 'posting' ? this.#runPostings(hold) : this.#finishVoid(hold);
+  }
+
+  /**
+   * Ends every open hold of an owner that is ending (a table closing, a round refunded): each
+   * one still held or reserving is voided, each one posting or voiding is finished. Returns the
+   * owner's holds as they ended; throws OPERATION_IN_PROGRESS while a reserve is in flight.
+   */
+  async endOwner(owner: HoldOwner): Promise<HoldDoc[]> {
+    const ended: HoldDoc[] = [];
+    for (const hold of await this.deps.store.ofOwner(owner)) {
+      ended.push(ENDED.includes(hold.state) ? hold : await this.void(hold._id));
+    }
+    return ended;
+  }
+
+  /** Ends a hold past its deadline as its owner's rules say (the timer; safe to repeat). */
+  async expire(id: string): Promise<HoldDoc | null> {
+    let hold = await this.deps.store.get(id);
+    if (!hold || ENDED.includes(hold.state)) return hold;
+    if (hold.state === 'reserving') hold = await this.#decideReserve(hold, 'refused');
+    if (hold.state === 'held') {
+      const decision = (await this.#rules.get(hold.owner.kind)?.onExpiry(hold)) ?? 'void';
+      if (decision === 'handled') {
+        hold = await this.#hold(id);
+        if (!ENDED.includes(hold.state)) throw stillOpen(hold);
+        return hold;
+      }
+      return decision === 'void' ? this.void(id) : this.post(id, decision.post);
+    }
+    return hold.state === 'posting' ? this.#runPostings(hold) : this.#finishVoid(hold);
+  }
+
+  tasks(): TaskHandler[] {
+    return [
+      defineTask(EXPIRE_TASK, z.object({ holdId: z.string() }), async ({ holdId }) => {
+        await this.expire(holdId);
+      }),
+    ];
+  }
+
+  #build(request: ReserveRequest, state: HoldState): HoldDoc {
+    const now = this.deps.clock.now();
+    return {
+      _id: request.id,
+      currency: request.currency,
+      account: holdAccount(request.id),
+      from: request.from,
+      amount: request.amount,
+      kind: request.kind,
+      source: request.source,
+      reason: request.reason ?? '',
+      owner: request.owner,
+      state,
+      deadline: new Date(now.getTime() + request.ttlMs),
+      createdAt: now,
+      ...(request.owed ? { owed: true } : {}),
+      ...(request.returnKind ? { returnKind: request.returnKind } : {}),
+    };
+  }
+
+  async #takeReserve(hold: HoldDoc): Promise<HoldDoc> {
+    try {
+      await this.deps.ledger.transfer({
+        opId: `${HOLD_PREFIX}${hold._id}:reserve`,
+        currency: hold.currency,
+        from: hold.from as string,
+        to: hold.account,
+        amount: hold.amount,
+        kind: hold.kind,
+        source: hold.source,
+        reason: hold.reason,
+      });
+    } catch (error) {
+      // Not applied, and known not to be (a refusal, "nothing moved, retry", a closed account).
+      if (!hold.owed && isAppError(error) && error.code !== 'OPERATION_IN_PROGRESS') {
+        const decided = await this.#decideReserve(hold, 'refused');
+        if (decided.state === 'refused') throw error;
+        return decided;
+      }
+      throw error;
+    }
+    return (await this.deps.store.move(hold._id, ['reserving'], { state: 'held' })) ?? this.#hold(hold._id);
+  }
+
+  /**
+   * Decides a reserve whose outcome is not known, from the hold's account alone: if it is still
+   * empty it is closed (no credit can ever land on it after that) and the hold ends `endAs`; if
+   * the value is there, the hold is held. A leg still in flight is left to the ledger's
+   * recovery: OPERATION_IN_PROGRESS, ask again later.
+   */
+  async #decideReserve(hold: HoldDoc, endAs: 'refused'): Promise<HoldDoc> {
+    const now = await this.#hold(hold._id);
+    if (now.state !== 'reserving') return now;
+    // Owed value is never called off: its reserve is asked for again (a replay if it landed).
+    if (now.owed) return this.#takeReserve(now);
+    const found = await this.deps.ledger.closeAccount(hold.currency, hold.account);
+    if (found.closed) {
+      return (
+        (await this.deps.store.move(hold._id, ['reserving'], {
+          state: endAs,
+          endedAt: this.deps.clock.now(),
+        })) ?? this.#hold(hold._id)
+      );
+    }
+    if (found.balance === 0) throw stillOpen(hold);
+    return (await this.deps.store.move(hold._id, ['reserving'], { state: 'held' })) ?? this.#hold(hold._id);
+  }
+
+  async #runPostings(hold: HoldDoc): Promise<HoldDoc> {
+    for (const [i, posting] of (hold.postings ?? []).entries()) {
+      const move = {
+        opId: `${HOLD_PREFIX}${hold._id}:post:${i}`,
+        currency: hold.currency,
+        amount: posting.amount,
+        kind: posting.kind,
+        source: hold.source,
+        reason: hold.reason,
+      };
+      if (hold.from === null) {
+        // A promise: the value is created where it goes.
+        if (posting.to !== null) await this.deps.ledger.credit({ ...move, account: posting.to });
+      } else if (posting.to === null) {
+        await this.deps.ledger.debit({ ...move, account: hold.account });
+      } else {
+        await this.deps.ledger.transfer({ ...move, from: hold.account, to: posting.to });
+      }
+    }
+    return (
+      (await this.deps.store.move(hold._id, ['posting'], {
+        state: 'posted',
+        endedAt: this.deps.clock.now(),
+      })) ?? this.#hold(hold._id)
+    );
+  }
+
+  async #finishVoid(hold: HoldDoc): Promise<HoldDoc> {
+    if (hold.state !== 'voiding') return hold;
+    if (hold.from !== null) {
+      await this.deps.ledger.transfer({
+        opId: `${HOLD_PREFIX}${hold._id}:void`,
+        currency: hold.currency,
+        from: hold.account,
+        to: hold.from,
+        amount: hold.amount,
+        kind: hold.returnKind ?? hold.kind,
+        source: hold.source,
+        reason: hold.reason,
+      });
+    }
+    return (
+      (await this.deps.store.move(hold._id, ['voiding'], {
+        state: 'voided',
+        endedAt: this.deps.clock.now(),
+      })) ?? this.#hold(hold._id)
+    );
+  }
+
+  async #hold(id: string): Promise<HoldDoc> {
+    const hold = await this.deps.store.get(id);
+    if (!hold) throw new AppError('NOT_FOUND', `no hold ${id}`, { holdId: id });
+    return hold;
+  }
+}
+
+/** The account a hold's value sits in: `hold:<id>`, or a digest of a long id (accounts are ≤ 64 characters). */
+export function holdAccount(id: string): string {
+  const plain = `${HOLD_PREFIX}${id}`;
+  return plain.length <= 64 ? plain : `${HOLD_PREFIX}${createHash('sha256').update(id).digest('base64url')}`;
+}
+
+/** The postings as they will run: positive amounts, within the hold, the rest returned if asked. */
+function planPostings(hold: HoldDoc, postings: Posting[], rest: 'return' | undefined): Posting[] {
+  const plan = postings.filter((p) => p.amount > 0);
+  const total = plan.reduce((sum, p) => sum + p.amount, 0);
+  if (!plan.every((p) => Number.isSafeInteger(p.amount)) || total > hold.amount) {
+    throw new Error(`hold ${hold._id}: postings of ${total} exceed the ${hold.amount} it holds`);
+  }
+  const left = hold.amount - total;
+  if (left > 0 && hold.from !== null) {
+    if (rest !== 'return') throw new Error(`hold ${hold._id}: ${left} would be left in the hold`);
+    plan.push({ to: hold.from, amount: left, kind: hold.returnKind ?? hold.kind });
+  }
+  return plan;
+}
+
+function stillOpen(hold: HoldDoc): AppError {
+  return new AppError(
+    'OPERATION_IN_PROGRESS',
+    `hold ${hold._id} has a movement in flight; try again shortly`,
+    {
+      opId: hold._id,
+    },
+  );
+}
