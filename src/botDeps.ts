@@ -64,6 +64,6 @@ export async function prepareBotDeps(
   assembly: Assembly,
   options: BotDepsOptions,
 ): Promise<BotDeps> {
-  await Promise.all([HoldStore.ensureIndexes(app.db), assembly.ensureIndexes(app.db)]);
+  await Promise.all([Holds.ensureIndexes(app.db), assembly.ensureIndexes(app.db)]);
   return createBotDeps(app, assembly, options);
 }

@@ -51,7 +51,7 @@ interface Move {
  * fail for lack of Cookies (ECONOMY.md, "The vault and its liquidity").
  */
 export class CookieEconomy {
-  constructor(readonly ledger: Ledger) {}
+  constructor(private readonly ledger: Ledger) {}
 
   get house(): string {
     return this.ledger.houseAccountId;
@@ -95,6 +95,11 @@ export class CookieEconomy {
       if (isAppError(error, 'HOUSE_VAULT_INSUFFICIENT')) return false;
       throw error;
     }
+  }
+
+  /** The vault, a table's pot or a hold: not a member (leaderboards and targets leave them out). */
+  isSystemAccount(account: string): boolean {
+    return this.ledger.isSystemAccount(account);
   }
 
   /** One member's (or the vault's) changes by kind, for profiles and `/vault show`. */

@@ -1,12 +1,10 @@
-import { z } from 'zod';
 import type { Clock } from '../src/clock.js';
 import type { Rng } from '../src/rng.js';
 import type { RuntimeConfig } from '../src/runtimeConfig/runtimeConfig.js';
-import { defineTask, type Scheduler, type TaskHandler } from '../src/scheduler/scheduler.js';
 import { COOKIE_KINDS, type CookieEconomy } from './cookieEconomy.js';
 import type { CollectDoc, CollectStore, PendingCollect } from './cookies/collectStore.js';
 import { AppError, featureDisabled } from './errors.js';
-import { balanceAfter } from './ledger/ledger.js';
+import type { HoldDoc, Holds } from './holds/holds.js';
 
 /** Where a collect came from; both run exactly the same code. */
 export type CollectVia = 'command' | 'bakery';
@@ -23,9 +21,8 @@ export interface Collected {
   balance: number | null;
 }
 
-/** How long after a claim an uncredited reward is finished by its timer. */
+/** How long after a claim an uncredited reward is finished by its hold's timer. */
 const FINISH_AFTER_MS = 60_000;
-const FINISH_TASK = 'cookies.collect.finish';
 const DAY_MS = 86_400_000;
 
 /** The collect rules at the current settings (COOKIE_LOGIC.md, "Collecting"). */
@@ -69,9 +66,9 @@ export function collectReward(
 
 interface CrumbCollectDeps {
   economy: CookieEconomy;
+  holds: Holds;
   store: CollectStore;
   runtimeConfig: RuntimeConfig;
-  scheduler: Scheduler;
   clock: Clock;
   rng: Rng;
 }
@@ -80,15 +77,26 @@ interface CrumbCollectDeps {
  * Collecting Cookies (PRODUCT.md §1): `/cookies collect` and the Crumb Saucer Bakery's button
  * both call `collect`, so they share the cooldown, the reward, the credit and the streak.
  *
- * 1. a timer is scheduled that would finish the reward if this process died (below);
- * 2. one atomic write claims the cooldown and records the streak and the reward decided now;
- * 3. the reward is minted with the operation id the claim recorded;
+ * 1. the reward is promised in a hold (utils/holds/), whose timer would finish it if this
+ *    process died;
+ * 2. one atomic write claims the cooldown and records the streak and the reward (its hold);
+ * 3. the hold is posted: the reward is minted, once;
  * 4. the pending reward is cleared.
- * A crash after 2 leaves a pending reward that the timer, or the member's next collect,
- * credits with the same operation id: it is neither lost nor paid twice.
+ * A crash after 2 leaves a pending reward that the hold's timer, or the member's next collect,
+ * posts: it is neither lost nor paid twice. A promise whose claim lost (or never happened) is
+ * voided by its timer: the claim is the only thing that makes a reward owed.
  */
 export class CrumbCollect {
-  constructor(private readonly deps: CrumbCollectDeps) {}
+  constructor(private readonly deps: CrumbCollectDeps) {
+    deps.holds.own('collect', {
+      onExpiry: async (hold) => {
+        const doc = await deps.store.get(hold.owner.id);
+        return doc?.pending?.opId === hold._id
+          ? { post: [{ to: hold.owner.id, amount: hold.amount, kind: COOKIE_KINDS.collect }] }
+          : 'void';
+      },
+    });
+  }
 
   async rules(): Promise<CollectRules> {
     const c = this.deps.runtimeConfig;
@@ -125,20 +133,6 @@ export class CrumbCollect {
     throw collectCooldown(held?.until ?? this.deps.clock.now());
   }
 
-  /** Timers: finishing a reward whose collect did not get to clear it. */
-  tasks(): TaskHandler[] {
-    return [
-      defineTask(
-        FINISH_TASK,
-        z.object({ userId: z.string(), opId: z.string() }),
-        async ({ userId, opId }) => {
-          const doc = await this.deps.store.get(userId);
-          if (doc?.pending?.opId === opId) await this.#finish(userId, doc.pending);
-        },
-      ),
-    ];
-  }
-
   async #claim(
     userId: string,
     previous: CollectDoc | null,
@@ -149,8 +143,9 @@ export class CrumbCollect {
     const streak = nextStreak(previous, now);
     const { base, bonus } = collectReward(rules, streak, this.deps.rng);
     const pending: PendingCollect = {
-      // One claim per member and instant: the id a retry of this very reward would carry.
-      opId: `cookies.collect:${userId}:${now.getTime()}`,
+      // Each try at a claim promises its own reward (racing presses draw different amounts);
+      // the claim that wins names its promise, the others' promises are voided.
+      opId: `cookies.collect:${userId}:${now.getTime()}:${this.deps.rng.uuid().slice(0, 8)}`,
       amount: base + bonus,
       base,
       bonus,
@@ -158,11 +153,16 @@ export class CrumbCollect {
       via,
       at: now,
     };
-    await this.deps.scheduler.schedule({
-      id: `${FINISH_TASK}:${pending.opId}`,
-      kind: FINISH_TASK,
-      dueAt: new Date(now.getTime() + FINISH_AFTER_MS),
-      payload: { userId, opId: pending.opId },
+    await this.deps.holds.reserve({
+      id: pending.opId,
+      currency: 'cookies',
+      from: null,
+      amount: pending.amount,
+      kind: COOKIE_KINDS.collect,
+      source: userId,
+      reason: via,
+      owner: { kind: 'collect', id: userId },
+      ttlMs: FINISH_AFTER_MS,
     });
     const until = new Date(now.getTime() + rules.cooldownMs);
     const ok = await this.deps.store.claim(userId, previous?.until ?? null, {
@@ -171,7 +171,10 @@ export class CrumbCollect {
       streak,
       pending,
     });
-    if (!ok) return null;
+    if (!ok) {
+      await this.deps.holds.void(pending.opId);
+      return null;
+    }
     const balance = await this.#finish(userId, pending);
     return {
       amount: pending.amount,
@@ -185,15 +188,11 @@ export class CrumbCollect {
   }
 
   async #finish(userId: string, pending: PendingCollect): Promise<number | null> {
-    const outcome = await this.deps.economy.mint(userId, {
-      opId: pending.opId,
-      amount: pending.amount,
-      kind: COOKIE_KINDS.collect,
-      source: userId,
-      reason: pending.via,
-    });
+    const hold: HoldDoc = await this.deps.holds.post(pending.opId, [
+      { to: userId, amount: pending.amount, kind: COOKIE_KINDS.collect },
+    ]);
     await this.deps.store.clearPending(userId, pending.opId);
-    return balanceAfter(outcome, userId);
+    return hold.state === 'posted' ? this.deps.economy.balance(userId) : null;
   }
 }
 

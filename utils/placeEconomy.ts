@@ -16,7 +16,17 @@ export const PLACE_KINDS = {
  * credit with the granter as source. Each call carries an operation id.
  */
 export class PlaceEconomy {
-  constructor(readonly ledger: Ledger) {}
+  constructor(private readonly ledger: Ledger) {}
+
+  /** A wallet as stored: balance, lifetime earned and spent (milli-points), placements. */
+  wallet(identity: string) {
+    return this.ledger.placeWallet(identity);
+  }
+
+  /** The members with the most placements, or the most points earned, most first. */
+  top(field: 'placements' | 'earned', limit: number) {
+    return this.ledger.topPlaceWallets(field, limit);
+  }
 
   balance(identity: string): Promise<number> {
     return this.ledger.balanceOf('place', identity);

@@ -50,5 +50,5 @@ export const cookiesFeature: Feature = {
       steal: new StealService({ ...infra, economy, exposure: new ExposureStore(infra.db) }),
     };
   },
-  tasks: (deps) => [...deps.services.cookies.tasks(), ...deps.services.collect.tasks()],
+  tasks: (deps) => deps.services.cookies.tasks(),
 };

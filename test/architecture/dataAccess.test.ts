@@ -13,7 +13,12 @@ import { PROJECT_ROOT } from '../../src/paths.js';
  * - In features (`utils/<feature>/`), only stores (`*Store.ts`) touch collections.
  * - Value moves through the ledger (`debit`, `credit`, `transfer`, `payFromHouse`,
  *   `payToHouse`) only from the currency's one module: Cookies from `utils/cookieEconomy.ts`,
- *   Place points from `utils/placeEconomy.ts` (benchmarks measure the ledger itself).
+ *   Place points from `utils/placeEconomy.ts`, and money in play from `utils/holds/`
+ *   (benchmarks measure the ledger itself).
+ * - Only the money layer (`utils/ledger/`, `utils/holds/`) asks the ledger about operations
+ *   or closes accounts, and only `utils/holds/` touches the holds' store: a feature holds money
+ *   through `Holds`, never through its own probes of the ledger. The economies keep their
+ *   ledger private, so nothing reaches through them (the compiler refuses `economy.ledger`).
  */
 const BALANCE_DOCS = new Set(['CookieAccountDoc', 'PlaceWalletDoc', 'BalanceDoc']);
 const LEDGER = 'utils/ledger/';
@@ -22,7 +27,11 @@ const COLLECTION_DEFINITIONS = 'src/db/collections.ts';
 const SCANNED = ['commands/', 'utils/', 'src/', 'bench/'];
 const RAW_BALANCE_NAME = /^(?:items_cookies|place_wallets)$/;
 const MOVES = new Set(['debit', 'credit', 'transfer', 'payFromHouse', 'payToHouse']);
-const MAY_MOVE_VALUE = [LEDGER, 'utils/cookieEconomy.ts', 'utils/placeEconomy.ts', 'bench/'];
+const HOLDS = 'utils/holds/';
+const MAY_MOVE_VALUE = [LEDGER, HOLDS, 'utils/cookieEconomy.ts', 'utils/placeEconomy.ts', 'bench/'];
+/** Ledger methods of the money layer alone: deciding what became of an operation or an account. */
+const MONEY_LAYER_ONLY = new Set(['closeAccount', 'settleAbandoned']);
+const MONEY_LAYER = [LEDGER, HOLDS, 'src/app.ts'];
 
 function isMongo(symbol: ts.Symbol | undefined, name: string): boolean {
   return (
@@ -67,6 +76,24 @@ function dataAccessProblems(program: ts.Program, root: string): string[] {
           report(
             node,
             `${node.expression.getText(file)}.${node.name.text} moves value outside utils/cookieEconomy.ts`,
+          );
+        }
+        if (
+          isLedger &&
+          MONEY_LAYER_ONLY.has(node.name.text) &&
+          !MONEY_LAYER.some((allowed) => path.startsWith(allowed))
+        ) {
+          report(node, `${node.expression.getText(file)}.${node.name.text} belongs to the money layer`);
+        }
+        const isHoldStore =
+          symbol?.getName() === 'HoldStore' &&
+          (symbol.declarations ?? []).some((d) =>
+            d.getSourceFile().fileName.endsWith('utils/holds/holdStore.ts'),
+          );
+        if (isHoldStore && !path.startsWith(HOLDS)) {
+          report(
+            node,
+            `${node.expression.getText(file)}.${node.name.text}: holds are changed through Holds only`,
           );
         }
         const isCollection = isMongo(symbol, 'Collection');
@@ -140,6 +167,14 @@ describe('data access', () => {
           'export const pay = (house: Ledger) =>',
           "  house.payFromHouse({ opId: 'x', to: 'y', amount: 1, kind: 'dice.win' });",
         ].join('\n'),
+        'utils/dice/probe.ts': [
+          "import type { HoldStore } from '../holds/holdStore.js';",
+          "import type { Ledger } from '../ledger/ledger.js';",
+          'export async function probe(ledger: Ledger, holds: HoldStore) {',
+          "  await ledger.closeAccount('cookies', 'hold:x');",
+          "  await holds.move('x', ['held'], { state: 'posted' });",
+          '}',
+        ].join('\n'),
       },
       program,
     );
@@ -151,6 +186,8 @@ describe('data access', () => {
       "utils/dice/rules.ts:2: db.collection: only a feature's store touches its collections",
       'utils/dice/rules.ts:2: names the balance collection place_wallets',
       'utils/dice/payout.ts:3: house.payFromHouse moves value outside utils/cookieEconomy.ts',
+      'utils/dice/probe.ts:4: ledger.closeAccount belongs to the money layer',
+      'utils/dice/probe.ts:5: holds.move: holds are changed through Holds only',
     ]);
   });
 });

@@ -3,7 +3,7 @@ import { type Db, MongoClient } from 'mongodb';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { ASSEMBLY } from '../../commands/index.js';
 import { type Collections, collections, ensureIndexes } from '../../src/db/collections.js';
-import { HoldStore } from '../../utils/holds/holdStore.js';
+import { Holds } from '../../utils/holds/holds.js';
 
 export interface TestDatabase {
   client: MongoClient;
@@ -24,7 +24,7 @@ export function useTestDatabase(label: string): TestDatabase {
     const db = client.db(name);
     await ensureIndexes(db);
     await ASSEMBLY.ensureIndexes(db);
-    await HoldStore.ensureIndexes(db);
+    await Holds.ensureIndexes(db);
     Object.assign(handle, { client, db, cols: collections(db), uri, name });
   });
   afterAll(async () => {

@@ -134,7 +134,7 @@ export class StealService {
       throw featureDisabled('cookies:errors.stealingDisabled', 'cookies.steal_enabled');
     }
     if (thief === victim) throw invalidInputText('you cannot rob yourself', 'cookies:errors.stealFromSelf');
-    if (this.deps.economy.ledger.isSystemAccount(victim)) {
+    if (this.deps.economy.isSystemAccount(victim)) {
       throw invalidInputText('the vault is robbed with /vault heist', 'cookies:errors.stealFromHouse');
     }
     const rules = await this.rules();

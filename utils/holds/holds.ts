@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Db } from 'mongodb';
 import { z } from 'zod';
 import type { Clock } from '../../src/clock.js';
 import type { Currency } from '../../src/db/collections.js';
@@ -6,7 +7,7 @@ import type { Logger } from '../../src/logger.js';
 import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
 import { AppError, isAppError } from '../errors.js';
 import { HOLD_PREFIX, type Ledger } from '../ledger/ledger.js';
-import type { HoldDoc, HoldOwner, HoldState, HoldStore, Posting } from './holdStore.js';
+import { type HoldDoc, type HoldOwner, type HoldState, HoldStore, type Posting } from './holdStore.js';
 
 export type { HoldDoc, HoldOwner, HoldState, Posting } from './holdStore.js';
 
@@ -76,6 +77,10 @@ export class Holds {
   readonly #rules = new Map<string, HoldOwnerRules>();
 
   constructor(private readonly deps: HoldsDeps) {}
+
+  static ensureIndexes(db: Db): Promise<void> {
+    return HoldStore.ensureIndexes(db);
+  }
 
   /** An owner kind's rules for its holds that expire (a feature registers its own once). */
   own(kind: string, rules: HoldOwnerRules): void {

@@ -276,20 +276,6 @@ export class Ledger {
     return docs.map((d) => ({ account: d._id, value: d[field] }));
   }
 
-  /** The recorded outcome of an operation, or null when it never applied (or is still in flight). */
-  async outcomeOf(opId: string): Promise<LedgerOutcome | null> {
-    return recordedFrom(await findOperationEvents(this.deps.cols, opId))?.outcome ?? null;
-  }
-
-  /** True while some operation is in flight on the account (its markers are not yet removed). */
-  async hasPendingOps(currency: OperationSpec['currency'], account: string): Promise<boolean> {
-    const doc = await this.#books[currency].collection.findOne(
-      { _id: account, 'pendingOps.0': { $exists: true } } as Filter<BalanceDoc>,
-      { projection: { _id: 1 } },
-    );
-    return doc !== null;
-  }
-
   /** How many members hold more than `balance` (a member's rank is this plus one). */
   async countRicherThan(currency: OperationSpec['currency'], balance: number): Promise<number> {
     const book = this.#books[currency];

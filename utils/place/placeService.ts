@@ -142,7 +142,7 @@ export class PlaceService {
   }
 
   wallet(identity: string) {
-    return this.deps.economy.ledger.placeWallet(identity);
+    return this.deps.economy.wallet(identity);
   }
 
   /**
@@ -326,8 +326,8 @@ export class PlaceService {
   /** The most placements and the most points earned (`/place leaderboard`). */
   async leaderboard(size: number) {
     const [placements, earned] = await Promise.all([
-      this.deps.economy.ledger.topPlaceWallets('placements', size),
-      this.deps.economy.ledger.topPlaceWallets('earned', size),
+      this.deps.economy.top('placements', size),
+      this.deps.economy.top('earned', size),
     ]);
     return { placements, earned };
   }
@@ -626,7 +626,7 @@ export async function placeInvariantProblems(store: PlaceStore, economy: PlaceEc
   const { byOwner, pixelProblems } = await store.audit();
   const problems = [...pixelProblems];
   for (const [owner, books] of byOwner) {
-    const wallet = await economy.ledger.placeWallet(owner);
+    const wallet = await economy.wallet(owner);
     if (wallet.spent !== books.cost || wallet.placements !== books.placements) {
       problems.push(
         `place wallet ${owner}: spent ${wallet.spent} in ${wallet.placements} placements, its events say ${books.cost} in ${books.placements}`,
