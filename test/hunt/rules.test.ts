@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { seededRng } from '../../src/rng.js';
 import { weightedDraw } from '../../utils/hunt/draw.js';
-import { ActiveTime, drawReward, progressReward } from '../../utils/hunt/rewards.js';
+import {
+  ActiveTime,
+  claimSpans,
+  drawReward,
+  type OwnerTime,
+  progressReward,
+} from '../../utils/hunt/rewards.js';
 import { formatScore, parseGuess, score } from '../../utils/hunt/scoring.js';
 
 const DEFAULTS = {
@@ -46,17 +52,45 @@ describe('hunt rewards (the brief’s figures)', () => {
 
   it('pays 100 points for 5 minutes with a tip every 50 s, nothing for a 3-minute pause, and keeps what was earned', () => {
     const time = new ActiveTime();
+    let owner: OwnerTime = { covered: [], banked: 0 };
     let paid = 0;
-    for (let t = 0; t <= 300_000; t += 50_000) paid += time.record('ann', t, DEFAULTS).intervals;
+    const hunt = (at: number) => {
+      const spans = time.record('ann', at, DEFAULTS);
+      if (!spans) return 0;
+      const claim = claimSpans(owner, spans, DEFAULTS.intervalMs, 0);
+      owner = claim;
+      return claim.intervals;
+    };
+    for (let t = 0; t <= 300_000; t += 50_000) paid += hunt(t);
     expect(paid * DEFAULTS.timePoints).toBe(100); // 300 s: five intervals, one pixel at the default cost
-    // A 3-minute pause counts nothing; the next 50 s and 50 s make another interval.
-    expect(time.record('ann', 480_000, DEFAULTS).intervals).toBe(0);
-    expect(time.record('ann', 530_000, DEFAULTS).intervals).toBe(0);
-    expect(time.record('ann', 580_000, DEFAULTS)).toEqual({ intervals: 1, from: 480_000, to: 540_000 });
+    // A 3-minute pause counts nothing; the next 50 s and 50 s make another interval, 40 s kept.
+    expect(hunt(480_000)).toBe(0);
+    expect(hunt(530_000)).toBe(0);
+    expect(hunt(580_000)).toBe(1);
+    expect(owner.banked).toBe(40_000);
     // A restart loses at most the incomplete interval: a fresh tracker starts from nothing.
     const restarted = new ActiveTime();
-    expect(restarted.record('ann', 600_000, DEFAULTS).intervals).toBe(0);
-    expect(restarted.record('ann', 660_000, DEFAULTS).intervals).toBe(1);
+    expect(restarted.record('ann', 600_000, DEFAULTS)).toBeNull();
+    expect(restarted.record('ann', 660_000, DEFAULTS)).toEqual([[600_000, 660_000]]);
+  });
+
+  it('GIVEN two identities of one owner hunting out of phase THEN the owner is paid for the union of their time, never less than either alone', () => {
+    const time = new ActiveTime();
+    let owner: OwnerTime = { covered: [], banked: 0 };
+    let paid = 0;
+    const ping = (identity: string, at: number) => {
+      const spans = time.record(identity, at, DEFAULTS);
+      if (!spans) return;
+      owner = claimSpans(owner, spans, DEFAULTS.intervalMs, 0);
+      paid += (owner as ReturnType<typeof claimSpans>).intervals;
+    };
+    // Ten minutes: the member every 60 s from 0, its worker every 60 s from 30 s.
+    for (let t = 0; t <= 600_000; t += 30_000) ping(t % 60_000 === 0 ? 'member' : 'worker', t);
+    // The union is 0..600 s: ten intervals; the member alone would have had ten as well.
+    expect(paid).toBe(10);
+    expect(owner.covered).toEqual([[0, 600_000]]);
+    // Overlapping stretches count once: the same ten minutes again pay nothing.
+    expect(claimSpans(owner, [[0, 600_000]], DEFAULTS.intervalMs, 0).intervals).toBe(0);
   });
 });
 

@@ -1,6 +1,7 @@
 import type { Collection, Db } from 'mongodb';
 import { COLLECTION_NAMES, dropRetiredIndex, JOURNALED } from '../../src/db/collections.js';
 import { isDuplicateKey } from '../../src/db/duplicateKey.js';
+import type { Span } from './rewards.js';
 
 /** The hunt's task: its hidden target, per revision (a reroll starts a new one). */
 export interface TaskDoc {
@@ -79,6 +80,30 @@ const SEQUENCES = 'hunt_sequences';
 const BESTS = 'hunt_bests';
 const TIME = 'hunt_time';
 
+/** A payment of active time decided by a claim and not yet known to be made (its hold pays it once). */
+export interface OwedTime {
+  id: string;
+  identity: string;
+  milli: number;
+  units: number;
+  detail: string;
+  at: Date;
+}
+
+/**
+ * An owner's active time (`hunt_time`, one document per owner): the stretches its identities
+ * covered lately (merged), the covered time not yet paid as a whole interval, and payments
+ * owed. `version` guards every write. Documents of the version before hold `paidUntil` only.
+ */
+export interface TimeDoc {
+  _id: string;
+  covered?: Span[];
+  banked?: number;
+  version?: number;
+  owed?: OwedTime[];
+  paidUntil?: number;
+}
+
 /** The only code that touches the hunt's collections. */
 export class HuntStore {
   readonly #task: Collection<TaskDoc>;
@@ -88,7 +113,7 @@ export class HuntStore {
   readonly #bests: Collection<BestDoc>;
   readonly #progress: Collection<ProgressEventDoc>;
   readonly #bonus: Collection<BonusEventDoc>;
-  readonly #time: Collection<{ _id: string; paidUntil: number }>;
+  readonly #time: Collection<TimeDoc>;
 
   constructor(db: Db) {
     const j = { writeConcern: JOURNALED };
@@ -99,34 +124,45 @@ export class HuntStore {
     this.#bests = db.collection<BestDoc>(BESTS, j);
     this.#progress = db.collection<ProgressEventDoc>(COLLECTION_NAMES.placeProgressEvents, j);
     this.#bonus = db.collection<BonusEventDoc>(COLLECTION_NAMES.placeBonusEvents, j);
-    this.#time = db.collection<{ _id: string; paidUntil: number }>(TIME, j);
+    this.#time = db.collection<TimeDoc>(TIME, j);
+  }
+
+  /** An owner's active time: what its identities covered lately, what is banked, what is owed. */
+  async timeOf(owner: string): Promise<TimeDoc | null> {
+    return this.#time.findOne({ _id: owner });
   }
 
   /**
-   * Claims an identity's active time up to `to` (ms), from where its paid time ends: one
-   * compare-and-set on `paidUntil`, so two processes never pay the same second. Returns the
-   * start of the claimed span (`to` itself when nothing was left to claim).
+   * Writes an owner's time if nobody else did since `version` was read (null: never written),
+   * with the payment it makes owed in the same write: two processes, or a member and its
+   * workers, never count the same second twice, and a crash after this loses no payment.
    */
-  async claimTime(identity: string, from: number, to: number): Promise<number> {
-    for (let tries = 0; tries < 5; tries++) {
-      const doc = await this.#time.findOne({ _id: identity });
-      const start = Math.max(from, doc?.paidUntil ?? 0);
-      if (start >= to) return to;
-      try {
-        if (!doc) {
-          await this.#time.insertOne({ _id: identity, paidUntil: to });
-          return start;
-        }
-        const result = await this.#time.updateOne(
-          { _id: identity, paidUntil: doc.paidUntil },
-          { $set: { paidUntil: to } },
-        );
-        if (result.modifiedCount === 1) return start;
-      } catch (error) {
-        if (!isDuplicateKey(error)) throw error;
+  async swapTime(
+    owner: string,
+    version: number | null,
+    next: { covered: Span[]; banked: number },
+    owed: OwedTime | null,
+  ): Promise<boolean> {
+    const set = { covered: next.covered, banked: next.banked, version: (version ?? 0) + 1 };
+    try {
+      if (version === null) {
+        await this.#time.insertOne({ _id: owner, ...set, ...(owed ? { owed: [owed] } : {}) });
+        return true;
       }
+      const result = await this.#time.updateOne(
+        { _id: owner, version },
+        { $set: set, $unset: { paidUntil: '' }, ...(owed ? { $push: { owed } } : {}) },
+      );
+      return result.modifiedCount === 1;
+    } catch (error) {
+      if (isDuplicateKey(error)) return false;
+      throw error;
     }
-    return to;
+  }
+
+  /** A payment of active time is made: it is no longer owed. */
+  async paid(owner: string, id: string): Promise<void> {
+    await this.#time.updateOne({ _id: owner }, { $pull: { owed: { id } } });
   }
 
   static async ensureIndexes(db: Db): Promise<void> {

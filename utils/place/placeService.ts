@@ -2,11 +2,13 @@ import pLimit from 'p-limit';
 import { z } from 'zod';
 import type { Clock } from '../../src/clock.js';
 import type { Config } from '../../src/config.js';
+import type { Rng } from '../../src/rng.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
 import { MILLI_PER_POINT } from '../amounts.js';
 import { AppError, featureDisabled, invalidInputText, isAppError } from '../errors.js';
-import type { PlaceEconomy } from '../placeEconomy.js';
+import type { Holds, ReserveRequest } from '../holds/holds.js';
+import { PLACE_KINDS, type PlaceEconomy } from '../placeEconomy.js';
 import { PlaceBoard } from './board.js';
 import { BLANK, PALETTE } from './palette.js';
 import type {
@@ -27,6 +29,9 @@ declare module '../../src/features/feature.js' {
 /** The largest canvas an admin may resize to (the renderer's board then takes 4 MB). */
 export const MAX_SIDE = 2_048;
 const SWEEP_TASK = 'place.sweep';
+const ROLLBACK_TASK = 'place.rollback.resume';
+/** How long one process may apply a rollback before another may take it over. */
+const ROLLBACK_LEASE_MS = 60_000;
 export const POST_TASK = 'place.post';
 /** A placement left unfinished is finished (or a handed-out revision voided) after this grace, by the sweep. */
 const FINISH_AFTER_MS = 60_000;
@@ -54,6 +59,8 @@ export interface Changes {
 interface PlaceDeps {
   store: PlaceStore;
   economy: PlaceEconomy;
+  holds: Holds;
+  rng: Rng;
   /** Test hook: what happens between handing out a revision and writing it (a delay, a crash). */
   afterAllocate?: (revision: number) => Promise<void>;
   runtimeConfig: RuntimeConfig;
@@ -85,7 +92,15 @@ export class PlaceService {
   /** One catch-up at a time: batches must be applied in revision order. */
   readonly #catchUp = pLimit(1);
 
-  constructor(private readonly deps: PlaceDeps) {}
+  constructor(private readonly deps: PlaceDeps) {
+    // A rollback's refund past its deadline: the rollback is resumed, which posts it.
+    deps.holds.own('rollback', {
+      onExpiry: async (hold) => {
+        await this.applyRollback(hold.owner.id, true);
+        return (await deps.holds.get(hold._id))?.state === 'held' ? 'void' : 'handled';
+      },
+    });
+  }
 
   /**
    * The in-memory board, loaded from `place_pixels` on first use and brought up to the
@@ -263,7 +278,9 @@ export class PlaceService {
   /**
    * Applies a previewed rollback once: each pixel gets its old state as a new revision (the
    * history stays as it was), unless it changed since the preview. The member's points come
-   * back only when `refund` is chosen, with one operation id for the whole rollback.
+   * back only when `refund` is chosen (the first press decides), as a promised hold posted at
+   * the end. One process applies at a time (a lease); one that dies is resumed by the
+   * rollback's timer, or by the next press, once its lease has run out.
    */
   async applyRollback(
     id: string,
@@ -271,15 +288,45 @@ export class PlaceService {
   ): Promise<{ restored: number; skipped: number; refunded: number; plan: RollbackDoc }> {
     const plan = await this.deps.store.rollback(id);
     if (!plan) throw new AppError('STALE_CONTROL', `rollback ${id} is gone`, { id });
-    if (!(await this.deps.store.rollbackStatus(id, ['previewed', 'applying'], 'applying'))) {
-      return { restored: 0, skipped: 0, refunded: 0, plan };
+    const now = this.deps.clock.now();
+    await this.deps.scheduler.schedule({
+      id: `${ROLLBACK_TASK}:${id}`,
+      kind: ROLLBACK_TASK,
+      dueAt: new Date(now.getTime() + ROLLBACK_LEASE_MS + 5_000),
+      payload: { id },
+    });
+    const owner = this.deps.rng.uuid();
+    const claimed = await this.deps.store.claimRollback(
+      id,
+      refund,
+      owner,
+      now,
+      new Date(now.getTime() + ROLLBACK_LEASE_MS),
+    );
+    if (!claimed) return { restored: 0, skipped: 0, refunded: 0, plan };
+    const refundHold = claimed.refundChosen && claimed.refund > 0 ? this.#refundHold(claimed) : null;
+    if (refundHold) await this.deps.holds.reserve(refundHold);
+    const { restored, skipped } = await this.#restorePixels(claimed);
+    this.#advanceSoon();
+    let refunded = 0;
+    if (refundHold) {
+      const hold = await this.deps.holds.post(refundHold.id, [
+        { to: claimed.target, amount: claimed.refund, kind: PLACE_KINDS.refund },
+      ]);
+      if (hold.state === 'posted') refunded = claimed.refund;
     }
+    await this.deps.store.rollbackStatus(id, ['applying'], 'applied');
+    return { restored, skipped, refunded, plan: claimed };
+  }
+
+  async #restorePixels(plan: RollbackDoc): Promise<{ restored: number; skipped: number }> {
     let restored = 0;
     let skipped = 0;
     for (const [i, px] of plan.pixels.entries()) {
       const current = await this.deps.store.pixel(px.x, px.y);
-      const mine = await this.deps.store.eventOf(`rollback:${id}:${i}`);
+      const mine = await this.deps.store.eventOf(`rollback:${plan._id}:${i}`);
       if (mine) {
+        await this.deps.store.applyToPixel(mine);
         restored++;
         continue;
       }
@@ -287,12 +334,22 @@ export class PlaceService {
         skipped++;
         continue;
       }
+      await this.#writeRollbackEvent(plan, i, px);
+      restored++;
+    }
+    return { restored, skipped };
+  }
+
+  /** One restored pixel as a new revision, written once whoever else is at it (as a placement is). */
+  async #writeRollbackEvent(plan: RollbackDoc, i: number, px: RollbackDoc['pixels'][number]): Promise<void> {
+    const opId = `rollback:${plan._id}:${i}`;
+    for (;;) {
       const revision = await this.deps.store.allocate();
       const event: PixelEventDoc = {
         _id: revision,
         revision,
         kind: 'rollback',
-        opId: `rollback:${id}:${i}`,
+        opId,
         x: px.x,
         y: px.y,
         color: px.color,
@@ -300,23 +357,33 @@ export class PlaceService {
         cost: 0,
         at: this.deps.clock.now(),
       };
-      await this.deps.store.appendEvent(event);
-      await this.deps.store.applyToPixel(event);
-      restored++;
+      if (await this.deps.store.appendEvent(event)) {
+        await this.deps.store.applyToPixel(event);
+        return;
+      }
+      // Another process wrote this step first (its revision is voided), or recovery voided ours.
+      const other = await this.deps.store.eventOf(opId);
+      if (other) {
+        await this.#void(revision);
+        await this.deps.store.applyToPixel(other);
+        return;
+      }
     }
-    this.#advanceSoon();
-    let refunded = 0;
-    if (refund && plan.refund > 0) {
-      await this.deps.economy.refund(plan.target, {
-        opId: `place.rollback:${id}:refund`,
-        amount: plan.refund,
-        source: plan.adminId,
-        reason: `rollback ${id}`,
-      });
-      refunded = plan.refund;
-    }
-    await this.deps.store.rollbackStatus(id, ['applying'], 'applied');
-    return { restored, skipped, refunded, plan };
+  }
+
+  /** The refund owed to the member, promised when applying starts and minted when it ends. */
+  #refundHold(plan: RollbackDoc): ReserveRequest {
+    return {
+      id: `place.rollback:${plan._id}:refund`,
+      currency: 'place',
+      from: null,
+      amount: plan.refund,
+      kind: PLACE_KINDS.refund,
+      source: plan.adminId,
+      reason: `rollback ${plan._id}`,
+      owner: { kind: 'rollback', id: plan._id },
+      ttlMs: ROLLBACK_LEASE_MS * 2,
+    };
   }
 
   cancelRollback(id: string): Promise<boolean> {
@@ -426,6 +493,15 @@ export class PlaceService {
     return [
       defineTask(SWEEP_TASK, z.object({ minute: z.number().int() }), async () => {
         await this.sweep();
+      }),
+      // A rollback whose process died while applying: taken over once its lease ran out.
+      defineTask(ROLLBACK_TASK, z.object({ id: z.string() }), async ({ id }) => {
+        const plan = await this.deps.store.rollback(id);
+        if (plan?.status !== 'applying') return;
+        if ((plan.leaseUntil?.getTime() ?? 0) > this.deps.clock.now().getTime()) {
+          throw new Error(`rollback ${id} is still being applied; looking again later`);
+        }
+        await this.applyRollback(id, plan.refundChosen ?? false);
       }),
     ];
   }

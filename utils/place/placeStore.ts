@@ -85,6 +85,11 @@ export interface RollbackDoc {
   placements: number;
   status: 'previewed' | 'applying' | 'applied' | 'cancelled';
   createdAt: Date;
+  /** Chosen when applying starts: whether the member's points come back. */
+  refundChosen?: boolean;
+  /** The process applying it, until when: one process applies, another resumes after a crash. */
+  leaseOwner?: string;
+  leaseUntil?: Date;
 }
 
 export const PLACEMENTS = 'place_placements';
@@ -411,9 +416,36 @@ export class PlaceStore {
   ): Promise<boolean> {
     const result = await this.#rollbacks.updateOne(
       { _id: id, status: { $in: from } },
-      { $set: { status: to } },
+      { $set: { status: to }, $unset: { leaseOwner: '', leaseUntil: '' } },
     );
     return result.modifiedCount === 1;
+  }
+
+  /**
+   * Takes the right to apply a rollback until `until`: a previewed one (recording the refund
+   * choice), or one left `applying` whose lease ran out (its process died). One guarded update
+   * each, so exactly one process applies at a time. The rollback as claimed, or null.
+   */
+  async claimRollback(
+    id: string,
+    refund: boolean,
+    owner: string,
+    now: Date,
+    until: Date,
+  ): Promise<RollbackDoc | null> {
+    const fresh = await this.#rollbacks.findOneAndUpdate(
+      { _id: id, status: 'previewed' },
+      { $set: { status: 'applying', refundChosen: refund, leaseOwner: owner, leaseUntil: until } },
+      { returnDocument: 'after' },
+    );
+    return (
+      fresh ??
+      this.#rollbacks.findOneAndUpdate(
+        { _id: id, status: 'applying', leaseUntil: { $lte: now } },
+        { $set: { leaseOwner: owner, leaseUntil: until } },
+        { returnDocument: 'after' },
+      )
+    );
   }
 
   /** Placements not finished since before `before` (recovery). */
