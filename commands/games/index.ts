@@ -1,7 +1,7 @@
 import type { Feature } from '../../src/features/feature.js';
 import { localized } from '../../src/i18n/definitions.js';
 import { defineCommand } from '../../src/interactions/defineCommand.js';
-import { CookieEconomy } from '../../utils/cookieEconomy.js';
+import { COOKIE_KINDS, CookieEconomy } from '../../utils/cookieEconomy.js';
 import { GAMES_ERROR_MESSAGES } from '../../utils/games/errors.js';
 import { seedSource } from '../../utils/games/fairness.js';
 import { FairnessStore } from '../../utils/games/fairnessStore.js';
@@ -9,6 +9,7 @@ import { GameService } from '../../utils/games/gameService.js';
 import { GAMES_MESSAGES } from '../../utils/games/messages.js';
 import { RoundStore } from '../../utils/games/roundStore.js';
 import { GAMES_SETTINGS } from '../../utils/games/settings.js';
+import { holdsByOwner, openOnes, postedTo } from '../../utils/holds/invariants.js';
 import { VaultService } from '../../utils/vault/vaultService.js';
 import { blackjackButtonHandler, blackjackCommand } from './blackjack.js';
 import { fairnessRotate, fairnessSeed, fairnessShow, verify } from './fairness.js';
@@ -52,4 +53,23 @@ export const gamesFeature: Feature = {
     };
   },
   tasks: (deps) => deps.services.games.tasks(),
+  // An ended round holds nothing, and paid its member exactly the payout it recorded.
+  async checkInvariants(db) {
+    const holds = await holdsByOwner(db, 'game');
+    const problems: string[] = [];
+    for await (const round of new RoundStore(db).ended()) {
+      const own = holds.get(round._id);
+      if (!own) continue; // a round from before holds
+      const open = openOnes(own);
+      if (open.length > 0)
+        problems.push(`game round ${round._id}: ${round.status}, yet holds are open: ${open.join(', ')}`);
+      const paid = postedTo(own, round.userId, COOKIE_KINDS.gamePayout);
+      const owed = round.status === 'settled' ? (round.payout ?? 0) : 0;
+      if (paid !== owed)
+        problems.push(
+          `game round ${round._id}: ${round.status} with payout ${owed}, but its holds paid ${paid}`,
+        );
+    }
+    return problems;
+  },
 };

@@ -6,6 +6,7 @@ import { resolveLocale } from '../../src/i18n/i18n.js';
 import { defineCommand, defineComponentHandler } from '../../src/interactions/defineCommand.js';
 import type { BotDeps, CommandContext, Reply, Subcommand } from '../../src/interactions/types.js';
 import { CookieEconomy } from '../../utils/cookieEconomy.js';
+import { holdsByOwner, openOnes } from '../../utils/holds/invariants.js';
 import type { PokerAction } from '../../utils/poker/engine.js';
 import { POKER_MESSAGES } from '../../utils/poker/messages.js';
 import { chipProblems, PokerService, seatOf } from '../../utils/poker/pokerService.js';
@@ -139,21 +140,41 @@ export const pokerFeature: Feature = {
       const i18n = deps.i18n.for(resolveLocale(table.locale));
       await deps.poster.edit(table.channelId, table.messageId, boardMessage(table, i18n, await timing(deps)));
     }),
-  // Chips conserved at every table, and no Cookie operation stuck past the recovery grace.
-  async checkInvariants(db, config) {
+  // Every table's books: chips conserved, no Cookie operation stuck past the recovery grace, the
+  // pot holding exactly what the table recorded in − out − rake, and a closed table holding nothing.
+  async checkInvariants(db, config, ledger, now) {
     const tables = await new TableStore(db).all();
+    const holds = await holdsByOwner(db, 'poker');
     const graceMs = config.ledger.recoveryGraceMs + 60_000;
-    const now = Date.now();
-    return tables.flatMap((t) => [
-      ...chipProblems(t),
-      ...t.pending
-        .filter((m) => now - m.at.getTime() > graceMs)
-        .map(
-          (m) => `poker table ${t._id}: ${m.op} (${m.state}) has been pending since ${m.at.toISOString()}`,
-        ),
-      ...((t.appliedCookieOperations ?? []).length === 0 && t.appliedCookieOperations !== undefined
-        ? [`poker table ${t._id}: an empty appliedCookieOperations list was left behind`]
-        : []),
-    ]);
+    const problems = await Promise.all(
+      tables.map(async (t) => {
+        const found = [
+          ...chipProblems(t),
+          ...t.pending
+            .filter((m) => now.getTime() - m.at.getTime() > graceMs)
+            .map(
+              (m) =>
+                `poker table ${t._id}: ${m.op} (${m.state}) has been pending since ${m.at.toISOString()}`,
+            ),
+          ...((t.appliedCookieOperations ?? []).length === 0 && t.appliedCookieOperations !== undefined
+            ? [`poker table ${t._id}: an empty appliedCookieOperations list was left behind`]
+            : []),
+        ];
+        if (t.pending.length > 0) return found;
+        const pot = await ledger.balanceOf('cookies', new CookieEconomy(ledger).pot('poker', t._id));
+        const books = t.chips.in - t.chips.out - t.chips.rake;
+        if (pot !== books)
+          found.push(
+            `poker table ${t._id}: its pot holds ${pot}, its books say in ${t.chips.in} − out ${t.chips.out} − rake ${t.chips.rake} = ${books}`,
+          );
+        const open = openOnes(holds.get(t._id));
+        if (open.length > 0)
+          found.push(`poker table ${t._id}: no move pending, yet holds are open: ${open.join(', ')}`);
+        if (t.status === 'closed' && t.game.seats.some((s) => s !== null))
+          found.push(`poker table ${t._id}: closed, yet seats hold chips`);
+        return found;
+      }),
+    );
+    return problems.flat();
   },
 };

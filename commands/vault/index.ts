@@ -2,7 +2,8 @@ import type { Feature } from '../../src/features/feature.js';
 import { localized } from '../../src/i18n/definitions.js';
 import { resolveLocale } from '../../src/i18n/i18n.js';
 import { defineCommand } from '../../src/interactions/defineCommand.js';
-import { CookieEconomy } from '../../utils/cookieEconomy.js';
+import { COOKIE_KINDS, CookieEconomy } from '../../utils/cookieEconomy.js';
+import { holdsByOwner, openOnes, postedTo } from '../../utils/holds/invariants.js';
 import { VAULT_ERROR_MESSAGES } from '../../utils/vault/errors.js';
 import { HeistStore } from '../../utils/vault/heistStore.js';
 import { VAULT_MESSAGES } from '../../utils/vault/messages.js';
@@ -40,4 +41,25 @@ export const vaultFeature: Feature = {
       const i18n = deps.i18n.for(resolveLocale(closed.locale));
       await deps.poster.post('vault.heist_channel', { embeds: heistMessage(closed, i18n).embeds ?? [] });
     }),
+  // A settled heist holds nothing, and paid its crew exactly the loot it recorded.
+  async checkInvariants(db) {
+    const holds = await holdsByOwner(db, 'heist');
+    const problems: string[] = [];
+    for (const heist of await new HeistStore(db).settled()) {
+      const own = holds.get(heist._id);
+      if (!own) continue; // a heist from before holds
+      const open = openOnes(own);
+      if (open.length > 0)
+        problems.push(`heist ${heist._id}: settled, yet holds are open: ${open.join(', ')}`);
+      const result = heist.result;
+      const loot = result?.outcome === 'success' ? result.loot : 0;
+      const paid = (result?.crew ?? []).reduce(
+        (sum, u) => sum + postedTo(own, u, COOKIE_KINDS.heistPayout),
+        0,
+      );
+      if (paid !== loot)
+        problems.push(`heist ${heist._id}: settled with loot ${loot}, but its holds paid ${paid}`);
+    }
+    return problems;
+  },
 };

@@ -1,5 +1,6 @@
 import type { Db } from 'mongodb';
 import { CORE_ERROR_MESSAGES, type ErrorCode, type ErrorMessage } from '../../utils/errors.js';
+import { holdProblems } from '../../utils/holds/invariants.js';
 import { LEDGER_ERROR_MESSAGES } from '../../utils/ledger/errors.js';
 import type { Ledger } from '../../utils/ledger/ledger.js';
 import { LEDGER_MESSAGES } from '../../utils/ledger/messages.js';
@@ -22,13 +23,19 @@ export interface Assembly {
   messages: Readonly<Record<string, Messages>>;
   ensureIndexes(db: Db): Promise<void>;
   /** Every feature's own invariants (beyond the ledger's), as a list of problems. */
-  checkInvariants(db: Db, config: Config, ledger: Ledger): Promise<string[]>;
+  checkInvariants(db: Db, config: Config, ledger: Ledger, now?: Date): Promise<string[]>;
   /** The settings with the defaults the configuration chooses (DEFAULT_PLACE_PIXEL_COST, …). */
   settingsFor(config: Config): SettingsCatalog;
   createServices(infra: FeatureInfra): FeatureServices;
   tasks(deps: BotDeps): TaskHandler[];
   httpRoutes(deps: BotDeps): HttpRoutes[];
 }
+
+/**
+ * How long past its deadline a hold may still be open before the checker reports it: its timer
+ * retries with back-off while a movement of it is in flight (the scheduler's retries, minutes).
+ */
+const HOLD_GRACE_MS = 600_000;
 
 function once<T>(what: string, seen: Set<T>, value: T): void {
   if (seen.has(value)) throw new Error(`${what} ${String(value)} is declared twice`);
@@ -97,8 +104,13 @@ export function assembleFeatures(features: readonly Feature[]): Assembly {
       }
       return catalog as SettingsCatalog;
     },
-    async checkInvariants(db, config, ledger) {
-      const found = await Promise.all(features.map((f) => f.checkInvariants?.(db, config, ledger) ?? []));
+    async checkInvariants(db, config, ledger, now = new Date()) {
+      // Money in play first (every hold's account and deadline), then each feature's own books.
+      const graceMs = config.ledger.recoveryGraceMs + HOLD_GRACE_MS;
+      const found = await Promise.all([
+        holdProblems(db, ledger, now, graceMs),
+        ...features.map((f) => f.checkInvariants?.(db, config, ledger, now) ?? []),
+      ]);
       return found.flat();
     },
     createServices(infra) {

@@ -46,8 +46,12 @@ export interface Feature {
   settingDefaults?(config: Config): Readonly<Record<string, unknown>>;
   errors?: Readonly<Partial<Record<ErrorCode, ErrorMessage>>>;
   ensureIndexes?(db: Db): Promise<void>;
-  /** Checks of the feature's own books, run by `npm run check:invariants` (problems, or none). */
-  checkInvariants?(db: Db, config: Config, ledger: Ledger): Promise<string[]>;
+  /**
+   * Checks of the feature's own books, run by `npm run check:invariants` (problems, or none):
+   * what each owner of money in play recorded against what its holds and pot hold. `now` is
+   * the clock the books were written by.
+   */
+  checkInvariants?(db: Db, config: Config, ledger: Ledger, now: Date): Promise<string[]>;
   createServices?(infra: FeatureInfra): Partial<FeatureServices>;
   /** Routes on the bot's HTTP server (the hunt's worker API, the canvas's page and API). */
   httpRoutes?(deps: BotDeps, shared: HttpShared): HttpRoutes;

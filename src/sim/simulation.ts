@@ -666,7 +666,7 @@ class Simulation {
     await deps.ledger.flush();
     const balances = await Promise.all(this.#agents.map((a) => deps.ledger.balanceOf('cookies', a.id)));
     const report = await checkInvariants(this.#o.cols);
-    const features = await assembly.checkInvariants(db, deps.config, deps.ledger);
+    const features = await assembly.checkInvariants(db, deps.config, deps.ledger, deps.clock.now());
     const since = new Date(dayStart);
     const until = new Date(dayStart + DAY_MS);
     const cookies = await deps.ledger.flowsByKind('cookies', since, until);

@@ -55,7 +55,7 @@ describe('the hunt under load', () => {
     }
     await deps.ledger.flush();
     expect((await checkInvariants(t.cols)).problems).toEqual([]);
-    expect(await ASSEMBLY.checkInvariants(t.db, deps.config, deps.ledger)).toEqual([]);
+    expect(await ASSEMBLY.checkInvariants(t.db, deps.config, deps.ledger, deps.clock.now())).toEqual([]);
     let drawn = 0;
     for (const owner of MEMBERS) {
       const earned = (await deps.services.hunt.recentEarnings(owner, 10_000)).reduce(

@@ -66,7 +66,7 @@ describe('placing pixels', () => {
       });
     expect((await deps.services.place.pixelInfo(3, 4))?.painted).toBe(100);
     expect((await checkInvariants(t.cols)).problems).toEqual([]);
-    expect(await ASSEMBLY.checkInvariants(t.db, deps.config, deps.ledger)).toEqual([]);
+    expect(await ASSEMBLY.checkInvariants(t.db, deps.config, deps.ledger, deps.clock.now())).toEqual([]);
   });
 
   it('GIVEN a placement retried with the same id THEN it is charged and written once', async () => {
@@ -192,7 +192,7 @@ describe('placing pixels', () => {
     await deps.ledger.flush();
     expect(await deps.services.place.wallet(ann)).toMatchObject({ balance: 900 * POINT, placements: 1 });
     expect((await deps.services.place.pixelInfo(0, 0))?.pixel).toMatchObject({ color: 5, revision: 3 });
-    expect(await ASSEMBLY.checkInvariants(t.db, deps.config, deps.ledger)).toEqual([]);
+    expect(await ASSEMBLY.checkInvariants(t.db, deps.config, deps.ledger, deps.clock.now())).toEqual([]);
   });
 
   it('GIVEN a stalled placer whose placement the sweep finishes meanwhile THEN the placement has one event and is charged once', async () => {
@@ -222,7 +222,7 @@ describe('placing pixels', () => {
     expect(feed.changes.filter((c) => c.opId === 'slow')).toHaveLength(1);
     await deps.ledger.flush();
     expect(await deps.services.place.wallet(ann)).toMatchObject({ balance: 900 * POINT, placements: 1 });
-    expect(await ASSEMBLY.checkInvariants(t.db, deps.config, deps.ledger)).toEqual([]);
+    expect(await ASSEMBLY.checkInvariants(t.db, deps.config, deps.ledger, deps.clock.now())).toEqual([]);
   });
 
   it('GIVEN a pixel whose state disagrees with its events THEN the checker names it', async () => {
@@ -231,7 +231,7 @@ describe('placing pixels', () => {
     await fund(deps, [ann], 1_000);
     await deps.services.place.place({ opId: 'ok', userId: ann, x: 2, y: 2, color: 4 });
     await t.db.collection('place_pixels').updateOne({ _id: '2:2' as never }, { $set: { color: 9 } });
-    expect(await ASSEMBLY.checkInvariants(t.db, deps.config, deps.ledger)).toEqual([
+    expect(await ASSEMBLY.checkInvariants(t.db, deps.config, deps.ledger, deps.clock.now())).toEqual([
       'pixel 2:2 is colour 9 at revision 1, its newest event says 4 at 1',
     ]);
   });

@@ -66,7 +66,7 @@ describe('rolling back a member', () => {
     await deps.ledger.flush();
     expect((await place.wallet(VANDAL)).balance).toBe(10_000_000 - 7 * 100_000 + 200_000);
     expect((await checkInvariants(t.cols)).problems).toEqual([]);
-    expect(await ASSEMBLY.checkInvariants(t.db, deps.config, deps.ledger)).toEqual([]);
+    expect(await ASSEMBLY.checkInvariants(t.db, deps.config, deps.ledger, deps.clock.now())).toEqual([]);
   });
 });
 

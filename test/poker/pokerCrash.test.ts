@@ -70,7 +70,7 @@ async function expectWhole(made: Awaited<ReturnType<typeof setUp>>): Promise<Tab
     (await deps.ledger.balanceOf('cookies', ANN)) + (await deps.ledger.balanceOf('cookies', BEN));
   expect(members + pot).toBe(2 * GRANT);
   expect((await checkInvariants(t.cols)).problems).toEqual([]);
-  expect(await ASSEMBLY.checkInvariants(t.db, deps.config, deps.ledger)).toEqual([]);
+  expect(await ASSEMBLY.checkInvariants(t.db, deps.config, deps.ledger, deps.clock.now())).toEqual([]);
   return table;
 }
 

@@ -54,7 +54,7 @@ async function expectSound(deps: BotDeps, table: TableDoc) {
   expect('appliedCookieOperations' in doc).toBe(false);
   expect(await cookiesOf(deps, `pot:poker:${doc._id}`)).toBe(doc.chips.in - doc.chips.out - doc.chips.rake);
   expect((await checkInvariants(t.cols)).problems).toEqual([]);
-  expect(await ASSEMBLY.checkInvariants(t.db, deps.config, deps.ledger)).toEqual([]);
+  expect(await ASSEMBLY.checkInvariants(t.db, deps.config, deps.ledger, deps.clock.now())).toEqual([]);
   return doc;
 }
 

@@ -69,6 +69,11 @@ export class RoundStore {
     return this.#rounds.findOne({ _id: id });
   }
 
+  /** Every round that ended (the checker). */
+  ended(): AsyncIterable<RoundDoc> {
+    return this.#rounds.find({ status: { $in: ['settled', 'refunded'] } });
+  }
+
   /** The member's most recent round. */
   latestOf(userId: string): Promise<RoundDoc | null> {
     return this.#rounds.find({ userId }).sort({ createdAt: -1, _id: -1 }).limit(1).next();

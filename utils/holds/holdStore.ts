@@ -105,6 +105,11 @@ export class HoldStore {
       .toArray();
   }
 
+  /** Every hold of one owner kind (the checker). */
+  ofKind(kind: string): AsyncIterable<HoldDoc> {
+    return this.#holds.find({ 'owner.kind': kind });
+  }
+
   /** Every hold not yet ended (the checker). */
   open(): Promise<HoldDoc[]> {
     return this.#holds.find({ state: { $in: [...OPEN_HOLD_STATES] } }).toArray();

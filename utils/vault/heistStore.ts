@@ -50,6 +50,11 @@ export class HeistStore {
     return this.#heists.findOne({ _id: id });
   }
 
+  /** Every heist that paid out (the checker). */
+  settled(): Promise<HeistDoc[]> {
+    return this.#heists.find({ status: 'settled' }).toArray();
+  }
+
   latest(): Promise<HeistDoc | null> {
     return this.#heists.find({}).sort({ createdAt: -1 }).limit(1).next();
   }

@@ -1,0 +1,134 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { BotDeps } from '../../src/interactions/types.js';
+import type { ReserveRequest } from '../../utils/holds/holds.js';
+import { holdProblems } from '../../utils/holds/invariants.js';
+import { checkInvariants } from '../../utils/ledger/invariants.js';
+import { makeBotDeps } from '../support/botHarness.js';
+import { clearDatabase, useTestDatabase } from '../support/database.js';
+import { pauseAt } from '../support/pause.js';
+
+const t = useTestDatabase('holds');
+const ANN = '893000000000000001';
+const BEN = '893000000000000002';
+
+async function funded(deps: BotDeps, amount = 1_000) {
+  await deps.services.cookies.grant({ opId: `g-${ANN}`, adminId: 'admin', to: ANN, amount, reason: '' });
+}
+
+const stake = (id: string, amount = 300): ReserveRequest => ({
+  id,
+  currency: 'cookies',
+  from: ANN,
+  amount,
+  kind: 'games.stake',
+  source: ANN,
+  owner: { kind: 'test', id: 'owner-1' },
+  ttlMs: 60_000,
+});
+
+async function cookies(deps: BotDeps, account: string) {
+  await deps.ledger.flush();
+  return deps.ledger.balanceOf('cookies', account);
+}
+
+async function expectClean(deps: BotDeps, now: Date) {
+  await deps.ledger.flush();
+  expect((await checkInvariants(t.cols)).problems).toEqual([]);
+  expect(await holdProblems(t.db, deps.ledger, now, 0)).toEqual([]);
+}
+
+describe('holds: money in play', () => {
+  beforeEach(() => clearDatabase(t.db));
+
+  it('GIVEN a reserve THEN the value sits in the hold until a post sends part to one account and the rest back; a second post or a void changes nothing', async () => {
+    const { deps, clock } = makeBotDeps(t);
+    await funded(deps);
+    const held = await deps.holds.reserve(stake('h1'));
+    expect(held.state).toBe('held');
+    expect([await cookies(deps, ANN), await cookies(deps, held.account)]).toEqual([700, 300]);
+    const posted = await deps.holds.post('h1', [{ to: BEN, amount: 120, kind: 'games.payout' }], {
+      rest: 'return',
+    });
+    expect(posted).toMatchObject({
+      state: 'posted',
+      postings: [
+        { to: BEN, amount: 120 },
+        { to: ANN, amount: 180 },
+      ],
+    });
+    // The first post decided: a later post with another plan, and a void, return it as it is.
+    expect(await deps.holds.post('h1', [{ to: ANN, amount: 300, kind: 'games.payout' }])).toMatchObject({
+      state: 'posted',
+      postings: posted.postings,
+    });
+    expect((await deps.holds.void('h1')).state).toBe('posted');
+    expect([await cookies(deps, ANN), await cookies(deps, BEN), await cookies(deps, held.account)]).toEqual([
+      880, 120, 0,
+    ]);
+    await expectClean(deps, clock.now());
+  });
+
+  it('GIVEN a reserve above the balance THEN it is refused with the numbers, moves nothing, and a retry of the id stays refused', async () => {
+    const { deps, clock } = makeBotDeps(t);
+    await funded(deps, 100);
+    await expect(deps.holds.reserve(stake('h2'))).rejects.toMatchObject({
+      code: 'INSUFFICIENT_COOKIES',
+      context: { balance: 100, needed: 300 },
+    });
+    expect((await deps.holds.get('h2'))?.state).toBe('refused');
+    expect((await deps.holds.reserve(stake('h2'))).state).toBe('refused');
+    expect(await cookies(deps, ANN)).toBe(100);
+    await expectClean(deps, clock.now());
+  });
+
+  it('GIVEN a post and a void racing on one hold from two processes THEN exactly one of them happens', async () => {
+    const one = makeBotDeps(t);
+    const two = makeBotDeps(t);
+    await funded(one.deps);
+    for (let i = 0; i < 10; i++) {
+      await one.deps.holds.reserve(stake(`race-${i}`, 50));
+      const [a, b] = await Promise.all([
+        one.deps.holds.post(`race-${i}`, [{ to: BEN, amount: 50, kind: 'games.payout' }]),
+        two.deps.holds.void(`race-${i}`),
+      ]);
+      expect(a.state).toBe(b.state);
+    }
+    const posted = (await one.deps.holds.ofOwner({ kind: 'test', id: 'owner-1' })).filter(
+      (h) => h.state === 'posted',
+    );
+    expect(await cookies(one.deps, BEN)).toBe(50 * posted.length);
+    expect(await cookies(one.deps, ANN)).toBe(1_000 - 50 * posted.length);
+    await expectClean(one.deps, one.clock.now());
+  });
+
+  it('GIVEN a reserve still in flight in a slow process WHEN another process voids the hold THEN the reserve can never land: the member keeps the Cookies', async () => {
+    const pause = pauseAt('credit.before', 'games.stake');
+    const slow = makeBotDeps(t, { hooks: pause.hooks });
+    const { deps, clock } = makeBotDeps(t);
+    await funded(deps);
+    const reserving = slow.deps.holds.reserve(stake('h3')).catch((error: unknown) => error);
+    await pause.reached;
+    expect(await cookies(deps, ANN)).toBe(700); // the debit landed, the credit is on its way
+    expect((await deps.holds.void('h3')).state).toBe('refused');
+    pause.release();
+    expect(await reserving).toMatchObject({ code: 'ACCOUNT_CLOSED' });
+    expect(await cookies(deps, ANN)).toBe(1_000);
+    expect((await deps.holds.post('h3', [{ to: BEN, amount: 300, kind: 'games.payout' }])).state).toBe(
+      'refused',
+    );
+    await expectClean(deps, clock.now());
+  });
+
+  it('GIVEN a hold nobody ends THEN its timer voids it at its deadline, once, from any process', async () => {
+    const { deps, clock } = makeBotDeps(t);
+    const other = makeBotDeps(t);
+    await funded(deps);
+    await deps.holds.reserve(stake('h4'));
+    clock.advance(61_000);
+    other.clock.advance(61_000);
+    await Promise.all([deps.scheduler.runDue(), other.deps.scheduler.runDue()]);
+    expect((await deps.holds.get('h4'))?.state).toBe('voided');
+    expect(await cookies(deps, ANN)).toBe(1_000);
+    await expectClean(deps, clock.now());
+  });
+});

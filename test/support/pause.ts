@@ -1,0 +1,37 @@
+import type { OperationSpec } from '../../src/db/collections.js';
+import type { LedgerHooks, LedgerStep } from '../../utils/ledger/ledger.js';
+
+/**
+ * Stops the first ledger operation of `kind` at `step` until `release()`: a request in flight
+ * in a slow process, while the test lets other processes act. `reached` resolves once it stopped.
+ */
+export function pauseAt(
+  step: LedgerStep,
+  kind: string,
+): {
+  hooks: LedgerHooks;
+  reached: Promise<OperationSpec>;
+  release(): void;
+} {
+  let release = () => {};
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let arrive: (spec: OperationSpec) => void = () => {};
+  const reached = new Promise<OperationSpec>((resolve) => {
+    arrive = resolve;
+  });
+  let stopped = false;
+  return {
+    hooks: {
+      async step(at, spec) {
+        if (stopped || at !== step || spec.kind !== kind) return;
+        stopped = true;
+        arrive(spec);
+        await gate;
+      },
+    },
+    reached,
+    release,
+  };
+}

@@ -1,0 +1,61 @@
+import type { Db } from 'mongodb';
+import type { Ledger } from '../ledger/ledger.js';
+import { type HoldDoc, HoldStore, OPEN_HOLD_STATES } from './holdStore.js';
+import { ENDED } from './holds.js';
+
+/** Every hold of one owner kind (ended ones too), by owner id: what a feature's checker holds against its books. */
+export async function holdsByOwner(db: Db, kind: string): Promise<Map<string, HoldDoc[]>> {
+  const byOwner = new Map<string, HoldDoc[]>();
+  for await (const hold of new HoldStore(db).ofKind(kind)) {
+    byOwner.set(hold.owner.id, [...(byOwner.get(hold.owner.id) ?? []), hold]);
+  }
+  return byOwner;
+}
+
+/** The holds of an owner that are still open, as "id (state)" for a problem's text. */
+export function openOnes(holds: HoldDoc[] | undefined): string[] {
+  return (holds ?? []).filter((h) => !ENDED.includes(h.state)).map((h) => `${h._id} (${h.state})`);
+}
+
+/** What an owner's holds posted to `account` (and of which kind, when given). */
+export function postedTo(holds: HoldDoc[] | undefined, account: string, kind?: string): number {
+  return (holds ?? [])
+    .filter((h) => h.state === 'posted')
+    .flatMap((h) => h.postings ?? [])
+    .filter((p) => p.to === account && (kind === undefined || p.kind === kind))
+    .reduce((sum, p) => sum + p.amount, 0);
+}
+
+/**
+ * The holds' own books (`npm run check:invariants`): each hold's account holds what its state
+ * says (its amount while held, nothing once ended), and no hold stays open past its deadline
+ * plus `graceMs` (its timer should have ended it). Each problem names the hold and its owner.
+ */
+export async function holdProblems(db: Db, ledger: Ledger, now: Date, graceMs: number): Promise<string[]> {
+  const problems: string[] = [];
+  for await (const hold of new HoldStore(db).all()) {
+    const who = `hold ${hold._id} (${hold.owner.kind} ${hold.owner.id})`;
+    if (hold.from === null) {
+      if (!ENDED.includes(hold.state) && late(hold, now, graceMs))
+        problems.push(`${who}: still ${hold.state} past its deadline`);
+      continue;
+    }
+    const balance = await ledger.balanceOf(hold.currency, hold.account);
+    if (ENDED.includes(hold.state) && balance !== 0) {
+      problems.push(`${who}: ${hold.state}, but its account still holds ${balance}`);
+    }
+    if (hold.state === 'held' && balance !== hold.amount) {
+      problems.push(`${who}: holds ${hold.amount}, but its account has ${balance}`);
+    }
+    if (OPEN_HOLD_STATES.includes(hold.state) && late(hold, now, graceMs)) {
+      problems.push(
+        `${who}: still ${hold.state} at ${balance} past its deadline ${hold.deadline.toISOString()}`,
+      );
+    }
+  }
+  return problems;
+}
+
+function late(hold: HoldDoc, now: Date, graceMs: number): boolean {
+  return now.getTime() - hold.deadline.getTime() > graceMs;
+}
