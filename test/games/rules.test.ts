@@ -2,6 +2,8 @@ import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { maxMultiplier, playInstant, recompute } from '../../utils/games/catalog.js';
 import { hashServerSeed, roundFloats } from '../../utils/games/fairness.js';
+import { settlement } from '../../utils/games/roundHolds.js';
+import type { RoundDoc } from '../../utils/games/roundStore.js';
 import {
   act,
   type BlackjackState,
@@ -135,5 +137,36 @@ describe('vault liquidity', () => {
     expect(houseHold(maxBet(v, 4), 4)).toBeLessThanOrEqual(5_000);
     expect(houseHold(maxBet(v, 4) + 1, 4)).toBeGreaterThan(5_000);
     expect(maxBet(vaultLiquidity(5_000, 10_000, 5), 2)).toBe(0);
+  });
+});
+
+describe('where a settled round’s holds go', () => {
+  const round = (payout: number, doubled = false): RoundDoc =>
+    ({
+      _id: 'r',
+      userId: 'ann',
+      bet: 100,
+      hold: 300,
+      payout,
+      doubleHold: doubled ? 'game:r:double:2' : undefined,
+      hand: doubled ? { doubled: true } : undefined,
+    }) as unknown as RoundDoc;
+  const paid = (r: RoundDoc) =>
+    settlement(r, 'house').map((p) => [p.id, p.postings.map((x) => `${x.to}:${x.amount}`), p.rest ?? null]);
+
+  it('GIVEN a win, a loss and a won double THEN the payout comes from the stakes first, then from the house’s share, whose rest goes back', () => {
+    expect(paid(round(196))).toEqual([
+      ['game:r:stake', ['ann:100', 'house:0'], null],
+      ['game:r:house', ['ann:96'], 'return'],
+    ]);
+    expect(paid(round(0))).toEqual([
+      ['game:r:stake', ['ann:0', 'house:100'], null],
+      ['game:r:house', ['ann:0'], 'return'],
+    ]);
+    expect(paid(round(400, true))).toEqual([
+      ['game:r:stake', ['ann:100', 'house:0'], null],
+      ['game:r:double:2', ['ann:100', 'house:0'], null],
+      ['game:r:house', ['ann:200'], 'return'],
+    ]);
   });
 });

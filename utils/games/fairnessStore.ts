@@ -14,7 +14,7 @@ export interface FairnessDoc {
   nonce: number;
   createdAt: Date;
   /** Rounds drawn from this seed and not yet ended: while any is, the seed cannot be revealed. */
-  openRounds?: string[];
+  openRounds?: { id: string; at: Date }[];
   /** A seed just rotated out, kept here until its revealed record is written (a crash between). */
   previous?: { serverSeed: string; serverSeedHash: string; rounds: number; at: Date };
 }
@@ -29,6 +29,8 @@ export interface RevealedSeedDoc {
 }
 
 export const FAIRNESS = 'games_fairness';
+/** A round claimed and not stored after this long was abandoned (its process died in between). */
+const UNSTORED_CLAIM_MS = 60_000;
 export const REVEALED_SEEDS = 'games_revealed_seeds';
 
 /** The only code that touches `games_fairness` and `games_revealed_seeds`. */
@@ -82,7 +84,7 @@ export class FairnessStore {
     await this.current(userId, now);
     const doc = (await this.#current.findOneAndUpdate(
       { _id: userId },
-      { $inc: { nonce: 1 }, $addToSet: { openRounds: roundId } },
+      { $inc: { nonce: 1 }, $push: { openRounds: { id: roundId, at: now } } },
       { returnDocument: 'before' },
     )) as FairnessDoc;
     return {
@@ -95,7 +97,7 @@ export class FairnessStore {
 
   /** The round ended: it no longer holds the member's seed secret. */
   async release(userId: string, roundId: string): Promise<void> {
-    await this.#current.updateOne({ _id: userId }, { $pull: { openRounds: roundId } });
+    await this.#current.updateOne({ _id: userId }, { $pull: { openRounds: { id: roundId } } });
   }
 
   async setMemberSeed(userId: string, memberSeed: string, now: Date): Promise<FairnessDoc> {
@@ -109,22 +111,25 @@ export class FairnessStore {
 
   /**
    * Reveals the current server seed and commits to a new one, unless a round drawn from it is
-   * still in play (`isOpen` says which listed rounds truly are; ended ones are forgotten). The
+   * still in play (`isOpen` says which listed rounds truly are; ended ones are forgotten, and so
+   * is a claim whose round was never stored within a minute: its process died). The
    * swap is one update guarded by "no open round", and it keeps the old seed in `previous`
    * until the revealed record is written, so a crash in between loses no seed.
    */
   async rotate(
     userId: string,
     now: Date,
-    isOpen: (roundId: string) => Promise<boolean>,
+    isOpen: (roundId: string) => Promise<'open' | 'ended' | 'missing'>,
   ): Promise<{ revealed: RevealedSeedDoc; next: FairnessDoc }> {
     for (;;) {
       const doc = await this.current(userId, now);
       if (doc.previous) await this.#reveal(userId, doc.previous);
       const open: string[] = [];
-      for (const roundId of doc.openRounds ?? []) {
-        if (await isOpen(roundId)) open.push(roundId);
-        else await this.release(userId, roundId);
+      for (const claim of doc.openRounds ?? []) {
+        const state = await isOpen(claim.id);
+        const abandoned = state === 'missing' && now.getTime() - claim.at.getTime() > UNSTORED_CLAIM_MS;
+        if (state === 'open' || (state === 'missing' && !abandoned)) open.push(claim.id);
+        else await this.release(userId, claim.id);
       }
       if (open.length > 0) throw roundInPlay(open);
       const serverSeed = this.seeds.server();

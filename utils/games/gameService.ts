@@ -2,9 +2,9 @@ import { z } from 'zod';
 import type { Clock } from '../../src/clock.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
-import { COOKIE_KINDS, type CookieEconomy } from '../cookieEconomy.js';
+import type { CookieEconomy } from '../cookieEconomy.js';
 import { AppError, featureDisabled, isAppError, notYourButton } from '../errors.js';
-import type { HoldDoc, HoldOwner, Holds, ReserveRequest } from '../holds/holds.js';
+import type { HoldDoc, Holds, ReserveRequest } from '../holds/holds.js';
 import { insufficientFunds } from '../ledger/errors.js';
 import { houseHold, maxBet, type VaultLiquidity } from '../vault/liquidity.js';
 import {
@@ -18,6 +18,7 @@ import {
 import { betOutOfRange, vaultLimit } from './errors.js';
 import type { FairnessInput } from './fairness.js';
 import type { FairnessStore } from './fairnessStore.js';
+import { doubleHoldId, HOLD_TTL_AFTER_ROUND_MS, roundHold, roundHolds, settlement } from './roundHolds.js';
 import type { GameName, RoundDoc, RoundStore } from './roundStore.js';
 import { act, type BlackjackAction, blackjackPayout, canDouble, deal } from './rules/blackjack.js';
 
@@ -53,8 +54,6 @@ export type RoundVerification =
 
 const FINISH_TASK = 'games.round.finish';
 const ENDED_ROUND: readonly RoundDoc['status'][] = ['settled', 'refunded'];
-/** A round's holds outlive its own timer: the timer finishes the round, the holds' timers are the backstop. */
-const HOLD_TTL_AFTER_ROUND_MS = 300_000;
 /** An instant round left unfinished (its process died) is finished by its timer this much later. */
 const INSTANT_FINISH_MS = 60_000;
 
@@ -157,7 +156,8 @@ export class GameService {
       this.deps.clock.now(),
       async (roundId) => {
         const round = await this.deps.rounds.get(roundId);
-        return round !== null && !ENDED_ROUND.includes(round.status);
+        if (!round) return 'missing';
+        return ENDED_ROUND.includes(round.status) ? 'ended' : 'open';
       },
     );
     return {
@@ -301,17 +301,19 @@ export class GameService {
    */
   async #fillPot(round: RoundDoc, ttlMs: number): Promise<RoundDoc> {
     if (round.hold > 0) {
-      const house = await this.#reserve(this.#houseHold(round, ttlMs)).catch(async (error: unknown) => {
-        if (!isAppError(error, 'HOUSE_VAULT_INSUFFICIENT')) throw error;
-        await this.#refund(round);
-        throw vaultLimit(
-          round.bet,
-          maxBet(await this.deps.liquidity(), maxMultiplier(round.game, round.params)),
-        );
-      });
+      const house = await this.#reserve(roundHold(round, 'house', this.deps.economy.house, ttlMs)).catch(
+        async (error: unknown) => {
+          if (!isAppError(error, 'HOUSE_VAULT_INSUFFICIENT')) throw error;
+          await this.#refund(round);
+          throw vaultLimit(
+            round.bet,
+            maxBet(await this.deps.liquidity(), maxMultiplier(round.game, round.params)),
+          );
+        },
+      );
       if (house.state !== 'held') return this.#calledOff(round);
     }
-    const stake = await this.#reserve(this.#stakeHold(round, 'stake', ttlMs)).catch(
+    const stake = await this.#reserve(roundHold(round, 'stake', this.deps.economy.house, ttlMs)).catch(
       async (error: unknown) => {
         if (isAppError(error, 'INSUFFICIENT_COOKIES')) await this.#refund(round);
         throw error;
@@ -338,51 +340,21 @@ export class GameService {
     return this.deps.holds.reserve(request);
   }
 
-  /** The member's stake (`stake`) or a blackjack double's second stake (`double`, its attempt's own hold). */
-  #stakeHold(round: RoundDoc, part: 'stake' | 'double', ttlMs = HOLD_TTL_AFTER_ROUND_MS): ReserveRequest {
-    return {
-      id: part === 'double' ? (round.doubleHold as string) : `${this.#op(round)}:stake`,
-      currency: 'cookies',
-      from: round.userId,
-      amount: round.bet,
-      kind: COOKIE_KINDS.gameStake,
-      returnKind: COOKIE_KINDS.gameRefund,
-      source: round.userId,
-      owner: this.#owner(round),
-      ttlMs,
-    };
-  }
-
-  /** The house's share of the largest win (largest payout − bet), reserved before the draw. */
-  #houseHold(round: RoundDoc, ttlMs = HOLD_TTL_AFTER_ROUND_MS): ReserveRequest {
-    return {
-      id: `${this.#op(round)}:house`,
-      currency: 'cookies',
-      from: this.deps.economy.house,
-      amount: round.hold,
-      kind: COOKIE_KINDS.gameHold,
-      returnKind: COOKIE_KINDS.gameReturn,
-      source: round.userId,
-      owner: this.#owner(round),
-      ttlMs,
-    };
-  }
-
   /**
-   * A round that cannot go on: each of its holds is called off (a reserve still in flight can
-   * then never land) or returned, and the round is `refunded`.
+   * A round that cannot go on: it becomes `refunded` (one guarded update, so a refund and the
+   * round going on cannot both happen), and only then is each of its holds called off (a
+   * reserve still in flight can then never land) or returned. A round that went on meanwhile
+   * is left to go on.
    */
   async #refund(round: RoundDoc): Promise<RoundDoc> {
-    const parts = [this.#stakeHold(round, 'stake')];
-    if (round.doubleHold) parts.push(this.#stakeHold(round, 'double'));
-    if (round.hold > 0) parts.push(this.#houseHold(round));
-    for (const part of parts) await this.deps.holds.cancel(part);
     const refunded =
       (await this.deps.rounds.advance(
         round._id,
         { status: 'opening' },
         { status: 'refunded', settledAt: this.deps.clock.now() },
       )) ?? (await this.#round(round._id));
+    if (refunded.status !== 'refunded') return refunded;
+    for (const hold of roundHolds(refunded, this.deps.economy.house)) await this.deps.holds.cancel(hold);
     await this.#ended(refunded);
     return refunded;
   }
@@ -409,7 +381,7 @@ export class GameService {
     const claimed = await this.deps.rounds.advance(
       round._id,
       { status: 'playing', step: round.step, doubling: { $ne: true } },
-      { doubling: true, step: round.step + 1, doubleHold: `${this.#op(round)}:double:${round.step + 1}` },
+      { doubling: true, step: round.step + 1, doubleHold: doubleHoldId(round, round.step + 1) },
     );
     if (!claimed) return this.#round(round._id);
     const undo = () =>
@@ -419,10 +391,12 @@ export class GameService {
         { step: claimed.step + 1 },
         ['doubling'],
       );
-    const held = await this.#reserve(this.#stakeHold(claimed, 'double')).catch(async (error: unknown) => {
-      if (isAppError(error, 'INSUFFICIENT_COOKIES')) await undo();
-      throw error;
-    });
+    const held = await this.#reserve(roundHold(claimed, 'double', this.deps.economy.house)).catch(
+      async (error: unknown) => {
+        if (isAppError(error, 'INSUFFICIENT_COOKIES')) await undo();
+        throw error;
+      },
+    );
     if (held.state !== 'held') {
       await undo();
       return this.#round(round._id);
@@ -452,7 +426,7 @@ export class GameService {
     }
     if (round.doubling) {
       // The double's second stake arrived (then the double stands), or never can.
-      const double = await this.deps.holds.decide(this.#stakeHold(round, 'double'));
+      const double = await this.deps.holds.decide(roundHold(round, 'double', this.deps.economy.house));
       if (double.state === 'held' || double.state === 'posted') return this.#applyDouble(round);
       const undone = await this.deps.rounds.advance(
         round._id,
@@ -479,24 +453,8 @@ export class GameService {
         )) ?? (await this.#round(round._id));
     }
     if (settling.status !== 'settling') return settling;
-    // The payout comes out of the stakes first, then out of the house's share; what is left of
-    // the stakes goes to the vault, what is left of the house's share back to it.
-    let owed = settling.payout ?? 0;
-    const parts = settling.hand?.doubled ? (['stake', 'double'] as const) : (['stake'] as const);
-    for (const part of parts) {
-      const paid = Math.min(owed, settling.bet);
-      owed -= paid;
-      await this.deps.holds.post(this.#stakeHold(settling, part).id, [
-        { to: settling.userId, amount: paid, kind: COOKIE_KINDS.gamePayout },
-        { to: this.deps.economy.house, amount: settling.bet - paid, kind: COOKIE_KINDS.gameReturn },
-      ]);
-    }
-    if (settling.hold > 0) {
-      await this.deps.holds.post(
-        `${this.#op(settling)}:house`,
-        [{ to: settling.userId, amount: owed, kind: COOKIE_KINDS.gamePayout }],
-        { rest: 'return' },
-      );
+    for (const post of settlement(settling, this.deps.economy.house)) {
+      await this.deps.holds.post(post.id, post.postings, post.rest ? { rest: post.rest } : {});
     }
     const settled =
       (await this.deps.rounds.advance(
@@ -523,13 +481,5 @@ export class GameService {
     const round = await this.deps.rounds.get(roundId);
     if (!round) throw new AppError('STALE_CONTROL', `round ${roundId} is gone`, { roundId });
     return round;
-  }
-
-  #owner(round: RoundDoc): HoldOwner {
-    return { kind: 'game', id: round._id };
-  }
-
-  #op(round: RoundDoc): string {
-    return `game:${round._id}`;
   }
 }

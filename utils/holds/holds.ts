@@ -175,19 +175,6 @@ export class Holds {
     return hold.state === 'posting' ? this.#runPostings(hold) : this.#finishVoid(hold);
   }
 
-  /**
-   * Ends every open hold of an owner that is ending (a table closing, a round refunded): each
-   * one still held or reserving is voided, each one posting or voiding is finished. Returns the
-   * owner's holds as they ended; throws OPERATION_IN_PROGRESS while a reserve is in flight.
-   */
-  async endOwner(owner: HoldOwner): Promise<HoldDoc[]> {
-    const ended: HoldDoc[] = [];
-    for (const hold of await this.deps.store.ofOwner(owner)) {
-      ended.push(ENDED.includes(hold.state) ? hold : await this.void(hold._id));
-    }
-    return ended;
-  }
-
   /** Ends a hold past its deadline as its owner's rules say (the timer; safe to repeat). */
   async expire(id: string): Promise<HoldDoc | null> {
     let hold = await this.deps.store.get(id);

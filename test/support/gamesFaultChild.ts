@@ -1,0 +1,194 @@
+/**
+ * One bot process of the games fault suite (gamesFaultRun.ts), on the suite's database with its
+ * timers running. A `member` process plays: poker (sit, act, leave, close), blackjack, instant
+ * games, heist joins, placements and rollbacks, and fires the presses that conflict at once
+ * (Close against Sit, two Sits, Rotate against an open hand, two rollbacks). A `timekeeper` runs
+ * with its clock hours ahead: every timer is due for it the moment it is scheduled, so timers
+ * and the ledger's recovery race the members' operations in flight. Either may be SIGKILLed at
+ * the nth ledger step it reaches. Prints `OPS <done> REFUSED <n> RACES <n>` when it ends alive.
+ * Input (JSON in argv[2]): GamesFaultPlan.
+ */
+import { MongoClient } from 'mongodb';
+import { ASSEMBLY } from '../../commands/index.js';
+import { runLedgerRecovery } from '../../src/app.js';
+import { createBotDeps } from '../../src/botDeps.js';
+import { loadConfig } from '../../src/config.js';
+import { collections } from '../../src/db/collections.js';
+import { silentLogger } from '../../src/logger.js';
+import { seededRng } from '../../src/rng.js';
+import { isAppError } from '../../utils/errors.js';
+import { Ledger } from '../../utils/ledger/ledger.js';
+
+export interface GamesFaultPlan {
+  uri: string;
+  dbName: string;
+  role: 'member' | 'timekeeper';
+  seed: string;
+  /** How far this process's clock is ahead of the machine's. */
+  clockAheadMs: number;
+  /** Die at this ledger step (counting every step of every operation); null: live to the end. */
+  killAtStep: number | null;
+  /** Operations a member process runs (a timekeeper runs as long as `durationMs`). */
+  ops: number;
+  durationMs: number;
+  members: string[];
+  table: string;
+  host: string;
+  heist: string;
+  rollback: string;
+}
+
+const plan = JSON.parse(process.argv[2] ?? '{}') as GamesFaultPlan;
+const client = new MongoClient(plan.uri, { maxPoolSize: 20 });
+await client.connect();
+const db = client.db(plan.dbName);
+const cols = collections(db);
+const config = loadConfig({ ...process.env, HTTP_PORT: '0', RUNTIME_CONFIG_TTL_MS: '0' });
+const clock = { now: () => new Date(Date.now() + plan.clockAheadMs) };
+const rng = seededRng(plan.seed);
+let steps = 0;
+const ledger = new Ledger({
+  cols,
+  clock,
+  rng,
+  log: silentLogger,
+  config: config.ledger,
+  hooks: {
+    step() {
+      if (plan.killAtStep !== null && ++steps === plan.killAtStep) process.kill(process.pid, 'SIGKILL');
+    },
+  },
+});
+const deps = createBotDeps({ config, log: silentLogger, clock, rng, db, cols, ledger }, ASSEMBLY, {
+  transport: { send: async () => {}, edit: async () => {} },
+});
+const s = deps.services;
+const pick = <T>(items: readonly T[]): T => items[rng.int(0, items.length)] as T;
+let done = 0;
+let refused = 0;
+let races = 0;
+
+/** An operation a member may be refused (not enough Cookies, a closed table, a timer first): fine. */
+async function attempt(run: () => Promise<unknown>, what = run.toString().slice(0, 80)): Promise<void> {
+  if (process.env.GAMES_FAULTS_DEBUG)
+    process.stderr.write(`${plan.role} ${new Date().toISOString()} ${what}\n`);
+  try {
+    await run();
+  } catch (error) {
+    if (!isAppError(error) && !(error instanceof Error && /still|in flight|gone/.test(error.message)))
+      throw error;
+    refused++;
+  }
+  done++;
+}
+
+async function race(...runs: (() => Promise<unknown>)[]): Promise<void> {
+  races++;
+  await Promise.all(runs.map((run) => attempt(run)));
+}
+
+const poker = {
+  sit: () => s.poker.join(plan.table, pick(plan.members), 200 + rng.int(0, 5) * 100),
+  act: async () => {
+    const table = await s.poker.get(plan.table);
+    const hand = table?.game.hand;
+    const player = hand?.players.find((p) => p.seat === hand.toAct);
+    if (!table || !player) return s.poker.start(plan.table, null);
+    const action = pick(['fold', 'check', 'call', 'call', 'raise', 'allin'] as const);
+    const move =
+      action === 'raise'
+        ? { type: 'raise' as const, to: hand?.currentBet ? hand.currentBet * 2 : table.game.bigBlind * 2 }
+        : action === 'allin'
+          ? { type: 'raise' as const, to: player.committed + (table.game.seats[player.seat]?.stack ?? 0) }
+          : { type: action };
+    return s.poker.act(plan.table, player.userId, move, table.step);
+  },
+  leave: async () => {
+    const table = await s.poker.get(plan.table);
+    const seated = table?.game.seats.filter((x) => x !== null) ?? [];
+    if (seated.length > 0) await s.poker.leave(plan.table, pick(seated)?.userId ?? '');
+  },
+};
+
+async function memberOp(n: number): Promise<void> {
+  const member = pick(plan.members);
+  const id = `${plan.seed}:${n}`;
+  switch (rng.int(0, 12)) {
+    case 0:
+    case 1:
+      return attempt(poker.sit);
+    case 2:
+      return race(
+        () => s.poker.join(plan.table, member, 300),
+        () => s.poker.join(plan.table, member, 300),
+      );
+    case 3:
+    case 4:
+      return attempt(poker.act);
+    case 5:
+      return attempt(poker.leave);
+    case 6:
+      // Close against Sit: late in a process's run, so the table is played first.
+      if (n < plan.ops * 0.8) return attempt(poker.act);
+      return race(
+        () => s.poker.close(plan.table, plan.host),
+        () => s.poker.join(plan.table, member, 400),
+      );
+    case 7: {
+      const round = await s.games
+        .startBlackjack({ roundId: `bj:${id}`, userId: member, bet: 50 })
+        .catch(() => null);
+      done++;
+      if (!round || round.status !== 'playing') return;
+      // Rotate against an open hand, and a press.
+      return race(
+        () => s.games.rotateSeed(member),
+        () => s.games.blackjack(round._id, member, pick(['hit', 'stand', 'double'] as const), round.step),
+      );
+    }
+    case 8:
+      return attempt(() =>
+        s.games.playInstant(pick(['coinflip', 'dice', 'slots'] as const), {
+          roundId: `g:${id}`,
+          userId: member,
+          bet: 10 + rng.int(0, 200),
+          params: { side: 'heads', target: 50 },
+        }),
+      );
+    case 9:
+      return attempt(() => s.vault.joinHeist(plan.heist, member));
+    case 10:
+      return attempt(() =>
+        s.place.place({
+          opId: `px:${id}`,
+          userId: member,
+          x: rng.int(0, 64),
+          y: rng.int(0, 64),
+          color: rng.int(0, 32),
+        }),
+      );
+    default:
+      return race(
+        () => s.place.applyRollback(plan.rollback, true),
+        () => s.place.applyRollback(plan.rollback, true),
+      );
+  }
+}
+
+if (plan.role === 'member') {
+  deps.scheduler.start(100);
+  for (let n = 0; n < plan.ops; n++) await memberOp(n);
+  await deps.scheduler.stop();
+} else {
+  // Hours ahead: every timer is due at once, and recovery finds every attempt old.
+  const until = Date.now() + plan.durationMs;
+  let passes = 0;
+  while (Date.now() < until) {
+    await attempt(() => deps.scheduler.runDue());
+    if (passes++ % 5 === 0) await attempt(() => runLedgerRecovery({ ...deps, db, cols }));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+await ledger.flush();
+process.stdout.write(`OPS ${done} REFUSED ${refused} RACES ${races}\n`);
+await client.close();

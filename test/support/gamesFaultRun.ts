@@ -1,0 +1,292 @@
+import { spawn } from 'node:child_process';
+import { MongoClient } from 'mongodb';
+import { ASSEMBLY } from '../../commands/index.js';
+import { createBotDeps } from '../../src/botDeps.js';
+import { ManualClock } from '../../src/clock.js';
+import { loadConfig } from '../../src/config.js';
+import { collections, ensureIndexes } from '../../src/db/collections.js';
+import type { BotDeps } from '../../src/interactions/types.js';
+import { silentLogger } from '../../src/logger.js';
+import { seededRng } from '../../src/rng.js';
+import { ENDED } from '../../utils/holds/holds.js';
+import { holdsByOwner } from '../../utils/holds/invariants.js';
+import { checkInvariants } from '../../utils/ledger/invariants.js';
+import { Ledger } from '../../utils/ledger/ledger.js';
+import { recoverLedger } from '../../utils/ledger/recovery.js';
+import type { GamesFaultPlan } from './gamesFaultChild.js';
+
+export interface GamesFaultOptions {
+  serverUri: string;
+  dbName: string;
+  seed: number;
+  rounds: number;
+  /** Member processes per round (a timekeeper runs beside them). */
+  members?: number;
+  /** Operations per member process and round. */
+  ops?: number;
+}
+
+export interface GamesFaultResult {
+  rounds: number;
+  kills: number;
+  races: number;
+  ops: number;
+  refused: number;
+  /** Value held by an owner that ended (a closed table's pot, a hold left open or not emptied). */
+  stranded: number;
+  violations: string[];
+}
+
+const MEMBERS = Array.from({ length: 6 }, (_, i) => `8990000000000000${String(i + 10)}`);
+const HOUR = 3_600_000;
+
+/**
+ * The crash and race suite of the layer above the ledger (`npm run test:games-faults`): each
+ * round opens a poker table, a heist and a rollback, lets member processes play everything at
+ * once beside a timekeeper whose clock runs hours ahead (so every timer races the operations
+ * it would finish), kills one process at a random ledger step, then recovers as a restarted
+ * bot would (the ledger's recovery, every timer, the table closed) and checks the ledger, the
+ * books of every owner of money in play, and what ended owners still hold.
+ */
+export async function runGamesFaults(options: GamesFaultOptions): Promise<GamesFaultResult> {
+  const client = new MongoClient(options.serverUri, { maxPoolSize: 20 });
+  await client.connect();
+  const db = client.db(options.dbName);
+  await db.dropDatabase();
+  await ensureIndexes(db);
+  await ASSEMBLY.ensureIndexes(db);
+  const rng = seededRng(`games-faults:${options.seed}`);
+  const result: GamesFaultResult = {
+    rounds: 0,
+    kills: 0,
+    races: 0,
+    ops: 0,
+    refused: 0,
+    stranded: 0,
+    violations: [],
+  };
+  try {
+    const recovery = recoveryDeps(db, client);
+    const seen = new Set<string>();
+    await setUp(recovery.deps);
+    for (let round = 1; round <= options.rounds; round++) {
+      const owners = await openRound(recovery.deps, round);
+      const plans = planRound(options, rng, round, owners);
+      const victim = rng.int(0, 10) < 7 ? rng.int(0, plans.length) : -1;
+      const killAt = victim >= 0 ? 1 + rng.int(0, 120) : null;
+      const t0 = performance.now();
+      const runs = await Promise.all(
+        plans.map((p, i) => runChild({ ...p, killAtStep: i === victim ? killAt : null }, options)),
+      );
+      for (const [i, run] of runs.entries()) {
+        if (run.signal === 'SIGKILL') result.kills++;
+        else if (run.code !== 0)
+          result.violations.push(
+            `round ${round}: ${plans[i]?.role} process failed: ${run.stderr.slice(-600)}`,
+          );
+        const counts = /OPS (\d+) REFUSED (\d+) RACES (\d+)/.exec(run.stdout);
+        result.ops += Number(counts?.[1] ?? 0);
+        result.refused += Number(counts?.[2] ?? 0);
+        result.races += Number(counts?.[3] ?? 0);
+      }
+      const t1 = performance.now();
+      await recover(recovery, owners);
+      if (process.env.GAMES_FAULTS_DEBUG)
+        console.error(
+          `round ${round}: play ${Math.round(t1 - t0)} ms, recover ${Math.round(performance.now() - t1)} ms`,
+          runs.map((r) => r.stdout.trim()),
+        );
+      // A problem stays in the books once found: each is counted in the round it appeared.
+      for (const problem of await booksProblems(recovery.deps, db)) {
+        if (seen.has(problem)) continue;
+        seen.add(problem);
+        result.violations.push(`round ${round}: ${problem}`);
+      }
+      result.stranded += await stranded(recovery.deps, db);
+      result.rounds = round;
+    }
+  } finally {
+    await client.close();
+  }
+  return result;
+}
+
+interface RoundOwners {
+  table: string;
+  heist: string;
+  rollback: string;
+}
+
+function recoveryDeps(db: ReturnType<MongoClient['db']>, _client: MongoClient) {
+  const config = loadConfig({
+    ...process.env,
+    HTTP_PORT: '0',
+    RUNTIME_CONFIG_TTL_MS: '0',
+    ADMIN_USER_IDS: MEMBERS[0],
+  });
+  const clock = new ManualClock(new Date(Date.now() + HOUR));
+  const cols = collections(db);
+  const rng = seededRng('games-faults:recovery');
+  const ledger = new Ledger({ cols, clock, rng, log: silentLogger, config: config.ledger });
+  const deps = createBotDeps({ config, log: silentLogger, clock, rng, db, cols, ledger }, ASSEMBLY, {
+    transport: { send: async () => {}, edit: async () => {} },
+  });
+  return { deps, clock, cols };
+}
+
+async function setUp(deps: BotDeps): Promise<void> {
+  const settings: Record<string, string> = {
+    'poker.start_delay_s': '0',
+    'poker.next_hand_s': '0',
+    'poker.idle_close_s': String(7 * 86_400),
+    'poker.turn_s': '10',
+    'vault.heist_cooldown_s': '0',
+    'vault.heist_window_s': '10',
+    'vault.heist_min_stake': '10',
+  };
+  for (const [key, value] of Object.entries(settings))
+    await deps.runtimeConfig.set(key, value, 'games-faults');
+  await deps.services.vault.fund({ opId: 'faults:fund', adminId: 'ops', amount: 5_000_000, reason: '' });
+  for (const m of MEMBERS) {
+    await deps.services.cookies.grant({
+      opId: `faults:grant:${m}`,
+      adminId: 'ops',
+      to: m,
+      amount: 50_000,
+      reason: '',
+    });
+    await deps.services.place.grant({
+      opId: `faults:points:${m}`,
+      moderatorId: 'ops',
+      to: m,
+      amount: 100_000_000,
+      reason: '',
+    });
+  }
+}
+
+/** A fresh table, heist and rollback for the round, opened by the (recovery) process. */
+async function openRound(deps: BotDeps, round: number): Promise<RoundOwners> {
+  const host = MEMBERS[0] as string;
+  const owners = { table: `t${round}`, heist: `h${round}`, rollback: `rb${round}` };
+  await deps.services.poker.create({ tableId: owners.table, hostId: host, channelId: null, locale: 'en' });
+  await deps.services.vault.startHeist({
+    heistId: owners.heist,
+    leader: MEMBERS[1] as string,
+    stake: 50,
+    locale: 'en',
+  });
+  const vandal = MEMBERS[2] as string;
+  for (let i = 0; i < 3; i++)
+    await deps.services.place.place({
+      opId: `v${round}:${i}`,
+      userId: vandal,
+      x: 100 + i,
+      y: round,
+      color: 7,
+    });
+  await deps.services.place.planRollback({ id: owners.rollback, adminId: host, target: vandal });
+  return owners;
+}
+
+function planRound(
+  options: GamesFaultOptions,
+  rng: ReturnType<typeof seededRng>,
+  round: number,
+  owners: RoundOwners,
+): Omit<GamesFaultPlan, 'killAtStep'>[] {
+  const common = {
+    uri: options.serverUri,
+    dbName: options.dbName,
+    ops: options.ops ?? 30,
+    durationMs: 2_500,
+    members: MEMBERS,
+    host: MEMBERS[0] as string,
+    ...owners,
+  };
+  const members = Array.from({ length: options.members ?? 2 }, (_, i) => ({
+    ...common,
+    role: 'member' as const,
+    seed: `${options.seed}:${round}:${i}:${rng.int(0, 1_000_000)}`,
+    clockAheadMs: 0,
+  }));
+  return [
+    ...members,
+    { ...common, role: 'timekeeper', seed: `${options.seed}:${round}:time`, clockAheadMs: 2 * HOUR },
+  ];
+}
+
+function runChild(
+  plan: GamesFaultPlan,
+  _options: GamesFaultOptions,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'test/support/gamesFaultChild.ts', JSON.stringify(plan)],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    // A process that hangs is a finding too; it is stopped after two minutes.
+    const limit = setTimeout(() => child.kill('SIGTERM'), 120_000);
+    child.once('error', reject);
+    child.once('exit', (code, signal) => {
+      clearTimeout(limit);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+}
+
+/** What a restarted bot does, hours later: the ledger's recovery, every timer, the table closed. */
+async function recover(r: ReturnType<typeof recoveryDeps>, owners: RoundOwners): Promise<void> {
+  const { deps, clock, cols } = r;
+  for (let pass = 0; pass < 8; pass++) {
+    clock.advance(15 * 60_000);
+    await recoverLedger({ cols, clock, log: silentLogger }, { graceMs: 0, fenceRetentionMs: 86_400_000 });
+    await deps.scheduler.runDue();
+    if (pass === 2) {
+      await deps.services.poker.close(owners.table, null).catch(() => undefined);
+      await deps.services.vault.closeHeist(owners.heist).catch(() => undefined);
+    }
+  }
+  await deps.ledger.flush();
+}
+
+async function booksProblems(deps: BotDeps, db: ReturnType<MongoClient['db']>): Promise<string[]> {
+  const ledger = await checkInvariants(collections(db));
+  const features = await ASSEMBLY.checkInvariants(db, deps.config, deps.ledger, deps.clock.now());
+  const failed = await collections(db).dueTasks.find({ status: 'failed' }).toArray();
+  return [
+    ...ledger.problems,
+    ...features,
+    ...failed.map(
+      (task) => `timer ${task._id} was set aside after ${task.attempts} attempts: ${task.lastError}`,
+    ),
+  ];
+}
+
+/** Cookies and points held by an owner that ended: a closed table's pot, a hold left open or not emptied. */
+async function stranded(deps: BotDeps, db: ReturnType<MongoClient['db']>): Promise<number> {
+  let held = 0;
+  for (const kind of ['poker', 'game', 'heist', 'collect', 'rollback', 'hunt.time']) {
+    for (const holds of (await holdsByOwner(db, kind)).values()) {
+      for (const hold of holds) {
+        if (!ENDED.includes(hold.state)) held += hold.amount;
+        else if (hold.from !== null) held += await deps.ledger.balanceOf(hold.currency, hold.account);
+      }
+    }
+  }
+  for (const table of await db.collection('poker_tables').find({ status: 'closed' }).toArray()) {
+    held += await deps.ledger.balanceOf('cookies', `pot:poker:${String(table._id)}`);
+  }
+  return held;
+}
