@@ -139,7 +139,7 @@ async function memberOp(n: number): Promise<void> {
         .startBlackjack({ roundId: `bj:${id}`, userId: member, bet: 50 })
         .catch(() => null);
       done++;
-      if (!round || round.status !== 'playing') return;
+      if (round?.status !== 'playing') return;
       // Rotate against an open hand, and a press.
       return race(
         () => s.games.rotateSeed(member),
@@ -180,7 +180,14 @@ if (plan.role === 'member') {
   for (let n = 0; n < plan.ops; n++) await memberOp(n);
   await deps.scheduler.stop();
 } else {
-  // Hours ahead: every timer is due at once, and recovery finds every attempt old.
+  // Hours ahead: every timer is due at once, and recovery finds every attempt old. Timers that
+  // follow each other at once (a poker hand played out by its turn timers) could keep one pass
+  // busy for good: the timekeeper stops hard at the end of its time, mid-task, as a process
+  // that stops does (its leases run out; a later process takes the tasks over).
+  setTimeout(() => {
+    process.stdout.write(`OPS ${done} REFUSED ${refused} RACES ${races}\n`);
+    process.exit(0);
+  }, plan.durationMs + 1_000).unref();
   const until = Date.now() + plan.durationMs;
   let passes = 0;
   while (Date.now() < until) {

@@ -82,7 +82,7 @@ export async function runGamesFaults(options: GamesFaultOptions): Promise<GamesF
         if (run.signal === 'SIGKILL') result.kills++;
         else if (run.code !== 0)
           result.violations.push(
-            `round ${round}: ${plans[i]?.role} process failed: ${run.stderr.slice(-600)}`,
+            `round ${round}: ${plans[i]?.role} process ended with ${run.signal ?? `exit ${run.code}`}: ${run.stderr.slice(-600)}`,
           );
         const counts = /OPS (\d+) REFUSED (\d+) RACES (\d+)/.exec(run.stdout);
         result.ops += Number(counts?.[1] ?? 0);
