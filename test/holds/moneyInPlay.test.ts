@@ -8,6 +8,7 @@ import { TableStore } from '../../utils/poker/tableStore.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
 import { pauseAt } from '../support/pause.js';
+import { openTable } from '../support/pokerTable.js';
 
 /**
  * The six ways money in play broke when tried from outside (a second process, a timer, a
@@ -18,19 +19,8 @@ const ANN = '894000000000000001';
 const BEN = '894000000000000002';
 const GRANT = 1_000;
 
-async function table(deps: BotDeps) {
-  await deps.runtimeConfig.set('poker.start_delay_s', '3600', 'admin');
-  for (const m of [ANN, BEN])
-    await deps.services.cookies.grant({ opId: `g-${m}`, adminId: 'admin', to: m, amount: GRANT, reason: '' });
-  await deps.services.poker.create({
-    tableId: 'tab',
-    hostId: BEN,
-    maxBuyIn: 500,
-    channelId: null,
-    locale: 'en',
-  });
-  await deps.services.poker.join('tab', BEN, 300);
-}
+const table = (deps: BotDeps) =>
+  openTable(deps, { id: 'tab', host: BEN, members: [ANN, BEN], grant: GRANT, seats: [[BEN, 300]] });
 
 async function expectBooksClean(deps: BotDeps, now: Date) {
   await deps.ledger.flush();

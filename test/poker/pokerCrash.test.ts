@@ -9,6 +9,7 @@ import { makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
 import { runNode } from '../support/nodeProcess.js';
 import type { PokerCrashPlan } from '../support/pokerCrashChild.js';
+import { openTable } from '../support/pokerTable.js';
 
 const t = useTestDatabase('poker_crash');
 const ANN = '890000000000000001';
@@ -18,21 +19,13 @@ const STEPS = ['intent.persisted', 'debit.applied', 'credit.before', 'events.wri
 
 async function setUp(seatAnn: boolean) {
   const made = makeBotDeps(t);
-  const { deps } = made;
-  // No hand deals itself while recovery runs: the stacks stay what the buy-ins made them.
-  await deps.runtimeConfig.set('poker.start_delay_s', '3600', 'admin');
-  for (const m of [ANN, BEN])
-    await deps.services.cookies.grant({ opId: `g-${m}`, adminId: 'admin', to: m, amount: GRANT, reason: '' });
-  await deps.services.poker.create({
-    tableId: 'tab',
-    hostId: BEN,
-    smallBlind: 5,
-    maxBuyIn: 500,
-    channelId: null,
-    locale: 'en',
-  });
-  await deps.services.poker.join('tab', BEN, 300);
-  if (seatAnn) await deps.services.poker.join('tab', ANN, 400);
+  const seats: [string, number][] = seatAnn
+    ? [
+        [BEN, 300],
+        [ANN, 400],
+      ]
+    : [[BEN, 300]];
+  await openTable(made.deps, { id: 'tab', host: BEN, members: [ANN, BEN], grant: GRANT, seats });
   return made;
 }
 

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { ASSEMBLY } from '../../commands/index.js';
 import { createBotDeps } from '../../src/botDeps.js';
@@ -7,6 +8,7 @@ import { loadConfig } from '../../src/config.js';
 import { collections, ensureIndexes } from '../../src/db/collections.js';
 import type { BotDeps } from '../../src/interactions/types.js';
 import { silentLogger } from '../../src/logger.js';
+import { PROJECT_ROOT } from '../../src/paths.js';
 import { seededRng } from '../../src/rng.js';
 import { ENDED } from '../../utils/holds/holds.js';
 import { holdsByOwner } from '../../utils/holds/invariants.js';
@@ -223,7 +225,7 @@ function runChild(
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'test/support/gamesFaultChild.ts', JSON.stringify(plan)],
+      ['--import', 'tsx', join(PROJECT_ROOT, 'test/support/gamesFaultChild.ts'), JSON.stringify(plan)],
       {
         stdio: ['ignore', 'pipe', 'pipe'],
       },
@@ -277,16 +279,22 @@ async function booksProblems(deps: BotDeps, db: ReturnType<MongoClient['db']>): 
 /** Cookies and points held by an owner that ended: a closed table's pot, a hold left open or not emptied. */
 async function stranded(deps: BotDeps, db: ReturnType<MongoClient['db']>): Promise<number> {
   let held = 0;
+  const emptied: { currency: 'cookies' | 'place'; account: string }[] = [];
   for (const kind of ['poker', 'game', 'heist', 'collect', 'rollback', 'hunt.time']) {
     for (const holds of (await holdsByOwner(db, kind)).values()) {
       for (const hold of holds) {
         if (!ENDED.includes(hold.state)) held += hold.amount;
-        else if (hold.from !== null) held += await deps.ledger.balanceOf(hold.currency, hold.account);
+        else if (hold.from !== null) emptied.push(hold);
       }
     }
   }
-  for (const table of await db.collection('poker_tables').find({ status: 'closed' }).toArray()) {
-    held += await deps.ledger.balanceOf('cookies', `pot:poker:${String(table._id)}`);
+  const closed = await db.collection('poker_tables').find({ status: 'closed' }).toArray();
+  emptied.push(
+    ...closed.map((t) => ({ currency: 'cookies' as const, account: `pot:poker:${String(t._id)}` })),
+  );
+  for (const currency of ['cookies', 'place'] as const) {
+    const accounts = emptied.filter((e) => e.currency === currency).map((e) => e.account);
+    for (const balance of (await deps.ledger.balancesOf(currency, accounts)).values()) held += balance;
   }
   return held;
 }

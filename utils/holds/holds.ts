@@ -58,8 +58,8 @@ export const ENDED: readonly HoldState[] = ['posted', 'voided', 'refused'];
 
 /**
  * Money in play, in one place (ECONOMY.md, "Money in play"), after TigerBeetle's two-phase
- * transfers: a feature `reserve`s value into a hold owned by its round, table, heist, placement
- * or claim, then `post`s it (all or part, to one or several accounts) or `void`s it; a hold
+ * transfers: a feature `reserve`s value into a hold owned by its round, table, heist, claim or
+ * rollback, then `post`s it (all or part, to one or several accounts) or `void`s it; a hold
  * left open past its deadline is ended by one durable timer, from any process, exactly once.
  *
  * - Every step is one guarded update of the hold's record and one ledger operation whose id
@@ -70,8 +70,8 @@ export const ENDED: readonly HoldState[] = ['posted', 'voided', 'refused'];
  *   reserve's credit can never land) or found holding the value (then it is held).
  * - "Already posted", "already voided", "refused" are states in the answer, not exceptions.
  *
- * This module and `utils/ledger/` are the only code that asks the ledger about operations
- * (test/architecture/moneyLayer.test.ts).
+ * This module and `utils/ledger/` are the only code that asks the ledger about operations or
+ * closes accounts (test/architecture/dataAccess.test.ts).
  */
 export class Holds {
   readonly #rules = new Map<string, HoldOwnerRules>();

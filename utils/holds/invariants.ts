@@ -33,14 +33,23 @@ export function postedTo(holds: HoldDoc[] | undefined, account: string, kind?: s
  */
 export async function holdProblems(db: Db, ledger: Ledger, now: Date, graceMs: number): Promise<string[]> {
   const problems: string[] = [];
-  for await (const hold of new HoldStore(db).all()) {
+  const holds: HoldDoc[] = [];
+  for await (const hold of new HoldStore(db).all()) holds.push(hold);
+  const balances = new Map<string, number>();
+  for (const currency of ['cookies', 'place'] as const) {
+    const accounts = holds.filter((h) => h.currency === currency && h.from !== null).map((h) => h.account);
+    for (const [account, balance] of await ledger.balancesOf(currency, accounts)) {
+      balances.set(`${currency}/${account}`, balance);
+    }
+  }
+  for (const hold of holds) {
     const who = `hold ${hold._id} (${hold.owner.kind} ${hold.owner.id})`;
     if (hold.from === null) {
       if (!ENDED.includes(hold.state) && late(hold, now, graceMs))
         problems.push(`${who}: still ${hold.state} past its deadline`);
       continue;
     }
-    const balance = await ledger.balanceOf(hold.currency, hold.account);
+    const balance = balances.get(`${hold.currency}/${hold.account}`) ?? 0;
     if (ENDED.includes(hold.state) && balance !== 0) {
       problems.push(`${who}: ${hold.state}, but its account still holds ${balance}`);
     }

@@ -215,6 +215,16 @@ export class Ledger {
     );
   }
 
+  /** Current balances of many accounts in one read (0 for an account that never held any). */
+  async balancesOf(currency: OperationSpec['currency'], accounts: string[]): Promise<Map<string, number>> {
+    const book = this.#books[currency];
+    const docs = await book.collection
+      .find({ _id: { $in: accounts } }, { projection: { [book.balanceField]: 1 } })
+      .toArray();
+    const found = new Map(docs.map((doc) => [doc._id, readBalance(book, doc)]));
+    return new Map(accounts.map((account) => [account, found.get(account) ?? 0]));
+  }
+
   /** True for the accounts that are not members: the house vault, the pots of tables and the holds. */
   isSystemAccount(account: string): boolean {
     return (

@@ -1,0 +1,29 @@
+import type { BotDeps } from '../../src/interactions/types.js';
+
+/**
+ * A table of the poker tests: members granted Cookies, the table opened by its host (no hand
+ * deals itself: the start timer is an hour away), and the given buy-ins seated in order.
+ */
+export async function openTable(
+  deps: BotDeps,
+  table: { id: string; host: string; members: string[]; grant: number; seats: [string, number][] },
+): Promise<void> {
+  await deps.runtimeConfig.set('poker.start_delay_s', '3600', 'admin');
+  for (const m of table.members)
+    await deps.services.cookies.grant({
+      opId: `g-${m}`,
+      adminId: 'admin',
+      to: m,
+      amount: table.grant,
+      reason: '',
+    });
+  await deps.services.poker.create({
+    tableId: table.id,
+    hostId: table.host,
+    smallBlind: 5,
+    maxBuyIn: 500,
+    channelId: null,
+    locale: 'en',
+  });
+  for (const [member, buyIn] of table.seats) await deps.services.poker.join(table.id, member, buyIn);
+}
