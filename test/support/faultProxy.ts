@@ -12,7 +12,9 @@ export type FaultAction =
   /** Never deliver it: the connection closes at once. */
   | 'drop'
   /** Hold it in the "network" for `stallMs`, then deliver it even if the driver gave up on it. */
-  | { stallMs: number };
+  | { stallMs: number }
+  /** Hold it until the test lets it go (however slow the machine), then deliver it the same way. */
+  | { stallUntil: Promise<unknown> };
 
 /** A request as the rules see it: the command's name, its collection and its body. */
 export interface WireRequest {
@@ -150,20 +152,23 @@ export class FaultProxy {
       }
       if (action === 'cut-reply') cut.add(requestId);
       if (action === 'lose-reply') lost.add(requestId);
-      const stallMs = typeof action === 'object' ? action.stallMs : 0;
-      if (stallMs > 0) this.stats.stalls++;
+      const stallMs = typeof action === 'object' && 'stallMs' in action ? action.stallMs : 0;
+      const stallUntil = typeof action === 'object' && 'stallUntil' in action ? action.stallUntil : null;
+      const stalled = stallMs > 0 || stallUntil !== null;
+      if (stalled) this.stats.stalls++;
       const expectsReply = (frame.readUInt32LE(HEADER) & MORE_TO_COME) === 0 || request === null;
       const answered = expectsReply
         ? new Promise<void>((resolve) => inFlight.set(requestId, resolve))
         : Promise.resolve();
       chain = chain.then(async () => {
         if (stallMs > 0) await new Promise((resolve) => setTimeout(resolve, stallMs));
+        if (stallUntil) await stallUntil;
         if (upstream.destroyed) return;
         if (clientGone) this.stats.lateDeliveries++;
         upstream.write(frame);
         await answered;
       });
-      if (stallMs > 0) this.#hold(chain);
+      if (stalled) this.#hold(chain);
     });
   }
 
