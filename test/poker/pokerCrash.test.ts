@@ -3,7 +3,7 @@ import { ASSEMBLY } from '../../commands/index.js';
 import { silentLogger } from '../../src/logger.js';
 import { checkInvariants } from '../../utils/ledger/invariants.js';
 import { recoverLedger } from '../../utils/ledger/recovery.js';
-import { chipProblems } from '../../utils/poker/pokerService.js';
+import { chipProblems } from '../../utils/poker/tableBooks.js';
 import type { TableDoc } from '../../utils/poker/tableStore.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';

@@ -4,7 +4,7 @@ import type { BotDeps } from '../../src/interactions/types.js';
 import { seededRng } from '../../src/rng.js';
 import { checkInvariants } from '../../utils/ledger/invariants.js';
 import { act as engineAct, legalActions, type PokerAction } from '../../utils/poker/engine.js';
-import { chipProblems } from '../../utils/poker/pokerService.js';
+import { chipProblems } from '../../utils/poker/tableBooks.js';
 import type { TableDoc } from '../../utils/poker/tableStore.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';

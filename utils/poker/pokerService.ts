@@ -12,7 +12,6 @@ import {
   act,
   type Card,
   cancelHand,
-  chipsInHand,
   FULL_DECK,
   foldOut,
   type Game,
@@ -21,6 +20,7 @@ import {
   playableSeats,
   startHand,
 } from './engine.js';
+import { absorbMove, withoutMove } from './tableBooks.js';
 import type { PendingMove, TableDoc, TableStore } from './tableStore.js';
 
 declare module '../../src/features/feature.js' {
@@ -55,24 +55,6 @@ const TASK = {
 } as const;
 /** A Cookie operation left half-done is finished by its table's timer this much later. */
 const MOVES_AFTER_MS = 60_000;
-
-/**
- * Where a table's chips are, by the brief's rule: stacks + chips in the hand + cash-outs and
- * rake on their way out = bought in − cashed out − raked. Empty when it holds.
- */
-export function chipProblems(t: TableDoc): string[] {
-  const stacks = t.game.seats.reduce((n, s) => n + (s?.stack ?? 0), 0);
-  const leaving = t.pending
-    .filter((m) => m.kind !== 'buyin' && m.state === 'applying')
-    .reduce((n, m) => n + m.amount, 0);
-  const held = stacks + chipsInHand(t.game.hand) + leaving;
-  const owed = t.chips.in - t.chips.out - t.chips.rake;
-  return held === owed
-    ? []
-    : [
-        `poker table ${t._id}: stacks ${stacks} + hand ${chipsInHand(t.game.hand)} + leaving ${leaving} = ${held}, but in ${t.chips.in} − out ${t.chips.out} − rake ${t.chips.rake} = ${owed}`,
-      ];
-}
 
 /**
  * Poker tables (PRODUCT.md §1, "Game settlement"). Chips live in the table; only a buy-in, a
@@ -616,33 +598,6 @@ export class PokerService {
     if (!table) throw new AppError('STALE_CONTROL', `table ${tableId} is gone`, { tableId });
     return table;
   }
-}
-
-/** The table once a move's Cookies moved: a buy-in's chips on its seat, a cash-out or rake counted out. */
-function absorbMove(t: TableDoc, move: PendingMove): TableDoc {
-  const game = structuredClone(t.game);
-  const chips = { ...t.chips };
-  if (move.kind === 'buyin') {
-    const seat = game.seats[move.seat];
-    // The sitting numbers this seat's cash-out, so the next member on the seat gets its own id.
-    game.seats[move.seat] = {
-      userId: move.userId,
-      stack: (seat?.userId === move.userId ? seat.stack : 0) + move.amount,
-      sitting: move.sitting,
-    };
-    chips.in += move.amount;
-  } else if (move.kind === 'cashout') chips.out += move.amount;
-  else chips.rake += move.amount;
-  return { ...withoutMove(t, move.op), game, chips };
-}
-
-/** The table without a move and its marker (the marker list is unset when it empties). */
-function withoutMove(t: TableDoc, op: string): TableDoc {
-  return {
-    ...t,
-    pending: t.pending.filter((m) => m.op !== op),
-    appliedCookieOperations: (t.appliedCookieOperations ?? []).filter((o) => o !== op),
-  };
 }
 
 /** The seat the member sits in (a pending buy-in counts), or null. */
