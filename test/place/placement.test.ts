@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { ASSEMBLY } from '../../commands/index.js';
 import type { BotDeps } from '../../src/interactions/types.js';
 import { checkInvariants } from '../../utils/ledger/invariants.js';
-import { PlaceService } from '../../utils/place/placeService.js';
+import { PlaceService, placementId } from '../../utils/place/placeService.js';
 import { PlaceStore } from '../../utils/place/placeStore.js';
 import { PlaceEconomy } from '../../utils/placeEconomy.js';
 import { makeBotDeps } from '../support/botHarness.js';
@@ -186,8 +186,8 @@ describe('placing pixels', () => {
     const feed = await deps.services.place.changesAfter(0, 10);
     expect(feed.revision).toBe(3);
     expect(feed.changes.map((c) => [c.revision, c.opId])).toEqual([
-      [2, 'after'],
-      [3, 'lost'],
+      [2, placementId(ben, 'after')],
+      [3, placementId(ann, 'lost')],
     ]);
     await deps.ledger.flush();
     expect(await deps.services.place.wallet(ann)).toMatchObject({ balance: 900 * POINT, placements: 1 });
@@ -219,7 +219,7 @@ describe('placing pixels', () => {
     await placing;
     await deps.scheduler.runDue();
     const feed = await deps.services.place.changesAfter(0, 10);
-    expect(feed.changes.filter((c) => c.opId === 'slow')).toHaveLength(1);
+    expect(feed.changes.filter((c) => c.opId === placementId(ann, 'slow'))).toHaveLength(1);
     await deps.ledger.flush();
     expect(await deps.services.place.wallet(ann)).toMatchObject({ balance: 900 * POINT, placements: 1 });
     expect(await ASSEMBLY.checkInvariants(t.db, deps.config, deps.ledger, deps.clock.now())).toEqual([]);

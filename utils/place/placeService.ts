@@ -130,7 +130,7 @@ export class PlaceService {
    * process (one read fewer per placement). A resize elsewhere is seen within a second; a
    * pixel placed outside a canvas shrunk in that second is outside every picture.
    */
-  async #size(): Promise<{ width: number; height: number }> {
+  async size(): Promise<{ width: number; height: number }> {
     const now = this.deps.clock.now().getTime();
     if (!this.#sizeCache || now - this.#sizeCache.at > 1_000) {
       const canvas = await this.canvas();
@@ -420,7 +420,7 @@ export class PlaceService {
   }): Promise<Placed> {
     if (!(await this.deps.runtimeConfig.get('place_enabled')))
       throw featureDisabled('place:errors.disabled', 'place_enabled');
-    const canvas = await this.#size();
+    const canvas = await this.size();
     if (
       !Number.isInteger(request.x) ||
       !Number.isInteger(request.y) ||
@@ -443,7 +443,7 @@ export class PlaceService {
     const now = this.deps.clock.now();
     await this.#ensureSweep(now);
     const intent: PlacementDoc = {
-      _id: request.opId,
+      _id: placementId(request.userId, request.opId),
       userId: request.userId,
       x: request.x,
       y: request.y,
@@ -453,7 +453,16 @@ export class PlaceService {
       at: now,
     };
     if (!(await this.deps.store.createPlacement(intent))) {
-      return this.#finish((await this.deps.store.placement(request.opId)) as PlacementDoc, true);
+      const earlier = (await this.deps.store.placement(intent._id)) as PlacementDoc;
+      // The id first, the balance after: an id used for another pixel is refused as such,
+      // whatever became of its first placement.
+      if (earlier.x !== intent.x || earlier.y !== intent.y || earlier.color !== intent.color) {
+        throw new AppError(
+          'OPERATION_ID_REUSED',
+          `placement ${intent._id} was (${earlier.x}, ${earlier.y}) colour ${earlier.color}`,
+        );
+      }
+      return this.#finish(earlier, true);
     }
     return this.#finish(intent, false);
   }
@@ -620,7 +629,11 @@ export class PlaceService {
       balance,
       replayed,
     });
-    if (p.status === 'refused') throw notEnoughPoints(await this.deps.economy.balance(p.userId), p.cost);
+    // Refused once, refused again with the same numbers (the member may have points by now).
+    if (p.status === 'refused') {
+      const balance = p.refusedBalance ?? (await this.deps.economy.balance(p.userId));
+      throw notEnoughPoints(balance, p.cost, { earlier: true });
+    }
     // A retry, or the sweep: the placement's event, if written, is the answer.
     const earlier = retry ? await this.deps.store.eventOf(p._id) : null;
     if (earlier) {
@@ -637,8 +650,9 @@ export class PlaceService {
       balance = outcome.legs[0]?.balanceAfter ?? null;
     } catch (error) {
       if (!isAppError(error, 'INSUFFICIENT_PLACE_POINTS')) throw error;
-      await this.deps.store.setStatus(p._id, 'refused');
-      throw notEnoughPoints(Number(error.context.balance), p.cost);
+      const balance = Number(error.context.balance);
+      await this.deps.store.refuse(p._id, balance);
+      throw notEnoughPoints(balance, p.cost);
     }
     for (;;) {
       const revision = await this.deps.store.allocate();
@@ -713,11 +727,26 @@ export async function placeInvariantProblems(store: PlaceStore, economy: PlaceEc
 }
 
 /** Not enough points: the balance, the cost, and how many pixels the balance still buys. */
-export function notEnoughPoints(balance: number, cost: number): AppError {
+/** `earlier`: the refusal of a placement this id asked for before, answered again. */
+export function notEnoughPoints(
+  balance: number,
+  cost: number,
+  options: { earlier?: boolean } = {},
+): AppError {
   return new AppError('INSUFFICIENT_PLACE_POINTS', `has ${balance}, needs ${cost}`, {
     balance,
     needed: cost,
     currency: 'place',
     affordable: Math.floor(balance / cost),
+    ...(options.earlier ? { earlier: true } : {}),
   });
+}
+
+/**
+ * A placement's id: the member's, then the id their request carried (a Discord interaction, a
+ * console line, a web Idempotency-Key). Two members can never share one placement, whatever
+ * ids their clients make.
+ */
+export function placementId(userId: string, opId: string): string {
+  return `${userId}:${opId}`;
 }

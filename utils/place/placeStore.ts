@@ -62,6 +62,8 @@ export interface PlacementDoc {
   cost: number;
   status: 'debiting' | 'allocated' | 'done' | 'refused';
   revision?: number;
+  /** Milli-points the member had when it was refused: the same id answers with the same numbers. */
+  refusedBalance?: number;
   at: Date;
 }
 
@@ -337,6 +339,10 @@ export class PlaceStore {
 
   async setStatus(id: string, status: PlacementDoc['status']): Promise<void> {
     await this.#placements.updateOne({ _id: id }, { $set: { status } });
+  }
+
+  async refuse(id: string, balance: number): Promise<void> {
+    await this.#placements.updateOne({ _id: id }, { $set: { status: 'refused', refusedBalance: balance } });
   }
 
   /**
