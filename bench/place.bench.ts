@@ -62,7 +62,16 @@ const { client, db } = await connectDatabase(server.uri, `bench_${randomBytes(4)
 await ASSEMBLY.ensureIndexes(db);
 const cols = collections(db);
 const ledger = new Ledger({ cols, clock: systemClock, rng: cryptoRng, log, config: config.ledger });
-const app: AppDeps = { config, log, clock: systemClock, rng: cryptoRng, db, cols, ledger };
+const app: AppDeps = {
+  config,
+  log,
+  clock: systemClock,
+  wallClock: systemClock,
+  rng: cryptoRng,
+  db,
+  cols,
+  ledger,
+};
 const deps = createBotDeps(app, ASSEMBLY, { transport: { send: async () => {}, edit: async () => {} } });
 const member = (i: number) => `9${String(i % MEMBERS).padStart(17, '0')}`;
 await runPool(MEMBERS, IN_FLIGHT, (i) =>

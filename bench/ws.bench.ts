@@ -42,7 +42,16 @@ try {
   await ASSEMBLY.ensureIndexes(db);
   const cols = collections(db);
   const ledger = new Ledger({ cols, clock: systemClock, rng: cryptoRng, log, config: config.ledger });
-  const app: AppDeps = { config, log, clock: systemClock, rng: cryptoRng, db, cols, ledger };
+  const app: AppDeps = {
+    config,
+    log,
+    clock: systemClock,
+    wallClock: systemClock,
+    rng: cryptoRng,
+    db,
+    cols,
+    ledger,
+  };
   const deps = createBotDeps(app, ASSEMBLY, { transport: { send: async () => {}, edit: async () => {} } });
 
   // The web process, with limits that let one machine play 1,500 browsers and 20 members.

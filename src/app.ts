@@ -13,7 +13,14 @@ import { cryptoRng, type Rng } from './rng.js';
 export interface AppDeps {
   config: Config;
   log: Logger;
+  /** Business time: the economy, the games, the hunt (simulated in the console and the sim). */
   clock: Clock;
+  /**
+   * Real time, always: the windows of security and transport (a worker's timestamp and nonces,
+   * web sign-in links, sessions and rate limits), which a simulated clock must not stretch or
+   * freeze. The system clock everywhere but in tests.
+   */
+  wallClock: Clock;
   rng: Rng;
   /** For stores only (features' and infrastructure's); commands never see it. */
   db: Db;
@@ -44,6 +51,7 @@ export async function openApp(
     config,
     log,
     clock,
+    wallClock: systemClock,
     rng,
     db: database.db,
     cols,

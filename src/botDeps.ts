@@ -22,7 +22,7 @@ export interface BotDepsOptions {
  * features' own stores). Task handlers are registered with the scheduler here.
  */
 export function createBotDeps(app: AppDeps, assembly: Assembly, options: BotDepsOptions): BotDeps {
-  const { config, log, clock, rng, ledger, cols, db } = app;
+  const { config, log, clock, wallClock, rng, ledger, cols, db } = app;
   const runtimeConfig = new RuntimeConfig(app, assembly.settingsFor(config), config.runtimeConfigTtlMs);
   const scheduler = new Scheduler(
     { tasks: cols.dueTasks, clock, log },
@@ -42,6 +42,7 @@ export function createBotDeps(app: AppDeps, assembly: Assembly, options: BotDeps
     config,
     log,
     clock,
+    wallClock,
     rng,
     ledger,
     db,

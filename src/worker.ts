@@ -7,7 +7,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { signedHeaders } from '../utils/hunt/signing.js';
+import { signedHeaders, splitUrl } from '../utils/hunt/signing.js';
 
 const args = z
   .object({
@@ -45,12 +45,14 @@ async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Pr
     method,
     headers: {
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...signedHeaders(args.id, args.secret, { method, path, timestamp, nonce, body: text }),
+      ...signedHeaders(args.id, args.secret, { method, ...splitUrl(path), timestamp, nonce, body: text }),
     },
     ...(body === undefined ? {} : { body: text }),
   });
-  const json = (await response.json()) as T & { error?: string };
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${json.error ?? ''}`);
+  const json = (await response.json()) as T & { error?: { code: string; message: string } };
+  if (!response.ok) {
+    throw new Error(`${method} ${path}: ${response.status} ${json.error?.code} ${json.error?.message}`);
+  }
   return json;
 }
 

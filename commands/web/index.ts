@@ -10,6 +10,8 @@ import { WebStore } from '../../utils/web/webStore.js';
 export const webFeature: Feature = {
   name: 'web',
   ensureIndexes: WebStore.ensureIndexes,
-  createServices: (infra) => ({ web: new WebService({ store: new WebStore(infra.db), clock: infra.clock }) }),
-  httpRoutes: (deps, shared) => webRoutes(deps, shared),
+  createServices: (infra) => ({
+    web: new WebService({ store: new WebStore(infra.db), wallClock: infra.wallClock }),
+  }),
+  httpRoutes: (deps) => webRoutes(deps),
 };

@@ -1,4 +1,4 @@
-import type { ManualClock } from '../clock.js';
+import type { SteerableClock } from '../clock.js';
 import type { Locale } from '../i18n/i18n.js';
 import type { InteractionRuntime } from '../interactions/runtime.js';
 import type { Invocation } from '../interactions/types.js';
@@ -33,7 +33,7 @@ export class ConsoleSession {
   constructor(
     private readonly deps: {
       runtime: InteractionRuntime;
-      clock: ManualClock;
+      clock: SteerableClock;
       identities: ConsoleIdentities;
       output: ConsoleOutput;
       scheduler: Scheduler;

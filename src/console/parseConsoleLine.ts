@@ -2,6 +2,7 @@ import { type APIApplicationCommandOption, ApplicationCommandOptionType } from '
 import { parseArgsStringToArgv } from 'string-argv';
 import type { DiscordNamed } from '../i18n/definitions.js';
 import { LOCALES, type Locale } from '../i18n/i18n.js';
+import { INTEGER_TEXT, NUMBER_TEXT } from '../interactions/optionText.js';
 import type { CommandModule } from '../interactions/types.js';
 
 export type ConsoleAction =
@@ -34,10 +35,6 @@ export function parseDuration(text: string): number {
   if (ms > MAX_WAIT_MS) throw new ConsoleLineError(`"${text}" is too long: !wait goes at most 3650d`);
   return ms;
 }
-
-/** What Discord's client sends for each option type: integers as decimal digits, numbers as finite decimals. */
-const INTEGER_TEXT = /^-?\d{1,16}$/;
-const NUMBER_TEXT = /^-?\d{1,16}(?:\.\d{1,16})?$/;
 
 /**
  * One console line: `[as NAME] /command [group] [subcommand] option:value option:"a b"`,

@@ -4,7 +4,7 @@ import pino from 'pino';
 import { ASSEMBLY } from '../../commands/index.js';
 import { openApp } from '../app.js';
 import { prepareBotDeps } from '../botDeps.js';
-import { ManualClock } from '../clock.js';
+import { ManualClock, RunningClock } from '../clock.js';
 import type { Config } from '../config.js';
 import { describeServer } from '../db/connect.js';
 import { pageUrl, serveHttp } from '../http/serve.js';
@@ -56,7 +56,9 @@ export async function runLocalConsole(config: Config, argv: string[]): Promise<n
       moderatorUserIds: [...config.authority.moderatorUserIds, admin.id],
     },
   };
-  const clock = new ManualClock();
+  // A script's clock stands still between `!wait` lines, so it replays identically; at the
+  // prompt the clock runs like a live bot's (plus what `!wait` skipped), and so do its timers.
+  const clock = args.script === null ? new RunningClock() : new ManualClock();
   // A script deals the same cards and rolls the same dice on every run (README, "The local console").
   const rng = args.script === null ? cryptoRng : seededRng('console-script');
   const app = await openApp(consoleConfig, log, { clock, rng, persistent: args.persistent });
@@ -119,6 +121,7 @@ export async function runLocalConsole(config: Config, argv: string[]): Promise<n
     });
     const url = pageUrl(deps, http);
     if (http && url) write(`The live canvas: ${url} (run /place web for a sign-in link).\n`);
+    deps.scheduler.start(config.scheduler.pollMs);
     const rl = createInterface({ input: process.stdin, output: process.stdout, prompt: '> ' });
     rl.prompt();
     for await (const line of rl) {
@@ -127,6 +130,7 @@ export async function runLocalConsole(config: Config, argv: string[]): Promise<n
     }
     rl.close();
     await http?.close();
+    await deps.scheduler.stop();
     return 0;
   } finally {
     await app.close();

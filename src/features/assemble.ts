@@ -91,7 +91,7 @@ export function assembleFeatures(features: readonly Feature[]): Assembly {
       for (const feature of features) await feature.ensureIndexes?.(db);
     },
     httpRoutes(deps) {
-      return features.flatMap((f) => (f.httpRoutes ? [f.httpRoutes(deps, { errorMessages })] : []));
+      return features.flatMap((f) => (f.httpRoutes ? [f.httpRoutes(deps)] : []));
     },
     settingsFor(config) {
       const catalog: Record<string, Setting<unknown>> = { ...settings };

@@ -29,12 +29,6 @@ export interface FeatureInfra extends Omit<BotDeps, 'services'> {
  * its runtime settings (keys start with its name), the messages of its error codes, its
  * collections' indexes, its services and its timers. Each part is optional.
  */
-/** What every feature's HTTP routes may use from the whole assembly. */
-export interface HttpShared {
-  /** Every error code's message (JSON errors carry the same text as Discord replies). */
-  errorMessages: Readonly<Partial<Record<ErrorCode, ErrorMessage>>>;
-}
-
 export interface Feature {
   /** Also the namespace of its texts: `cookies:give.prompt`. */
   name: string;
@@ -53,8 +47,11 @@ export interface Feature {
    */
   checkInvariants?(db: Db, config: Config, ledger: Ledger, now: Date): Promise<string[]>;
   createServices?(infra: FeatureInfra): Partial<FeatureServices>;
-  /** Routes on the bot's HTTP server (the hunt's worker API, the canvas's page and API). */
-  httpRoutes?(deps: BotDeps, shared: HttpShared): HttpRoutes;
+  /**
+   * Routes on the bot's HTTP server (the hunt's worker API, the canvas's page and API). They
+   * answer by the server's contract (`src/http/contract.ts`): throw `HttpError` or `AppError`.
+   */
+  httpRoutes?(deps: BotDeps): HttpRoutes;
   /** Task handlers; they get the full deps, services included. */
   tasks?(deps: BotDeps): readonly TaskHandler[];
 }

@@ -36,7 +36,8 @@ export type FeedMessage =
 const wire = (e: PixelEventDoc): WireChange => [e._id, e.x, e.y, e.color, e.owner, e.at.getTime()];
 
 interface Options {
-  place: PlaceService;
+  /** The canvas's changes feed (the Place service). */
+  place: Pick<PlaceService, 'advance' | 'changesAfter'>;
   /** Display names of members (the profiles), for the feed's lines. */
   names: (ids: string[]) => Promise<Map<string, string>>;
   log: Logger;
@@ -126,7 +127,10 @@ export class LiveFeed {
       });
       ws.on('error', () => ws.terminate());
       this.#send(ws, { type: 'hello', revision: this.#revision });
-      if (after === null || after >= this.#revision) this.#live.add(ws);
+      // With a revision, it joins at the next tick, after the feed has read what committed
+      // meanwhile: it catches up from there, or is told to reload when it is too far behind or
+      // ahead of the canvas (a board from before a restore).
+      if (after === null) this.#live.add(ws);
       else this.#joining.push({ ws, after });
     });
   }
@@ -180,7 +184,7 @@ export class LiveFeed {
   }
 
   async #catchUp(ws: WebSocket, after: number): Promise<void> {
-    if (this.#revision - after > (this.options.maxCatchUp ?? 10_000)) {
+    if (this.#revision - after > (this.options.maxCatchUp ?? 10_000) || after > this.#revision) {
       this.#send(ws, { type: 'reload', revision: this.#revision });
       this.#live.add(ws);
       return;
@@ -225,10 +229,12 @@ export class LiveFeed {
 
   #sendRaw(ws: WebSocket, data: Buffer): void {
     if (ws.readyState !== ws.OPEN) return;
-    // A client that does not read is dropped, never buffered without bound.
+    // A client that does not read is sent nothing more, never buffered without bound. Its close
+    // frame waits behind what it has not read, so it is not cut off: a client that reads again
+    // gets the frame and knows to reconnect with its last revision; one that never reads again
+    // is cut when the closing handshake times out (ws: 30 s).
     if (ws.bufferedAmount > (this.options.maxBufferedBytes ?? 1 << 20)) {
       ws.close(CLOSE.tooSlow, 'too slow: reconnect with your last revision');
-      ws.terminate();
       return;
     }
     ws.send(data, { binary: false });

@@ -1,5 +1,6 @@
 import type { Db } from 'mongodb';
 import type { Assembly } from '../features/assemble.js';
+import { describeAppError } from '../interactions/errorReplies.js';
 import type { BotDeps } from '../interactions/types.js';
 import { type Health, type HttpServer, startHttpServer } from './server.js';
 
@@ -18,8 +19,15 @@ export async function serveHttp(
     database: async () => (await parts.db.command({ ping: 1 })).ok === 1,
     gateway: parts.gateway ?? (() => 'none'),
   };
+  const english = deps.i18n.for('en');
   return startHttpServer(
-    { host: http.host, port: http.port, log: deps.log, health },
+    {
+      host: http.host,
+      port: http.port,
+      log: deps.log,
+      health,
+      describe: (error) => describeAppError(error, assembly.errorMessages, english),
+    },
     assembly.httpRoutes(deps),
   );
 }

@@ -1,6 +1,9 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { AppError } from '../../utils/errors.js';
 import type { Logger } from '../logger.js';
 import { metricsRegistry } from '../metrics.js';
+import { installContract } from './contract.js';
+import { parseQuery } from './params.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -25,23 +28,53 @@ export interface HttpServer {
   close(): Promise<void>;
 }
 
+export interface HttpAppOptions {
+  /** What `GET /healthz` reports; without it there is no such route. */
+  health?: Health;
+  /** An error of the bot as a member reads it (English), for the `message` of its answer. */
+  describe: (error: AppError) => string;
+  log?: Logger;
+}
+
 /**
  * The bot's HTTP server (fastify): bound to loopback unless HTTP_HOST says otherwise. JSON
  * bodies keep their raw text for signature checks. Features register their routes; the
- * server itself serves `GET /metrics` (Prometheus) and `GET /healthz`.
+ * server itself serves `GET /metrics` (Prometheus) and `GET /healthz`, and holds every route
+ * to one contract (`contract.ts`).
  */
 export async function startHttpServer(
-  options: { host: string; port: number; log: Logger; health: Health },
+  options: HttpAppOptions & { host: string; port: number; log: Logger },
   routes: readonly HttpRoutes[],
 ): Promise<HttpServer> {
-  const app = buildHttpApp(routes, options.health);
+  const app = buildHttpApp(routes, options);
   const address = await app.listen({ host: options.host, port: options.port });
   options.log.info({ event: 'http.listening', address }, `HTTP server on ${address}`);
   return { app, url: address, close: () => app.close() };
 }
 
-export function buildHttpApp(routes: readonly HttpRoutes[], health?: Health): FastifyInstance {
+/** One route as fastify registered it; `page` routes serve HTML and assets and read no query. */
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  page: boolean;
+}
+
+const ROUTE_TABLES = new WeakMap<FastifyInstance, RegisteredRoute[]>();
+
+/** Every route the server has, as fastify registered it (the route-table test walks them all). */
+export function registeredRoutes(app: FastifyInstance): readonly RegisteredRoute[] {
+  return ROUTE_TABLES.get(app) ?? [];
+}
+
+export function buildHttpApp(routes: readonly HttpRoutes[], options: HttpAppOptions): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: 16 * 1024 });
+  const table: RegisteredRoute[] = [];
+  ROUTE_TABLES.set(app, table);
+  app.addHook('onRoute', (route) => {
+    const page = (route.config as { page?: boolean } | undefined)?.page === true;
+    for (const method of [route.method].flat()) table.push({ method, url: route.url as string, page });
+  });
+  installContract(app, options);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     request.rawBody = body as string;
     try {
@@ -50,11 +83,23 @@ export function buildHttpApp(routes: readonly HttpRoutes[], health?: Health): Fa
       done(Object.assign(new Error('the body is not JSON'), { statusCode: 400 }), undefined);
     }
   });
-  app.get('/metrics', async (_request, reply) =>
-    reply.type(metricsRegistry.contentType).send(await metricsRegistry.metrics()),
+  // The sign-in form posts its token as a form field.
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string' },
+    (request, body, done) => {
+      request.rawBody = body as string;
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    },
   );
+  app.get('/metrics', async (request, reply) => {
+    parseQuery({}, request.query);
+    return reply.type(metricsRegistry.contentType).send(await metricsRegistry.metrics());
+  });
+  const { health } = options;
   if (health) {
-    app.get('/healthz', async (_request, reply) => {
+    app.get('/healthz', async (request, reply) => {
+      parseQuery({}, request.query);
       const database = await health.database().catch(() => false);
       const gateway = health.gateway();
       const ok = database && gateway !== 'disconnected';

@@ -3,85 +3,32 @@ import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { parsePlacePoints } from '../../utils/amounts.js';
-import { type AppError, isAppError } from '../../utils/errors.js';
 import { grantPlacePoints } from '../../utils/hunt/adminGrant.js';
 import { PALETTE, rgb } from '../../utils/place/palette.js';
 import type { OpenedSession } from '../../utils/web/webService.js';
 import type { WebIdentity } from '../../utils/web/webStore.js';
-import type { HttpShared } from '../features/feature.js';
 import { hasAccess, resolveActor } from '../interactions/authority.js';
-import { describeAppError } from '../interactions/errorReplies.js';
 import type { Access, Actor, BotDeps } from '../interactions/types.js';
 import { metrics } from '../metrics.js';
 import { pngPalette, renderCanvasPng } from '../render/placeImages.js';
 import { SNOWFLAKE_PATTERN } from '../snowflake.js';
+import { HttpError, refuseUpgrade } from './contract.js';
 import { CLOSE, LiveFeed } from './liveFeed.js';
+import { parseQuery, parseWith, searchParamsObject, wholeNumber } from './params.js';
 import { webPage } from './webPage.js';
 
 export const SESSION_COOKIE = 'place_session';
 const PNG_PALETTE = pngPalette(PALETTE.map((_, i) => rgb(i)));
 const PUBLIC_PALETTE = PALETTE.map((c) => ({ name: c.name, hex: c.hex }));
+/** Loopback names a browser may use for a server without PUBLIC_URL. */
+const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
 
-/** Every refusal is `{ "error": { "code", "message" } }` with one of these codes (README). */
-export type WebErrorCode =
-  | 'BAD_REQUEST'
-  | 'NOT_SIGNED_IN'
-  | 'FORBIDDEN'
-  | 'BAD_ORIGIN'
-  | 'RATE_LIMITED'
-  | 'IDEMPOTENCY_KEY_REUSED'
-  | 'LINK_INVALID'
-  | 'NOT_FOUND'
-  | 'UPGRADE_REQUIRED'
-  | AppError['code'];
-
-const STATUS: Partial<Record<WebErrorCode, number>> = {
-  BAD_REQUEST: 400,
-  INVALID_INPUT: 400,
-  NOT_SIGNED_IN: 401,
-  INSUFFICIENT_PLACE_POINTS: 402,
-  FORBIDDEN: 403,
-  NOT_AUTHORIZED: 403,
-  BAD_ORIGIN: 403,
-  NOT_FOUND: 404,
-  IDEMPOTENCY_KEY_REUSED: 409,
-  LINK_INVALID: 410,
-  UPGRADE_REQUIRED: 426,
-  RATE_LIMITED: 429,
-  FEATURE_DISABLED: 503,
-};
-
-class WebError extends Error {
-  constructor(
-    readonly code: WebErrorCode,
-    message: string,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-  }
-}
-
-/**
- * Security headers on every response: no inline script or style (the CSP), no framing, no
- * sniffing, no referrer to other sites (a sign-in link must not leak).
- */
-const SECURITY_HEADERS = {
-  'content-security-policy':
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
-  'x-frame-options': 'DENY',
-  'x-content-type-options': 'nosniff',
-  // Not no-referrer: with it, browsers send `Origin: null` on form posts, which the origin check refuses.
-  'referrer-policy': 'same-origin',
-  'cross-origin-opener-policy': 'same-origin',
-};
-
-const xy = { x: z.coerce.number().int().min(0), y: z.coerce.number().int().min(0) };
+/** A member (a Discord id) or a worker (`w-` and 16 hex digits). */
+const clientId = z.string().regex(/^(\d{17,20}|w-[0-9a-f]{16})$/, {
+  error: 'a member id (17 to 20 digits) or a worker id (w- and 16 hex digits)',
+});
 const schemas = {
-  changes: z.object({
-    after: z.coerce.number().int().min(0),
-    limit: z.coerce.number().int().min(1).max(5_000).default(1_000),
-  }),
-  pixelInfo: z.object(xy),
+  changes: { after: wholeNumber(0), limit: wholeNumber(1, 5_000).default(1_000) },
   // A JSON body: numbers must be numbers ("1" is refused, unlike in a query string).
   pixel: z
     .object({
@@ -94,33 +41,27 @@ const schemas = {
         .max(PALETTE.length - 1),
     })
     .strict(),
-  idempotencyKey: z.string().regex(/^[\w-]{8,64}$/),
-  earnings: z.object({
-    limit: z.coerce.number().int().min(1).max(200).default(50),
-    client_id: z.string().max(40).optional(),
-  }),
+  idempotencyKey: z
+    .string({ error: 'required: 8 to 64 letters, digits, _ or -' })
+    .regex(/^[\w-]{8,64}$/, { error: '8 to 64 letters, digits, _ or -' }),
+  earnings: { limit: wholeNumber(1, 200).default(50), client_id: clientId.optional() },
   points: z
     .object({
-      target_client_id: z.string().regex(/^(\d{17,20}|w-[0-9a-f]{16})$/),
+      target_client_id: clientId,
       points: z.union([z.number().positive(), z.string()]),
       reason: z.string().max(200).default(''),
     })
     .strict(),
-  ws: z.object({ after: z.coerce.number().int().min(0).optional() }),
-  login: z.object({ token: z.string().regex(/^[\w-]{20,100}$/) }),
+  ws: { after: wholeNumber(0).optional() },
+  login: { token: z.string().regex(/^[\w-]{20,100}$/, { error: 'the token of a sign-in link' }) },
+  // Discord answers with `code` and `state`, or with `error` when the member cancels.
+  oauth: {
+    code: z.string().min(1).max(512).optional(),
+    state: z.string().min(1).max(128).optional(),
+    error: z.string().max(100).optional(),
+    error_description: z.string().max(500).optional(),
+  },
 };
-
-function parse<T>(schema: z.ZodType<T>, value: unknown): T {
-  const parsed = schema.safeParse(value ?? {});
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new WebError(
-      'BAD_REQUEST',
-      `${issue?.path.join('.') || 'request'}: ${issue?.message ?? 'invalid'}`,
-    );
-  }
-  return parsed.data;
-}
 
 /**
  * The canvas on the web (README, "The canvas on the web"): the public board and its changes,
@@ -128,9 +69,8 @@ function parse<T>(schema: z.ZodType<T>, value: unknown): T {
  * `/place` page, and sign-in by one-time link (or Discord OAuth2 when configured). The same
  * services as the slash commands do the work; this file only speaks HTTP.
  */
-export function webRoutes(deps: BotDeps, shared: HttpShared) {
+export function webRoutes(deps: BotDeps) {
   const { config, services } = deps;
-  const i18n = deps.i18n.for('en');
   const feed = new LiveFeed({
     place: services.place,
     names: (ids) => deps.profiles.names(ids),
@@ -146,36 +86,6 @@ export function webRoutes(deps: BotDeps, shared: HttpShared) {
   };
 
   function routes(app: FastifyInstance) {
-    // The sign-in form posts its token as a form field.
-    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_r, body, done) =>
-      done(null, Object.fromEntries(new URLSearchParams(body as string))),
-    );
-    app.addHook('onSend', async (_request, reply, payload) => {
-      reply.headers(SECURITY_HEADERS);
-      return payload;
-    });
-    app.setErrorHandler(async (error, request, reply) => {
-      if (error instanceof WebError) {
-        return reply
-          .code(STATUS[error.code] ?? 400)
-          .headers(error.headers)
-          .send({ error: { code: error.code, message: error.message } });
-      }
-      if (isAppError(error)) {
-        metrics.errors.inc({ code: error.code });
-        return reply.code(STATUS[error.code] ?? 409).send({
-          error: { code: error.code, message: describeAppError(error, shared.errorMessages, i18n) },
-        });
-      }
-      const status = (error as { statusCode?: number }).statusCode;
-      if (status && status < 500) {
-        return reply.code(status).send({ error: { code: 'BAD_REQUEST', message: (error as Error).message } });
-      }
-      metrics.errors.inc({ code: 'UNEXPECTED' });
-      deps.log.error({ event: 'http.failed', url: request.url, err: error }, 'HTTP request failed');
-      return reply.code(500).send({ error: { code: 'UNEXPECTED', message: 'Something went wrong.' } });
-    });
-
     app.addHook('onReady', () => feed.start());
     app.addHook('onClose', () => feed.stop());
 
@@ -187,23 +97,37 @@ export function webRoutes(deps: BotDeps, shared: HttpShared) {
     };
     const signedIn = async (request: FastifyRequest, access: Access = 'everyone') => {
       const identity = await identityOf(request);
-      if (!identity) throw new WebError('NOT_SIGNED_IN', 'Sign in first: run /place web in Discord.');
+      if (!identity) throw new HttpError('NOT_SIGNED_IN', 'Sign in first: run /place web in Discord.');
       const actor: Actor = resolveActor(
         { id: identity.userId, name: identity.name },
         identity.roleIds,
         config.authority,
       );
-      if (!hasAccess(actor, access)) throw new WebError('FORBIDDEN', `This needs ${access} rights.`);
+      if (!hasAccess(actor, access)) throw new HttpError('FORBIDDEN', `This needs ${access} rights.`);
       return actor;
     };
-    /** Where the page is served from: PUBLIC_URL, else the address the browser used. */
-    const originOf = (request: FastifyRequest) =>
-      config.http.publicUrl ? new URL(config.http.publicUrl).origin : `${request.protocol}://${request.host}`;
-    /** A write: from the page's own origin (CSRF, with the SameSite cookie), within the rate limits. */
-    const write = async (request: FastifyRequest, actor: Actor | null) => {
-      if (request.headers.origin !== originOf(request)) {
-        throw new WebError('BAD_ORIGIN', 'Writes are accepted only from the page itself.');
-      }
+    /**
+     * Where the page is served from, as the server knows it, never as the request claims it:
+     * PUBLIC_URL when set; else only the loopback names on the port the connection came in on.
+     * (A Host header is the client's to write, so an origin built from it proves nothing.)
+     */
+    const pageOrigins = (request: FastifyRequest): string[] =>
+      config.http.publicUrl
+        ? [new URL(config.http.publicUrl).origin]
+        : LOOPBACK.map((name) => `http://${name}:${request.socket.localPort}`);
+    /** A write comes from the page itself (CSRF, with the SameSite cookie). */
+    const fromThePage = (request: FastifyRequest) => {
+      const origin = request.headers.origin;
+      if (origin && pageOrigins(request).includes(origin)) return;
+      throw new HttpError(
+        'BAD_ORIGIN',
+        config.http.publicUrl
+          ? `Writes are accepted only from the page itself (${pageOrigins(request)[0]}).`
+          : 'Writes are accepted only from the page itself: on this server (no PUBLIC_URL set) that is http://localhost or http://127.0.0.1 on its port. Behind a proxy or on another address, set PUBLIC_URL.',
+      );
+    };
+    /** Within the rate limits: per address, and per member when signed in. */
+    const withinLimits = async (request: FastifyRequest, actor: Actor | null) => {
       const checks = [
         services.web.allow(`write:ip:${request.ip}`, {
           limit: config.http.writesPerIpPerMin,
@@ -221,8 +145,8 @@ export function webRoutes(deps: BotDeps, shared: HttpShared) {
       for (const verdict of await Promise.all(checks)) {
         if (!verdict.allowed) {
           const seconds = Math.ceil(verdict.retryAfterMs / 1000);
-          throw new WebError('RATE_LIMITED', `Too many requests; try again in ${seconds} s.`, {
-            'retry-after': String(seconds),
+          throw new HttpError('RATE_LIMITED', `Too many requests; try again in ${seconds} s.`, {
+            headers: { 'retry-after': String(seconds) },
           });
         }
       }
@@ -237,13 +161,14 @@ export function webRoutes(deps: BotDeps, shared: HttpShared) {
         sameSite: 'strict',
         secure: (config.http.publicUrl ?? '').startsWith('https:'),
         // Relative, so a browser whose clock differs from the server's keeps it as long.
-        maxAge: Math.max(0, Math.floor((expiresAt.getTime() - deps.clock.now().getTime()) / 1000)),
+        maxAge: Math.max(0, Math.floor((expiresAt.getTime() - deps.wallClock.now().getTime()) / 1000)),
       });
     };
 
     // --- Public -----------------------------------------------------------------------
 
     app.get('/api/public/place', async (request, reply) => {
+      parseQuery({}, request.query);
       const board = await services.place.board();
       const etag = `"r${board.revision}-${board.width}x${board.height}"`;
       reply.header('etag', etag).header('cache-control', 'no-cache');
@@ -261,6 +186,7 @@ export function webRoutes(deps: BotDeps, shared: HttpShared) {
     });
 
     app.get('/api/public/place.png', async (request, reply) => {
+      parseQuery({}, request.query);
       const board = await services.place.board();
       const etag = `"png-r${board.revision}-${board.width}x${board.height}"`;
       reply.header('etag', etag).header('cache-control', 'no-cache');
@@ -270,10 +196,13 @@ export function webRoutes(deps: BotDeps, shared: HttpShared) {
     });
 
     app.get('/api/public/place/changes', async (request) => {
-      const { after, limit } = parse(schemas.changes, request.query);
+      const { after, limit } = parseQuery(schemas.changes, request.query);
       const committed = await services.place.advance();
-      // Further behind than one page allows: reload the board (cheaper than replaying).
-      if (committed - after > 10 * limit) return { reload: true, revision: committed, changes: [] };
+      // Further behind than one page allows: reload the board (cheaper than replaying). Ahead of
+      // the canvas (a revision it never reached, or a board from before a restore): reload too.
+      if (committed - after > 10 * limit || after > committed) {
+        return { reload: true, revision: committed, changes: [] };
+      }
       const feed = await services.place.changesAfter(after, limit);
       return {
         reload: false,
@@ -291,7 +220,11 @@ export function webRoutes(deps: BotDeps, shared: HttpShared) {
     });
 
     app.get('/api/public/place/pixel', async (request) => {
-      const { x, y } = parse(schemas.pixelInfo, request.query);
+      const size = await services.place.size();
+      const { x, y } = parseQuery(
+        { x: wholeNumber(0, size.width - 1), y: wholeNumber(0, size.height - 1) },
+        request.query,
+      );
       const info = await services.place.pixelInfo(x, y);
       if (!info) return { x, y, painted: 0, color_index: null, owner: null, revision: null, at: null };
       return {
@@ -311,16 +244,22 @@ export function webRoutes(deps: BotDeps, shared: HttpShared) {
     // --- The live WebSocket -----------------------------------------------------------
 
     app.get('/api/place/ws', async () => {
-      throw new WebError('UPGRADE_REQUIRED', 'This is a WebSocket: connect with Upgrade: websocket.');
+      throw new HttpError('UPGRADE_REQUIRED', 'This is a WebSocket: connect with Upgrade: websocket.');
     });
     app.server.on('upgrade', (request, socket, head) => {
       const url = new URL(request.url ?? '/', 'http://localhost');
       if (url.pathname !== '/api/place/ws') {
-        socket.destroy();
+        refuseUpgrade(socket, 'NOT_FOUND', `There is no WebSocket at ${url.pathname.slice(0, 200)}.`);
         return;
       }
-      const query = schemas.ws.safeParse(Object.fromEntries(url.searchParams));
-      const after = query.success ? (query.data.after ?? null) : null;
+      let after: number | null;
+      try {
+        after = parseQuery(schemas.ws, searchParamsObject(url.searchParams)).after ?? null;
+      } catch (error) {
+        if (!(error instanceof HttpError)) throw error;
+        refuseUpgrade(socket, error.code, error.message);
+        return;
+      }
       const ip = request.socket.remoteAddress ?? 'unknown';
       services.web
         .allow(`ws:ip:${ip}`, { limit: config.http.wsHandshakesPerIpPerMin, windowMs: 60_000 })
@@ -343,6 +282,7 @@ export function webRoutes(deps: BotDeps, shared: HttpShared) {
 
     // Whether this browser is signed in, without an error when not (the page asks first).
     app.get('/api/place/session', async (request) => {
+      parseQuery({}, request.query);
       const identity = await identityOf(request);
       return identity
         ? { signed_in: true, client_id: identity.userId, name: identity.name }
@@ -350,6 +290,7 @@ export function webRoutes(deps: BotDeps, shared: HttpShared) {
     });
 
     app.get('/api/place/me', async (request) => {
+      parseQuery({}, request.query);
       const actor = await signedIn(request);
       const [wallet, cost, earnings, workers] = await Promise.all([
         services.place.wallet(actor.id),
@@ -379,22 +320,20 @@ export function webRoutes(deps: BotDeps, shared: HttpShared) {
 
     app.post('/api/place/pixel', async (request) => {
       const actor = await signedIn(request);
-      await write(request, actor);
-      const key = parse(schemas.idempotencyKey, request.headers['idempotency-key']);
-      const body = parse(schemas.pixel, request.body);
+      fromThePage(request);
+      parseQuery({}, request.query);
+      const key = parseWith(schemas.idempotencyKey, request.headers['idempotency-key'], 'Idempotency-Key');
+      const body = parseWith(schemas.pixel, request.body);
+      await withinLimits(request, actor);
+      // The key is the member's (the service keys placements by member): a key reused for
+      // another pixel is refused before the balance is looked at, and a refused key stays refused.
       const placed = await services.place.place({
-        opId: `web.pixel:${actor.id}:${key}`,
+        opId: `web.pixel:${key}`,
         userId: actor.id,
         x: body.x,
         y: body.y,
         color: body.color_index,
       });
-      if (
-        placed.replayed &&
-        (placed.x !== body.x || placed.y !== body.y || placed.color !== body.color_index)
-      ) {
-        throw new WebError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used for another placement.');
-      }
       if (!placed.replayed) metrics.placements.inc({ channel: 'web' });
       return {
         revision: placed.revision,
@@ -408,7 +347,10 @@ export function webRoutes(deps: BotDeps, shared: HttpShared) {
     });
 
     app.post('/api/place/logout', async (request, reply) => {
-      await write(request, null);
+      fromThePage(request);
+      parseQuery({}, request.query);
+      parseWith(z.object({}).strict(), request.body);
+      await withinLimits(request, null);
       const token = request.cookies[SESSION_COOKIE];
       if (token) await services.web.signOut(token);
       return reply.clearCookie(SESSION_COOKIE, { path: '/' }).send({ signed_out: true });
@@ -418,7 +360,7 @@ export function webRoutes(deps: BotDeps, shared: HttpShared) {
 
     app.get('/api/admin/place/earnings', async (request) => {
       await signedIn(request, 'moderator');
-      const { limit, client_id } = parse(schemas.earnings, request.query);
+      const { limit, client_id } = parseQuery(schemas.earnings, request.query);
       const events = await services.hunt.earnings(limit, client_id);
       return {
         events: events.map((e) => ({
@@ -436,15 +378,17 @@ export function webRoutes(deps: BotDeps, shared: HttpShared) {
 
     app.post('/api/admin/place/points', async (request) => {
       const actor = await signedIn(request, 'moderator');
-      await write(request, actor);
-      const key = parse(schemas.idempotencyKey, request.headers['idempotency-key']);
-      const body = parse(schemas.points, request.body);
+      fromThePage(request);
+      parseQuery({}, request.query);
+      const key = parseWith(schemas.idempotencyKey, request.headers['idempotency-key'], 'Idempotency-Key');
+      const body = parseWith(schemas.points, request.body);
       let milli: number;
       try {
         milli = parsePlacePoints(String(body.points));
       } catch {
-        throw new WebError('BAD_REQUEST', 'points: a positive amount with up to 3 decimals, e.g. 12.345');
+        throw new HttpError('BAD_REQUEST', 'points: a positive amount with up to 3 decimals, e.g. 12.345');
       }
+      await withinLimits(request, actor);
       const target = body.target_client_id;
       const { owner, balance } = await grantPlacePoints(services, deps.i18n.for('en'), {
         opId: `web.grant:${actor.id}:${key}`,
@@ -458,29 +402,33 @@ export function webRoutes(deps: BotDeps, shared: HttpShared) {
 
     // --- The page and signing in ------------------------------------------------------
 
-    app.get('/', async (_request, reply) => reply.redirect('/place'));
-    app.get('/place', async (_request, reply) =>
+    // Pages read no query: links to them pick up parameters (a chat app's, a tracker's).
+    const page = { config: { page: true } };
+    app.get('/', page, async (_request, reply) => reply.redirect('/place'));
+    app.get('/place', page, async (_request, reply) =>
       reply.type('text/html; charset=utf-8').send((await webPage()).html),
     );
-    app.get('/place/app.js', async (_request, reply) =>
+    app.get('/place/app.js', page, async (_request, reply) =>
       reply.type('text/javascript; charset=utf-8').send((await webPage()).js),
     );
-    app.get('/place/app.css', async (_request, reply) =>
+    app.get('/place/app.css', page, async (_request, reply) =>
       reply.type('text/css; charset=utf-8').send((await webPage()).css),
     );
 
     // Opening the link shows a button; only pressing it uses the link. Discord and other
     // link previewers fetch URLs they see, and a GET that signed in would burn the link.
     app.get('/place/login', async (request, reply) => {
-      const { token } = parse(schemas.login, request.query);
+      const { token } = parseQuery(schemas.login, request.query);
       return reply.type('text/html; charset=utf-8').send(signInPage(token));
     });
     app.post('/place/login', async (request, reply) => {
-      await write(request, null);
-      const { token } = parse(schemas.login, request.body);
+      fromThePage(request);
+      parseQuery({}, request.query);
+      const { token } = parseWith(z.object(schemas.login).strict(), request.body);
+      await withinLimits(request, null);
       const session = await services.web.signIn(token);
       if (!session) {
-        throw new WebError(
+        throw new HttpError(
           'LINK_INVALID',
           'This sign-in link was used or has expired: run /place web again.',
         );
@@ -518,7 +466,8 @@ function registerDiscordOAuth(
   const { config } = deps;
   const redirectUri = `${config.http.publicUrl}/auth/discord/callback`;
   const api = config.discord.apiUrl ?? 'https://discord.com/api';
-  app.get('/auth/discord', async (_request, reply) => {
+  app.get('/auth/discord', async (request, reply) => {
+    parseQuery({}, request.query);
     const state = deps.rng.uuid();
     reply.setCookie('oauth_state', state, { path: '/auth', httpOnly: true, sameSite: 'lax', maxAge: 600 });
     const url = new URL('https://discord.com/oauth2/authorize');
@@ -531,27 +480,55 @@ function registerDiscordOAuth(
     }).toString();
     return reply.redirect(url.toString());
   });
+  /** One call to Discord's API, its answer checked; Discord unreachable or odd is a 502, not a crash. */
+  const discord = async <T>(schema: z.ZodType<T>, path: string, init: RequestInit): Promise<T | null> => {
+    let body: unknown;
+    try {
+      const response = await fetch(`${api}${path}`, { ...init, signal: AbortSignal.timeout(10_000) });
+      body = await response.json();
+    } catch {
+      throw new HttpError('UPSTREAM_UNAVAILABLE', 'Discord did not answer: try again in a moment.');
+    }
+    const parsed = schema.safeParse(body);
+    return parsed.success ? parsed.data : null;
+  };
   app.get('/auth/discord/callback', async (request, reply) => {
-    const { code, state } = parse(
-      z.object({ code: z.string().min(1), state: z.string().min(1) }),
-      request.query,
-    );
-    if (state !== request.cookies.oauth_state) throw new WebError('BAD_REQUEST', 'state: does not match');
-    const token = await fetch(`${api}/oauth2/token`, {
+    const query = parseQuery(schemas.oauth, request.query);
+    if (query.error) {
+      throw new HttpError(
+        'LINK_INVALID',
+        `Discord did not confirm the sign-in (${query.error}): try again, or run /place web.`,
+      );
+    }
+    const expected = request.cookies.oauth_state;
+    if (!query.code || !query.state || !expected || query.state !== expected) {
+      throw new HttpError(
+        'BAD_REQUEST',
+        'state: does not match this browser’s sign-in; start again at /auth/discord',
+      );
+    }
+    const token = await discord(z.object({ access_token: z.string().min(1) }), '/oauth2/token', {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({
         client_id: config.discord.applicationId as string,
         client_secret: config.http.discordClientSecret as string,
         grant_type: 'authorization_code',
-        code,
+        code: query.code,
         redirect_uri: redirectUri,
       }),
-    }).then((r) => r.json() as Promise<{ access_token?: string }>);
-    if (!token.access_token) throw new WebError('LINK_INVALID', 'Discord did not confirm the sign-in.');
-    const user = await fetch(`${api}/users/@me`, {
-      headers: { authorization: `Bearer ${token.access_token}` },
-    }).then((r) => r.json() as Promise<{ id: string; username: string; global_name?: string }>);
+    });
+    if (!token) throw new HttpError('LINK_INVALID', 'Discord did not confirm the sign-in: start again.');
+    const user = await discord(
+      z.object({
+        id: z.string().regex(SNOWFLAKE_PATTERN),
+        username: z.string(),
+        global_name: z.string().nullish(),
+      }),
+      '/users/@me',
+      { headers: { authorization: `Bearer ${token.access_token}` } },
+    );
+    if (!user) throw new HttpError('UPSTREAM_UNAVAILABLE', 'Discord did not say who you are: try again.');
     const session = await deps.services.web.openSession({
       userId: user.id,
       name: user.global_name ?? user.username,

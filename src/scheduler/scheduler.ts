@@ -1,6 +1,6 @@
 import type { Collection, Filter } from 'mongodb';
 import type { z } from 'zod';
-import type { Clock, ManualClock } from '../clock.js';
+import type { Clock, SteerableClock } from '../clock.js';
 import type { DueTaskDoc } from '../db/collections.js';
 import type { Logger } from '../logger.js';
 import { metrics } from '../metrics.js';
@@ -283,7 +283,7 @@ export class Scheduler {
  */
 export async function advanceRunningTasks(
   scheduler: Scheduler,
-  clock: ManualClock,
+  clock: SteerableClock,
   at: Date,
 ): Promise<{ ran: number; nextDueAt: Date | null }> {
   let ran = 0;

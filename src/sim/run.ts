@@ -4,7 +4,7 @@ import { type AppError, isAppError } from '../../utils/errors.js';
 import { Ledger } from '../../utils/ledger/ledger.js';
 import type { AppDeps } from '../app.js';
 import { prepareBotDeps } from '../botDeps.js';
-import { ManualClock } from '../clock.js';
+import { ManualClock, systemClock } from '../clock.js';
 import { loadConfig } from '../config.js';
 import { collections } from '../db/collections.js';
 import { connectDatabase, startDatabaseServer } from '../db/connect.js';
@@ -66,7 +66,7 @@ export async function runSimulation(options: {
     const rng = seededRng(`bot:${options.seed}`);
     const cols = collections(db);
     const ledger = new Ledger({ cols, clock, rng, log, config: config.ledger });
-    const app: AppDeps = { config, log, clock, rng, db, cols, ledger };
+    const app: AppDeps = { config, log, clock, wallClock: systemClock, rng, db, cols, ledger };
     const deps = await prepareBotDeps(app, ASSEMBLY, { transport: NO_POSTS });
     for (const [key, value] of options.settings ?? []) {
       await deps.runtimeConfig.set(key, value, 'operator').catch((error: unknown) => {

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { buildHttpApp } from '../../src/http/server.js';
 import { cryptoRng, type Rng } from '../../src/rng.js';
 import { huntRoutes } from '../../utils/hunt/httpRoutes.js';
-import { signedHeaders } from '../../utils/hunt/signing.js';
+import { signedHeaders, splitUrl } from '../../utils/hunt/signing.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { makeConsole } from '../support/consoleHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
@@ -31,7 +31,7 @@ function signed(
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       ...signedHeaders(worker._id, worker.secret, {
         method,
-        path,
+        ...splitUrl(path),
         timestamp: String(now),
         nonce: n,
         body: text,
@@ -48,8 +48,9 @@ describe('workers over HTTP', () => {
     // The brief's worked numbers: 100 points per score point (the default is now 10, ECONOMY.md).
     await deps.runtimeConfig.set('place_points_per_score', '100', 'admin');
     const worker = await deps.services.workers.link(OWNER, 'cli');
-    const app = buildHttpApp([huntRoutes(deps.services)]);
-    const now = () => clock.now().getTime();
+    const app = buildHttpApp([huntRoutes(deps.services)], { describe: (error) => error.message });
+    // Workers sign with real time; the bot's business clock (here months away) does not judge them.
+    const now = () => Date.now();
 
     const tip = await app.inject(
       signed(worker, 'POST', '/api/hunt/tip', { guess: [1, 1, 1, 1, 1, 1, 1, 1] }, now()),
@@ -66,26 +67,45 @@ describe('workers over HTTP', () => {
       now(),
       'nonce-000000000000',
     );
-    expect((await app.inject(replay)).json()).toEqual({ error: 'replayed_nonce' });
+    const refusal = (response: {
+      statusCode: number;
+      json(): { error: { code: string; reason: string } };
+    }) => [response.statusCode, response.json().error.code, response.json().error.reason];
+    expect(refusal(await app.inject(replay))).toEqual([401, 'WORKER_REFUSED', 'replayed_nonce']);
     expect(
-      (
+      refusal(
         await app.inject(
           signed(worker, 'POST', '/api/hunt/tip', { guess: [2, 2, 2, 2, 2, 2, 2, 2] }, now() - 120_000),
-        )
-      ).json(),
-    ).toEqual({ error: 'stale_timestamp' });
+        ),
+      ),
+    ).toEqual([401, 'WORKER_REFUSED', 'stale_timestamp']);
     expect(
-      (
-        await app.inject(signed({ ...worker, secret: 'wrong' }, 'GET', '/api/hunt/status', undefined, now()))
-      ).json(),
-    ).toEqual({ error: 'bad_signature' });
+      refusal(
+        await app.inject(signed({ ...worker, secret: 'wrong' }, 'GET', '/api/hunt/status', undefined, now())),
+      ),
+    ).toEqual([401, 'WORKER_REFUSED', 'bad_signature']);
     expect(
-      (
+      refusal(
         await app.inject(
           signed({ _id: 'w-nobody', secret: 'x' }, 'GET', '/api/hunt/status', undefined, now()),
-        )
-      ).statusCode,
-    ).toBe(401);
+        ),
+      ),
+    ).toEqual([401, 'WORKER_REFUSED', 'unknown_worker']);
+    // Signed, but a bad tip: refused as bad input, and its nonce is not used up.
+    const badTip = signed(
+      worker,
+      'POST',
+      '/api/hunt/tip',
+      { guess: [1, 2, 3] },
+      now(),
+      'nonce-badtip-00000001',
+    );
+    const bad = await app.inject(badTip);
+    expect([bad.statusCode, bad.json().error.code, bad.json().error.message]).toEqual([
+      400,
+      'BAD_REQUEST',
+      'guess: 8 whole numbers from 0 to 99',
+    ]);
     const status = await app.inject(signed(worker, 'GET', '/api/hunt/status', undefined, now()));
     expect(status.json()).toMatchObject({
       owner: OWNER,
@@ -93,7 +113,7 @@ describe('workers over HTTP', () => {
     });
 
     const closesAt = new Date(tip.json().closesAt).getTime();
-    clock.advance(closesAt - now());
+    clock.advance(closesAt - clock.now().getTime());
     await deps.scheduler.runDue();
     await deps.ledger.flush();
     // Drawn (the only tip): 25 draw points + 96.96 score points × 100 (8 off in 264), all to the owner.
@@ -104,23 +124,25 @@ describe('workers over HTTP', () => {
 
     // Unlinked: refused.
     await deps.services.workers.unlink(OWNER, worker._id);
-    expect((await app.inject(signed(worker, 'GET', '/api/hunt/status', undefined, now()))).json()).toEqual({
-      error: 'unknown_worker',
-    });
+    expect(refusal(await app.inject(signed(worker, 'GET', '/api/hunt/status', undefined, now())))).toEqual([
+      401,
+      'WORKER_REFUSED',
+      'unknown_worker',
+    ]);
     await app.close();
   });
 });
 
 describe('the reference worker (npm run worker)', () => {
+  beforeEach(() => clearDatabase(t.db));
   it('GIVEN a real worker process against the HTTP server THEN its signed tips reach the hunt', async () => {
-    const { deps, clock } = makeBotDeps(t);
-    // The worker signs with the real time: the server's (simulated) clock is set to it.
-    clock.advance(Date.now() - clock.now().getTime());
+    // The server's business clock stands months away and still; the worker signs with real time.
+    const { deps } = makeBotDeps(t);
     const worker = await deps.services.workers.link(OWNER, 'cli');
-    const app = buildHttpApp([huntRoutes(deps.services)]);
+    const app = buildHttpApp([huntRoutes(deps.services)], { describe: (error) => error.message });
     const url = await app.listen({ host: '127.0.0.1', port: 0 });
     try {
-      // The server's clock then stands still: one window, one tip.
+      // One window (the clock stands still), one tip.
       const { stdout, code } = await runNode([
         'src/worker.ts',
         '--url',

@@ -1,7 +1,7 @@
 import { ASSEMBLY } from '../../commands/index.js';
 import type { AppDeps } from '../../src/app.js';
 import { createBotDeps } from '../../src/botDeps.js';
-import { ManualClock } from '../../src/clock.js';
+import { type Clock, ManualClock, systemClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import type { Assembly } from '../../src/features/assemble.js';
 import type { BotDeps } from '../../src/interactions/types.js';
@@ -37,7 +37,7 @@ export class RecordingTransport implements PostTransport {
 export function makeAppDeps(
   t: Pick<TestDatabase, 'db' | 'cols'>,
   env: Record<string, string> = {},
-  parts: { hooks?: LedgerHooks; rng?: Rng } = {},
+  parts: { hooks?: LedgerHooks; rng?: Rng; wallClock?: Clock } = {},
 ): AppDeps & { clock: ManualClock; logs: Record<string, unknown>[] } {
   const logs: Record<string, unknown>[] = [];
   const log = createLogger('info', { write: (line: string) => logs.push(JSON.parse(line)) });
@@ -57,13 +57,20 @@ export function makeAppDeps(
     config: config.ledger,
     ...(parts.hooks ? { hooks: parts.hooks } : {}),
   });
-  return { config, log, clock, rng, db: t.db, cols: t.cols, ledger, logs };
+  const wallClock = parts.wallClock ?? systemClock;
+  return { config, log, clock, wallClock, rng, db: t.db, cols: t.cols, ledger, logs };
 }
 
 /** Bot deps over a test database, with every log line kept in `logs` and posts in `transport`. */
 export function makeBotDeps(
   t: Pick<TestDatabase, 'db' | 'cols'>,
-  options: { assembly?: Assembly; env?: Record<string, string>; hooks?: LedgerHooks; rng?: Rng } = {},
+  options: {
+    assembly?: Assembly;
+    env?: Record<string, string>;
+    hooks?: LedgerHooks;
+    rng?: Rng;
+    wallClock?: Clock;
+  } = {},
 ): {
   deps: BotDeps;
   logs: Record<string, unknown>[];

@@ -12,6 +12,7 @@ import { MongoClient } from 'mongodb';
 import { ASSEMBLY } from '../../commands/index.js';
 import { runLedgerRecovery } from '../../src/app.js';
 import { createBotDeps } from '../../src/botDeps.js';
+import { systemClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import { collections } from '../../src/db/collections.js';
 import { silentLogger } from '../../src/logger.js';
@@ -59,9 +60,13 @@ const ledger = new Ledger({
     },
   },
 });
-const deps = createBotDeps({ config, log: silentLogger, clock, rng, db, cols, ledger }, ASSEMBLY, {
-  transport: { send: async () => {}, edit: async () => {} },
-});
+const deps = createBotDeps(
+  { config, log: silentLogger, clock, wallClock: systemClock, rng, db, cols, ledger },
+  ASSEMBLY,
+  {
+    transport: { send: async () => {}, edit: async () => {} },
+  },
+);
 const s = deps.services;
 const pick = <T>(items: readonly T[]): T => items[rng.int(0, items.length)] as T;
 let done = 0;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { ASSEMBLY } from '../../commands/index.js';
 import { createBotDeps } from '../../src/botDeps.js';
-import { ManualClock } from '../../src/clock.js';
+import { ManualClock, systemClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import { collections, ensureIndexes } from '../../src/db/collections.js';
 import type { BotDeps } from '../../src/interactions/types.js';
@@ -130,9 +130,13 @@ function recoveryDeps(db: ReturnType<MongoClient['db']>, _client: MongoClient) {
   const cols = collections(db);
   const rng = seededRng('games-faults:recovery');
   const ledger = new Ledger({ cols, clock, rng, log: silentLogger, config: config.ledger });
-  const deps = createBotDeps({ config, log: silentLogger, clock, rng, db, cols, ledger }, ASSEMBLY, {
-    transport: { send: async () => {}, edit: async () => {} },
-  });
+  const deps = createBotDeps(
+    { config, log: silentLogger, clock, wallClock: systemClock, rng, db, cols, ledger },
+    ASSEMBLY,
+    {
+      transport: { send: async () => {}, edit: async () => {} },
+    },
+  );
   return { deps, clock, cols };
 }
 

@@ -1,7 +1,9 @@
 import WebSocket from 'ws';
 import { ASSEMBLY } from '../../commands/index.js';
+import type { Clock } from '../../src/clock.js';
 import type { FeedMessage } from '../../src/http/liveFeed.js';
 import { buildHttpApp } from '../../src/http/server.js';
+import { describeAppError } from '../../src/interactions/errorReplies.js';
 import { ADMIN_ID, makeBotDeps } from './botHarness.js';
 import type { TestDatabase } from './database.js';
 
@@ -10,11 +12,16 @@ import type { TestDatabase } from './database.js';
 type WebJson = Record<string, any>;
 
 /** The bot's HTTP server over a test database, listening on a free port, and a client for it. */
-export async function startWeb(t: Pick<TestDatabase, 'db' | 'cols'>, env: Record<string, string> = {}) {
-  const bot = makeBotDeps(t, { env });
+export async function startWeb(
+  t: Pick<TestDatabase, 'db' | 'cols'>,
+  env: Record<string, string> = {},
+  options: { wallClock?: Clock } = {},
+) {
+  const bot = makeBotDeps(t, { env, ...options });
+  const english = bot.deps.i18n.for('en');
   const app = buildHttpApp(ASSEMBLY.httpRoutes(bot.deps), {
-    database: async () => true,
-    gateway: () => 'none',
+    health: { database: async () => true, gateway: () => 'none' },
+    describe: (error) => describeAppError(error, ASSEMBLY.errorMessages, english),
   });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
 

@@ -64,7 +64,15 @@ describe('signing in with Discord (OAuth2)', () => {
       cookie: stateCookie,
     });
     expect(forged.status).toBe(400);
-    expect(forged.json.error.message).toBe('state: does not match');
+    expect(forged.json.error.message).toMatch(/^state: does not match/);
+    // No state at all, and no state cookie: the same refusal, Discord never asked.
+    const stateless = await web.request('GET', '/auth/discord/callback?code=good-code');
+    expect([stateless.status, stateless.json.error.code]).toEqual([400, 'BAD_REQUEST']);
+    // The member cancelled on Discord's page: told so, not a crash.
+    const cancelled = await web.request('GET', '/auth/discord/callback?error=access_denied', {
+      cookie: stateCookie,
+    });
+    expect([cancelled.status, cancelled.json.error.code]).toEqual([410, 'LINK_INVALID']);
     expect(exchanged).toHaveLength(0);
 
     const refused = await web.request('GET', `/auth/discord/callback?code=bad-code&state=${state}`, {

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/clock.js';
 import { checkInvariants } from '../../utils/ledger/invariants.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
 import { eventually, startWeb } from '../support/webHarness.js';
@@ -6,6 +7,8 @@ import { eventually, startWeb } from '../support/webHarness.js';
 const t = useTestDatabase('web_api');
 const [ANN, BEN] = ['896000000000000001', '896000000000000002'];
 let web: Awaited<ReturnType<typeof startWeb>>;
+/** Real time as the web's windows see it (links, sessions, rate limits), still unless a test moves it. */
+let wall: ManualClock;
 
 async function fund(member: string, points: number) {
   await web.deps.services.place.grant({
@@ -23,7 +26,12 @@ const pixel = (cookie: string, body: unknown, key = `key-${Math.random().toStrin
 describe('the canvas API over real HTTP', () => {
   beforeEach(async () => {
     await clearDatabase(t.db);
-    web = await startWeb(t, { WEB_WRITES_PER_MEMBER_PER_MIN: '8', WS_MAX_PLACE_CONNECTIONS: '3' });
+    wall = new ManualClock();
+    web = await startWeb(
+      t,
+      { WEB_WRITES_PER_MEMBER_PER_MIN: '8', WS_MAX_PLACE_CONNECTIONS: '3' },
+      { wallClock: wall },
+    );
   });
   afterEach(() => web.close());
 
@@ -71,7 +79,7 @@ describe('the canvas API over real HTTP', () => {
     expect(again.status).toBe(410);
     expect(again.json.error.code).toBe('LINK_INVALID');
     const late = await web.deps.services.web.createLink({ userId: ANN, name: 'ann', roleIds: [] });
-    web.clock.advance(11 * 60_000);
+    wall.advance(11 * 60_000);
     const expired = await web.request('POST', '/place/login', { ...form, body: `token=${late.token}` });
     expect(expired.json.error.code).toBe('LINK_INVALID');
   });

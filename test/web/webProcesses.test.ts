@@ -55,7 +55,7 @@ describe('two web processes', () => {
       amount: 1_000_000,
       reason: '',
     });
-    const web = new WebService({ store: new WebStore(t.db), clock: systemClock });
+    const web = new WebService({ store: new WebStore(t.db), wallClock: systemClock });
     const { token } = await web.createLink({ userId: ANN, name: 'ann', roleIds: [] });
     const login = await fetch(`${a}/place/login`, {
       method: 'POST',

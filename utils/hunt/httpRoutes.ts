@@ -1,62 +1,65 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { HttpError } from '../../src/http/contract.js';
+import { parseQuery, parseWith } from '../../src/http/params.js';
 import type { HttpRoutes } from '../../src/http/server.js';
-import { isAppError } from '../errors.js';
 import type { HuntService } from './huntService.js';
 import { MAX_WEIGHT, WEIGHTS } from './scoring.js';
+import { splitUrl } from './signing.js';
 import { WorkerRefused, type WorkerService } from './workerService.js';
 
-const tipBody = z.object({
-  guess: z.array(z.number().int().min(0).max(MAX_WEIGHT)).length(WEIGHTS),
-  path: z.number().int().min(0).max(15).optional(),
-});
+const tipBody = z
+  .object({
+    guess: z
+      .array(z.number().int().min(0).max(MAX_WEIGHT), {
+        error: `${WEIGHTS} whole numbers from 0 to ${MAX_WEIGHT}`,
+      })
+      .length(WEIGHTS, { error: `${WEIGHTS} whole numbers from 0 to ${MAX_WEIGHT}` }),
+    path: z.number().int().min(0).max(15).optional(),
+  })
+  .strict();
 
-/** The worker API: `POST /api/hunt/tip`, `GET /api/hunt/status`, signed (README, "Workers"). */
+/**
+ * The worker API: `POST /api/hunt/tip`, `GET /api/hunt/status`, signed (README, "Workers"), and
+ * answering by the server's contract: a refused signature is 401 `WORKER_REFUSED` with the
+ * reason, bad input 400 `BAD_REQUEST`, a refused tip the hunt's own code.
+ */
 export function huntRoutes(services: { hunt: HuntService; workers: WorkerService }): HttpRoutes {
   return (app: FastifyInstance) => {
-    const authenticated = async (request: FastifyRequest, reply: FastifyReply) => {
+    const authenticated = async <T>(request: FastifyRequest, input: () => T) => {
       try {
-        return await services.workers.authenticate({
-          method: request.method,
-          path: request.url.split('?')[0] as string,
-          body: request.rawBody ?? '',
-          headers: request.headers as Record<string, string | undefined>,
-        });
+        return await services.workers.authenticate(
+          {
+            method: request.method,
+            ...splitUrl(request.url),
+            body: request.rawBody ?? '',
+            headers: request.headers as Record<string, string | undefined>,
+          },
+          input,
+        );
       } catch (error) {
         if (!(error instanceof WorkerRefused)) throw error;
-        await reply.code(401).send({ error: error.reason });
-        return null;
+        throw new HttpError('WORKER_REFUSED', error.message, { fields: { reason: error.reason } });
       }
     };
 
-    app.post('/api/hunt/tip', async (request, reply) => {
-      const worker = await authenticated(request, reply);
-      if (!worker) return reply;
-      const parsed = tipBody.safeParse(request.body);
-      if (!parsed.success)
-        return reply.code(400).send({ error: 'bad_tip', detail: parsed.error.issues[0]?.message });
-      try {
-        const timePaid = await services.hunt.activity(worker._id);
-        const { tip, window } = await services.hunt.tip(
-          worker._id,
-          parsed.data.guess,
-          parsed.data.path ?? null,
-        );
-        return {
-          sequence: tip.sequence,
-          revision: tip.revision,
-          closesAt: window.closesAt.toISOString(),
-          timePaidMilli: timePaid,
-        };
-      } catch (error) {
-        if (isAppError(error)) return reply.code(400).send({ error: error.code, detail: error.detail });
-        throw error;
-      }
+    app.post('/api/hunt/tip', async (request) => {
+      const { worker, input } = await authenticated(request, () => {
+        parseQuery({}, request.query);
+        return parseWith(tipBody, request.body);
+      });
+      const timePaid = await services.hunt.activity(worker._id);
+      const { tip, window } = await services.hunt.tip(worker._id, input.guess, input.path ?? null);
+      return {
+        sequence: tip.sequence,
+        revision: tip.revision,
+        closesAt: window.closesAt.toISOString(),
+        timePaidMilli: timePaid,
+      };
     });
 
-    app.get('/api/hunt/status', async (request, reply) => {
-      const worker = await authenticated(request, reply);
-      if (!worker) return reply;
+    app.get('/api/hunt/status', async (request) => {
+      const { worker } = await authenticated(request, () => parseQuery({}, request.query));
       const timePaid = await services.hunt.activity(worker._id);
       const [status, history] = await Promise.all([
         services.hunt.status(worker._id),

@@ -3,16 +3,20 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 /**
  * How a worker signs a request (README, "Workers"): HMAC-SHA256 with the worker's secret over
  *
- *   METHOD \n PATH \n TIMESTAMP \n NONCE \n SHA-256(body) in hex
+ *   METHOD \n PATH \n QUERY \n TIMESTAMP \n NONCE \n SHA-256(body) in hex
  *
  * sent as hex in `x-signature`, with `x-worker-id`, `x-timestamp` (milliseconds since 1970)
- * and `x-nonce` (16–64 visible characters, never reused). The server refuses a timestamp more
- * than `skewMs` from its clock and a nonce it has seen (it remembers nonces for twice the skew).
+ * and `x-nonce` (16–64 visible characters, never reused). QUERY is the query string exactly as
+ * sent, without its `?` (empty when there is none), so no parameter can be added or changed
+ * after signing. The server refuses a timestamp more than `skewMs` from its clock and a nonce it
+ * has seen (it remembers nonces for twice the skew).
  */
 /** What a signature covers. */
 export interface SignedParts {
   method: string;
   path: string;
+  /** The query string as sent, without `?` ('' when there is none). */
+  query: string;
   /** Milliseconds since 1970, as sent in `x-timestamp`. */
   timestamp: string;
   nonce: string;
@@ -20,9 +24,15 @@ export interface SignedParts {
   body: string;
 }
 
-export function canonical({ method, path, timestamp, nonce, body }: SignedParts): string {
+export function canonical({ method, path, query, timestamp, nonce, body }: SignedParts): string {
   const bodyHash = createHash('sha256').update(body).digest('hex');
-  return `${method.toUpperCase()}\n${path}\n${timestamp}\n${nonce}\n${bodyHash}`;
+  return `${method.toUpperCase()}\n${path}\n${query}\n${timestamp}\n${nonce}\n${bodyHash}`;
+}
+
+/** A request's path and query string as the signature covers them (`/a/b?x=1` → `/a/b`, `x=1`). */
+export function splitUrl(url: string): { path: string; query: string } {
+  const at = url.indexOf('?');
+  return at < 0 ? { path: url, query: '' } : { path: url.slice(0, at), query: url.slice(at + 1) };
 }
 
 export function sign(secret: string, parts: SignedParts): string {
@@ -43,7 +53,13 @@ export type Refusal = 'missing_headers' | 'bad_timestamp' | 'stale_timestamp' | 
 
 /** Checks a request's signature and freshness (not yet the nonce's novelty, which needs the store). */
 export function verify(
-  request: { method: string; path: string; body: string; headers: Record<string, string | undefined> },
+  request: {
+    method: string;
+    path: string;
+    query: string;
+    body: string;
+    headers: Record<string, string | undefined>;
+  },
   secret: string,
   now: number,
   skewMs: number,

@@ -14,10 +14,24 @@ declare module '../../src/features/feature.js' {
 export const SKEW_MS = 60_000;
 const MAX_WORKERS = 10;
 
+export type WorkerRefusal = Refusal | 'unknown_worker' | 'replayed_nonce';
+
+/** What a worker's author reads for each refusal: what to change. */
+const REFUSALS: Record<WorkerRefusal, string> = {
+  missing_headers: 'Sign the request: x-worker-id, x-timestamp, x-nonce and x-signature are required.',
+  unknown_worker: 'No linked worker has this x-worker-id (unlinked, or never linked).',
+  bad_timestamp: 'x-timestamp: milliseconds since 1970, 10 to 16 digits.',
+  stale_timestamp: `x-timestamp is more than ${SKEW_MS / 1000} s from the server's clock: check the worker's clock.`,
+  bad_nonce: 'x-nonce: 16 to 64 visible ASCII characters.',
+  bad_signature:
+    'The signature does not match: HMAC-SHA256 of METHOD, PATH, QUERY, TIMESTAMP, NONCE and the hex SHA-256 of the body, one per line (README, "Workers").',
+  replayed_nonce: 'This x-nonce was used already: send a new one with every request.',
+};
+
 export class WorkerRefused extends Error {
   override readonly name = 'WorkerRefused';
-  constructor(readonly reason: Refusal | 'unknown_worker' | 'replayed_nonce') {
-    super(reason);
+  constructor(readonly reason: WorkerRefusal) {
+    super(REFUSALS[reason]);
   }
 }
 
@@ -27,7 +41,8 @@ export class WorkerRefused extends Error {
  * to the owner it has at that moment, with the worker as the source.
  */
 export class WorkerService {
-  constructor(private readonly deps: { store: WorkerStore; clock: Clock; rng: Rng }) {}
+  /** `wallClock` judges a request's freshness: real time, whatever the business clock says. */
+  constructor(private readonly deps: { store: WorkerStore; clock: Clock; wallClock: Clock; rng: Rng }) {}
 
   async link(ownerId: string, label: string): Promise<DelegationDoc> {
     if ((await this.deps.store.list(ownerId)).length >= MAX_WORKERS) {
@@ -70,24 +85,34 @@ export class WorkerService {
     return (await this.deps.store.record(identity))?.ownerId ?? identity;
   }
 
-  /** Checks a worker's signed request; returns the worker, or throws why it is refused (nothing recorded). */
-  async authenticate(request: {
-    method: string;
-    path: string;
-    body: string;
-    headers: Record<string, string | undefined>;
-  }): Promise<DelegationDoc> {
+  /**
+   * Checks a worker's signed request and returns the worker with its input, or throws why it is
+   * refused. `input` reads the request (its body, its query) once the signature holds and before
+   * the nonce is recorded: a signed request with bad input is refused having written nothing.
+   */
+  async authenticate<T>(
+    request: {
+      method: string;
+      path: string;
+      query: string;
+      body: string;
+      headers: Record<string, string | undefined>;
+    },
+    input: () => T,
+  ): Promise<{ worker: DelegationDoc; input: T }> {
     const workerId = request.headers['x-worker-id'];
-    const worker = workerId ? await this.deps.store.get(workerId) : null;
+    if (!workerId) throw new WorkerRefused('missing_headers');
+    const worker = await this.deps.store.get(workerId);
     if (!worker) throw new WorkerRefused('unknown_worker');
-    const now = this.deps.clock.now();
+    const now = this.deps.wallClock.now();
     const refusal = verify(request, worker.secret, now.getTime(), SKEW_MS);
     if (refusal) throw new WorkerRefused(refusal);
+    const parsed = input();
     if (
       !(await this.deps.store.useNonce(worker._id, request.headers['x-nonce'] as string, now, 2 * SKEW_MS))
     ) {
       throw new WorkerRefused('replayed_nonce');
     }
-    return worker;
+    return { worker, input: parsed };
   }
 }

@@ -36,53 +36,79 @@ export interface OpenedSession {
 }
 
 export class WebService {
-  constructor(private readonly deps: { store: WebStore; clock: Clock }) {}
+  /** Every window here (links, sessions, rate limits) runs on `wallClock`: real time. */
+  constructor(private readonly deps: { store: WebStore; wallClock: Clock }) {}
 
-  /** A new sign-in link's token, valid once for LINK_TTL_MS. */
+  /** A new sign-in link's token, valid once for LINK_TTL_MS, until the member signs out everywhere. */
   async createLink(identity: WebIdentity): Promise<{ token: string; expiresAt: Date }> {
     const token = newToken();
-    const now = this.deps.clock.now();
+    const now = this.deps.wallClock.now();
     const expiresAt = new Date(now.getTime() + LINK_TTL_MS);
-    await this.deps.store.addLink({ _id: hash(token), ...identity, createdAt: now, expiresAt, usedAt: null });
+    const generation = await this.deps.store.generation(identity.userId);
+    await this.deps.store.addLink({
+      _id: hash(token),
+      ...identity,
+      createdAt: now,
+      expiresAt,
+      usedAt: null,
+      generation,
+    });
     return { token, expiresAt };
   }
 
-  /** Uses a link (once) and opens a session; null when the link is unknown, used or expired. */
+  /** Uses a link (once) and opens a session; null when the link is unknown, used, expired or revoked. */
   async signIn(linkToken: string): Promise<OpenedSession | null> {
-    const now = this.deps.clock.now();
+    const now = this.deps.wallClock.now();
     const link = await this.deps.store.useLink(hash(linkToken), now);
     if (!link) return null;
+    const generation = link.generation ?? 0;
+    if (generation !== (await this.deps.store.generation(link.userId))) return null;
     const identity = { userId: link.userId, name: link.name, roleIds: link.roleIds };
-    return this.openSession(identity);
+    return this.#open(identity, generation);
   }
 
   /** A session for a member known by other means (Discord OAuth2). */
   async openSession(identity: WebIdentity): Promise<OpenedSession> {
+    return this.#open(identity, await this.deps.store.generation(identity.userId));
+  }
+
+  async #open(identity: WebIdentity, generation: number): Promise<OpenedSession> {
     const token = newToken();
-    const now = this.deps.clock.now();
+    const now = this.deps.wallClock.now();
     const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
-    await this.deps.store.addSession({ _id: hash(token), ...identity, createdAt: now, expiresAt });
+    await this.deps.store.addSession({
+      _id: hash(token),
+      ...identity,
+      createdAt: now,
+      expiresAt,
+      generation,
+    });
     return { token, identity, expiresAt };
   }
 
-  /** The member a session cookie speaks for, or null. */
+  /** The member a session cookie speaks for, or null (unknown, expired, or signed out everywhere since). */
   async session(token: string): Promise<WebIdentity | null> {
-    const session = await this.deps.store.session(hash(token), this.deps.clock.now());
-    return session ? { userId: session.userId, name: session.name, roleIds: session.roleIds } : null;
+    const session = await this.deps.store.session(hash(token), this.deps.wallClock.now());
+    if (!session) return null;
+    if ((session.generation ?? 0) !== (await this.deps.store.generation(session.userId))) return null;
+    return { userId: session.userId, name: session.name, roleIds: session.roleIds };
   }
 
   signOut(token: string): Promise<void> {
     return this.deps.store.endSession(hash(token));
   }
 
-  /** Ends every session of a member (every browser); returns how many. */
+  /**
+   * Ends every session of a member and every sign-in link not used yet, including one being
+   * used at this moment; returns how many sessions ended.
+   */
   signOutEverywhere(userId: string): Promise<number> {
-    return this.deps.store.endSessionsOf(userId);
+    return this.deps.store.signOutEverywhere(userId, this.deps.wallClock.now());
   }
 
   /** Counts a hit of `key`; refused hits report when the window ends. */
   async allow(key: string, rule: RateLimit): Promise<{ allowed: boolean; retryAfterMs: number }> {
-    const now = this.deps.clock.now().getTime();
+    const now = this.deps.wallClock.now().getTime();
     const windowStart = now - (now % rule.windowMs);
     const count = await this.deps.store.hit(key, windowStart, rule.windowMs);
     return { allowed: count <= rule.limit, retryAfterMs: windowStart + rule.windowMs - now };

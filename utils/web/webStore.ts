@@ -15,6 +15,8 @@ export interface LinkDoc extends WebIdentity {
   createdAt: Date;
   expiresAt: Date;
   usedAt: Date | null;
+  /** The member's sign-out generation when it was made (absent: 0). */
+  generation?: number;
 }
 
 /** A signed-in browser: the SHA-256 of its cookie, never the cookie. */
@@ -22,6 +24,18 @@ export interface SessionDoc extends WebIdentity {
   _id: string;
   createdAt: Date;
   expiresAt: Date;
+  /** The generation of the link (or sign-in) that opened it (absent: 0). */
+  generation?: number;
+}
+
+/**
+ * How often a member signed out everywhere. A link or session is good only while its
+ * generation is the member's current one, so `logout-all` ends every link and session made
+ * before it by one write, whatever is in flight at that moment.
+ */
+interface SignOutDoc {
+  _id: string;
+  generation: number;
 }
 
 interface RateDoc {
@@ -33,17 +47,20 @@ interface RateDoc {
 const LINKS = 'web_links';
 const SESSIONS = 'web_sessions';
 const RATES = 'web_rate_limits';
+const SIGN_OUTS = 'web_sign_outs';
 
 /** The only code that touches the web's sign-in links, sessions and rate-limit counters. */
 export class WebStore {
   readonly #links: Collection<LinkDoc>;
   readonly #sessions: Collection<SessionDoc>;
   readonly #rates: Collection<RateDoc>;
+  readonly #signOuts: Collection<SignOutDoc>;
 
   constructor(db: Db) {
     this.#links = db.collection<LinkDoc>(LINKS);
     this.#sessions = db.collection<SessionDoc>(SESSIONS);
     this.#rates = db.collection<RateDoc>(RATES);
+    this.#signOuts = db.collection<SignOutDoc>(SIGN_OUTS);
   }
 
   /** Expired documents leave on their own on MongoDB (TTL); every read also checks the expiry. */
@@ -81,8 +98,27 @@ export class WebStore {
     await this.#sessions.deleteOne({ _id: id });
   }
 
-  /** Ends every session of a member; returns how many. */
-  async endSessionsOf(userId: string): Promise<number> {
+  /** The member's sign-out generation (0 until the first sign-out everywhere). */
+  async generation(userId: string): Promise<number> {
+    return (await this.#signOuts.findOne({ _id: userId }))?.generation ?? 0;
+  }
+
+  /**
+   * Signs a member out everywhere: first the generation moves on (from then on no older link
+   * or session is good, whatever happens next), then the old sessions and unused links are
+   * removed. Returns how many sessions ended.
+   */
+  async signOutEverywhere(userId: string, now: Date): Promise<number> {
+    for (;;) {
+      try {
+        await this.#signOuts.updateOne({ _id: userId }, { $inc: { generation: 1 } }, { upsert: true });
+        break;
+      } catch (error) {
+        // Two first sign-outs raced to create the record: the loser increments the winner's.
+        if (!isDuplicateKey(error)) throw error;
+      }
+    }
+    await this.#links.updateMany({ userId, usedAt: null }, { $set: { usedAt: now } });
     return (await this.#sessions.deleteMany({ userId })).deletedCount;
   }
 

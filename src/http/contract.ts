@@ -1,0 +1,184 @@
+import type { Duplex } from 'node:stream';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { type AppError, type ErrorCode, isAppError } from '../../utils/errors.js';
+import type { Logger } from '../logger.js';
+import { metrics } from '../metrics.js';
+
+/**
+ * The one contract every HTTP route of the bot answers by (README, "Errors over HTTP"): a
+ * refusal is `{ "error": { "code", "message" } }` with the status of its code below, and every
+ * response, a 404 and a crash included, carries the security headers. The contract is installed
+ * on the server's root, so a feature's routes cannot step outside it.
+ */
+export type HttpErrorCode =
+  | 'BAD_REQUEST'
+  | 'BODY_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'NOT_SIGNED_IN'
+  | 'WORKER_REFUSED'
+  | 'FORBIDDEN'
+  | 'BAD_ORIGIN'
+  | 'RATE_LIMITED'
+  | 'IDEMPOTENCY_KEY_REUSED'
+  | 'LINK_INVALID'
+  | 'UPGRADE_REQUIRED'
+  | 'UPSTREAM_UNAVAILABLE'
+  | 'UNEXPECTED';
+
+/**
+ * Every code an HTTP client can see, with its status. The bot's own error codes that can reach a
+ * route are here too; one that is not (a new feature's) answers 409 with its code, and the
+ * route-table test (`test/web/routeTable.test.ts`) fails until it is listed here and in README.
+ */
+export const HTTP_STATUS = {
+  BAD_REQUEST: 400,
+  INVALID_INPUT: 400,
+  NOT_SIGNED_IN: 401,
+  WORKER_REFUSED: 401,
+  INSUFFICIENT_PLACE_POINTS: 402,
+  FORBIDDEN: 403,
+  NOT_AUTHORIZED: 403,
+  BAD_ORIGIN: 403,
+  NOT_FOUND: 404,
+  IDEMPOTENCY_KEY_REUSED: 409,
+  OPERATION_IN_PROGRESS: 409,
+  BALANCE_LIMIT: 409,
+  LINK_INVALID: 410,
+  BODY_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  UPGRADE_REQUIRED: 426,
+  RATE_LIMITED: 429,
+  UNEXPECTED: 500,
+  UPSTREAM_UNAVAILABLE: 502,
+  FEATURE_DISABLED: 503,
+  LEDGER_UNAVAILABLE: 503,
+} as const satisfies Partial<Record<HttpErrorCode | ErrorCode, number>>;
+
+export type AnsweredCode = keyof typeof HTTP_STATUS;
+
+/** A refusal a route throws: its code, a message that says what to change, and extra headers. */
+export class HttpError extends Error {
+  override readonly name = 'HttpError';
+  constructor(
+    readonly code: HttpErrorCode,
+    message: string,
+    readonly options: { headers?: Record<string, string>; fields?: Record<string, string | number> } = {},
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * No inline script or style (the CSP), no framing, no sniffing, no referrer to other sites (a
+ * sign-in link must not leak). Not `no-referrer`: with it, browsers send `Origin: null` on form
+ * posts, which the origin check refuses.
+ */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'same-origin',
+  'cross-origin-opener-policy': 'same-origin',
+};
+
+export interface ErrorBody {
+  error: { code: string; message: string } & Record<string, string | number>;
+}
+
+/**
+ * An AppError is answered with its code and its message as members read it, except a reused
+ * operation id: over HTTP that id is the client's Idempotency-Key, so it is the key that was reused.
+ */
+function answerTo(error: AppError, describe: (error: AppError) => string): { code: string; message: string } {
+  if (error.code === 'OPERATION_ID_REUSED') {
+    return {
+      code: 'IDEMPOTENCY_KEY_REUSED',
+      message: 'This Idempotency-Key was already used for a different request: send a new key.',
+    };
+  }
+  return { code: error.code, message: describe(error) };
+}
+
+export function statusOf(code: string): number {
+  return (HTTP_STATUS as Record<string, number>)[code] ?? 409;
+}
+
+/** Fastify's own refusals (a body too large, a content type it does not read, a bad URL). */
+function frameworkRefusal(error: FastifyError): { code: HttpErrorCode; message: string } {
+  if (error.statusCode === 413) return { code: 'BODY_TOO_LARGE', message: 'The body is larger than 16 KB.' };
+  if (error.statusCode === 415) {
+    return {
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      message: 'Send JSON (application/json), or the sign-in form (application/x-www-form-urlencoded).',
+    };
+  }
+  return { code: 'BAD_REQUEST', message: error.message };
+}
+
+/**
+ * Installs the contract on the server's root: the security headers on every response, the one
+ * error shape for thrown refusals, the bot's errors (described as members read them, in English),
+ * fastify's own refusals, unknown routes and crashes.
+ */
+export function installContract(
+  app: FastifyInstance,
+  options: { describe: (error: AppError) => string; log?: Logger },
+): void {
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.headers(SECURITY_HEADERS);
+    return payload;
+  });
+  app.setNotFoundHandler(async (request, reply) => {
+    const path = (request.url.split('?')[0] as string).slice(0, 200);
+    return reply.code(404).send(errorBody('NOT_FOUND', `There is no ${request.method} ${path}.`));
+  });
+  app.setErrorHandler(async (error: FastifyError, request, reply) => {
+    if (error instanceof HttpError) {
+      return reply
+        .code(statusOf(error.code))
+        .headers(error.options.headers ?? {})
+        .send(errorBody(error.code, error.message, error.options.fields));
+    }
+    if (isAppError(error)) {
+      metrics.errors.inc({ code: error.code });
+      const { code, message } = answerTo(error, options.describe);
+      return reply.code(statusOf(code)).send(errorBody(code, message));
+    }
+    if (error.statusCode && error.statusCode < 500) {
+      const refusal = frameworkRefusal(error);
+      return reply.code(statusOf(refusal.code)).send(errorBody(refusal.code, refusal.message));
+    }
+    metrics.errors.inc({ code: 'UNEXPECTED' });
+    options.log?.error({ event: 'http.failed', url: request.url, err: error }, 'HTTP request failed');
+    return reply.code(500).send(errorBody('UNEXPECTED', 'Something went wrong on our side; try again.'));
+  });
+}
+
+/**
+ * Refuses an HTTP upgrade before it becomes a WebSocket (a bad query, an unknown path): a plain
+ * HTTP answer in the contract's shape, with its headers, then the socket ends.
+ */
+export function refuseUpgrade(socket: Duplex, code: HttpErrorCode | 'NOT_FOUND', message: string): void {
+  const body = JSON.stringify(errorBody(code, message));
+  const status = statusOf(code);
+  const headers = {
+    ...SECURITY_HEADERS,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(body)),
+    connection: 'close',
+  };
+  const head = [`HTTP/1.1 ${status} ${REASONS[status] ?? 'Refused'}`];
+  for (const [name, value] of Object.entries(headers)) head.push(`${name}: ${value}`);
+  socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
+}
+
+export function errorBody(
+  code: string,
+  message: string,
+  fields: Record<string, string | number> = {},
+): ErrorBody {
+  return { error: { code, message, ...fields } };
+}
+
+const REASONS: Record<number, string> = { 400: 'Bad Request', 404: 'Not Found', 429: 'Too Many Requests' };
