@@ -32,6 +32,11 @@ export class PlaceEconomy {
     return this.ledger.balanceOf('place', identity);
   }
 
+  /** Whether the payment `opId` went through (its ledger events are written). */
+  paidForPixel(opId: string): Promise<boolean> {
+    return this.ledger.recorded(opId);
+  }
+
   /** One placement: `cost` milli-points and one placement on the wallet. */
   payForPixel(
     identity: string,

@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { type AppError, type ErrorCode, isAppError } from '../../utils/errors.js';
@@ -21,6 +22,9 @@ export type HttpErrorCode =
   | 'RATE_LIMITED'
   | 'IDEMPOTENCY_KEY_REUSED'
   | 'LINK_INVALID'
+  | 'NOT_FOUND'
+  | 'REQUEST_TIMEOUT'
+  | 'HEADERS_TOO_LARGE'
   | 'UPGRADE_REQUIRED'
   | 'UPSTREAM_UNAVAILABLE'
   | 'UNEXPECTED';
@@ -40,6 +44,7 @@ export const HTTP_STATUS = {
   NOT_AUTHORIZED: 403,
   BAD_ORIGIN: 403,
   NOT_FOUND: 404,
+  REQUEST_TIMEOUT: 408,
   IDEMPOTENCY_KEY_REUSED: 409,
   OPERATION_IN_PROGRESS: 409,
   BALANCE_LIMIT: 409,
@@ -48,6 +53,7 @@ export const HTTP_STATUS = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   UPGRADE_REQUIRED: 426,
   RATE_LIMITED: 429,
+  HEADERS_TOO_LARGE: 431,
   UNEXPECTED: 500,
   UPSTREAM_UNAVAILABLE: 502,
   FEATURE_DISABLED: 503,
@@ -156,10 +162,15 @@ export function installContract(
 }
 
 /**
- * Refuses an HTTP upgrade before it becomes a WebSocket (a bad query, an unknown path): a plain
- * HTTP answer in the contract's shape, with its headers, then the socket ends.
+ * An answer written straight to a socket, in the contract's shape with its headers, then the
+ * socket ends: for what never reaches a route (a WebSocket handshake refused before the
+ * upgrade, HTTP the parser could not read).
  */
-export function refuseUpgrade(socket: Duplex, code: HttpErrorCode | 'NOT_FOUND', message: string): void {
+export function answerOnSocket(socket: Duplex, code: HttpErrorCode, message: string): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
   const body = JSON.stringify(errorBody(code, message));
   const status = statusOf(code);
   const headers = {
@@ -168,9 +179,27 @@ export function refuseUpgrade(socket: Duplex, code: HttpErrorCode | 'NOT_FOUND',
     'content-length': String(Buffer.byteLength(body)),
     connection: 'close',
   };
-  const head = [`HTTP/1.1 ${status} ${REASONS[status] ?? 'Refused'}`];
+  const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Refused'}`];
   for (const [name, value] of Object.entries(headers)) head.push(`${name}: ${value}`);
   socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
+}
+
+/**
+ * HTTP that Node's parser refused before fastify saw a request (fastify's `clientErrorHandler`):
+ * headers over the limit, a request that took too long, or bytes that are not HTTP.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  if (error.code === 'HPE_HEADER_OVERFLOW') {
+    answerOnSocket(socket, 'HEADERS_TOO_LARGE', 'The request headers are larger than 16 KB.');
+  } else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    answerOnSocket(socket, 'REQUEST_TIMEOUT', 'The request took too long to arrive.');
+  } else {
+    answerOnSocket(socket, 'BAD_REQUEST', 'This is not an HTTP request the server can read.');
+  }
 }
 
 export function errorBody(
@@ -180,5 +209,3 @@ export function errorBody(
 ): ErrorBody {
   return { error: { code, message, ...fields } };
 }
-
-const REASONS: Record<number, string> = { 400: 'Bad Request', 404: 'Not Found', 429: 'Too Many Requests' };

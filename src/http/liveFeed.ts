@@ -186,7 +186,8 @@ export class LiveFeed {
   async #catchUp(ws: WebSocket, after: number): Promise<void> {
     if (this.#revision - after > (this.options.maxCatchUp ?? 10_000) || after > this.#revision) {
       this.#send(ws, { type: 'reload', revision: this.#revision });
-      this.#live.add(ws);
+      // It may have closed while an earlier joiner's catch-up waited on the database.
+      if (ws.readyState === ws.OPEN) this.#live.add(ws);
       return;
     }
     let from = after;

@@ -1,8 +1,8 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { AppError } from '../../utils/errors.js';
 import type { Logger } from '../logger.js';
 import { metricsRegistry } from '../metrics.js';
-import { installContract } from './contract.js';
+import { answerClientError, errorBody, installContract, SECURITY_HEADERS } from './contract.js';
 import { parseQuery } from './params.js';
 
 declare module 'fastify' {
@@ -67,7 +67,19 @@ export function registeredRoutes(app: FastifyInstance): readonly RegisteredRoute
 }
 
 export function buildHttpApp(routes: readonly HttpRoutes[], options: HttpAppOptions): FastifyInstance {
-  const app = Fastify({ logger: false, bodyLimit: 16 * 1024 });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: 16 * 1024,
+    // What is refused before any route runs answers by the contract too: a URL fastify cannot
+    // decode (a bad percent-escape), and HTTP Node's parser could not read.
+    frameworkErrors: (_error, _request, generic) => {
+      (generic as unknown as FastifyReply)
+        .code(400)
+        .headers(SECURITY_HEADERS)
+        .send(errorBody('BAD_REQUEST', 'The URL is not valid: a percent-escape does not decode.'));
+    },
+    clientErrorHandler: answerClientError,
+  });
   const table: RegisteredRoute[] = [];
   ROUTE_TABLES.set(app, table);
   app.addHook('onRoute', (route) => {

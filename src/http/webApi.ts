@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -12,7 +13,7 @@ import type { Access, Actor, BotDeps } from '../interactions/types.js';
 import { metrics } from '../metrics.js';
 import { pngPalette, renderCanvasPng } from '../render/placeImages.js';
 import { SNOWFLAKE_PATTERN } from '../snowflake.js';
-import { HttpError, refuseUpgrade } from './contract.js';
+import { answerOnSocket, HttpError } from './contract.js';
 import { CLOSE, LiveFeed } from './liveFeed.js';
 import { parseQuery, parseWith, searchParamsObject, wholeNumber } from './params.js';
 import { webPage } from './webPage.js';
@@ -247,17 +248,14 @@ export function webRoutes(deps: BotDeps) {
       throw new HttpError('UPGRADE_REQUIRED', 'This is a WebSocket: connect with Upgrade: websocket.');
     });
     app.server.on('upgrade', (request, socket, head) => {
-      const url = new URL(request.url ?? '/', 'http://localhost');
-      if (url.pathname !== '/api/place/ws') {
-        refuseUpgrade(socket, 'NOT_FOUND', `There is no WebSocket at ${url.pathname.slice(0, 200)}.`);
-        return;
-      }
+      // A client may reset before the handshake is answered; that must not bring the process down.
+      socket.on('error', () => socket.destroy());
       let after: number | null;
       try {
-        after = parseQuery(schemas.ws, searchParamsObject(url.searchParams)).after ?? null;
+        after = readHandshake(request);
       } catch (error) {
-        if (!(error instanceof HttpError)) throw error;
-        refuseUpgrade(socket, error.code, error.message);
+        if (error instanceof HttpError) answerOnSocket(socket, error.code, error.message);
+        else socket.destroy();
         return;
       }
       const ip = request.socket.remoteAddress ?? 'unknown';
@@ -441,6 +439,34 @@ export function webRoutes(deps: BotDeps) {
     const oauth = config.http.discordClientSecret && config.http.publicUrl && config.discord.applicationId;
     if (oauth) registerDiscordOAuth(app, deps, startSession);
   }
+}
+
+/**
+ * A WebSocket handshake checked before it is handed to the WebSocket server, so every refusal
+ * is an HTTP answer in the contract's shape (the library's own are plain text): the path, the
+ * method, the headers RFC 6455 requires, and `after`. Returns `after` (null: from now on).
+ */
+function readHandshake(request: IncomingMessage): number | null {
+  let url: URL;
+  try {
+    url = new URL(request.url ?? '/', 'http://localhost');
+  } catch {
+    throw new HttpError('BAD_REQUEST', 'The request target is not a URL.');
+  }
+  if (url.pathname !== '/api/place/ws') {
+    throw new HttpError('NOT_FOUND', `There is no WebSocket at ${url.pathname.slice(0, 200)}.`);
+  }
+  if (request.method !== 'GET') throw new HttpError('BAD_REQUEST', 'A WebSocket handshake is a GET.');
+  if (request.headers.upgrade?.toLowerCase() !== 'websocket') {
+    throw new HttpError('BAD_REQUEST', 'Upgrade: websocket is the only upgrade served here.');
+  }
+  if (!/^[+/0-9A-Za-z]{22}==$/.test(request.headers['sec-websocket-key'] ?? '')) {
+    throw new HttpError('BAD_REQUEST', 'Sec-WebSocket-Key: 16 random bytes in base64.');
+  }
+  if (request.headers['sec-websocket-version'] !== '13') {
+    throw new HttpError('BAD_REQUEST', 'Sec-WebSocket-Version: this server speaks version 13.');
+  }
+  return parseQuery(schemas.ws, searchParamsObject(url.searchParams)).after ?? null;
 }
 
 function signInPage(token: string): string {

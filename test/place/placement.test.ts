@@ -225,6 +225,31 @@ describe('placing pixels', () => {
     expect(await ASSEMBLY.checkInvariants(t.db, deps.config, deps.ledger, deps.clock.now())).toEqual([]);
   });
 
+  it('GIVEN a refusal recorded over a payment that went through (a retry paid, then died) THEN the sweep places the paid pixel, and a refusal nobody paid stays refused', async () => {
+    const { deps, clock } = makeBotDeps(t);
+    const [ann] = members(1) as [string];
+    for (const opId of ['raced', 'unpaid']) {
+      await expect(deps.services.place.place({ opId, userId: ann, x: 5, y: 5, color: 3 })).rejects.toThrow(
+        'INSUFFICIENT_PLACE_POINTS',
+      );
+    }
+    await fund(deps, [ann], 1_000);
+    // The retry's payment, as it landed before the process died; the record still says refused.
+    await new PlaceEconomy(deps.ledger).payForPixel(ann, {
+      opId: `place:${placementId(ann, 'raced')}`,
+      cost: 100 * POINT,
+      reason: '(5, 5) colour 3',
+    });
+    clock.advance(121_000);
+    await deps.scheduler.runDue();
+    const feed = await deps.services.place.changesAfter(0, 10);
+    expect(feed.changes.map((c) => c.opId)).toEqual([placementId(ann, 'raced')]);
+    expect((await deps.services.place.pixelInfo(5, 5))?.pixel).toMatchObject({ owner: ann, color: 3 });
+    await deps.ledger.flush();
+    expect(await deps.services.place.wallet(ann)).toMatchObject({ balance: 900 * POINT, placements: 1 });
+    expect(await ASSEMBLY.checkInvariants(t.db, deps.config, deps.ledger, deps.clock.now())).toEqual([]);
+  });
+
   it('GIVEN a pixel whose state disagrees with its events THEN the checker names it', async () => {
     const { deps } = makeBotDeps(t);
     const [ann] = members(1) as [string];

@@ -116,21 +116,25 @@ describe('the web and worker APIs under attack', () => {
     expect(ahead.json).toMatchObject({ reload: true, revision: 0, changes: [] });
   });
 
-  it('GIVEN an Idempotency-Key first refused for want of points THEN the key answers that refusal again, and another body is 409', async () => {
+  it('GIVEN an Idempotency-Key first refused for want of points THEN another body with it is 409 before the balance, and the same body places once the points are there', async () => {
     const ann = await web.signIn(ANN, 'ann');
     await fund(ANN, 50);
     const first = await pixel(ann, { x: 1, y: 1, color_index: 1 }, 'refused-key-1');
     expect([first.status, first.json.error.code]).toEqual([402, 'INSUFFICIENT_PLACE_POINTS']);
-    await fund(ANN, 500);
-    const again = await pixel(ann, { x: 1, y: 1, color_index: 1 }, 'refused-key-1');
-    expect([again.status, again.json.error.code]).toEqual([402, 'INSUFFICIENT_PLACE_POINTS']);
-    expect(again.json.error.message).toContain('50 points');
-    expect(again.json.error.message).not.toContain('550');
+    expect(first.json.error.message).toContain('you have 50 points, a pixel costs 100 points');
+    // The key is checked first: another pixel with it is a reused key, not "not enough points".
     const other = await pixel(ann, { x: 2, y: 1, color_index: 1 }, 'refused-key-1');
     expect([other.status, other.json.error.code]).toEqual([409, 'IDEMPOTENCY_KEY_REUSED']);
-    const fresh = await pixel(ann, { x: 1, y: 1, color_index: 1 }, 'refused-key-2');
-    expect(fresh.status).toBe(200);
-    expect((await web.deps.services.place.wallet(ANN)).balance).toBe(450_000);
+    await fund(ANN, 500);
+    const again = await pixel(ann, { x: 1, y: 1, color_index: 1 }, 'refused-key-1');
+    expect([again.status, again.json.replayed, again.json.points_left]).toEqual([200, false, 450]);
+    const replay = await pixel(ann, { x: 1, y: 1, color_index: 1 }, 'refused-key-1');
+    expect([replay.status, replay.json.replayed, replay.json.revision]).toEqual([
+      200,
+      true,
+      again.json.revision,
+    ]);
+    expect(await web.deps.services.place.wallet(ANN)).toMatchObject({ balance: 450_000, placements: 1 });
   });
 
   it('GIVEN two members who send the same operation id THEN each gets a placement of their own, each charged once', async () => {

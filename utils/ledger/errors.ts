@@ -37,18 +37,11 @@ function amountIn(c: Record<string, unknown>, value: unknown, i18n: Translator):
 }
 
 const notEnough: ErrorMessage = (c, _, i18n) =>
-  i18n.t(
-    c.affordable === undefined
-      ? 'ledger:errors.INSUFFICIENT'
-      : c.earlier
-        ? 'ledger:errors.INSUFFICIENT_PIXELS_EARLIER'
-        : 'ledger:errors.INSUFFICIENT_PIXELS',
-    {
-      balance: amountIn(c, c.balance, i18n),
-      needed: amountIn(c, c.needed, i18n),
-      affordable: Number(c.affordable ?? 0),
-    },
-  );
+  i18n.t(c.affordable === undefined ? 'ledger:errors.INSUFFICIENT' : 'ledger:errors.INSUFFICIENT_PIXELS', {
+    balance: amountIn(c, c.balance, i18n),
+    needed: amountIn(c, c.needed, i18n),
+    affordable: Number(c.affordable ?? 0),
+  });
 
 export const LEDGER_ERROR_MESSAGES: ErrorMessages<
   | 'INSUFFICIENT_COOKIES'

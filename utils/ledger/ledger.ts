@@ -775,6 +775,15 @@ export class Ledger {
   }
 
   /** The recorded outcome of the id, if any. */
+  /**
+   * Whether operation `opId` is recorded (its events written): done, as a caller that lost
+   * track of it needs to know. An attempt still in flight is not (yet); recovery decides it
+   * within the recovery grace.
+   */
+  async recorded(opId: string): Promise<boolean> {
+    return (await this.#retry(() => this.#readEvents(opId))).length > 0;
+  }
+
   async #recorded(spec: OperationSpec): Promise<Recorded | null> {
     return recordedFrom(await this.#readEvents(spec.opId));
   }

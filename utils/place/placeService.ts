@@ -35,6 +35,11 @@ const ROLLBACK_LEASE_MS = 60_000;
 export const POST_TASK = 'place.post';
 /** A placement left unfinished is finished (or a handed-out revision voided) after this grace, by the sweep. */
 const FINISH_AFTER_MS = 60_000;
+/**
+ * How long the sweep keeps an eye on a refused placement, in case another finisher paid for it
+ * after all (past the ledger's recovery grace, which rolls an interrupted payment forward).
+ */
+const REFUSAL_WATCH_MS = 10 * 60_000;
 /** How many written revisions one watermark step looks at. */
 const WATERMARK_SCAN = 500;
 
@@ -521,9 +526,20 @@ export class PlaceService {
    * watermark moves on.
    */
   async sweep(): Promise<{ finished: number; voided: number }> {
-    const before = new Date(this.deps.clock.now().getTime() - FINISH_AFTER_MS);
     let finished = 0;
-    for (const placement of await this.deps.store.unfinished(before)) {
+    // A refusal recorded while another finisher of the same placement paid (a retry that raced
+    // it, or the ledger's recovery rolling a payment forward): paid is paid, so it is finished.
+    const now = this.deps.clock.now();
+    const paidAfterAll: PlacementDoc[] = [];
+    let watching = false;
+    for (const refused of await this.deps.store.refusedSince(new Date(now.getTime() - REFUSAL_WATCH_MS))) {
+      if (await this.deps.economy.paidForPixel(`place:${refused._id}`)) paidAfterAll.push(refused);
+      else watching = true;
+    }
+    // Refusals still watched: the sweep comes back next minute, placements or not.
+    if (watching) await this.#ensureSweep(now);
+    const before = new Date(now.getTime() - FINISH_AFTER_MS);
+    for (const placement of [...(await this.deps.store.unfinished(before)), ...paidAfterAll]) {
       if (await this.deps.store.eventOf(placement._id)) {
         await this.deps.store.setStatus(placement._id, 'done');
         continue;
@@ -629,17 +645,16 @@ export class PlaceService {
       balance,
       replayed,
     });
-    // Refused once, refused again with the same numbers (the member may have points by now).
-    if (p.status === 'refused') {
-      const balance = p.refusedBalance ?? (await this.deps.economy.balance(p.userId));
-      throw notEnoughPoints(balance, p.cost, { earlier: true });
-    }
     // A retry, or the sweep: the placement's event, if written, is the answer.
     const earlier = retry ? await this.deps.store.eventOf(p._id) : null;
     if (earlier) {
       await this.deps.store.applyToPixel(earlier);
       return placed(earlier, null, true);
     }
+    // A refused placement asked again (the same id, the same pixel) asks the wallet again: the
+    // member may have the points now. It is reopened first, so that if this process dies after
+    // paying, the sweep finishes it.
+    if (p.status === 'refused') await this.deps.store.reopen(p._id);
     let balance: number | null = null;
     try {
       const outcome = await this.deps.economy.payForPixel(p.userId, {
@@ -650,9 +665,8 @@ export class PlaceService {
       balance = outcome.legs[0]?.balanceAfter ?? null;
     } catch (error) {
       if (!isAppError(error, 'INSUFFICIENT_PLACE_POINTS')) throw error;
-      const balance = Number(error.context.balance);
-      await this.deps.store.refuse(p._id, balance);
-      throw notEnoughPoints(balance, p.cost);
+      await this.deps.store.refuse(p._id);
+      throw notEnoughPoints(Number(error.context.balance), p.cost);
     }
     for (;;) {
       const revision = await this.deps.store.allocate();
@@ -727,18 +741,12 @@ export async function placeInvariantProblems(store: PlaceStore, economy: PlaceEc
 }
 
 /** Not enough points: the balance, the cost, and how many pixels the balance still buys. */
-/** `earlier`: the refusal of a placement this id asked for before, answered again. */
-export function notEnoughPoints(
-  balance: number,
-  cost: number,
-  options: { earlier?: boolean } = {},
-): AppError {
+export function notEnoughPoints(balance: number, cost: number): AppError {
   return new AppError('INSUFFICIENT_PLACE_POINTS', `has ${balance}, needs ${cost}`, {
     balance,
     needed: cost,
     currency: 'place',
     affordable: Math.floor(balance / cost),
-    ...(options.earlier ? { earlier: true } : {}),
   });
 }
 

@@ -62,8 +62,6 @@ export interface PlacementDoc {
   cost: number;
   status: 'debiting' | 'allocated' | 'done' | 'refused';
   revision?: number;
-  /** Milli-points the member had when it was refused: the same id answers with the same numbers. */
-  refusedBalance?: number;
   at: Date;
 }
 
@@ -341,8 +339,19 @@ export class PlaceStore {
     await this.#placements.updateOne({ _id: id }, { $set: { status } });
   }
 
-  async refuse(id: string, balance: number): Promise<void> {
-    await this.#placements.updateOne({ _id: id }, { $set: { status: 'refused', refusedBalance: balance } });
+  /** Refused for want of points; never over a placement another finisher moved on. */
+  async refuse(id: string): Promise<void> {
+    await this.#placements.updateOne({ _id: id, status: 'debiting' }, { $set: { status: 'refused' } });
+  }
+
+  /** A refused placement asked for again: open, so the sweep finishes it if its payer dies. */
+  async reopen(id: string): Promise<void> {
+    await this.#placements.updateOne({ _id: id, status: 'refused' }, { $set: { status: 'debiting' } });
+  }
+
+  /** Placements refused that were asked for after `since` (index `open_first`). */
+  refusedSince(since: Date): Promise<PlacementDoc[]> {
+    return this.#placements.find({ status: 'refused', at: { $gt: since } }).toArray();
   }
 
   /**
