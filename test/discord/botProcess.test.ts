@@ -32,7 +32,9 @@ describe('the bot process', () => {
     const [reply] = await fake.waitFor(token);
     expect(reply?.embeds[0]?.description).toBe('You have **0 🍪**.');
     expect(bot.logs()).toContain('"event":"db.selected","kind":"uri"');
-    // The same process serves the canvas page and reports the gateway in its health.
+    // The same process serves the canvas page and reports the gateway in its health (its HTTP
+    // server starts after the gateway is ready, so the test waits for it to listen).
+    await bot.waitForLog('"event":"http.listening"');
     const health = await fetch(`http://127.0.0.1:${PORT}/healthz`).then((r) => r.json());
     expect(health).toEqual({ ok: true, database: 'ok', gateway: 'connected' });
     expect((await fetch(`http://127.0.0.1:${PORT}/place`)).status).toBe(200);
