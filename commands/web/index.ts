@@ -1,5 +1,5 @@
 import type { Feature } from '../../src/features/feature.js';
-import { webRoutes } from '../../src/http/webApi.js';
+import { webRoutes } from '../../utils/web/http/webRoutes.js';
 import { WebService } from '../../utils/web/webService.js';
 import { WebStore } from '../../utils/web/webStore.js';
 

@@ -1,9 +1,9 @@
 import WebSocket from 'ws';
 import { ASSEMBLY } from '../../commands/index.js';
 import type { Clock } from '../../src/clock.js';
-import type { FeedMessage } from '../../src/http/liveFeed.js';
 import { buildHttpApp } from '../../src/http/server.js';
 import { describeAppError } from '../../src/interactions/errorReplies.js';
+import type { FeedMessage } from '../../utils/web/liveFeed.js';
 import { ADMIN_ID, makeBotDeps } from './botHarness.js';
 import type { TestDatabase } from './database.js';
 

@@ -2,9 +2,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { CLOSE, LiveFeed } from '../../src/http/liveFeed.js';
 import { createLogger } from '../../src/logger.js';
 import type { PixelEventDoc } from '../../utils/place/placeStore.js';
+import { CLOSE, LiveFeed } from '../../utils/web/liveFeed.js';
 import { eventually } from '../support/webHarness.js';
 
 /**

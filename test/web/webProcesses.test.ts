@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import WebSocket from 'ws';
 import { systemClock } from '../../src/clock.js';
-import type { FeedMessage } from '../../src/http/liveFeed.js';
+import type { FeedMessage } from '../../utils/web/liveFeed.js';
 import { WebService } from '../../utils/web/webService.js';
 import { WebStore } from '../../utils/web/webStore.js';
 import { makeBotDeps } from '../support/botHarness.js';

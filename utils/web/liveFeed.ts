@@ -1,10 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
-import type { PlaceService } from '../../utils/place/placeService.js';
-import type { PixelEventDoc } from '../../utils/place/placeStore.js';
-import type { Logger } from '../logger.js';
-import { metrics } from '../metrics.js';
+import type { Logger } from '../../src/logger.js';
+import { metrics } from '../../src/metrics.js';
+import type { PlaceService } from '../place/placeService.js';
+import type { PixelEventDoc } from '../place/placeStore.js';
 
 /** Close codes a browser sees (README, "The canvas on the web"). */
 export const CLOSE = {

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { build } from 'esbuild';
-import { fromRoot } from '../paths.js';
+import { fromRoot } from '../../src/paths.js';
 
 export interface WebPage {
   html: string;

@@ -1,0 +1,42 @@
+import compress from '@fastify/compress';
+import cookie from '@fastify/cookie';
+import type { FastifyInstance } from 'fastify';
+import type { HttpRoutes } from '../../../src/http/server.js';
+import type { BotDeps } from '../../../src/interactions/types.js';
+import { LiveFeed } from '../liveFeed.js';
+import { adminRoutes } from './adminRoutes.js';
+import { webGate } from './gate.js';
+import { liveSocket } from './liveSocket.js';
+import { memberRoutes } from './memberRoutes.js';
+import { publicRoutes } from './publicRoutes.js';
+import { signInRoutes } from './signInRoutes.js';
+
+/**
+ * The canvas on the web (README, "The canvas on the web"), by audience: what anyone may read,
+ * the live WebSocket, a signed-in member's wallet and placements, the moderators' API, and the
+ * `/place` page with signing in. The same services as the slash commands do the work; these
+ * files only speak HTTP, by the server's contract (`src/http/contract.ts`).
+ */
+export function webRoutes(deps: BotDeps): HttpRoutes {
+  const feed = new LiveFeed({
+    place: deps.services.place,
+    names: (ids) => deps.profiles.names(ids),
+    log: deps.log,
+    maxClients: deps.config.http.wsMaxConnections,
+  });
+  return (root: FastifyInstance) => {
+    root.register(cookie);
+    root.register(compress, { threshold: 1_024 });
+    // Routes go in a scope registered after the plugins, so compression and cookies apply to them.
+    root.register(async (app) => {
+      app.addHook('onReady', () => feed.start());
+      app.addHook('onClose', () => feed.stop());
+      const gate = webGate(deps);
+      publicRoutes(app, deps);
+      liveSocket(app, deps, feed);
+      memberRoutes(app, deps, gate);
+      adminRoutes(app, deps, gate);
+      signInRoutes(app, deps, gate);
+    });
+  };
+}
