@@ -1,7 +1,7 @@
 import type { z } from 'zod';
+import { invalidInput, invalidInputText } from '../src/errors.js';
 import type { Invocation } from '../src/interactions/types.js';
 import { snowflake } from '../src/snowflake.js';
-import { invalidInput, invalidInputText } from '../utils/errors.js';
 
 /** Parses a command's options with its zod schema; a bad value becomes INVALID_INPUT naming the option. */
 export function parseOptions<T extends z.ZodType>(schema: T, invocation: Invocation): z.output<T> {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { invalidInput } from './errors.js';
+import { invalidInput } from '../src/errors.js';
 
 /** Milli-points per Place point: Place values are stored as integers of 1/1000 point. */
 export const MILLI_PER_POINT = 1000;

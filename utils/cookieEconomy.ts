@@ -1,4 +1,4 @@
-import { isAppError } from './errors.js';
+import { isAppError } from '../src/errors.js';
 import { type KindTotal, type Ledger, type LedgerOutcome, POT_PREFIX } from './ledger/ledger.js';
 
 /**
@@ -104,6 +104,6 @@ export class CookieEconomy {
 
   /** One member's (or the vault's) changes by kind, for profiles and `/vault show`. */
   totalsByKind(account: string, since?: Date): Promise<Map<string, KindTotal>> {
-    return this.ledger.totalsByKind('cookies', account, since);
+    return this.ledger.queries.totalsByKind('cookies', account, since);
   }
 }

@@ -1,9 +1,9 @@
 import type { Clock } from '../src/clock.js';
+import { AppError, featureDisabled } from '../src/errors.js';
 import type { Rng } from '../src/rng.js';
 import type { RuntimeConfig } from '../src/runtimeConfig/runtimeConfig.js';
 import { COOKIE_KINDS, type CookieEconomy } from './cookieEconomy.js';
 import type { CollectDoc, CollectStore, PendingCollect } from './cookies/collectStore.js';
-import { AppError, featureDisabled } from './errors.js';
 import type { HoldDoc, Holds } from './holds/holds.js';
 
 /** Where a collect came from; both run exactly the same code. */

@@ -20,12 +20,12 @@ export class PlaceEconomy {
 
   /** A wallet as stored: balance, lifetime earned and spent (milli-points), placements. */
   wallet(identity: string) {
-    return this.ledger.placeWallet(identity);
+    return this.ledger.queries.placeWallet(identity);
   }
 
   /** The members with the most placements, or the most points earned, most first. */
   top(field: 'placements' | 'earned', limit: number) {
-    return this.ledger.topPlaceWallets(field, limit);
+    return this.ledger.queries.topPlaceWallets(field, limit);
   }
 
   balance(identity: string): Promise<number> {

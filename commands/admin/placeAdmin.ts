@@ -1,10 +1,10 @@
 import { ApplicationCommandOptionType } from 'discord.js';
 import { z } from 'zod';
+import { invalidInputText } from '../../src/errors.js';
 import { localized } from '../../src/i18n/definitions.js';
 import type { Subcommand } from '../../src/interactions/types.js';
 import { ADMIN_MESSAGES } from '../../utils/admin/messages.js';
 import { parsePlacePoints } from '../../utils/amounts.js';
-import { invalidInputText } from '../../utils/errors.js';
 import { grantPlacePoints } from '../../utils/hunt/adminGrant.js';
 import { MAX_SIDE } from '../../utils/place/placeService.js';
 import { memberOption, parseOptions } from '../options.js';

@@ -1,12 +1,12 @@
 import { ApplicationCommandOptionType } from 'discord.js';
 import { z } from 'zod';
+import { invalidInputText } from '../../src/errors.js';
 import { localized } from '../../src/i18n/definitions.js';
 import { defineComponent } from '../../src/interactions/componentIds.js';
 import { defineComponentHandler } from '../../src/interactions/defineCommand.js';
 import type { Subcommand } from '../../src/interactions/types.js';
 import { renderZoomPng } from '../../src/render/placeImages.js';
 import { ADMIN_MESSAGES } from '../../utils/admin/messages.js';
-import { invalidInputText } from '../../utils/errors.js';
 import { PALETTE, rgb } from '../../utils/place/palette.js';
 import { memberOption, parseOptions } from '../options.js';
 

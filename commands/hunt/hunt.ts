@@ -1,8 +1,8 @@
 import { ApplicationCommandOptionType } from 'discord.js';
 import { z } from 'zod';
+import { invalidInputText } from '../../src/errors.js';
 import { localized } from '../../src/i18n/definitions.js';
 import type { CommandContext, Reply, Subcommand } from '../../src/interactions/types.js';
-import { invalidInputText } from '../../utils/errors.js';
 import { HUNT_MESSAGES } from '../../utils/hunt/messages.js';
 import { formatScore, MAX_WEIGHT, parseGuess, WEIGHTS } from '../../utils/hunt/scoring.js';
 import { parseOptions } from '../options.js';

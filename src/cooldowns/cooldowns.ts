@@ -1,8 +1,8 @@
 import type { Collection } from 'mongodb';
-import { AppError } from '../../utils/errors.js';
 import type { Clock } from '../clock.js';
 import type { CooldownDoc } from '../db/collections.js';
 import { isDuplicateKey } from '../db/duplicateKey.js';
+import { AppError } from '../errors.js';
 
 export interface CooldownClaim {
   until: Date;

@@ -1,10 +1,10 @@
 import type { Db } from 'mongodb';
-import { CORE_ERROR_MESSAGES, type ErrorCode, type ErrorMessage } from '../../utils/errors.js';
 import { holdProblems } from '../../utils/holds/invariants.js';
 import { LEDGER_ERROR_MESSAGES } from '../../utils/ledger/errors.js';
 import type { Ledger } from '../../utils/ledger/ledger.js';
 import { LEDGER_MESSAGES } from '../../utils/ledger/messages.js';
 import type { Config } from '../config.js';
+import { CORE_ERROR_MESSAGES, type ErrorCode, type ErrorMessage } from '../errors.js';
 import type { HttpRoutes } from '../http/server.js';
 import { CORE_MESSAGES } from '../i18n/core.js';
 import type { Messages } from '../i18n/i18n.js';

@@ -1,7 +1,7 @@
 import type { Db } from 'mongodb';
-import type { ErrorCode, ErrorMessage } from '../../utils/errors.js';
 import type { Ledger } from '../../utils/ledger/ledger.js';
 import type { Config } from '../config.js';
+import type { ErrorCode, ErrorMessage } from '../errors.js';
 import type { HttpRoutes } from '../http/server.js';
 import type { Messages } from '../i18n/i18n.js';
 import type { BotDeps, CommandModule } from '../interactions/types.js';

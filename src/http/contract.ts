@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { type AppError, type ErrorCode, isAppError } from '../../utils/errors.js';
+import { type AppError, type ErrorCode, isAppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { metrics } from '../metrics.js';
 

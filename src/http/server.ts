@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
-import type { AppError } from '../../utils/errors.js';
+import type { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { metricsRegistry } from '../metrics.js';
 import { answerClientError, errorBody, installContract, SECURITY_HEADERS } from './contract.js';

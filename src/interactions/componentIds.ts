@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError } from '../../utils/errors.js';
+import { AppError } from '../errors.js';
 
 /** Discord refuses a custom id longer than this. */
 export const MAX_CUSTOM_ID_LENGTH = 100;

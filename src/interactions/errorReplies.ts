@@ -1,5 +1,5 @@
 import { DiscordAPIError } from 'discord.js';
-import { type AppError, type ErrorCode, type ErrorMessage, isAppError } from '../../utils/errors.js';
+import { type AppError, type ErrorCode, type ErrorMessage, isAppError } from '../errors.js';
 import type { Translator } from '../i18n/i18n.js';
 import type { Reply } from './types.js';
 

@@ -1,4 +1,4 @@
-import { AppError, type ErrorCode, type ErrorMessage } from '../../utils/errors.js';
+import { AppError, type ErrorCode, type ErrorMessage } from '../errors.js';
 import { resolveLocale, type Translator } from '../i18n/i18n.js';
 import { metrics } from '../metrics.js';
 import { hasAccess, resolveActor } from './authority.js';

@@ -1,6 +1,6 @@
-import { AppError, invalidInput } from '../../utils/errors.js';
 import type { Clock } from '../clock.js';
 import type { Collections } from '../db/collections.js';
+import { AppError, invalidInput } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Setting, SettingKey, SettingKind, SettingsCatalog, SettingTypes } from './settings.js';
 

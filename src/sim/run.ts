@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { ASSEMBLY } from '../../commands/index.js';
-import { type AppError, isAppError } from '../../utils/errors.js';
 import { Ledger } from '../../utils/ledger/ledger.js';
 import type { AppDeps } from '../app.js';
 import { prepareBotDeps } from '../botDeps.js';
@@ -8,6 +7,7 @@ import { ManualClock, systemClock } from '../clock.js';
 import { loadConfig } from '../config.js';
 import { collections } from '../db/collections.js';
 import { connectDatabase, startDatabaseServer } from '../db/connect.js';
+import { type AppError, isAppError } from '../errors.js';
 import { createLogger } from '../logger.js';
 import type { PostTransport } from '../posting/channelPoster.js';
 import { seededRng } from '../rng.js';

@@ -1,5 +1,4 @@
 import type { Db } from 'mongodb';
-import { isAppError } from '../../utils/errors.js';
 import { checkInvariants } from '../../utils/ledger/invariants.js';
 import type { KindTotal } from '../../utils/ledger/ledger.js';
 import { legalActions, type PokerAction } from '../../utils/poker/engine.js';
@@ -8,6 +7,7 @@ import type { TableDoc } from '../../utils/poker/tableStore.js';
 import type { ManualClock } from '../clock.js';
 import { runPool } from '../concurrency.js';
 import type { Collections } from '../db/collections.js';
+import { isAppError } from '../errors.js';
 import type { Assembly } from '../features/assemble.js';
 import type { BotDeps } from '../interactions/types.js';
 import type { Rng } from '../rng.js';
@@ -231,8 +231,8 @@ class Simulation {
     // Since day 1 began: the opening savings are not something the run earned.
     const since = new Date(start);
     for (const agent of this.#agents) {
-      cookieTotals.set(agent.id, await deps.ledger.totalsByKind('cookies', agent.id, since));
-      placeTotals.set(agent.id, await deps.ledger.totalsByKind('place', agent.id, since));
+      cookieTotals.set(agent.id, await deps.ledger.queries.totalsByKind('cookies', agent.id, since));
+      placeTotals.set(agent.id, await deps.ledger.queries.totalsByKind('place', agent.id, since));
     }
     return {
       agents: this.#agents,
@@ -505,7 +505,7 @@ class Simulation {
 
   async #stealFromTheRichest(agent: Agent, now: number, does: Set<Action>): Promise<void> {
     if (now < agent.nextStealAt || !does.has('steal')) return;
-    const richest = (await this.#deps.ledger.topBalances('cookies', 12)).filter(
+    const richest = (await this.#deps.ledger.queries.topBalances('cookies', 12)).filter(
       (row) => row.account !== agent.id && this.#byId.has(row.account),
     );
     // The richest it may rob: a protected or exhausted victim refuses, and it tries the next.
@@ -669,8 +669,8 @@ class Simulation {
     const features = await assembly.checkInvariants(db, deps.config, deps.ledger, deps.clock.now());
     const since = new Date(dayStart);
     const until = new Date(dayStart + DAY_MS);
-    const cookies = await deps.ledger.flowsByKind('cookies', since, until);
-    const place = await deps.ledger.flowsByKind('place', since, until);
+    const cookies = await deps.ledger.queries.flowsByKind('cookies', since, until);
+    const place = await deps.ledger.queries.flowsByKind('place', since, until);
     const today = this.#agents.filter((a) => a.session);
     return {
       day: day + 1,

@@ -15,10 +15,12 @@ import { PROJECT_ROOT } from '../../src/paths.js';
  *   `payToHouse`) only from the currency's one module: Cookies from `utils/cookieEconomy.ts`,
  *   Place points from `utils/placeEconomy.ts`, and money in play from `utils/holds/`
  *   (benchmarks measure the ledger itself).
- * - Only the money layer (`utils/ledger/`, `utils/holds/`) asks the ledger about operations
- *   or closes accounts, and only `utils/holds/` touches the holds' store: a feature holds money
- *   through `Holds`, never through its own probes of the ledger. The economies keep their
- *   ledger private, so nothing reaches through them (the compiler refuses `economy.ledger`).
+ * - Only the money layer (`utils/ledger/`, `utils/holds/`, and the currencies' modules) asks
+ *   the ledger about operations or closes accounts, and only `utils/holds/` touches the holds'
+ *   store: a feature holds money through `Holds`, and asks about a payment through its
+ *   currency's module (`PlaceEconomy.paidForPixel`), never through its own probes of the
+ *   ledger. The economies keep their ledger private, so nothing reaches through them (the
+ *   compiler refuses `economy.ledger`).
  */
 const BALANCE_DOCS = new Set(['CookieAccountDoc', 'PlaceWalletDoc', 'BalanceDoc']);
 const LEDGER = 'utils/ledger/';
@@ -30,8 +32,8 @@ const MOVES = new Set(['debit', 'credit', 'transfer', 'payFromHouse', 'payToHous
 const HOLDS = 'utils/holds/';
 const MAY_MOVE_VALUE = [LEDGER, HOLDS, 'utils/cookieEconomy.ts', 'utils/placeEconomy.ts', 'bench/'];
 /** Ledger methods of the money layer alone: deciding what became of an operation or an account. */
-const MONEY_LAYER_ONLY = new Set(['closeAccount', 'settleAbandoned']);
-const MONEY_LAYER = [LEDGER, HOLDS, 'src/app.ts'];
+const MONEY_LAYER_ONLY = new Set(['closeAccount', 'settleAbandoned', 'recorded']);
+const MONEY_LAYER = [LEDGER, HOLDS, 'utils/cookieEconomy.ts', 'utils/placeEconomy.ts', 'src/app.ts'];
 
 function isMongo(symbol: ts.Symbol | undefined, name: string): boolean {
   return (

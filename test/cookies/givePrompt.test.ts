@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { isAppError } from '../../utils/errors.js';
+import { isAppError } from '../../src/errors.js';
 import { checkInvariants } from '../../utils/ledger/invariants.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';

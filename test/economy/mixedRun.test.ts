@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { runPool } from '../../src/concurrency.js';
+import { isAppError } from '../../src/errors.js';
 import type { BotDeps } from '../../src/interactions/types.js';
 import { COOKIE_KINDS } from '../../utils/cookieEconomy.js';
-import { isAppError } from '../../utils/errors.js';
 import { checkInvariants } from '../../utils/ledger/invariants.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { useTestDatabase } from '../support/database.js';
@@ -118,8 +118,8 @@ describe('the whole Cookie economy under load', () => {
     expect(report.problems).toEqual([]);
 
     const house = deps.ledger.houseAccountId;
-    const vault = await deps.ledger.totalsByKind('cookies', house);
-    const totals = await Promise.all(MEMBERS.map((m) => deps.ledger.totalsByKind('cookies', m)));
+    const vault = await deps.ledger.queries.totalsByKind('cookies', house);
+    const totals = await Promise.all(MEMBERS.map((m) => deps.ledger.queries.totalsByKind('cookies', m)));
     const sum = (kind: string, side: 'in' | 'out') =>
       totals.reduce((n, t) => n + (t.get(kind)?.[side] ?? 0), 0);
     const supply = (await Promise.all(MEMBERS.map((m) => deps.ledger.balanceOf('cookies', m)))).reduce(

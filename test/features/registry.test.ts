@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ASSEMBLY, FEATURES } from '../../commands/index.js';
+import { CORE_ERROR_MESSAGES, type ErrorCode, type ErrorMessage } from '../../src/errors.js';
 import { assembleFeatures } from '../../src/features/assemble.js';
 import { defineCommand } from '../../src/interactions/defineCommand.js';
 import { defineNamedSettings, defineSettings, flagSetting } from '../../src/runtimeConfig/settings.js';
 import { COOKIES_ERROR_MESSAGES } from '../../utils/cookies/errors.js';
-import { CORE_ERROR_MESSAGES, type ErrorCode, type ErrorMessage } from '../../utils/errors.js';
 import { GAMES_ERROR_MESSAGES } from '../../utils/games/errors.js';
 import { LEDGER_ERROR_MESSAGES } from '../../utils/ledger/errors.js';
 import { VAULT_ERROR_MESSAGES } from '../../utils/vault/errors.js';

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { AppError, isAppError } from '../../src/errors.js';
 import type { BotDeps } from '../../src/interactions/types.js';
 import { type Rng, seededRng } from '../../src/rng.js';
-import { AppError, isAppError } from '../../utils/errors.js';
 import type { RoundDoc } from '../../utils/games/roundStore.js';
 import { checkInvariants } from '../../utils/ledger/invariants.js';
 import { makeBotDeps } from '../support/botHarness.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { cancelButton, giveButton } from '../../commands/cookies/give.js';
+import { isAppError } from '../../src/errors.js';
 import { defineComponent, MAX_CUSTOM_ID_LENGTH } from '../../src/interactions/componentIds.js';
-import { isAppError } from '../../utils/errors.js';
 
 const sample = defineComponent('poker.seat', {
   table: z.string().regex(/^[a-z0-9]{1,12}$/),

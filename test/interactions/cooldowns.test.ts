@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { Cooldowns } from '../../src/cooldowns/cooldowns.js';
-import { type AppError, isAppError } from '../../utils/errors.js';
+import { type AppError, isAppError } from '../../src/errors.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
 
 const t = useTestDatabase('cooldowns');

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ASSEMBLY } from '../../commands/index.js';
+import { AppError } from '../../src/errors.js';
 import { I18n } from '../../src/i18n/i18n.js';
 import { describeAppError, presentError } from '../../src/interactions/errorReplies.js';
-import { AppError } from '../../utils/errors.js';
 
 const messages = ASSEMBLY.errorMessages;
 const english = new I18n(ASSEMBLY.messages).for('en');

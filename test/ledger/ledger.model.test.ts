@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
+import type { AppError } from '../../src/errors.js';
 import { silentLogger } from '../../src/logger.js';
-import type { AppError } from '../../utils/errors.js';
 import { checkInvariants } from '../../utils/ledger/invariants.js';
 import type { Ledger, LedgerStep } from '../../utils/ledger/ledger.js';
 import { recoverLedger } from '../../utils/ledger/recovery.js';

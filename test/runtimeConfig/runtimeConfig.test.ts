@@ -1,11 +1,11 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ASSEMBLY } from '../../commands/index.js';
 import { ManualClock } from '../../src/clock.js';
+import type { AppError } from '../../src/errors.js';
 import { I18n } from '../../src/i18n/i18n.js';
 import { describeAppError } from '../../src/interactions/errorReplies.js';
 import { silentLogger } from '../../src/logger.js';
 import { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
-import type { AppError } from '../../utils/errors.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
 
 const t = useTestDatabase('runtime_config');

@@ -15,9 +15,9 @@ import { createBotDeps } from '../../src/botDeps.js';
 import { systemClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import { collections } from '../../src/db/collections.js';
+import { isAppError } from '../../src/errors.js';
 import { silentLogger } from '../../src/logger.js';
 import { seededRng } from '../../src/rng.js';
-import { isAppError } from '../../utils/errors.js';
 import { Ledger } from '../../utils/ledger/ledger.js';
 
 export interface GamesFaultPlan {

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import type { Clock } from '../../src/clock.js';
+import { AppError, featureDisabled, invalidInputText, notYourButton } from '../../src/errors.js';
 import type { FeatureInfra } from '../../src/features/feature.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
 import { COOKIE_KINDS, type CookieEconomy } from '../cookieEconomy.js';
 import { liveStreak } from '../crumbCollect.js';
-import { AppError, featureDisabled, invalidInputText, notYourButton } from '../errors.js';
 import { insufficientFunds } from '../ledger/errors.js';
 import type { Ledger, LedgerOutcome } from '../ledger/ledger.js';
 import type { CollectStore } from './collectStore.js';
@@ -173,7 +173,7 @@ export class CookieService {
 
   /** The richest members (the house vault is not a member). */
   async leaderboard(size: number): Promise<LeaderboardRow[]> {
-    const top = await this.deps.ledger.topBalances('cookies', size);
+    const top = await this.deps.ledger.queries.topBalances('cookies', size);
     return top.map((row, i) => ({ rank: i + 1, userId: row.account, cookies: row.balance }));
   }
 
@@ -181,7 +181,7 @@ export class CookieService {
   async profile(userId: string): Promise<CookieProfile> {
     const [balance, totals, collect] = await Promise.all([
       this.balance(userId),
-      this.deps.ledger.totalsByKind('cookies', userId),
+      this.deps.ledger.queries.totalsByKind('cookies', userId),
       this.deps.collects.get(userId),
     ]);
     const of = (kind: string) => totals.get(kind) ?? { count: 0, in: 0, out: 0 };
@@ -191,7 +191,7 @@ export class CookieService {
     return {
       userId,
       balance,
-      rank: balance > 0 ? (await this.deps.ledger.countRicherThan('cookies', balance)) + 1 : null,
+      rank: balance > 0 ? (await this.deps.ledger.queries.countRicherThan('cookies', balance)) + 1 : null,
       streak: liveStreak(collect, this.deps.clock.now()),
       bestStreak: collect?.bestStreak ?? 0,
       collects: of(COOKIE_KINDS.collect).count,
@@ -205,7 +205,7 @@ export class CookieService {
 
   /** The member's last balance changes, newest first (`/cookies history`). */
   async history(userId: string, limit: number): Promise<HistoryEntry[]> {
-    const events = await this.deps.ledger.history('cookies', userId, limit);
+    const events = await this.deps.ledger.queries.history('cookies', userId, limit);
     return events.map((e) => ({
       kind: e.kind,
       delta: e.delta,

@@ -1,6 +1,6 @@
-import { AppError, type ErrorMessages } from '../errors.js';
+import { AppError, type ErrorMessages } from '../../src/errors.js';
 
-declare module '../errors.js' {
+declare module '../../src/errors.js' {
   interface ErrorCodeRegistry {
     GIVE_ABOVE_LIMIT: true;
     STEAL_PROTECTED: true;

@@ -1,9 +1,9 @@
 import type { Clock } from '../../src/clock.js';
+import { featureDisabled, invalidInputText, isAppError } from '../../src/errors.js';
 import type { ProfileDirectory } from '../../src/profiles/profileDirectory.js';
 import type { Rng } from '../../src/rng.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import { COOKIE_KINDS, type CookieEconomy } from '../cookieEconomy.js';
-import { featureDisabled, invalidInputText, isAppError } from '../errors.js';
 import { stealProtected, stealTargetTooPoor } from './errors.js';
 import type { ExposureStore } from './exposureStore.js';
 import { type StealRules, stealChancePct, stealFine, stealLoot, stealSucceeds } from './stealRules.js';

@@ -1,6 +1,6 @@
-import { AppError, type ErrorMessages } from '../errors.js';
+import { AppError, type ErrorMessages } from '../../src/errors.js';
 
-declare module '../errors.js' {
+declare module '../../src/errors.js' {
   interface ErrorCodeRegistry {
     BET_OUT_OF_RANGE: true;
     VAULT_LIMIT: true;

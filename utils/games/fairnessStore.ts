@@ -1,7 +1,7 @@
 import type { Collection, Db } from 'mongodb';
 import { JOURNALED } from '../../src/db/collections.js';
 import { isDuplicateKey } from '../../src/db/duplicateKey.js';
-import { AppError } from '../errors.js';
+import { AppError } from '../../src/errors.js';
 import { hashServerSeed, type RoundSeed } from './fairness.js';
 
 /** A member's current seeds: the server seed stays secret until it is rotated out. */

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { Clock } from '../../src/clock.js';
+import { AppError, featureDisabled, isAppError, notYourButton } from '../../src/errors.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
 import type { CookieEconomy } from '../cookieEconomy.js';
-import { AppError, featureDisabled, isAppError, notYourButton } from '../errors.js';
 import type { HoldDoc, Holds, ReserveRequest } from '../holds/holds.js';
 import { insufficientFunds } from '../ledger/errors.js';
 import { houseHold, maxBet, type VaultLiquidity } from '../vault/liquidity.js';

@@ -1,6 +1,6 @@
+import { invalidInputText } from '../../src/errors.js';
 import type { FeatureServices } from '../../src/features/feature.js';
 import type { Translator } from '../../src/i18n/i18n.js';
-import { invalidInputText } from '../errors.js';
 import { balanceAfter } from '../ledger/ledger.js';
 
 /**

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { Clock } from '../../src/clock.js';
+import { featureDisabled, invalidInputText } from '../../src/errors.js';
 import type { Rng } from '../../src/rng.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
-import { featureDisabled, invalidInputText } from '../errors.js';
 import type { Holds } from '../holds/holds.js';
 import { PLACE_KINDS, type PlaceEconomy } from '../placeEconomy.js';
 import { weightedDraw } from './draw.js';

@@ -1,6 +1,6 @@
 import type { Clock } from '../../src/clock.js';
+import { AppError } from '../../src/errors.js';
 import type { Rng } from '../../src/rng.js';
-import { AppError } from '../errors.js';
 import { type Refusal, verify } from './signing.js';
 import type { DelegationDoc, WorkerStore } from './workerStore.js';
 

@@ -79,3 +79,8 @@ export function readBalance(book: Book, doc: BalanceDoc | null): number {
   const value = (doc as Record<string, unknown> | null)?.[book.balanceField];
   return typeof value === 'number' ? value : 0;
 }
+
+/** Accounts under this prefix hold Cookies for a round or heist in play (utils/cookieEconomy.ts). */
+export const POT_PREFIX = 'pot:';
+/** Accounts under this prefix hold the value of one hold while it is reserved (utils/holds/). */
+export const HOLD_PREFIX = 'hold:';

@@ -1,8 +1,8 @@
 import type { Currency } from '../../src/db/collections.js';
+import { AppError, type ErrorMessage, type ErrorMessages } from '../../src/errors.js';
 import type { Translator } from '../../src/i18n/i18n.js';
-import { AppError, type ErrorMessage, type ErrorMessages } from '../errors.js';
 
-declare module '../errors.js' {
+declare module '../../src/errors.js' {
   interface ErrorCodeRegistry {
     INSUFFICIENT_COOKIES: true;
     INSUFFICIENT_PLACE_POINTS: true;

@@ -6,15 +6,22 @@ import type {
   LegSide,
   OperationSpec,
   PendingOp,
-  PlaceWalletDoc,
 } from '../../src/db/collections.js';
 import { isDuplicateKey } from '../../src/db/duplicateKey.js';
+import { AppError, isAppError } from '../../src/errors.js';
 import type { Logger } from '../../src/logger.js';
 import { metrics } from '../../src/metrics.js';
 import type { Rng } from '../../src/rng.js';
-import { AppError, isAppError } from '../errors.js';
 import { AccountGate } from './accountGate.js';
-import { type BalanceDoc, type Book, type Books, createBooks, readBalance } from './books.js';
+import {
+  type BalanceDoc,
+  type Book,
+  type Books,
+  createBooks,
+  HOLD_PREFIX,
+  POT_PREFIX,
+  readBalance,
+} from './books.js';
 import { insufficientFunds } from './errors.js';
 import { eventReader, eventWriter } from './eventBatches.js';
 import {
@@ -49,25 +56,16 @@ import {
   transferInput,
 } from './operationSpec.js';
 import { type LedgerTimeouts, pause, RequestTimeoutError, within } from './patience.js';
+import { LedgerQueries } from './queries.js';
 import { settleAttempt } from './recovery.js';
 import { recordStuck } from './stuck.js';
 import { TurnBatcher } from './turnBatcher.js';
 
+export { HOLD_PREFIX, POT_PREFIX } from './books.js';
 export type { LedgerOutcome, OutcomeLeg } from './events.js';
-export type { Closing } from './legs.js';
-
-/** Accounts under this prefix hold Cookies for a round or heist in play (utils/cookieEconomy.ts). */
-export const POT_PREFIX = 'pot:';
-/** Accounts under this prefix hold the value of one hold while it is reserved (utils/holds/). */
-export const HOLD_PREFIX = 'hold:';
-
-/** What one kind of change did to an account: how often, and how much came in and went out. */
-export interface KindTotal {
-  count: number;
-  in: number;
-  out: number;
-}
 export { balanceAfter } from './events.js';
+export type { Closing } from './legs.js';
+export type { KindTotal } from './queries.js';
 
 /** Named points inside an operation, for fault injection (crash tests, failing credits). */
 export const LEDGER_STEPS = [
@@ -150,6 +148,8 @@ const PERSISTENCE = 3;
  * (legs.ts). A crash anywhere leaves markers that `recoverLedger` finishes. See ECONOMY.md.
  */
 export class Ledger {
+  /** What screens and reports read (queries.ts): tops, ranks, history, totals by kind. */
+  readonly queries: LedgerQueries;
   readonly #books: Books;
   readonly #sweeper: MarkerSweeper;
   readonly #gate = new AccountGate(PER_ACCOUNT_IN_FLIGHT);
@@ -163,6 +163,7 @@ export class Ledger {
 
   constructor(private readonly deps: LedgerDeps) {
     this.#books = createBooks(deps.cols);
+    this.queries = new LedgerQueries({ cols: deps.cols, houseAccountId: deps.config.houseAccountId });
     this.#sweeper = new MarkerSweeper(deps.log);
     this.#readEvents = eventReader((ids) =>
       this.#retry(() => deps.cols.ledgerEvents.find({ _id: { $in: ids } }).toArray()),
@@ -239,124 +240,6 @@ export class Ledger {
    */
   closeAccount(currency: OperationSpec['currency'], account: string): Promise<Closing> {
     return this.#retry(() => closeAccount(this.#books[currency], account));
-  }
-
-  /** The largest positive balances of members (the vault and pots are not members), largest first. */
-  async topBalances(
-    currency: OperationSpec['currency'],
-    limit: number,
-  ): Promise<{ account: string; balance: number }[]> {
-    const book = this.#books[currency];
-    const field = book.balanceField;
-    const docs = await book.collection
-      .find({ _id: this.#memberIds(), [field]: { $gt: 0 } } as Filter<BalanceDoc>, {
-        projection: { [field]: 1 },
-      })
-      .sort({ [field]: -1, _id: 1 })
-      .limit(limit)
-      .toArray();
-    return docs.map((doc) => ({ account: doc._id, balance: readBalance(book, doc) }));
-  }
-
-  /** A Place wallet as stored: balance, lifetime earned and spent (milli-points), placements. */
-  async placeWallet(
-    identity: string,
-  ): Promise<{ balance: number; earned: number; spent: number; placements: number }> {
-    const doc = await this.deps.cols.placeWallets.findOne({ _id: identity });
-    return {
-      balance: doc?.balance ?? 0,
-      earned: doc?.earned ?? 0,
-      spent: doc?.spent ?? 0,
-      placements: doc?.placements ?? 0,
-    };
-  }
-
-  /** The Place wallets with the most of `field` (placements, or lifetime earned), most first. */
-  async topPlaceWallets(
-    field: 'placements' | 'earned',
-    limit: number,
-  ): Promise<{ account: string; value: number }[]> {
-    const docs = await this.deps.cols.placeWallets
-      .find({ _id: this.#memberIds(), [field]: { $gt: 0 } } as Filter<PlaceWalletDoc>, {
-        projection: { [field]: 1 },
-      })
-      .sort({ [field]: -1, _id: 1 })
-      .limit(limit)
-      .toArray();
-    return docs.map((d) => ({ account: d._id, value: d[field] }));
-  }
-
-  /** How many members hold more than `balance` (a member's rank is this plus one). */
-  async countRicherThan(currency: OperationSpec['currency'], balance: number): Promise<number> {
-    const book = this.#books[currency];
-    return book.collection.countDocuments({
-      _id: this.#memberIds(),
-      [book.balanceField]: { $gt: balance },
-    } as Filter<BalanceDoc>);
-  }
-
-  /** The last changes of one account's balance, newest first (`/cookies history`). */
-  history(currency: OperationSpec['currency'], account: string, limit: number): Promise<LedgerEventDoc[]> {
-    return this.deps.cols.ledgerEvents
-      .find({ currency, account })
-      .sort({ at: -1, _id: -1 })
-      .limit(limit)
-      .toArray();
-  }
-
-  /** One account's changes by kind (count, money in, money out), optionally since a time. */
-  async totalsByKind(
-    currency: OperationSpec['currency'],
-    account: string,
-    since?: Date,
-  ): Promise<Map<string, KindTotal>> {
-    // Summed by the server: a member with years of history sends back one row per kind.
-    const rows = await this.deps.cols.ledgerEvents
-      .aggregate<{ _id: string; count: number; in: number; out: number }>([
-        { $match: { currency, account, ...(since ? { at: { $gte: since } } : {}) } },
-        {
-          $group: {
-            _id: '$kind',
-            count: { $sum: 1 },
-            in: { $sum: { $cond: [{ $gt: ['$delta', 0] }, '$delta', 0] } },
-            out: { $sum: { $cond: [{ $lt: ['$delta', 0] }, { $subtract: [0, '$delta'] }, 0] } },
-          },
-        },
-      ])
-      .toArray();
-    return new Map(rows.map((r) => [r._id, { count: r.count, in: r.in, out: r.out }]));
-  }
-
-  /**
-   * What moved between `since` and `until`, by kind, for the members together and for the
-   * house (pots are passing places and left out): the faucets and sinks of a currency.
-   */
-  async flowsByKind(
-    currency: OperationSpec['currency'],
-    since: Date,
-    until: Date,
-  ): Promise<{ members: Map<string, KindTotal>; house: Map<string, KindTotal> }> {
-    const group = (account: unknown) =>
-      this.deps.cols.ledgerEvents
-        .aggregate<{ _id: string; count: number; in: number; out: number }>([
-          { $match: { currency, account, at: { $gte: since, $lt: until } } },
-          {
-            $group: {
-              _id: '$kind',
-              count: { $sum: 1 },
-              in: { $sum: { $cond: [{ $gt: ['$delta', 0] }, '$delta', 0] } },
-              out: { $sum: { $cond: [{ $lt: ['$delta', 0] }, { $subtract: [0, '$delta'] }, 0] } },
-            },
-          },
-        ])
-        .toArray()
-        .then((rows) => new Map(rows.map((r) => [r._id, { count: r.count, in: r.in, out: r.out }])));
-    const [members, house] = await Promise.all([group(this.#memberIds()), group(this.houseAccountId)]);
-    return { members, house };
-  }
-
-  #memberIds() {
-    return { $nin: [this.houseAccountId], $not: new RegExp(`^(${POT_PREFIX}|${HOLD_PREFIX})`) };
   }
 
   /** Waits until every finished operation's markers are removed (shutdown, tests). */

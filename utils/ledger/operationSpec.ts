@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { OperationSpec, OperationType } from '../../src/db/collections.js';
+import { invalidInput } from '../../src/errors.js';
 import { positiveAmount } from '../amounts.js';
-import { invalidInput } from '../errors.js';
 import { MAX_BALANCE } from './books.js';
 
 const opId = z

@@ -1,5 +1,5 @@
 import { compare, evaluate } from '@poker-apprentice/hand-evaluator';
-import { AppError } from '../errors.js';
+import { AppError } from '../../src/errors.js';
 
 /**
  * No-limit Texas Hold'em as pure functions of a persisted state: each press is a function from

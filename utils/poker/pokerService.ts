@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import type { Clock } from '../../src/clock.js';
+import { AppError, featureDisabled, invalidInputText, isAppError, notYourButton } from '../../src/errors.js';
 import type { Logger } from '../../src/logger.js';
 import type { Rng } from '../../src/rng.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
 import { COOKIE_KINDS, type CookieEconomy } from '../cookieEconomy.js';
-import { AppError, featureDisabled, invalidInputText, isAppError, notYourButton } from '../errors.js';
 import type { HoldDoc, HoldOwner, Holds } from '../holds/holds.js';
 import { insufficientFunds } from '../ledger/errors.js';
 import {

@@ -1,6 +1,6 @@
-import { AppError, type ErrorMessages } from '../errors.js';
+import { AppError, type ErrorMessages } from '../../src/errors.js';
 
-declare module '../errors.js' {
+declare module '../../src/errors.js' {
   interface ErrorCodeRegistry {
     HEIST_STAKE_TOO_SMALL: true;
   }

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import type { Clock } from '../../src/clock.js';
 import type { Cooldowns } from '../../src/cooldowns/cooldowns.js';
+import { AppError, featureDisabled, isAppError } from '../../src/errors.js';
 import type { FeatureInfra } from '../../src/features/feature.js';
 import type { Rng } from '../../src/rng.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
 import { COOKIE_KINDS, type CookieEconomy } from '../cookieEconomy.js';
-import { AppError, featureDisabled, isAppError } from '../errors.js';
 import type { HoldDoc, HoldOwner, Holds, ReserveRequest } from '../holds/holds.js';
 import { insufficientFunds } from '../ledger/errors.js';
 import type { KindTotal } from '../ledger/ledger.js';

@@ -1,4 +1,4 @@
-import type { Translator } from '../src/i18n/i18n.js';
+import type { Translator } from './i18n/i18n.js';
 
 /**
  * Every expected failure has a stable code. The code is in `error.code` and at the

@@ -1,0 +1,133 @@
+import type { Filter } from 'mongodb';
+import type { Collections, LedgerEventDoc, OperationSpec, PlaceWalletDoc } from '../../src/db/collections.js';
+import { type BalanceDoc, type Books, createBooks, HOLD_PREFIX, POT_PREFIX, readBalance } from './books.js';
+
+/** What one kind of change did to an account: how often, and how much came in and went out. */
+export interface KindTotal {
+  count: number;
+  in: number;
+  out: number;
+}
+
+/**
+ * The ledger's read model: what screens and reports ask of balances and of the audit (tops,
+ * ranks, a member's history, totals and flows by kind). It writes nothing; the money protocol
+ * is `ledger.ts`. Members are every account but the house vault, table pots and holds.
+ */
+export class LedgerQueries {
+  readonly #books: Books;
+
+  constructor(private readonly deps: { cols: Collections; houseAccountId: string }) {
+    this.#books = createBooks(deps.cols);
+  }
+
+  /** The largest positive balances of members (the vault and pots are not members), largest first. */
+  async topBalances(
+    currency: OperationSpec['currency'],
+    limit: number,
+  ): Promise<{ account: string; balance: number }[]> {
+    const book = this.#books[currency];
+    const field = book.balanceField;
+    const docs = await book.collection
+      .find({ _id: this.#memberIds(), [field]: { $gt: 0 } } as Filter<BalanceDoc>, {
+        projection: { [field]: 1 },
+      })
+      .sort({ [field]: -1, _id: 1 })
+      .limit(limit)
+      .toArray();
+    return docs.map((doc) => ({ account: doc._id, balance: readBalance(book, doc) }));
+  }
+
+  /** A Place wallet as stored: balance, lifetime earned and spent (milli-points), placements. */
+  async placeWallet(
+    identity: string,
+  ): Promise<{ balance: number; earned: number; spent: number; placements: number }> {
+    const doc = await this.deps.cols.placeWallets.findOne({ _id: identity });
+    return {
+      balance: doc?.balance ?? 0,
+      earned: doc?.earned ?? 0,
+      spent: doc?.spent ?? 0,
+      placements: doc?.placements ?? 0,
+    };
+  }
+
+  /** The Place wallets with the most of `field` (placements, or lifetime earned), most first. */
+  async topPlaceWallets(
+    field: 'placements' | 'earned',
+    limit: number,
+  ): Promise<{ account: string; value: number }[]> {
+    const docs = await this.deps.cols.placeWallets
+      .find({ _id: this.#memberIds(), [field]: { $gt: 0 } } as Filter<PlaceWalletDoc>, {
+        projection: { [field]: 1 },
+      })
+      .sort({ [field]: -1, _id: 1 })
+      .limit(limit)
+      .toArray();
+    return docs.map((d) => ({ account: d._id, value: d[field] }));
+  }
+
+  /** How many members hold more than `balance` (a member's rank is this plus one). */
+  async countRicherThan(currency: OperationSpec['currency'], balance: number): Promise<number> {
+    const book = this.#books[currency];
+    return book.collection.countDocuments({
+      _id: this.#memberIds(),
+      [book.balanceField]: { $gt: balance },
+    } as Filter<BalanceDoc>);
+  }
+
+  /** The last changes of one account's balance, newest first (`/cookies history`). */
+  history(currency: OperationSpec['currency'], account: string, limit: number): Promise<LedgerEventDoc[]> {
+    return this.deps.cols.ledgerEvents
+      .find({ currency, account })
+      .sort({ at: -1, _id: -1 })
+      .limit(limit)
+      .toArray();
+  }
+
+  /** One account's changes by kind (count, money in, money out), optionally since a time. */
+  async totalsByKind(
+    currency: OperationSpec['currency'],
+    account: string,
+    since?: Date,
+  ): Promise<Map<string, KindTotal>> {
+    // Summed by the server: a member with years of history sends back one row per kind.
+    return this.#byKind({ currency, account, ...(since ? { at: { $gte: since } } : {}) });
+  }
+
+  /**
+   * What moved between `since` and `until`, by kind, for the members together and for the
+   * house (pots are passing places and left out): the faucets and sinks of a currency.
+   */
+  async flowsByKind(
+    currency: OperationSpec['currency'],
+    since: Date,
+    until: Date,
+  ): Promise<{ members: Map<string, KindTotal>; house: Map<string, KindTotal> }> {
+    const group = (account: Filter<LedgerEventDoc>['account']) =>
+      this.#byKind({ currency, account, at: { $gte: since, $lt: until } });
+    const [members, house] = await Promise.all([group(this.#memberIds()), group(this.deps.houseAccountId)]);
+    return { members, house };
+  }
+
+  /** The events matching `match`, summed by kind on the server. */
+  async #byKind(match: Filter<LedgerEventDoc>): Promise<Map<string, KindTotal>> {
+    const rows = await this.deps.cols.ledgerEvents
+      .aggregate<{ _id: string; count: number; in: number; out: number }>([
+        { $match: match },
+        {
+          $group: {
+            _id: '$kind',
+            count: { $sum: 1 },
+            in: { $sum: { $cond: [{ $gt: ['$delta', 0] }, '$delta', 0] } },
+            out: { $sum: { $cond: [{ $lt: ['$delta', 0] }, { $subtract: [0, '$delta'] }, 0] } },
+          },
+        },
+      ])
+      .toArray();
+    return new Map(rows.map((r) => [r._id, { count: r.count, in: r.in, out: r.out }]));
+  }
+
+  #memberIds() {
+    return { $nin: [this.deps.houseAccountId], $not: new RegExp(`^(${POT_PREFIX}|${HOLD_PREFIX})`) };
+  }
+}
