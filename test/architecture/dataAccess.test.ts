@@ -26,7 +26,7 @@ const BALANCE_DOCS = new Set(['CookieAccountDoc', 'PlaceWalletDoc', 'BalanceDoc'
 const LEDGER = 'utils/ledger/';
 /** Names the collections and creates their indexes. */
 const COLLECTION_DEFINITIONS = 'src/db/collections.ts';
-const SCANNED = ['commands/', 'utils/', 'src/', 'bench/'];
+const SCANNED = ['commands/', 'utils/', 'src/', 'sim/', 'bench/'];
 const RAW_BALANCE_NAME = /^(?:items_cookies|place_wallets)$/;
 const MOVES = new Set(['debit', 'credit', 'transfer', 'payFromHouse', 'payToHouse']);
 const HOLDS = 'utils/holds/';

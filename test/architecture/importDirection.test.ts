@@ -40,19 +40,6 @@ const DEBT = new Set([
   'src/features/assemble.ts -> utils/ledger/errors.ts',
   'src/features/assemble.ts -> utils/ledger/ledger.ts',
   'src/features/assemble.ts -> utils/ledger/messages.ts',
-  // The simulation drives features: it moves out of src/ to the top-level sim/.
-  'src/sim/report.ts -> utils/cookieEconomy.ts',
-  'src/sim/report.ts -> utils/placeEconomy.ts',
-  'src/sim/run.ts -> commands/index.ts',
-  'src/sim/run.ts -> utils/ledger/ledger.ts',
-  'src/sim/simulation.ts -> utils/ledger/invariants.ts',
-  'src/sim/simulation.ts -> utils/ledger/ledger.ts',
-  'src/sim/simulation.ts -> utils/poker/engine.ts',
-  'src/sim/simulation.ts -> utils/poker/pokerService.ts',
-  'src/sim/simulation.ts -> utils/poker/tableStore.ts',
-  'src/sim/summary.ts -> utils/cookieEconomy.ts',
-  'src/sim/summary.ts -> utils/ledger/ledger.ts',
-  'src/sim/summary.ts -> utils/placeEconomy.ts',
 ]);
 
 function sourceFiles(dir: string): string[] {

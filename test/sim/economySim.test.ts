@@ -2,11 +2,11 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadBehaviours } from '../../src/sim/behaviours.js';
-import { writeReport } from '../../src/sim/report.js';
-import { runSimulation } from '../../src/sim/run.js';
-import { gini } from '../../src/sim/simulation.js';
-import { summarize, summaryLine } from '../../src/sim/summary.js';
+import { loadBehaviours } from '../../sim/behaviours.js';
+import { writeReport } from '../../sim/report.js';
+import { runSimulation } from '../../sim/run.js';
+import { gini } from '../../sim/simulation.js';
+import { summarize, summaryLine } from '../../sim/summary.js';
 
 describe('the economy simulation', () => {
   it('GIVEN 3 seeded days of 30 members on the default settings THEN the books balance every day, the vault stays above its reserve and the hunt pays at its designed pace', async () => {

@@ -1,6 +1,6 @@
-import { COOKIE_KINDS } from '../../utils/cookieEconomy.js';
-import type { KindTotal } from '../../utils/ledger/ledger.js';
-import { PLACE_KINDS } from '../../utils/placeEconomy.js';
+import { COOKIE_KINDS } from '../utils/cookieEconomy.js';
+import type { KindTotal } from '../utils/ledger/ledger.js';
+import { PLACE_KINDS } from '../utils/placeEconomy.js';
 import type { Strategy } from './behaviours.js';
 import type { Agent, SimResult } from './simulation.js';
 

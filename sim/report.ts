@@ -2,8 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createCanvas } from 'canvas';
 import { Chart, type ChartConfiguration, registerables } from 'chart.js';
-import { COOKIE_KINDS } from '../../utils/cookieEconomy.js';
-import { PLACE_KINDS } from '../../utils/placeEconomy.js';
+import { COOKIE_KINDS } from '../utils/cookieEconomy.js';
+import { PLACE_KINDS } from '../utils/placeEconomy.js';
 import type { DayStats, SimResult } from './simulation.js';
 import { type Summary, summaryLine } from './summary.js';
 

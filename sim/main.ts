@@ -7,10 +7,10 @@
  * best_strategy/baseline=… pixels_per_active_hour=… violations=…`. Exit 1 on any violation.
  */
 import { parseArgs } from 'node:util';
-import { loadBehaviours } from './sim/behaviours.js';
-import { writeReport } from './sim/report.js';
-import { runSimulation, SettingRefused } from './sim/run.js';
-import { summarize, summaryLine } from './sim/summary.js';
+import { loadBehaviours } from './behaviours.js';
+import { writeReport } from './report.js';
+import { runSimulation, SettingRefused } from './run.js';
+import { summarize, summaryLine } from './summary.js';
 
 const { values } = parseArgs({
   options: {

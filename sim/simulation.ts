@@ -1,17 +1,17 @@
 import type { Db } from 'mongodb';
-import { checkInvariants } from '../../utils/ledger/invariants.js';
-import type { KindTotal } from '../../utils/ledger/ledger.js';
-import { legalActions, type PokerAction } from '../../utils/poker/engine.js';
-import { seatOf } from '../../utils/poker/pokerService.js';
-import type { TableDoc } from '../../utils/poker/tableStore.js';
-import type { ManualClock } from '../clock.js';
-import { runPool } from '../concurrency.js';
-import type { Collections } from '../db/collections.js';
-import { isAppError } from '../errors.js';
-import type { Assembly } from '../features/assemble.js';
-import type { BotDeps } from '../interactions/types.js';
-import type { Rng } from '../rng.js';
-import { advanceRunningTasks } from '../scheduler/scheduler.js';
+import type { ManualClock } from '../src/clock.js';
+import { runPool } from '../src/concurrency.js';
+import type { Collections } from '../src/db/collections.js';
+import { isAppError } from '../src/errors.js';
+import type { Assembly } from '../src/features/assemble.js';
+import type { BotDeps } from '../src/interactions/types.js';
+import type { Rng } from '../src/rng.js';
+import { advanceRunningTasks } from '../src/scheduler/scheduler.js';
+import { checkInvariants } from '../utils/ledger/invariants.js';
+import type { KindTotal } from '../utils/ledger/ledger.js';
+import { legalActions, type PokerAction } from '../utils/poker/engine.js';
+import { seatOf } from '../utils/poker/pokerService.js';
+import type { TableDoc } from '../utils/poker/tableStore.js';
 import { ACTIONS, type Action, type Archetype, type Behaviours, type Strategy } from './behaviours.js';
 
 /** Simulated time moves in steps of two minutes: the active-time reward's largest gap. */
