@@ -67,7 +67,7 @@ export const placeRollback: Subcommand = {
       z.object({ user: memberOption, area: z.string().optional(), since: z.string().optional() }),
       invocation,
     );
-    const plan = await deps.services.place.planRollback({
+    const plan = await deps.services.place.rollbacks.plan({
       id: invocation.id,
       adminId: actor.id,
       target: user,
@@ -137,7 +137,7 @@ export const rollbackButtonHandler = defineComponentHandler(rollbackButton, {
   async run({ deps, actor, i18n, serverI18n }, { id, action }) {
     const place = deps.services.place;
     if (action === 'cancel') {
-      const cancelled = await place.cancelRollback(id);
+      const cancelled = await place.rollbacks.cancel(id);
       return {
         update: true,
         ephemeral: true,
@@ -146,7 +146,7 @@ export const rollbackButtonHandler = defineComponentHandler(rollbackButton, {
         embeds: [],
       };
     }
-    const result = await place.applyRollback(id, action === 'refund');
+    const result = await place.rollbacks.apply(id, action === 'refund');
     if (result.restored + result.skipped === 0 && result.plan.status !== 'previewed') {
       return {
         update: true,

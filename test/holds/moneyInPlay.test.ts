@@ -115,7 +115,7 @@ describe('money in play, tried from outside', () => {
     const place = deps.services.place;
     await place.grant({ opId: 'g', moderatorId: 'mod', to: ANN, amount: 1_000_000, reason: '' });
     for (let x = 0; x < 3; x++) await place.place({ opId: `p${x}`, userId: ANN, x, y: 0, color: 5 });
-    await place.planRollback({ id: 'rb', adminId: 'admin', target: ANN });
+    await place.rollbacks.plan({ id: 'rb', adminId: 'admin', target: ANN });
     // What a process leaves when it dies right after taking the rollback (its lease runs a minute).
     const claimed = await new PlaceStore(t.db).claimRollback(
       'rb',
@@ -126,12 +126,12 @@ describe('money in play, tried from outside', () => {
     );
     expect(claimed?.status).toBe('applying');
     // Too early: the dead process's lease still holds.
-    expect(await place.applyRollback('rb', true)).toMatchObject({ restored: 0, refunded: 0 });
+    expect(await place.rollbacks.apply('rb', true)).toMatchObject({ restored: 0, refunded: 0 });
     clock.advance(61_000);
     other.clock.advance(61_000);
     const [a, b] = await Promise.all([
-      place.applyRollback('rb', true),
-      other.deps.services.place.applyRollback('rb', true),
+      place.rollbacks.apply('rb', true),
+      other.deps.services.place.rollbacks.apply('rb', true),
     ]);
     expect([a.restored + b.restored, a.refunded + b.refunded]).toEqual([3, 300_000]);
     for (let x = 0; x < 3; x++) expect((await place.pixelInfo(x, 0))?.pixel.color).toBe(31);

@@ -30,15 +30,15 @@ describe('rolling back a member', () => {
     await paint(CAL, 3, 0, 9); // painted over since: stays
     const historyBefore = await t.db.collection('place_pixel_events').countDocuments();
 
-    const plan = await place.planRollback({ id: 'rb1', adminId: 'admin', target: VANDAL });
+    const plan = await place.rollbacks.plan({ id: 'rb1', adminId: 'admin', target: VANDAL });
     expect(plan.pixels.map((p) => [p.x, p.y, p.color]).sort()).toEqual([
       [0, 0, 2],
       [1, 0, 4],
       [2, 0, 31],
     ]);
-    const applied = await place.applyRollback('rb1', false);
+    const applied = await place.rollbacks.apply('rb1', false);
     expect(applied).toMatchObject({ restored: 3, skipped: 0, refunded: 0 });
-    expect(await place.applyRollback('rb1', true)).toMatchObject({ restored: 0, refunded: 0 });
+    expect(await place.rollbacks.apply('rb1', true)).toMatchObject({ restored: 0, refunded: 0 });
     const colors = await Promise.all(
       [0, 1, 2, 3].map(async (x) => (await place.pixelInfo(x, 0))?.pixel.color),
     );
@@ -50,7 +50,7 @@ describe('rolling back a member', () => {
     // A second member's rollback with a refund, where a pixel changed after the preview.
     await paint(VANDAL, 5, 5, 1);
     await paint(VANDAL, 6, 5, 1);
-    const second = await place.planRollback({
+    const second = await place.rollbacks.plan({
       id: 'rb2',
       adminId: 'admin',
       target: VANDAL,
@@ -58,7 +58,7 @@ describe('rolling back a member', () => {
     });
     expect(second.pixels).toHaveLength(2);
     await paint(ANN, 6, 5, 8);
-    expect(await place.applyRollback('rb2', true)).toMatchObject({
+    expect(await place.rollbacks.apply('rb2', true)).toMatchObject({
       restored: 1,
       skipped: 1,
       refunded: 200_000,

@@ -174,8 +174,8 @@ async function memberOp(n: number): Promise<void> {
       );
     default:
       return race(
-        () => s.place.applyRollback(plan.rollback, true),
-        () => s.place.applyRollback(plan.rollback, true),
+        () => s.place.rollbacks.apply(plan.rollback, true),
+        () => s.place.rollbacks.apply(plan.rollback, true),
       );
   }
 }

@@ -191,7 +191,7 @@ async function openRound(deps: BotDeps, round: number): Promise<RoundOwners> {
       y: round,
       color: 7,
     });
-  await deps.services.place.planRollback({ id: owners.rollback, adminId: host, target: vandal });
+  await deps.services.place.rollbacks.plan({ id: owners.rollback, adminId: host, target: vandal });
   return owners;
 }
 

@@ -7,18 +7,12 @@ import type { Rng } from '../../src/rng.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
 import { MILLI_PER_POINT } from '../amounts.js';
-import type { Holds, ReserveRequest } from '../holds/holds.js';
-import { PLACE_KINDS, type PlaceEconomy } from '../placeEconomy.js';
+import type { Holds } from '../holds/holds.js';
+import type { PlaceEconomy } from '../placeEconomy.js';
 import { PlaceBoard } from './board.js';
-import { BLANK, PALETTE } from './palette.js';
-import type {
-  CanvasDoc,
-  PixelEventDoc,
-  PlacementDoc,
-  PlaceStore,
-  RollbackDoc,
-  RollbackPixel,
-} from './placeStore.js';
+import { PALETTE } from './palette.js';
+import type { CanvasDoc, PixelEventDoc, PlacementDoc, PlaceStore } from './placeStore.js';
+import { PlaceRollbacks } from './rollbacks.js';
 
 declare module '../../src/features/feature.js' {
   interface FeatureServices {
@@ -29,9 +23,6 @@ declare module '../../src/features/feature.js' {
 /** The largest canvas an admin may resize to (the renderer's board then takes 4 MB). */
 export const MAX_SIDE = 2_048;
 const SWEEP_TASK = 'place.sweep';
-const ROLLBACK_TASK = 'place.rollback.resume';
-/** How long one process may apply a rollback before another may take it over. */
-const ROLLBACK_LEASE_MS = 60_000;
 export const POST_TASK = 'place.post';
 /** A placement left unfinished is finished (or a handed-out revision voided) after this grace, by the sweep. */
 const FINISH_AFTER_MS = 60_000;
@@ -97,13 +88,15 @@ export class PlaceService {
   /** One catch-up at a time: batches must be applied in revision order. */
   readonly #catchUp = pLimit(1);
 
+  /** Moderators' rollbacks of a member's pixels (rollbacks.ts). */
+  readonly rollbacks: PlaceRollbacks;
+
   constructor(private readonly deps: PlaceDeps) {
-    // A rollback's refund past its deadline: the rollback is resumed, which posts it.
-    deps.holds.own('rollback', {
-      onExpiry: async (hold) => {
-        await this.applyRollback(hold.owner.id, true);
-        return (await deps.holds.get(hold._id))?.state === 'held' ? 'void' : 'handled';
-      },
+    this.rollbacks = new PlaceRollbacks({
+      ...deps,
+      canvas: () => this.canvas(),
+      written: () => this.#advanceSoon(),
+      voidRevision: (revision) => this.#void(revision),
     });
   }
 
@@ -235,166 +228,6 @@ export class PlaceService {
     return { frames, width: canvas.width, height: canvas.height, from: start, to: top };
   }
 
-  /**
-   * A rollback's preview: every pixel whose current state is the member's placement (in the
-   * area, since the time) goes back to its state before the member's first placement there in
-   * that window. Nothing changes until `applyRollback`.
-   */
-  async planRollback(request: {
-    id: string;
-    adminId: string;
-    target: string;
-    area?: { x0: number; y0: number; x1: number; y1: number };
-    since?: Date;
-  }): Promise<RollbackDoc> {
-    const canvas = await this.canvas();
-    const area = request.area ?? { x0: 0, y0: 0, x1: canvas.width - 1, y1: canvas.height - 1 };
-    const events = await this.deps.store.memberEvents(request.target, area, request.since ?? new Date(0));
-    const firstAt = new Map<string, PixelEventDoc>();
-    for (const e of events) if (!firstAt.has(`${e.x}:${e.y}`)) firstAt.set(`${e.x}:${e.y}`, e);
-    const pixels: RollbackPixel[] = [];
-    for (const first of firstAt.values()) {
-      const current = await this.deps.store.pixel(first.x, first.y);
-      // Painted over by someone else since: theirs stays.
-      if (!current || current.owner !== request.target) continue;
-      const before = await this.deps.store.eventBefore(first.x, first.y, first.revision);
-      pixels.push({
-        x: first.x,
-        y: first.y,
-        color: before?.color ?? BLANK,
-        owner: before?.owner ?? null,
-        seenRevision: current.revision,
-      });
-    }
-    const plan: RollbackDoc = {
-      _id: request.id,
-      adminId: request.adminId,
-      target: request.target,
-      pixels,
-      refund: events.reduce((sum, e) => sum + e.cost, 0),
-      placements: events.length,
-      status: 'previewed',
-      createdAt: this.deps.clock.now(),
-    };
-    await this.deps.store.saveRollback(plan);
-    return plan;
-  }
-
-  /**
-   * Applies a previewed rollback once: each pixel gets its old state as a new revision (the
-   * history stays as it was), unless it changed since the preview. The member's points come
-   * back only when `refund` is chosen (the first press decides), as a promised hold posted at
-   * the end. One process applies at a time (a lease); one that dies is resumed by the
-   * rollback's timer, or by the next press, once its lease has run out.
-   */
-  async applyRollback(
-    id: string,
-    refund: boolean,
-  ): Promise<{ restored: number; skipped: number; refunded: number; plan: RollbackDoc }> {
-    const plan = await this.deps.store.rollback(id);
-    if (!plan) throw new AppError('STALE_CONTROL', `rollback ${id} is gone`, { id });
-    const now = this.deps.clock.now();
-    await this.deps.scheduler.schedule({
-      id: `${ROLLBACK_TASK}:${id}`,
-      kind: ROLLBACK_TASK,
-      dueAt: new Date(now.getTime() + ROLLBACK_LEASE_MS + 5_000),
-      payload: { id },
-    });
-    const owner = this.deps.rng.uuid();
-    const claimed = await this.deps.store.claimRollback(
-      id,
-      refund,
-      owner,
-      now,
-      new Date(now.getTime() + ROLLBACK_LEASE_MS),
-    );
-    if (!claimed) return { restored: 0, skipped: 0, refunded: 0, plan };
-    const refundHold = claimed.refundChosen && claimed.refund > 0 ? this.#refundHold(claimed) : null;
-    if (refundHold) await this.deps.holds.reserve(refundHold);
-    const { restored, skipped } = await this.#restorePixels(claimed);
-    this.#advanceSoon();
-    let refunded = 0;
-    if (refundHold) {
-      const hold = await this.deps.holds.post(refundHold.id, [
-        { to: claimed.target, amount: claimed.refund, kind: PLACE_KINDS.refund },
-      ]);
-      if (hold.state === 'posted') refunded = claimed.refund;
-    }
-    await this.deps.store.rollbackStatus(id, ['applying'], 'applied');
-    return { restored, skipped, refunded, plan: claimed };
-  }
-
-  async #restorePixels(plan: RollbackDoc): Promise<{ restored: number; skipped: number }> {
-    let restored = 0;
-    let skipped = 0;
-    for (const [i, px] of plan.pixels.entries()) {
-      const current = await this.deps.store.pixel(px.x, px.y);
-      const mine = await this.deps.store.eventOf(`rollback:${plan._id}:${i}`);
-      if (mine) {
-        await this.deps.store.applyToPixel(mine);
-        restored++;
-        continue;
-      }
-      if (!current || current.revision !== px.seenRevision) {
-        skipped++;
-        continue;
-      }
-      await this.#writeRollbackEvent(plan, i, px);
-      restored++;
-    }
-    return { restored, skipped };
-  }
-
-  /** One restored pixel as a new revision, written once whoever else is at it (as a placement is). */
-  async #writeRollbackEvent(plan: RollbackDoc, i: number, px: RollbackDoc['pixels'][number]): Promise<void> {
-    const opId = `rollback:${plan._id}:${i}`;
-    for (;;) {
-      const revision = await this.deps.store.allocate();
-      const event: PixelEventDoc = {
-        _id: revision,
-        revision,
-        kind: 'rollback',
-        opId,
-        x: px.x,
-        y: px.y,
-        color: px.color,
-        owner: px.owner,
-        cost: 0,
-        at: this.deps.clock.now(),
-      };
-      if (await this.deps.store.appendEvent(event)) {
-        await this.deps.store.applyToPixel(event);
-        return;
-      }
-      // Another process wrote this step first (its revision is voided), or recovery voided ours.
-      const other = await this.deps.store.eventOf(opId);
-      if (other) {
-        await this.#void(revision);
-        await this.deps.store.applyToPixel(other);
-        return;
-      }
-    }
-  }
-
-  /** The refund owed to the member, promised when applying starts and minted when it ends. */
-  #refundHold(plan: RollbackDoc): ReserveRequest {
-    return {
-      id: `place.rollback:${plan._id}:refund`,
-      currency: 'place',
-      from: null,
-      amount: plan.refund,
-      kind: PLACE_KINDS.refund,
-      source: plan.adminId,
-      reason: `rollback ${plan._id}`,
-      owner: { kind: 'rollback', id: plan._id },
-      ttlMs: ROLLBACK_LEASE_MS * 2,
-    };
-  }
-
-  cancelRollback(id: string): Promise<boolean> {
-    return this.deps.store.rollbackStatus(id, ['previewed'], 'cancelled');
-  }
-
   /** The most placements and the most points earned (`/place leaderboard`). */
   async leaderboard(size: number) {
     const [placements, earned] = await Promise.all([
@@ -508,15 +341,7 @@ export class PlaceService {
       defineTask(SWEEP_TASK, z.object({ minute: z.number().int() }), async () => {
         await this.sweep();
       }),
-      // A rollback whose process died while applying: taken over once its lease ran out.
-      defineTask(ROLLBACK_TASK, z.object({ id: z.string() }), async ({ id }) => {
-        const plan = await this.deps.store.rollback(id);
-        if (plan?.status !== 'applying') return;
-        if ((plan.leaseUntil?.getTime() ?? 0) > this.deps.clock.now().getTime()) {
-          throw new Error(`rollback ${id} is still being applied; looking again later`);
-        }
-        await this.applyRollback(id, plan.refundChosen ?? false);
-      }),
+      this.rollbacks.task(),
     ];
   }
 

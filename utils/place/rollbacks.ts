@@ -1,0 +1,217 @@
+import { z } from 'zod';
+import type { Clock } from '../../src/clock.js';
+import { AppError } from '../../src/errors.js';
+import type { Rng } from '../../src/rng.js';
+import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
+import type { Holds, ReserveRequest } from '../holds/holds.js';
+import { PLACE_KINDS } from '../placeEconomy.js';
+import { BLANK } from './palette.js';
+import type { CanvasDoc, PixelEventDoc, PlaceStore, RollbackDoc, RollbackPixel } from './placeStore.js';
+
+const ROLLBACK_TASK = 'place.rollback.resume';
+/** How long one process may apply a rollback before another may take it over. */
+const ROLLBACK_LEASE_MS = 60_000;
+
+interface RollbackDeps {
+  store: PlaceStore;
+  holds: Holds;
+  scheduler: Scheduler;
+  clock: Clock;
+  rng: Rng;
+  /** The canvas as it is (its size bounds a rollback without an area). */
+  canvas(): Promise<CanvasDoc>;
+  /** New revisions were written: the watermark may move. */
+  written(): void;
+  /** Fills a revision handed out and not used. */
+  voidRevision(revision: number): Promise<void>;
+}
+
+/**
+ * A moderator's rollback of one member's pixels (`/admin place rollback`): previewed, then
+ * applied once as new revisions (the history stays as it was), with the member's points
+ * refunded when chosen. The placement's own rules (a revision per step, one event per step
+ * whoever writes it) hold for every restored pixel.
+ */
+export class PlaceRollbacks {
+  constructor(private readonly deps: RollbackDeps) {
+    // A rollback's refund past its deadline: the rollback is resumed, which posts it.
+    deps.holds.own('rollback', {
+      onExpiry: async (hold) => {
+        await this.apply(hold.owner.id, true);
+        return (await deps.holds.get(hold._id))?.state === 'held' ? 'void' : 'handled';
+      },
+    });
+  }
+
+  /** A rollback whose process died while applying: taken over once its lease ran out. */
+  task(): TaskHandler {
+    return defineTask(ROLLBACK_TASK, z.object({ id: z.string() }), async ({ id }) => {
+      const plan = await this.deps.store.rollback(id);
+      if (plan?.status !== 'applying') return;
+      if ((plan.leaseUntil?.getTime() ?? 0) > this.deps.clock.now().getTime()) {
+        throw new Error(`rollback ${id} is still being applied; looking again later`);
+      }
+      await this.apply(id, plan.refundChosen ?? false);
+    });
+  }
+
+  /**
+   * A rollback's preview: every pixel whose current state is the member's placement (in the
+   * area, since the time) goes back to its state before the member's first placement there in
+   * that window. Nothing changes until `applyRollback`.
+   */
+  async plan(request: {
+    id: string;
+    adminId: string;
+    target: string;
+    area?: { x0: number; y0: number; x1: number; y1: number };
+    since?: Date;
+  }): Promise<RollbackDoc> {
+    const canvas = await this.deps.canvas();
+    const area = request.area ?? { x0: 0, y0: 0, x1: canvas.width - 1, y1: canvas.height - 1 };
+    const events = await this.deps.store.memberEvents(request.target, area, request.since ?? new Date(0));
+    const firstAt = new Map<string, PixelEventDoc>();
+    for (const e of events) if (!firstAt.has(`${e.x}:${e.y}`)) firstAt.set(`${e.x}:${e.y}`, e);
+    const pixels: RollbackPixel[] = [];
+    for (const first of firstAt.values()) {
+      const current = await this.deps.store.pixel(first.x, first.y);
+      // Painted over by someone else since: theirs stays.
+      if (!current || current.owner !== request.target) continue;
+      const before = await this.deps.store.eventBefore(first.x, first.y, first.revision);
+      pixels.push({
+        x: first.x,
+        y: first.y,
+        color: before?.color ?? BLANK,
+        owner: before?.owner ?? null,
+        seenRevision: current.revision,
+      });
+    }
+    const plan: RollbackDoc = {
+      _id: request.id,
+      adminId: request.adminId,
+      target: request.target,
+      pixels,
+      refund: events.reduce((sum, e) => sum + e.cost, 0),
+      placements: events.length,
+      status: 'previewed',
+      createdAt: this.deps.clock.now(),
+    };
+    await this.deps.store.saveRollback(plan);
+    return plan;
+  }
+
+  /**
+   * Applies a previewed rollback once: each pixel gets its old state as a new revision (the
+   * history stays as it was), unless it changed since the preview. The member's points come
+   * back only when `refund` is chosen (the first press decides), as a promised hold posted at
+   * the end. One process applies at a time (a lease); one that dies is resumed by the
+   * rollback's timer, or by the next press, once its lease has run out.
+   */
+  async apply(
+    id: string,
+    refund: boolean,
+  ): Promise<{ restored: number; skipped: number; refunded: number; plan: RollbackDoc }> {
+    const plan = await this.deps.store.rollback(id);
+    if (!plan) throw new AppError('STALE_CONTROL', `rollback ${id} is gone`, { id });
+    const now = this.deps.clock.now();
+    await this.deps.scheduler.schedule({
+      id: `${ROLLBACK_TASK}:${id}`,
+      kind: ROLLBACK_TASK,
+      dueAt: new Date(now.getTime() + ROLLBACK_LEASE_MS + 5_000),
+      payload: { id },
+    });
+    const owner = this.deps.rng.uuid();
+    const claimed = await this.deps.store.claimRollback(
+      id,
+      refund,
+      owner,
+      now,
+      new Date(now.getTime() + ROLLBACK_LEASE_MS),
+    );
+    if (!claimed) return { restored: 0, skipped: 0, refunded: 0, plan };
+    const refundHold = claimed.refundChosen && claimed.refund > 0 ? this.#refundHold(claimed) : null;
+    if (refundHold) await this.deps.holds.reserve(refundHold);
+    const { restored, skipped } = await this.#restorePixels(claimed);
+    this.deps.written();
+    let refunded = 0;
+    if (refundHold) {
+      const hold = await this.deps.holds.post(refundHold.id, [
+        { to: claimed.target, amount: claimed.refund, kind: PLACE_KINDS.refund },
+      ]);
+      if (hold.state === 'posted') refunded = claimed.refund;
+    }
+    await this.deps.store.rollbackStatus(id, ['applying'], 'applied');
+    return { restored, skipped, refunded, plan: claimed };
+  }
+
+  async #restorePixels(plan: RollbackDoc): Promise<{ restored: number; skipped: number }> {
+    let restored = 0;
+    let skipped = 0;
+    for (const [i, px] of plan.pixels.entries()) {
+      const current = await this.deps.store.pixel(px.x, px.y);
+      const mine = await this.deps.store.eventOf(`rollback:${plan._id}:${i}`);
+      if (mine) {
+        await this.deps.store.applyToPixel(mine);
+        restored++;
+        continue;
+      }
+      if (!current || current.revision !== px.seenRevision) {
+        skipped++;
+        continue;
+      }
+      await this.#writeRollbackEvent(plan, i, px);
+      restored++;
+    }
+    return { restored, skipped };
+  }
+
+  /** One restored pixel as a new revision, written once whoever else is at it (as a placement is). */
+  async #writeRollbackEvent(plan: RollbackDoc, i: number, px: RollbackDoc['pixels'][number]): Promise<void> {
+    const opId = `rollback:${plan._id}:${i}`;
+    for (;;) {
+      const revision = await this.deps.store.allocate();
+      const event: PixelEventDoc = {
+        _id: revision,
+        revision,
+        kind: 'rollback',
+        opId,
+        x: px.x,
+        y: px.y,
+        color: px.color,
+        owner: px.owner,
+        cost: 0,
+        at: this.deps.clock.now(),
+      };
+      if (await this.deps.store.appendEvent(event)) {
+        await this.deps.store.applyToPixel(event);
+        return;
+      }
+      // Another process wrote this step first (its revision is voided), or recovery voided ours.
+      const other = await this.deps.store.eventOf(opId);
+      if (other) {
+        await this.deps.voidRevision(revision);
+        await this.deps.store.applyToPixel(other);
+        return;
+      }
+    }
+  }
+
+  /** The refund owed to the member, promised when applying starts and minted when it ends. */
+  #refundHold(plan: RollbackDoc): ReserveRequest {
+    return {
+      id: `place.rollback:${plan._id}:refund`,
+      currency: 'place',
+      from: null,
+      amount: plan.refund,
+      kind: PLACE_KINDS.refund,
+      source: plan.adminId,
+      reason: `rollback ${plan._id}`,
+      owner: { kind: 'rollback', id: plan._id },
+      ttlMs: ROLLBACK_LEASE_MS * 2,
+    };
+  }
+
+  cancel(id: string): Promise<boolean> {
+    return this.deps.store.rollbackStatus(id, ['previewed'], 'cancelled');
+  }
+}
