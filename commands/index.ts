@@ -1,6 +1,7 @@
 import { type Assembly, assembleFeatures } from '../src/features/assemble.js';
 import type { Feature } from '../src/features/feature.js';
 import type { CommandModule } from '../src/interactions/types.js';
+import { moneyLayer } from '../utils/holds/moneyLayer.js';
 import { adminFeature } from './admin/index.js';
 import { cookiesFeature } from './cookies/index.js';
 import { gamesFeature } from './games/index.js';
@@ -27,6 +28,7 @@ export const FEATURES: readonly Feature[] = [
   adminFeature,
 ];
 
-export const ASSEMBLY: Assembly = assembleFeatures(FEATURES);
+/** The features with the money layer beneath them (its texts, error codes and checks) first. */
+export const ASSEMBLY: Assembly = assembleFeatures([moneyLayer, ...FEATURES]);
 
 export const COMMANDS: readonly CommandModule[] = ASSEMBLY.commands;

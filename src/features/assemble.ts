@@ -1,8 +1,5 @@
 import type { Db } from 'mongodb';
-import { holdProblems } from '../../utils/holds/invariants.js';
-import { LEDGER_ERROR_MESSAGES } from '../../utils/ledger/errors.js';
 import type { Ledger } from '../../utils/ledger/ledger.js';
-import { LEDGER_MESSAGES } from '../../utils/ledger/messages.js';
 import type { Config } from '../config.js';
 import { CORE_ERROR_MESSAGES, type ErrorCode, type ErrorMessage } from '../errors.js';
 import type { HttpRoutes } from '../http/server.js';
@@ -19,7 +16,7 @@ export interface Assembly {
   commands: readonly CommandModule[];
   settings: SettingsCatalog;
   errorMessages: Readonly<Partial<Record<ErrorCode, ErrorMessage>>>;
-  /** Every namespace of texts: `core`, `ledger` and one per feature with texts. */
+  /** Every namespace of texts: `core` and one per part with texts (`ledger`, each feature's). */
   messages: Readonly<Record<string, Messages>>;
   ensureIndexes(db: Db): Promise<void>;
   /** Every feature's own invariants (beyond the ledger's), as a list of problems. */
@@ -30,12 +27,6 @@ export interface Assembly {
   tasks(deps: BotDeps): TaskHandler[];
   httpRoutes(deps: BotDeps): HttpRoutes[];
 }
-
-/**
- * How long past its deadline a hold may still be open before the checker reports it: its timer
- * retries with back-off while a movement of it is in flight (the scheduler's retries, minutes).
- */
-const HOLD_GRACE_MS = 600_000;
 
 function once<T>(what: string, seen: Set<T>, value: T): void {
   if (seen.has(value)) throw new Error(`${what} ${String(value)} is declared twice`);
@@ -52,11 +43,8 @@ export function assembleFeatures(features: readonly Feature[]): Assembly {
   const commandNames = new Set<string>();
   const families = new Set<string>();
   const settings: Record<string, Setting<unknown>> = {};
-  const messages: Record<string, Messages> = { core: CORE_MESSAGES, ledger: LEDGER_MESSAGES };
-  const errorMessages: Partial<Record<ErrorCode, ErrorMessage>> = {
-    ...CORE_ERROR_MESSAGES,
-    ...LEDGER_ERROR_MESSAGES,
-  };
+  const messages: Record<string, Messages> = { core: CORE_MESSAGES };
+  const errorMessages: Partial<Record<ErrorCode, ErrorMessage>> = { ...CORE_ERROR_MESSAGES };
   for (const feature of features) {
     once('feature', names, feature.name);
     for (const command of feature.commands ?? []) {
@@ -105,12 +93,10 @@ export function assembleFeatures(features: readonly Feature[]): Assembly {
       return catalog as SettingsCatalog;
     },
     async checkInvariants(db, config, ledger, now = new Date()) {
-      // Money in play first (every hold's account and deadline), then each feature's own books.
-      const graceMs = config.ledger.recoveryGraceMs + HOLD_GRACE_MS;
-      const found = await Promise.all([
-        holdProblems(db, ledger, now, graceMs),
-        ...features.map((f) => f.checkInvariants?.(db, config, ledger, now) ?? []),
-      ]);
+      // In the registry's order: money in play first (the money layer), then each feature's books.
+      const found = await Promise.all(
+        features.map((f) => f.checkInvariants?.(db, config, ledger, now) ?? []),
+      );
       return found.flat();
     },
     createServices(infra) {
