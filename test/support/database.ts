@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { type Db, MongoClient } from 'mongodb';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { ASSEMBLY } from '../../commands/index.js';
@@ -38,4 +38,15 @@ export function useTestDatabase(label: string): TestDatabase {
 export async function clearDatabase(db: Db): Promise<void> {
   const list = await db.listCollections({}, { nameOnly: true }).toArray();
   await Promise.all(list.map((c) => db.collection(c.name).deleteMany({})));
+}
+
+/** Every document of every collection, hashed: a write anywhere changes it. */
+export async function databaseFingerprint(db: Db): Promise<string> {
+  const hash = createHash('sha256');
+  const names = (await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name).sort();
+  for (const name of names) {
+    const docs = await db.collection(name).find().sort({ _id: 1 }).toArray();
+    hash.update(`${name}:${JSON.stringify(docs)}\n`);
+  }
+  return hash.digest('hex');
 }

@@ -81,7 +81,19 @@ export async function startWeb(
     return { ws, messages, closed, opened };
   };
 
-  return { ...bot, app, url, request, signIn, connect, adminId: ADMIN_ID, close: () => app.close() };
+  /** Grants a member Place points, as a moderator would (each call its own operation). */
+  let grants = 0;
+  const fund = async (member: string, points: number) => {
+    await bot.deps.services.place.grant({
+      opId: `test.grant:${member}:${++grants}`,
+      moderatorId: ADMIN_ID,
+      to: member,
+      amount: points * 1000,
+      reason: 'test',
+    });
+  };
+
+  return { ...bot, app, url, request, signIn, connect, fund, adminId: ADMIN_ID, close: () => app.close() };
 }
 
 /** Waits until `check` holds (polling), or fails after `ms`. */

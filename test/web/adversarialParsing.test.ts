@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SECURITY_HEADERS } from '../../src/http/contract.js';
-import { clearDatabase, useTestDatabase } from '../support/database.js';
+import { clearDatabase, databaseFingerprint, useTestDatabase } from '../support/database.js';
 import { startWeb } from '../support/webHarness.js';
 import { type RawAnswer, rawHttp } from './adversarialSupport.js';
 
@@ -15,15 +14,7 @@ const [ANN, MOD] = ['897500000000000001', '897500000000000002'];
 let web: Awaited<ReturnType<typeof startWeb>>;
 let port = 0;
 
-async function fingerprint(): Promise<string> {
-  const hash = createHash('sha256');
-  const names = (await t.db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name).sort();
-  for (const name of names) {
-    const docs = await t.db.collection(name).find().sort({ _id: 1 }).toArray();
-    hash.update(`${name}:${JSON.stringify(docs)}\n`);
-  }
-  return hash.digest('hex');
-}
+const fingerprint = () => databaseFingerprint(t.db);
 
 async function collections(): Promise<Map<string, string>> {
   const result = new Map<string, string>();
@@ -34,15 +25,7 @@ async function collections(): Promise<Map<string, string>> {
   return result;
 }
 
-async function fund(member: string, points: number) {
-  await web.deps.services.place.grant({
-    opId: `adv.parse.grant:${member}:${Math.random()}`,
-    moderatorId: web.adminId,
-    to: member,
-    amount: points * 1000,
-    reason: 'test',
-  });
-}
+const fund = (member: string, points: number) => web.fund(member, points);
 
 /** Numbers as an attacker writes them; each must be refused wherever a whole number is read. */
 const MALFORMED = [

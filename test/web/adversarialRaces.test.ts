@@ -13,17 +13,7 @@ const t = useTestDatabase('web_adv_races');
 const [ANN, BEN, MOD] = ['897400000000000001', '897400000000000002', '897400000000000003'];
 let web: Awaited<ReturnType<typeof startWeb>>;
 const wall = new ManualClock();
-let grants = 0;
-
-async function fund(member: string, points: number) {
-  await web.deps.services.place.grant({
-    opId: `adv.grant:${member}:${++grants}`,
-    moderatorId: web.adminId,
-    to: member,
-    amount: points * 1000,
-    reason: 'test',
-  });
-}
+const fund = (member: string, points: number) => web.fund(member, points);
 
 const pixel = (cookie: string, body: unknown, key: string) =>
   web.request('POST', '/api/place/pixel', { cookie, body, headers: { 'idempotency-key': key } });

@@ -14,15 +14,7 @@ const [ANN, BEN, MOD] = ['897000000000000001', '897000000000000002', '8970000000
 let web: Awaited<ReturnType<typeof startWeb>>;
 const wall = new ManualClock();
 
-async function fund(member: string, points: number) {
-  await web.deps.services.place.grant({
-    opId: `test.grant:${member}:${points}:${Math.random()}`,
-    moderatorId: web.adminId,
-    to: member,
-    amount: points * 1000,
-    reason: 'test',
-  });
-}
+const fund = (member: string, points: number) => web.fund(member, points);
 
 const pixel = (cookie: string, body: unknown, key: string) =>
   web.request('POST', '/api/place/pixel', { cookie, body, headers: { 'idempotency-key': key } });

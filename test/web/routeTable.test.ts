@@ -1,11 +1,10 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HTTP_STATUS, SECURITY_HEADERS } from '../../src/http/contract.js';
 import { registeredRoutes } from '../../src/http/server.js';
 import { signedHeaders, splitUrl } from '../../utils/hunt/signing.js';
-import { clearDatabase, useTestDatabase } from '../support/database.js';
+import { clearDatabase, databaseFingerprint, useTestDatabase } from '../support/database.js';
 import { startWeb } from '../support/webHarness.js';
 
 /**
@@ -33,16 +32,7 @@ function readmeCodes(): Map<string, number> {
   return codes;
 }
 
-/** Every document of every collection, hashed: a write anywhere changes it. */
-async function fingerprint(): Promise<string> {
-  const hash = createHash('sha256');
-  const names = (await t.db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name).sort();
-  for (const name of names) {
-    const docs = await t.db.collection(name).find().sort({ _id: 1 }).toArray();
-    hash.update(`${name}:${JSON.stringify(docs)}\n`);
-  }
-  return hash.digest('hex');
-}
+const fingerprint = () => databaseFingerprint(t.db);
 
 const hostileValue = fc.oneof(
   fc.constantFrom(

@@ -10,15 +10,7 @@ let web: Awaited<ReturnType<typeof startWeb>>;
 /** Real time as the web's windows see it (links, sessions, rate limits), still unless a test moves it. */
 let wall: ManualClock;
 
-async function fund(member: string, points: number) {
-  await web.deps.services.place.grant({
-    opId: `test.grant:${member}:${points}:${Math.random()}`,
-    moderatorId: web.adminId,
-    to: member,
-    amount: points * 1000,
-    reason: 'test',
-  });
-}
+const fund = (member: string, points: number) => web.fund(member, points);
 
 const pixel = (cookie: string, body: unknown, key = `key-${Math.random().toString(36).slice(2, 12)}`) =>
   web.request('POST', '/api/place/pixel', { cookie, body, headers: { 'idempotency-key': key } });

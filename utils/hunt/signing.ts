@@ -51,19 +51,17 @@ export function signedHeaders(workerId: string, secret: string, parts: SignedPar
 
 export type Refusal = 'missing_headers' | 'bad_timestamp' | 'stale_timestamp' | 'bad_nonce' | 'bad_signature';
 
+/** A worker's request as the server reads it: what the signature covers, and its headers. */
+export interface SignedRequest {
+  method: string;
+  path: string;
+  query: string;
+  body: string;
+  headers: Record<string, string | undefined>;
+}
+
 /** Checks a request's signature and freshness (not yet the nonce's novelty, which needs the store). */
-export function verify(
-  request: {
-    method: string;
-    path: string;
-    query: string;
-    body: string;
-    headers: Record<string, string | undefined>;
-  },
-  secret: string,
-  now: number,
-  skewMs: number,
-): Refusal | null {
+export function verify(request: SignedRequest, secret: string, now: number, skewMs: number): Refusal | null {
   const timestamp = request.headers['x-timestamp'];
   const nonce = request.headers['x-nonce'];
   const signature = request.headers['x-signature'];

@@ -1,7 +1,7 @@
 import type { Clock } from '../../src/clock.js';
 import { AppError } from '../../src/errors.js';
 import type { Rng } from '../../src/rng.js';
-import { type Refusal, verify } from './signing.js';
+import { type Refusal, type SignedRequest, verify } from './signing.js';
 import type { DelegationDoc, WorkerStore } from './workerStore.js';
 
 declare module '../../src/features/feature.js' {
@@ -91,13 +91,7 @@ export class WorkerService {
    * the nonce is recorded: a signed request with bad input is refused having written nothing.
    */
   async authenticate<T>(
-    request: {
-      method: string;
-      path: string;
-      query: string;
-      body: string;
-      headers: Record<string, string | undefined>;
-    },
+    request: SignedRequest,
     input: () => T,
   ): Promise<{ worker: DelegationDoc; input: T }> {
     const workerId = request.headers['x-worker-id'];
