@@ -1,6 +1,9 @@
-import type { Currency } from '../../src/db/collections.js';
+import type { Currency, OperationSpec } from '../../src/db/collections.js';
 import { AppError, type ErrorMessage, type ErrorMessages } from '../../src/errors.js';
 import type { Translator } from '../../src/i18n/i18n.js';
+import type { Book } from './books.js';
+import type { Recorded } from './events.js';
+import { fingerprint } from './operationSpec.js';
 
 declare module '../../src/errors.js' {
   interface ErrorCodeRegistry {
@@ -29,6 +32,73 @@ export function insufficientFunds(
     needed,
     currency,
   });
+}
+
+/** A short balance for `spec`: the house vault's reserve, or a member's INSUFFICIENT_*. */
+export function insufficient(book: Book, spec: OperationSpec, account: string, balance: number): AppError {
+  if (spec.reserve > 0) {
+    return new AppError(
+      'HOUSE_VAULT_INSUFFICIENT',
+      `the house vault holds ${balance} and must keep ${spec.reserve}; it cannot pay ${spec.amount}`,
+      {
+        balance,
+        reserve: spec.reserve,
+        needed: spec.amount,
+        available: Math.max(0, balance - spec.reserve),
+      },
+    );
+  }
+  return insufficientFunds(book.currency, account, balance, spec.amount);
+}
+
+/** The recorded outcome of `spec`'s id, when it was recorded for this same operation. */
+export function sameOperation(spec: OperationSpec, recorded: Recorded): Recorded {
+  if (recorded.fingerprint !== fingerprint(spec)) throw reused(spec);
+  return recorded;
+}
+
+export function reused(spec: OperationSpec): AppError {
+  return new AppError(
+    'OPERATION_ID_REUSED',
+    `operation id ${spec.opId} was already used for a different operation`,
+    {
+      opId: spec.opId,
+    },
+  );
+}
+
+export function inProgress(spec: OperationSpec): AppError {
+  return new AppError(
+    'OPERATION_IN_PROGRESS',
+    `operation ${spec.opId} is still being applied; try again shortly`,
+    {
+      opId: spec.opId,
+    },
+  );
+}
+
+/** Nothing of the operation was applied, because the database could not be reached in time. */
+export function unavailable(spec: OperationSpec, cause: unknown): AppError {
+  const why = cause instanceof Error ? cause.message : String(cause);
+  return new AppError('LEDGER_UNAVAILABLE', `operation ${spec.opId} was not applied: ${why}`, {
+    opId: spec.opId,
+  });
+}
+
+/** A credit to an account a hold closed for good (utils/holds/): nothing moved. */
+export function accountClosed(spec: OperationSpec, account: string): AppError {
+  return new AppError('ACCOUNT_CLOSED', `${account} is closed; ${spec.opId} cannot credit it`, {
+    account,
+    opId: spec.opId,
+  });
+}
+
+export function balanceLimit(book: Book, spec: OperationSpec, account: string, balance: number): AppError {
+  return new AppError(
+    'BALANCE_LIMIT',
+    `${account} holds ${balance}; ${spec.amount} more would pass the limit of ${book.maxBalance}`,
+    { account, balance, needed: spec.amount, max: book.maxBalance, currency: spec.currency },
+  );
 }
 
 function amountIn(c: Record<string, unknown>, value: unknown, i18n: Translator): string {
