@@ -1,12 +1,11 @@
-import { z } from 'zod';
 import type { Clock } from '../../src/clock.js';
-import { AppError, featureDisabled, invalidInputText, isAppError, notYourButton } from '../../src/errors.js';
+import { AppError, featureDisabled, invalidInputText, notYourButton } from '../../src/errors.js';
 import type { Logger } from '../../src/logger.js';
 import type { Rng } from '../../src/rng.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
-import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
-import { COOKIE_KINDS, type CookieEconomy } from '../cookieEconomy.js';
-import type { HoldDoc, HoldOwner, Holds } from '../holds/holds.js';
+import type { Scheduler, TaskHandler } from '../../src/scheduler/scheduler.js';
+import type { CookieEconomy } from '../cookieEconomy.js';
+import type { HoldDoc, Holds } from '../holds/holds.js';
 import { insufficientFunds } from '../ledger/errors.js';
 import {
   act,
@@ -14,14 +13,18 @@ import {
   cancelHand,
   FULL_DECK,
   foldOut,
-  type Game,
   MAX_SEATS,
   type PokerAction,
   playableSeats,
   startHand,
 } from './engine.js';
+import { notInHand, tableClosed } from './errors.js';
 import { absorbMove, withoutMove } from './tableBooks.js';
+import { type PokerStep, TableMoves } from './tableMoves.js';
 import type { PendingMove, TableDoc, TableStore } from './tableStore.js';
+import { TableTimers } from './tableTimers.js';
+
+export type { PokerStep } from './tableMoves.js';
 
 declare module '../../src/features/feature.js' {
   interface FeatureServices {
@@ -44,18 +47,6 @@ interface PokerDeps {
   hooks?: { step(step: PokerStep, op: string): void };
 }
 
-/** Where a crash test may stop a Cookie operation of a table (besides the ledger's own steps). */
-export type PokerStep = 'intent.persisted' | 'state.absorbed';
-
-const TASK = {
-  moves: 'poker.moves',
-  turn: 'poker.turn',
-  deal: 'poker.deal',
-  idle: 'poker.idle',
-} as const;
-/** A Cookie operation left half-done is finished by its table's timer this much later. */
-const MOVES_AFTER_MS = 60_000;
-
 /**
  * Poker tables (PRODUCT.md §1, "Game settlement"). Chips live in the table; only a buy-in, a
  * cash-out (or refund) and the rake cross into Cookies, each through the table's pot account
@@ -69,14 +60,14 @@ const MOVES_AFTER_MS = 60_000;
  * A timer per operation (and the timers of every table) finish any of these a crash left.
  */
 export class PokerService {
+  /** The table's timers (tableTimers.ts). */
+  readonly #timers: TableTimers;
+  /** The table's writes and its Cookie operations (tableMoves.ts). */
+  readonly #moves: TableMoves;
+
   constructor(private readonly deps: PokerDeps) {
-    // A table's hold past its deadline is its table's business: the table finishes its moves.
-    deps.holds.own('poker', {
-      onExpiry: async (hold) => {
-        await this.finishMoves(hold.owner.id);
-        return 'handled';
-      },
-    });
+    this.#timers = new TableTimers(deps);
+    this.#moves = new TableMoves({ ...deps, timers: this.#timers, table: (tableId) => this.#table(tableId) });
   }
 
   async create(request: {
@@ -128,7 +119,7 @@ export class PokerService {
       stepAt: now,
     };
     await this.deps.tables.create(table);
-    await this.#scheduleIdle(table);
+    await this.#timers.scheduleIdle(table);
     return table;
   }
 
@@ -179,7 +170,7 @@ export class PokerService {
       state: 'applying',
       at: this.deps.clock.now(),
     };
-    await this.#scheduleMoves(tableId, move.op);
+    await this.#timers.scheduleMoves(tableId, move.op);
     const reserved = await this.deps.tables.swap(table, {
       ...table,
       pending: [...table.pending, move],
@@ -189,7 +180,7 @@ export class PokerService {
     });
     if (!reserved) return this.join(tableId, userId, buyIn);
     this.deps.hooks?.step('intent.persisted', move.op);
-    return this.#runMove(reserved, move);
+    return this.#moves.runMove(reserved, move);
   }
 
   /** Deals the first hand (the host, or the start timer); later hands follow by themselves. */
@@ -202,7 +193,7 @@ export class PokerService {
     if (playableSeats(table.game).length < 2) {
       throw invalidInputText('a hand needs two players with chips', 'poker:errors.needTwo');
     }
-    const dealt = await this.#commit(
+    const dealt = await this.#moves.commit(
       table,
       { ...table, status: 'playing', game: startHand(table.game, this.#deck()) },
       actorId !== null,
@@ -230,7 +221,11 @@ export class PokerService {
       const seat = seatOf(table, userId);
       if (seat === null || !hand.players.some((p) => p.seat === seat)) throw notInHand(tableId);
       if (hand.toAct !== seat) throw invalidInputText('not your turn', 'poker:errors.notYourTurn');
-      const next = await this.#commit(table, { ...table, game: act(table.game, seat, action) }, byMember);
+      const next = await this.#moves.commit(
+        table,
+        { ...table, game: act(table.game, seat, action) },
+        byMember,
+      );
       if (next) return next;
     }
   }
@@ -242,7 +237,7 @@ export class PokerService {
       const seat = seatOf(table, userId);
       if (seat === null) throw notInHand(tableId);
       const game = foldOut(table.game, seat);
-      const next = await this.#cashOut(table, game, [seat]);
+      const next = await this.#moves.cashOut(table, game, [seat]);
       if (next) return next;
     }
   }
@@ -260,7 +255,7 @@ export class PokerService {
       if (table.status === 'closed' && table.pending.length === 0) return table;
       const decided = new Map<string, HoldDoc>();
       for (const move of table.pending.filter((m) => m.kind === 'buyin' && m.state === 'applying')) {
-        decided.set(move.op, await this.#buyInHold(table, move, true));
+        decided.set(move.op, await this.#moves.buyInHold(table, move, true));
       }
       table = await this.#table(tableId);
       const buyIns = table.pending.filter((m) => m.kind === 'buyin' && m.state === 'applying');
@@ -271,7 +266,7 @@ export class PokerService {
       }
       const game = cancelHand(table.game);
       const seats = game.seats.flatMap((s, i) => (s ? [i] : []));
-      const next = await this.#cashOut({ ...table, status: 'closed' }, game, seats);
+      const next = await this.#moves.cashOut({ ...table, status: 'closed' }, game, seats);
       if (next) return table.pending.length > 0 ? this.finishMoves(tableId) : next;
     }
   }
@@ -291,295 +286,13 @@ export class PokerService {
   }
 
   /** Finishes every Cookie operation of the table a crash left half-done (its timer; safe to repeat). */
-  async finishMoves(tableId: string): Promise<TableDoc> {
-    let table = await this.#table(tableId);
-    for (const move of [...table.pending]) table = await this.#runMove(table, move, true);
-    const stray = (table.appliedCookieOperations ?? []).filter(
-      (op) => !table.pending.some((m) => m.op === op),
-    );
-    if (stray.length > 0) {
-      const cleaned = await this.deps.tables.swap(table, {
-        ...table,
-        appliedCookieOperations: (table.appliedCookieOperations ?? []).filter((op) => !stray.includes(op)),
-      });
-      table = cleaned ?? (await this.#table(tableId));
-    }
-    return table;
+  finishMoves(tableId: string): Promise<TableDoc> {
+    return this.#moves.finishMoves(tableId);
   }
 
   /** The table's timers; `onChanged` shows a table a timer moved on (the board message is edited). */
   tasks(onChanged: (table: TableDoc) => Promise<void> = async () => {}): TaskHandler[] {
-    const table = z.object({ tableId: z.string() });
-    const changed = async (tableId: string) => {
-      const t = await this.deps.tables.get(tableId);
-      if (t) await onChanged(t);
-    };
-    const stepped = table.extend({ step: z.number().int() });
-    return [
-      defineTask(TASK.moves, table, async ({ tableId }) => {
-        await this.finishMoves(tableId);
-      }),
-      // The player to act let the clock run out: a check when free, else a fold.
-      defineTask(TASK.turn, stepped, async ({ tableId, step }) => {
-        const t = await this.deps.tables.get(tableId);
-        const hand = t?.game.hand;
-        if (!t || t.step !== step || !hand || hand.toAct === null || hand.street === 'done') return;
-        if (await this.#abandoned(t)) await this.close(tableId, null);
-        else {
-          const p = hand.players.find((x) => x.seat === hand.toAct);
-          const free = p !== undefined && p.committed >= hand.currentBet;
-          await this.act(tableId, p?.userId ?? '', { type: free ? 'check' : 'fold' }, step, false);
-        }
-        await changed(tableId);
-      }),
-      // The next hand (or the first, when the host did not start it): only if nothing moved since.
-      defineTask(TASK.deal, stepped, async ({ tableId, step }) => {
-        const t = await this.deps.tables.get(tableId);
-        if (!t || t.step !== step || t.status === 'closed' || playableSeats(t.game).length < 2) return;
-        if (await this.#abandoned(t)) await this.close(tableId, null);
-        else await this.start(tableId, null);
-        await changed(tableId);
-      }),
-      // Nothing moved for poker.idle_close_s: the table closes and everyone is cashed out.
-      defineTask(TASK.idle, stepped, async ({ tableId, step }) => {
-        const t = await this.deps.tables.get(tableId);
-        if (!t || t.step !== step || t.status === 'closed') return;
-        await this.close(tableId, null);
-        await changed(tableId);
-      }),
-    ];
-  }
-
-  /**
-   * Persists a new state after an action or a deal: the rake of a finished hand becomes a
-   * pending move; then the timers that follow from the state are scheduled.
-   */
-  async #commit(table: TableDoc, next: TableDoc, byMember = true): Promise<TableDoc | null> {
-    const hand = next.game.hand;
-    const finishedNow = hand?.street === 'done' && table.game.hand?.street !== 'done';
-    const rake = finishedNow ? (hand?.result?.rake ?? 0) : 0;
-    let pending = next.pending;
-    let markers = next.appliedCookieOperations ?? [];
-    let rakeMove: PendingMove | null = null;
-    if (rake > 0 && hand) {
-      rakeMove = {
-        op: `poker_rake:${table._id}:${hand.number}`,
-        kind: 'rake',
-        seat: -1,
-        userId: this.deps.economy.house,
-        amount: rake,
-        sitting: 0,
-        state: 'applying',
-        at: this.deps.clock.now(),
-      };
-      await this.#scheduleMoves(table._id, rakeMove.op);
-      pending = [...pending, rakeMove];
-      markers = [...markers, rakeMove.op];
-    }
-    const saved = await this.deps.tables.swap(table, {
-      ...next,
-      step: table.step + 1,
-      pending,
-      appliedCookieOperations: markers,
-      lastActionAt: byMember ? this.deps.clock.now() : table.lastActionAt,
-      stepAt: this.deps.clock.now(),
-    });
-    if (!saved) return null;
-    await this.#scheduleTimers(saved);
-    return rakeMove ? this.#runMove(saved, rakeMove) : saved;
-  }
-
-  /** Takes the seats' stacks off the table as pending cash-outs (one state change), then pays them. */
-  async #cashOut(table: TableDoc, game: Game, seats: number[]): Promise<TableDoc | null> {
-    const now = this.deps.clock.now();
-    const moves: PendingMove[] = [];
-    const g = structuredClone(game);
-    for (const seat of seats) {
-      const s = g.seats[seat];
-      if (!s) continue;
-      if (s.stack > 0) {
-        const n = s.sitting ?? 0;
-        moves.push({
-          op: `poker_cashout:${table._id}:${seat}:${n}`,
-          kind: 'cashout',
-          seat,
-          userId: s.userId,
-          amount: s.stack,
-          sitting: n,
-          state: 'applying',
-          at: now,
-        });
-      }
-      g.seats[seat] = null;
-    }
-    for (const move of moves) await this.#scheduleMoves(table._id, move.op);
-    // A closing table empties every seat; busted ones (no chips) have nothing to cash out.
-    if (table.status === 'closed') g.seats = g.seats.map(() => null);
-    const saved = await this.#commit(table, {
-      ...table,
-      game: g,
-      pending: [...table.pending, ...moves],
-      appliedCookieOperations: [...(table.appliedCookieOperations ?? []), ...moves.map((m) => m.op)],
-    });
-    if (!saved) return null;
-    let after = saved;
-    for (const move of moves) {
-      this.deps.hooks?.step('intent.persisted', move.op);
-      after = await this.#runMove(after, move);
-    }
-    return after;
-  }
-
-  /**
-   * Steps 2–4 of a Cookie operation, through a hold (utils/holds/) owned by the table. A
-   * buy-in is reserved from the member and posted into the table's pot, and only then do the
-   * chips appear on the seat; a cash-out or the rake is reserved from the pot and posted to
-   * the member or the vault. `recovering` (the timer, a close): a buy-in not yet posted is
-   * called off (its hold voided, so a reserve still in flight can never land), never posted.
-   */
-  async #runMove(table: TableDoc, move: PendingMove, recovering = false): Promise<TableDoc> {
-    if (move.state === 'applied') return this.#settleMove(table._id, move, 'confirm');
-    const hold =
-      move.kind === 'buyin'
-        ? await this.#buyInHold(table, move, recovering)
-        : await this.#payOutHold(table, move);
-    if (hold.state !== 'posted') {
-      // Voided or refused: nothing of it reached the pot, and nothing ever will.
-      const after = await this.#settleMove(table._id, move, 'drop');
-      if (recovering) return after;
-      if (after.status === 'closed') throw tableClosed(table._id);
-      throw new AppError('ACCOUNT_CLOSED', `buy-in ${move.op} was called off before it reached the table`, {
-        opId: move.op,
-      });
-    }
-    const absorbed = await this.#settleMove(table._id, move, 'absorb');
-    this.deps.hooks?.step('state.absorbed', move.op);
-    return absorbed;
-  }
-
-  async #buyInHold(table: TableDoc, move: PendingMove, recovering: boolean): Promise<HoldDoc> {
-    const request = {
-      id: move.op,
-      currency: 'cookies' as const,
-      from: move.userId,
-      amount: move.amount,
-      kind: COOKIE_KINDS.pokerBuyIn,
-      source: move.userId,
-      owner: this.#owner(table._id),
-      ttlMs: MOVES_AFTER_MS,
-    };
-    if (recovering) return this.deps.holds.cancel(request);
-    try {
-      await this.deps.holds.reserve(request);
-    } catch (error) {
-      if (!isAppError(error, 'INSUFFICIENT_COOKIES')) throw error;
-      await this.#settleMove(table._id, move, 'drop');
-      throw error;
-    }
-    return this.deps.holds.post(move.op, [
-      { to: this.#pot(table._id), amount: move.amount, kind: request.kind },
-    ]);
-  }
-
-  /** A cash-out or the rake is owed the moment the chips left the table: it is always posted. */
-  async #payOutHold(table: TableDoc, move: PendingMove): Promise<HoldDoc> {
-    const rake = move.kind === 'rake';
-    const kind = rake ? COOKIE_KINDS.pokerRake : COOKIE_KINDS.pokerCashOut;
-    const held =
-      (await this.deps.holds.get(move.op)) ??
-      (await this.deps.holds.reserve({
-        id: move.op,
-        currency: 'cookies',
-        from: this.#pot(table._id),
-        amount: move.amount,
-        kind,
-        source: move.userId,
-        owner: this.#owner(table._id),
-        ttlMs: MOVES_AFTER_MS,
-        owed: true,
-      }));
-    return this.deps.holds.post(held._id, [
-      { to: rake ? this.deps.economy.house : move.userId, amount: move.amount, kind },
-    ]);
-  }
-
-  /** One guarded state change of a pending move: absorb it into the state, confirm it, or drop it. */
-  async #settleMove(
-    tableId: string,
-    move: PendingMove,
-    step: 'absorb' | 'confirm' | 'drop',
-  ): Promise<TableDoc> {
-    for (;;) {
-      const t = await this.#table(tableId);
-      const current = t.pending.find((m) => m.op === move.op);
-      if (!current) return t;
-      const saved = await this.deps.tables.swap(
-        t,
-        step === 'absorb' ? absorbMove(t, current) : withoutMove(t, move.op),
-      );
-      if (saved) {
-        // A seat that just got its chips may make a table startable.
-        if (step === 'absorb' && move.kind === 'buyin') await this.#scheduleTimers(saved);
-        return saved;
-      }
-    }
-  }
-
-  #owner(tableId: string): HoldOwner {
-    return { kind: 'poker', id: tableId };
-  }
-
-  #pot(tableId: string): string {
-    return this.deps.economy.pot('poker', tableId);
-  }
-
-  /** No member acted for poker.idle_close_s (timers keep a hand moving, but are no sign of life). */
-  async #abandoned(table: TableDoc): Promise<boolean> {
-    const idleS = await this.deps.runtimeConfig.get('poker.idle_close_s');
-    return this.deps.clock.now().getTime() - table.lastActionAt.getTime() >= idleS * 1000;
-  }
-
-  async #scheduleTimers(table: TableDoc): Promise<void> {
-    const now = this.deps.clock.now().getTime();
-    const hand = table.game.hand;
-    const payload = { tableId: table._id, step: table.step };
-    if (table.status === 'closed') return;
-    if (hand && hand.street !== 'done' && hand.toAct !== null) {
-      const turnS = await this.deps.runtimeConfig.get('poker.turn_s');
-      await this.#schedule(TASK.turn, `${table._id}:${table.step}`, now + turnS * 1000, payload);
-      return;
-    }
-    if (table.status === 'playing' && playableSeats(table.game).length >= 2) {
-      const nextS = await this.deps.runtimeConfig.get('poker.next_hand_s');
-      await this.#schedule(TASK.deal, `${table._id}:${table.step}`, now + nextS * 1000, payload);
-      return;
-    }
-    if (table.status === 'open' && playableSeats(table.game).length >= 2) {
-      const startS = await this.deps.runtimeConfig.get('poker.start_delay_s');
-      await this.#schedule(TASK.deal, `${table._id}:${table.step}:start`, now + startS * 1000, payload);
-    }
-    await this.#scheduleIdle(table);
-  }
-
-  async #scheduleIdle(table: TableDoc): Promise<void> {
-    const idleS = await this.deps.runtimeConfig.get('poker.idle_close_s');
-    await this.#schedule(
-      TASK.idle,
-      `${table._id}:${table.step}`,
-      this.deps.clock.now().getTime() + idleS * 1000,
-      {
-        tableId: table._id,
-        step: table.step,
-      },
-    );
-  }
-
-  async #scheduleMoves(tableId: string, op: string): Promise<void> {
-    await this.#schedule(TASK.moves, op, this.deps.clock.now().getTime() + MOVES_AFTER_MS, { tableId });
-  }
-
-  async #schedule(kind: string, id: string, at: number, payload: unknown): Promise<void> {
-    await this.deps.scheduler.schedule({ id: `${kind}:${id}`, kind, dueAt: new Date(at), payload });
+    return this.#timers.tasks(this, onChanged);
   }
 
   #deck(): Card[] {
@@ -605,12 +318,4 @@ export function seatOf(table: TableDoc, userId: string): number | null {
   const seat = table.game.seats.findIndex((s) => s?.userId === userId);
   if (seat >= 0) return seat;
   return table.pending.find((m) => m.kind === 'buyin' && m.userId === userId)?.seat ?? null;
-}
-
-function tableClosed(tableId: string): AppError {
-  return invalidInputText(`table ${tableId} is closed`, 'poker:errors.tableClosed');
-}
-
-function notInHand(tableId: string): AppError {
-  return invalidInputText(`not seated at ${tableId}`, 'poker:errors.notSeated');
 }

@@ -1,0 +1,127 @@
+import { z } from 'zod';
+import type { Clock } from '../../src/clock.js';
+import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
+import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
+import { playableSeats } from './engine.js';
+import type { PokerService } from './pokerService.js';
+import type { TableDoc, TableStore } from './tableStore.js';
+
+const TASK = {
+  moves: 'poker.moves',
+  turn: 'poker.turn',
+  deal: 'poker.deal',
+  idle: 'poker.idle',
+} as const;
+
+/** A Cookie operation left half-done is finished by its table's timer this much later. */
+export const MOVES_AFTER_MS = 60_000;
+
+interface TableTimersDeps {
+  tables: TableStore;
+  runtimeConfig: RuntimeConfig;
+  scheduler: Scheduler;
+  clock: Clock;
+}
+
+/**
+ * A table's timers: the turn clock, the next deal, the idle close, and the finishing of its
+ * Cookie operations a crash left half-done. What they do to the table is the service's.
+ */
+export class TableTimers {
+  constructor(private readonly deps: TableTimersDeps) {}
+
+  /** The table's timers, stepping the table through `poker`; `onChanged` shows a table a timer moved on. */
+  tasks(
+    poker: Pick<PokerService, 'act' | 'close' | 'finishMoves' | 'start'>,
+    onChanged: (table: TableDoc) => Promise<void>,
+  ): TaskHandler[] {
+    const table = z.object({ tableId: z.string() });
+    const changed = async (tableId: string) => {
+      const t = await this.deps.tables.get(tableId);
+      if (t) await onChanged(t);
+    };
+    const stepped = table.extend({ step: z.number().int() });
+    return [
+      defineTask(TASK.moves, table, async ({ tableId }) => {
+        await poker.finishMoves(tableId);
+      }),
+      // The player to act let the clock run out: a check when free, else a fold.
+      defineTask(TASK.turn, stepped, async ({ tableId, step }) => {
+        const t = await this.deps.tables.get(tableId);
+        const hand = t?.game.hand;
+        if (!t || t.step !== step || !hand || hand.toAct === null || hand.street === 'done') return;
+        if (await this.#abandoned(t)) await poker.close(tableId, null);
+        else {
+          const p = hand.players.find((x) => x.seat === hand.toAct);
+          const free = p !== undefined && p.committed >= hand.currentBet;
+          await poker.act(tableId, p?.userId ?? '', { type: free ? 'check' : 'fold' }, step, false);
+        }
+        await changed(tableId);
+      }),
+      // The next hand (or the first, when the host did not start it): only if nothing moved since.
+      defineTask(TASK.deal, stepped, async ({ tableId, step }) => {
+        const t = await this.deps.tables.get(tableId);
+        if (!t || t.step !== step || t.status === 'closed' || playableSeats(t.game).length < 2) return;
+        if (await this.#abandoned(t)) await poker.close(tableId, null);
+        else await poker.start(tableId, null);
+        await changed(tableId);
+      }),
+      // Nothing moved for poker.idle_close_s: the table closes and everyone is cashed out.
+      defineTask(TASK.idle, stepped, async ({ tableId, step }) => {
+        const t = await this.deps.tables.get(tableId);
+        if (!t || t.step !== step || t.status === 'closed') return;
+        await poker.close(tableId, null);
+        await changed(tableId);
+      }),
+    ];
+  }
+
+  /** No member acted for poker.idle_close_s (timers keep a hand moving, but are no sign of life). */
+  async #abandoned(table: TableDoc): Promise<boolean> {
+    const idleS = await this.deps.runtimeConfig.get('poker.idle_close_s');
+    return this.deps.clock.now().getTime() - table.lastActionAt.getTime() >= idleS * 1000;
+  }
+
+  async scheduleTimers(table: TableDoc): Promise<void> {
+    const now = this.deps.clock.now().getTime();
+    const hand = table.game.hand;
+    const payload = { tableId: table._id, step: table.step };
+    if (table.status === 'closed') return;
+    if (hand && hand.street !== 'done' && hand.toAct !== null) {
+      const turnS = await this.deps.runtimeConfig.get('poker.turn_s');
+      await this.#schedule(TASK.turn, `${table._id}:${table.step}`, now + turnS * 1000, payload);
+      return;
+    }
+    if (table.status === 'playing' && playableSeats(table.game).length >= 2) {
+      const nextS = await this.deps.runtimeConfig.get('poker.next_hand_s');
+      await this.#schedule(TASK.deal, `${table._id}:${table.step}`, now + nextS * 1000, payload);
+      return;
+    }
+    if (table.status === 'open' && playableSeats(table.game).length >= 2) {
+      const startS = await this.deps.runtimeConfig.get('poker.start_delay_s');
+      await this.#schedule(TASK.deal, `${table._id}:${table.step}:start`, now + startS * 1000, payload);
+    }
+    await this.scheduleIdle(table);
+  }
+
+  async scheduleIdle(table: TableDoc): Promise<void> {
+    const idleS = await this.deps.runtimeConfig.get('poker.idle_close_s');
+    await this.#schedule(
+      TASK.idle,
+      `${table._id}:${table.step}`,
+      this.deps.clock.now().getTime() + idleS * 1000,
+      {
+        tableId: table._id,
+        step: table.step,
+      },
+    );
+  }
+
+  async scheduleMoves(tableId: string, op: string): Promise<void> {
+    await this.#schedule(TASK.moves, op, this.deps.clock.now().getTime() + MOVES_AFTER_MS, { tableId });
+  }
+
+  async #schedule(kind: string, id: string, at: number, payload: unknown): Promise<void> {
+    await this.deps.scheduler.schedule({ id: `${kind}:${id}`, kind, dueAt: new Date(at), payload });
+  }
+}
