@@ -1,32 +1,15 @@
-import type { Db } from 'mongodb';
 import { Ledger } from '../utils/ledger/ledger.js';
 import { type RecoveryReport, recoverLedger } from '../utils/ledger/recovery.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
-import { type Collections, collections } from './db/collections.js';
+import { collections } from './db/collections.js';
 import { type Database, openDatabase } from './db/connect.js';
+import type { AppDeps } from './deps.js';
 import type { Logger } from './logger.js';
 import { startPeriodic } from './periodic.js';
 import { cryptoRng, type Rng } from './rng.js';
 
-/** Everything a command, service or tool needs, passed down as one `deps` object. */
-export interface AppDeps {
-  config: Config;
-  log: Logger;
-  /** Business time: the economy, the games, the hunt (simulated in the console and the sim). */
-  clock: Clock;
-  /**
-   * Real time, always: the windows of security and transport (a worker's timestamp and nonces,
-   * web sign-in links, sessions and rate limits), which a simulated clock must not stretch or
-   * freeze. The system clock everywhere but in tests.
-   */
-  wallClock: Clock;
-  rng: Rng;
-  /** For stores only (features' and infrastructure's); commands never see it. */
-  db: Db;
-  cols: Collections;
-  ledger: Ledger;
-}
+export type { AppDeps } from './deps.js';
 
 export interface App extends AppDeps {
   database: Database;

@@ -1,6 +1,6 @@
 import type { Db } from 'mongodb';
-import type { Ledger } from '../../utils/ledger/ledger.js';
 import type { Config } from '../config.js';
+import type { MoneyLayer } from '../deps.js';
 import { CORE_ERROR_MESSAGES, type ErrorCode, type ErrorMessage } from '../errors.js';
 import type { HttpRoutes } from '../http/server.js';
 import { CORE_MESSAGES } from '../i18n/core.js';
@@ -20,7 +20,7 @@ export interface Assembly {
   messages: Readonly<Record<string, Messages>>;
   ensureIndexes(db: Db): Promise<void>;
   /** Every feature's own invariants (beyond the ledger's), as a list of problems. */
-  checkInvariants(db: Db, config: Config, ledger: Ledger, now?: Date): Promise<string[]>;
+  checkInvariants(db: Db, config: Config, ledger: MoneyLayer['ledger'], now?: Date): Promise<string[]>;
   /** The settings with the defaults the configuration chooses (DEFAULT_PLACE_PIXEL_COST, …). */
   settingsFor(config: Config): SettingsCatalog;
   createServices(infra: FeatureInfra): FeatureServices;

@@ -1,6 +1,6 @@
 import type { Db } from 'mongodb';
-import type { Ledger } from '../../utils/ledger/ledger.js';
 import type { Config } from '../config.js';
+import type { MoneyLayer } from '../deps.js';
 import type { ErrorCode, ErrorMessage } from '../errors.js';
 import type { HttpRoutes } from '../http/server.js';
 import type { Messages } from '../i18n/i18n.js';
@@ -45,7 +45,7 @@ export interface Feature {
    * what each owner of money in play recorded against what its holds and pot hold. `now` is
    * the clock the books were written by.
    */
-  checkInvariants?(db: Db, config: Config, ledger: Ledger, now: Date): Promise<string[]>;
+  checkInvariants?(db: Db, config: Config, ledger: MoneyLayer['ledger'], now: Date): Promise<string[]>;
   createServices?(infra: FeatureInfra): Partial<FeatureServices>;
   /**
    * Routes on the bot's HTTP server (the hunt's worker API, the canvas's page and API). They

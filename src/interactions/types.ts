@@ -2,9 +2,8 @@ import type {
   APIApplicationCommandSubcommandOption,
   RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
-import type { Holds } from '../../utils/holds/holds.js';
-import type { AppDeps } from '../app.js';
 import type { Cooldowns } from '../cooldowns/cooldowns.js';
+import type { AppDeps, MoneyLayer } from '../deps.js';
 import type { FeatureServices } from '../features/feature.js';
 import type { I18n, Translator } from '../i18n/i18n.js';
 import type { ChannelPoster } from '../posting/channelPoster.js';
@@ -121,14 +120,12 @@ export interface Actor {
  * What a command, component or task gets. No collections and no database: only the ledger
  * and each feature's store touch those; commands call the services in `services`.
  */
-export interface BotDeps extends Omit<AppDeps, 'cols' | 'db'> {
+export interface BotDeps extends Omit<AppDeps, 'cols' | 'db'>, Pick<MoneyLayer, 'holds'> {
   i18n: I18n;
   runtimeConfig: RuntimeConfig;
   profiles: ProfileDirectory;
   cooldowns: Cooldowns;
   scheduler: Scheduler;
-  /** Money in play: every stake, buy-in, pot share, promised reward (utils/holds/). */
-  holds: Holds;
   poster: ChannelPoster;
   services: FeatureServices;
 }

@@ -5,20 +5,28 @@ import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../src/paths.js';
 
 /**
- * Dependencies point one way (CONTRIBUTING, "Where things live"): the kernel (`src/`) knows no
- * feature, no command and not the money layer above it; only the composition root, which
- * builds the bot out of all of them, imports upward. Read through the compiler: every import,
- * export-from, `import()` and module augmentation of every file.
+ * Dependencies point one way (CONTRIBUTING, "Where things live"), read through the compiler:
+ * every import, export-from, `import()` and module augmentation of every file.
  *
- * DEBT lists the upward imports that still wait for their move (issue "One direction through
- * the house"). The test fails on a new upward import, and on a debt entry that is gone, so the
- * list can only shrink and always says what is left.
+ *   kernel (src/)  <-  money layer  <-  features  <-  registry  <-  composition root
+ *
+ * - The kernel knows nothing above it. It names the money layer's services as slots
+ *   (`MoneyLayer` in src/deps.ts) that the money layer fills by declaration merging.
+ * - The money layer (the ledger, the holds, the two currencies' kinds and amounts) knows the
+ *   kernel only.
+ * - A feature (`utils/<name>/` and `commands/<name>/`) knows the kernel, the money layer, its
+ *   own two folders, and the `utils/` of the features it builds on (BUILDS_ON, acyclic); its
+ *   commands also the command kit (`commands/*.ts`). Never another feature's `commands/`.
+ * - Only the composition root imports the registry (`commands/index.ts`); the tools beside
+ *   the product (`sim/`, `bench/`, `test/`) are entry points of their own and may too.
  */
 const KERNEL = 'src/';
-const ABOVE_THE_KERNEL = ['utils/', 'commands/'];
 
 /** Entry points and the code that assembles the bot from its features. */
 const COMPOSITION_ROOT = new Set([
+  'src/main.ts',
+  'src/shardManager.ts',
+  'src/web.ts',
   'src/app.ts',
   'src/botDeps.ts',
   'src/checkInvariants.ts',
@@ -30,14 +38,24 @@ const COMPOSITION_ROOT = new Set([
   'src/worker.ts',
 ]);
 
-/** `file -> imported file` pairs still to move, each with where it is going. */
-const DEBT = new Set([
-  // The money layer's types in the kernel's contracts: BotDeps and Feature name Ledger and Holds.
-  'src/features/feature.ts -> utils/ledger/ledger.ts',
-  'src/interactions/types.ts -> utils/holds/holds.ts',
-  // The money layer's type in the assembly's contract (its checks are given the ledger).
-  'src/features/assemble.ts -> utils/ledger/ledger.ts',
-]);
+const MONEY_LAYER = [
+  'utils/ledger/',
+  'utils/holds/',
+  'utils/amounts.ts',
+  'utils/cookieEconomy.ts',
+  'utils/placeEconomy.ts',
+];
+const REGISTRY = 'commands/index.ts';
+
+/** The features whose `utils/` a feature builds on. A feature not named builds on none. */
+const BUILDS_ON: Readonly<Record<string, readonly string[]>> = {
+  // The canvas and the hunt's scores on the web.
+  web: ['place', 'hunt'],
+  // Games pay from and into the house vault.
+  games: ['vault'],
+  // The members' hunt rewards in Place points; its reroll and grants act on the canvas's economy.
+  admin: ['cookies', 'hunt', 'place'],
+};
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(join(PROJECT_ROOT, dir)).flatMap((name) => {
@@ -72,40 +90,147 @@ function importsOf(path: string, text: string): string[] {
     .map((specifier) => normalize(join(path, '..', specifier)).replace(/\.js$/, '.ts'));
 }
 
-function upwardImports(files: { path: string; text: string }[]): string[] {
-  return files.flatMap(({ path, text }) =>
-    importsOf(path, text)
-      .filter((target) => ABOVE_THE_KERNEL.some((above) => target.startsWith(above)))
-      .map((target) => `${path} -> ${target}`),
-  );
+type Layer =
+  | 'kernel'
+  | 'root'
+  | 'money'
+  | 'registry'
+  | 'kit'
+  | { feature: string; side: 'utils' | 'commands' };
+
+function layerOf(path: string): Layer | null {
+  if (COMPOSITION_ROOT.has(path)) return 'root';
+  if (path.startsWith(KERNEL)) return 'kernel';
+  if (MONEY_LAYER.some((prefix) => path.startsWith(prefix))) return 'money';
+  if (path === REGISTRY) return 'registry';
+  const [top, second, third] = path.split('/');
+  if ((top === 'utils' || top === 'commands') && second && third) return { feature: second, side: top };
+  if (top === 'commands') return 'kit';
+  return null; // sim/, bench/, test/, web/: outside the product's layers
 }
 
+/** Why `from` may not import `to`, or null when it may. */
+function refusal(from: Layer, to: Layer): string | null {
+  if (from === 'root' || to === 'kernel') return null;
+  if (from === 'kernel')
+    return to === 'root' ? 'the kernel imports the composition root' : 'the kernel imports above it';
+  if (to === 'root') return 'only entry points import the composition root';
+  if (to === 'registry') return 'only the composition root imports the registry';
+  if (from === 'money') return to === 'money' ? null : 'the money layer imports a feature';
+  if (to === 'money') return null;
+  if (from === 'registry') return null;
+  if (from === 'kit') return to === 'kit' ? null : 'the command kit imports a feature';
+  if (typeof from === 'string') return 'unknown layer';
+  if (to === 'kit') return from.side === 'commands' ? null : "a feature's utils/ imports the command kit";
+  if (typeof to === 'string') return 'unknown layer';
+  if (to.feature === from.feature)
+    return from.side === 'utils' && to.side === 'commands' ? 'utils/ imports its commands/' : null;
+  if (to.side === 'commands') return "a feature imports another feature's commands/";
+  return BUILDS_ON[from.feature]?.includes(to.feature)
+    ? null
+    : `${from.feature} does not build on ${to.feature}`;
+}
+
+function wrongImports(files: { path: string; text: string }[]): string[] {
+  return files.flatMap(({ path, text }) => {
+    const from = layerOf(path);
+    if (!from) return [];
+    return importsOf(path, text).flatMap((target) => {
+      const to = layerOf(target);
+      const why = to ? refusal(from, to) : null;
+      return why ? [`${path} -> ${target}: ${why}`] : [];
+    });
+  });
+}
+
+function productFiles(): { path: string; text: string }[] {
+  return ['src/', 'utils/', 'commands/']
+    .flatMap((dir) => sourceFiles(dir))
+    .map((path) => ({ path, text: readFileSync(join(PROJECT_ROOT, path), 'utf8') }));
+}
+
+/** Wrong imports still waiting for their move, each with where it is going. Only shrinks. */
+const WAITING = new Set([
+  // The cookies' admin subcommands move to the cookies feature.
+  "commands/admin/bakeryPost.ts -> commands/cookies/collect.ts: a feature imports another feature's commands/",
+  "commands/admin/cookiesGrant.ts -> commands/cookies/recipient.ts: a feature imports another feature's commands/",
+  // The games' maximum bets on /vault show come from the game catalog.
+  'commands/vault/show.ts -> utils/games/catalog.ts: vault does not build on games',
+]);
+
 describe('the direction of imports', () => {
-  it('GIVEN the kernel THEN it imports nothing above it, except in the composition root and the listed debt', () => {
-    const kernel = sourceFiles(KERNEL)
-      .filter((path) => !COMPOSITION_ROOT.has(path))
-      .map((path) => ({ path, text: readFileSync(join(PROJECT_ROOT, path), 'utf8') }));
-    const found = new Set(upwardImports(kernel));
-    expect([...found].filter((edge) => !DEBT.has(edge)).sort(), 'new upward imports').toEqual([]);
-    expect([...DEBT].filter((edge) => !found.has(edge)).sort(), 'debt paid: strike it from DEBT').toEqual([]);
+  it('GIVEN every file of the product THEN each import points down the layers', () => {
+    const found = wrongImports(productFiles());
+    expect(
+      found.filter((edge) => !WAITING.has(edge)),
+      'wrong imports',
+    ).toEqual([]);
+    expect(
+      [...WAITING].filter((edge) => !found.includes(edge)),
+      'moved: strike it from WAITING',
+    ).toEqual([]);
   });
 
-  it('GIVEN a kernel file that imports a feature in any of the four ways THEN each is found', () => {
-    const offender = {
-      path: 'src/offender.ts',
-      text: [
-        "import { a } from '../utils/a/a.js';",
-        "export { b } from '../utils/b/b.js';",
-        "declare module '../utils/c/errors.js' { interface X { y: true } }",
-        "const d = await import('../commands/d/index.js');",
-        "import { fine } from './kernel.js';",
-      ].join('\n'),
+  it('GIVEN the features that build on others THEN no feature builds on itself through them', () => {
+    const cycle = (feature: string, path: string[]): string[] | null => {
+      if (path.includes(feature)) return [...path, feature];
+      for (const next of BUILDS_ON[feature] ?? []) {
+        const found = cycle(next, [...path, feature]);
+        if (found) return found;
+      }
+      return null;
     };
-    expect(upwardImports([offender])).toEqual([
-      'src/offender.ts -> utils/a/a.ts',
-      'src/offender.ts -> utils/b/b.ts',
-      'src/offender.ts -> utils/c/errors.ts',
-      'src/offender.ts -> commands/d/index.ts',
+    for (const feature of Object.keys(BUILDS_ON)) expect(cycle(feature, [])).toBeNull();
+  });
+
+  it('GIVEN a file that breaks each rule in any of the four ways of importing THEN each is found', () => {
+    const offenders = [
+      {
+        path: 'src/offender.ts',
+        text: [
+          "import { a } from '../utils/a/a.js';",
+          "export { b } from '../utils/b/b.js';",
+          "declare module '../utils/c/errors.js' { interface X { y: true } }",
+          "const d = await import('../commands/d/index.js');",
+          "import { fine } from './kernel.js';",
+          "import { root } from './app.js';",
+        ].join('\n'),
+      },
+      {
+        path: 'utils/ledger/offender.ts',
+        text: "import { place } from '../place/placeService.js';",
+      },
+      {
+        path: 'utils/poker/offender.ts',
+        text: [
+          "import { fine } from '../holds/holds.js';",
+          "import { alsoFine } from '../../src/errors.js';",
+          "import { place } from '../place/placeService.js';",
+          "import { kit } from '../../commands/options.js';",
+          "import { registry } from '../../commands/index.js';",
+        ].join('\n'),
+      },
+      {
+        path: 'commands/web/offender.ts',
+        text: [
+          "import { builds } from '../../utils/place/placeService.js';",
+          "import { own } from '../../utils/web/webService.js';",
+          "import { kit } from '../options.js';",
+          "import { other } from '../place/index.js';",
+        ].join('\n'),
+      },
+    ];
+    expect(wrongImports(offenders)).toEqual([
+      'src/offender.ts -> utils/a/a.ts: the kernel imports above it',
+      'src/offender.ts -> utils/b/b.ts: the kernel imports above it',
+      'src/offender.ts -> utils/c/errors.ts: the kernel imports above it',
+      'src/offender.ts -> commands/d/index.ts: the kernel imports above it',
+      'src/offender.ts -> src/app.ts: the kernel imports the composition root',
+      'utils/ledger/offender.ts -> utils/place/placeService.ts: the money layer imports a feature',
+      'utils/poker/offender.ts -> utils/place/placeService.ts: poker does not build on place',
+      "utils/poker/offender.ts -> commands/options.ts: a feature's utils/ imports the command kit",
+      'utils/poker/offender.ts -> commands/index.ts: only the composition root imports the registry',
+      "commands/web/offender.ts -> commands/place/index.ts: a feature imports another feature's commands/",
     ]);
   });
 });

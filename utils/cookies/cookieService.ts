@@ -5,10 +5,10 @@ import type { FeatureInfra } from '../../src/features/feature.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
 import { COOKIE_KINDS, type CookieEconomy } from '../cookieEconomy.js';
-import { liveStreak } from '../crumbCollect.js';
 import { insufficientFunds } from '../ledger/errors.js';
 import type { Ledger, LedgerOutcome } from '../ledger/ledger.js';
 import type { CollectStore } from './collectStore.js';
+import { liveStreak } from './crumbCollect.js';
 import { giveAboveLimit } from './errors.js';
 import type { GivePromptDoc, GivePromptStore } from './givePromptStore.js';
 

@@ -1,10 +1,10 @@
-import type { Clock } from '../src/clock.js';
-import { AppError, featureDisabled } from '../src/errors.js';
-import type { Rng } from '../src/rng.js';
-import type { RuntimeConfig } from '../src/runtimeConfig/runtimeConfig.js';
-import { COOKIE_KINDS, type CookieEconomy } from './cookieEconomy.js';
-import type { CollectDoc, CollectStore, PendingCollect } from './cookies/collectStore.js';
-import type { HoldDoc, Holds } from './holds/holds.js';
+import type { Clock } from '../../src/clock.js';
+import { AppError, featureDisabled } from '../../src/errors.js';
+import type { Rng } from '../../src/rng.js';
+import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
+import { COOKIE_KINDS, type CookieEconomy } from '../cookieEconomy.js';
+import type { HoldDoc, Holds } from '../holds/holds.js';
+import type { CollectDoc, CollectStore, PendingCollect } from './collectStore.js';
 
 /** Where a collect came from; both run exactly the same code. */
 export type CollectVia = 'command' | 'bakery';

@@ -9,6 +9,13 @@ import { defineTask, type Scheduler, type TaskHandler } from '../../src/schedule
 import { HOLD_PREFIX, type Ledger } from '../ledger/ledger.js';
 import { type HoldDoc, type HoldOwner, type HoldState, HoldStore, type Posting } from './holdStore.js';
 
+declare module '../../src/deps.js' {
+  interface MoneyLayer {
+    /** Money in play: every stake, buy-in, pot share, promised reward. */
+    holds: Holds;
+  }
+}
+
 export type { HoldDoc, HoldOwner, HoldState, Posting } from './holdStore.js';
 
 export interface HoldsDeps {

@@ -25,6 +25,13 @@ import { Outcomes } from './outcomes.js';
 import { isDriverFailure, Patience } from './patience.js';
 import { LedgerQueries } from './queries.js';
 
+declare module '../../src/deps.js' {
+  interface MoneyLayer {
+    /** The only writer of balances. */
+    ledger: Ledger;
+  }
+}
+
 export type { LedgerDeps, LedgerHooks, LedgerStep } from './attempt.js';
 export { LEDGER_STEPS } from './attempt.js';
 export { HOLD_PREFIX, POT_PREFIX } from './books.js';
