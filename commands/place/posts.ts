@@ -3,7 +3,7 @@ import type { BotDeps } from '../../src/interactions/types.js';
 import { pngPalette, renderCanvasPng } from '../../src/render/placeImages.js';
 import { defineTask, type TaskHandler } from '../../src/scheduler/scheduler.js';
 import { PALETTE, rgb } from '../../utils/place/palette.js';
-import { POST_TASK } from '../../utils/place/placeService.js';
+import { POST_TASK } from '../../utils/place/posts.js';
 
 const PNG_PALETTE = pngPalette(PALETTE.map((_, i) => rgb(i)));
 

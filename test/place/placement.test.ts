@@ -3,7 +3,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { ASSEMBLY } from '../../commands/index.js';
 import type { BotDeps } from '../../src/interactions/types.js';
 import { checkInvariants } from '../../utils/ledger/invariants.js';
-import { PlaceService, placementId } from '../../utils/place/placeService.js';
+import { placementId } from '../../utils/place/placements.js';
+import { PlaceService } from '../../utils/place/placeService.js';
 import { PlaceStore } from '../../utils/place/placeStore.js';
 import { PlaceEconomy } from '../../utils/placeEconomy.js';
 import { makeBotDeps } from '../support/botHarness.js';
@@ -119,6 +120,7 @@ describe('placing pixels', () => {
     const painters = members(40);
     await fund(deps, painters, 100_000);
     // Deterministic "random" delays: a placement may be written long after later ones.
+    // The delays are the thing under test (a slow writer), not waits for anything.
     const slow = service(deps, async (revision) => sleep((revision * 7919) % 23));
     const reader: Map<string, { color: number; revision: number }> = new Map();
     let cursor = 0;
@@ -135,7 +137,7 @@ describe('placing pixels', () => {
           reader.set(`${c.x}:${c.y}`, { color: c.color, revision: c.revision });
         }
         cursor = revision;
-        await sleep(2);
+        await sleep(2); // the reader's poll interval
       }
     })();
     await Promise.all(
@@ -204,14 +206,19 @@ describe('placing pixels', () => {
       release = resolve;
     });
     let stall = true;
+    let stalledAt: () => void = () => {};
+    const atStall = new Promise<void>((resolve) => {
+      stalledAt = resolve;
+    });
     const stalled = service(deps, async () => {
       if (stall) {
         stall = false;
+        stalledAt();
         await gate;
       }
     });
     const placing = stalled.place({ opId: 'slow', userId: ann, x: 2, y: 2, color: 7 });
-    await sleep(100);
+    await atStall;
     // The sweep finds the placement unfinished past its grace and finishes it itself.
     clock.advance(121_000);
     await deps.scheduler.runDue();

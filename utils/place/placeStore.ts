@@ -2,6 +2,9 @@ import type { Collection, Db } from 'mongodb';
 import { COLLECTION_NAMES, dropRetiredIndex, JOURNALED } from '../../src/db/collections.js';
 import { isDuplicateKey } from '../../src/db/duplicateKey.js';
 import { TurnBatcher } from '../ledger/turnBatcher.js';
+import { insertEach, settleEach } from './bulkWriteStore.js';
+import { PlacementStore } from './placementStore.js';
+import { type RollbackDoc, RollbackStore } from './rollbackStore.js';
 
 /**
  * The canvas: `revision` is the last revision handed out (a counter), `committed` the
@@ -51,57 +54,15 @@ export interface PixelEventDoc {
   at: Date;
 }
 
-/** A placement between "asked" and "written": what recovery needs to finish it alone. */
-export interface PlacementDoc {
-  _id: string;
-  userId: string;
-  x: number;
-  y: number;
-  color: number;
-  /** Milli-points. */
-  cost: number;
-  status: 'debiting' | 'allocated' | 'done' | 'refused';
-  revision?: number;
-  at: Date;
-}
-
-/** One pixel of a rollback: the state it had before the member's placements, and the revision seen at preview. */
-export interface RollbackPixel {
-  x: number;
-  y: number;
-  color: number;
-  owner: string | null;
-  seenRevision: number;
-}
-
-/** A rollback previewed by an admin and waiting for confirmation. */
-export interface RollbackDoc {
-  _id: string;
-  adminId: string;
-  target: string;
-  pixels: RollbackPixel[];
-  /** Milli-points the member paid for the placements undone (refunded only if chosen). */
-  refund: number;
-  placements: number;
-  status: 'previewed' | 'applying' | 'applied' | 'cancelled';
-  createdAt: Date;
-  /** Chosen when applying starts: whether the member's points come back. */
-  refundChosen?: boolean;
-  /** The process applying it, until when: one process applies, another resumes after a crash. */
-  leaseOwner?: string;
-  leaseUntil?: Date;
-}
-
-export const PLACEMENTS = 'place_placements';
-export const ROLLBACKS = 'place_rollbacks';
-
 /** The only code that touches the canvas collections (the wallets are the ledger's). */
 export class PlaceStore {
   readonly #canvas: Collection<CanvasDoc>;
   readonly #pixels: Collection<PixelDoc>;
   readonly #events: Collection<PixelEventDoc>;
-  readonly #placements: Collection<PlacementDoc>;
-  readonly #rollbacks: Collection<RollbackDoc>;
+  /** Placements between asked and written (placementStore.ts). */
+  readonly placements: PlacementStore;
+  /** Moderators' rollbacks (rollbackStore.ts). */
+  readonly rollbacks: RollbackStore;
   /**
    * Placements arriving in the same turn of the event loop share their writes: one `$inc` of
    * the revision counter hands out a block of revisions, one unordered `insertMany` writes
@@ -119,9 +80,6 @@ export class PlaceStore {
     return calls.map((_, i) => ({ status: 'fulfilled', value: before.revision + 1 + i }));
   });
   readonly #eventInserts = new TurnBatcher<PixelEventDoc, boolean>((docs) => insertEach(this.#events, docs));
-  readonly #placementInserts = new TurnBatcher<PlacementDoc, boolean>((docs) =>
-    insertEach(this.#placements, docs),
-  );
   readonly #pixelWrites = new TurnBatcher<PixelEventDoc, void>(async (events) => {
     const ops = events.map((event) => ({
       updateOne: {
@@ -162,8 +120,8 @@ export class PlaceStore {
     this.#canvas = db.collection<CanvasDoc>(COLLECTION_NAMES.placeState, journaled);
     this.#pixels = db.collection<PixelDoc>(COLLECTION_NAMES.placePixels, journaled);
     this.#events = db.collection<PixelEventDoc>(COLLECTION_NAMES.placePixelEvents, journaled);
-    this.#placements = db.collection<PlacementDoc>(PLACEMENTS, journaled);
-    this.#rollbacks = db.collection<RollbackDoc>(ROLLBACKS, journaled);
+    this.placements = new PlacementStore(db);
+    this.rollbacks = new RollbackStore(db);
   }
 
   static async ensureIndexes(db: Db): Promise<void> {
@@ -174,7 +132,7 @@ export class PlaceStore {
       db
         .collection(COLLECTION_NAMES.placePixelEvents)
         .createIndex({ owner: 1, revision: -1 }, { name: 'by_owner' }),
-      db.collection(PLACEMENTS).createIndex({ status: 1, at: 1 }, { name: 'open_first' }),
+      PlacementStore.ensureIndexes(db),
       PlaceStore.#uniqueOpIds(db),
     ]);
   }
@@ -327,33 +285,6 @@ export class PlaceStore {
     return { count: docs.length, box: [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)] };
   }
 
-  createPlacement(p: PlacementDoc): Promise<boolean> {
-    return this.#placementInserts.call(p);
-  }
-
-  placement(id: string): Promise<PlacementDoc | null> {
-    return this.#placements.findOne({ _id: id });
-  }
-
-  async setStatus(id: string, status: PlacementDoc['status']): Promise<void> {
-    await this.#placements.updateOne({ _id: id }, { $set: { status } });
-  }
-
-  /** Refused for want of points; never over a placement another finisher moved on. */
-  async refuse(id: string): Promise<void> {
-    await this.#placements.updateOne({ _id: id, status: 'debiting' }, { $set: { status: 'refused' } });
-  }
-
-  /** A refused placement asked for again: open, so the sweep finishes it if its payer dies. */
-  async reopen(id: string): Promise<void> {
-    await this.#placements.updateOne({ _id: id, status: 'refused' }, { $set: { status: 'debiting' } });
-  }
-
-  /** Placements refused that were asked for after `since` (index `open_first`). */
-  refusedSince(since: Date): Promise<PlacementDoc[]> {
-    return this.#placements.find({ status: 'refused', at: { $gt: since } }).toArray();
-  }
-
   /**
    * The canvas's own books, for the invariant checker: per owner, placements and milli-points
    * spent by the events; and every set pixel that differs from its newest event.
@@ -415,120 +346,14 @@ export class PlaceStore {
       .next();
   }
 
-  async saveRollback(plan: RollbackDoc): Promise<void> {
-    await this.#rollbacks.insertOne(plan);
-  }
-
-  rollback(id: string): Promise<RollbackDoc | null> {
-    return this.#rollbacks.findOne({ _id: id });
-  }
-
-  /** Moves a rollback from one status to the next; false if it was no longer in `from`. */
-  async rollbackStatus(
-    id: string,
-    from: RollbackDoc['status'][],
-    to: RollbackDoc['status'],
-  ): Promise<boolean> {
-    const result = await this.#rollbacks.updateOne(
-      { _id: id, status: { $in: from } },
-      { $set: { status: to }, $unset: { leaseOwner: '', leaseUntil: '' } },
-    );
-    return result.modifiedCount === 1;
-  }
-
-  /**
-   * Takes the right to apply a rollback until `until`: a previewed one (recording the refund
-   * choice), or one left `applying` whose lease ran out (its process died). One guarded update
-   * each, so exactly one process applies at a time. The rollback as claimed, or null.
-   */
-  async claimRollback(
+  /** Takes the right to apply a rollback (`rollbacks.claim`). */
+  claimRollback(
     id: string,
     refund: boolean,
     owner: string,
     now: Date,
     until: Date,
   ): Promise<RollbackDoc | null> {
-    const fresh = await this.#rollbacks.findOneAndUpdate(
-      { _id: id, status: 'previewed' },
-      { $set: { status: 'applying', refundChosen: refund, leaseOwner: owner, leaseUntil: until } },
-      { returnDocument: 'after' },
-    );
-    return (
-      fresh ??
-      this.#rollbacks.findOneAndUpdate(
-        { _id: id, status: 'applying', leaseUntil: { $lte: now } },
-        { $set: { leaseOwner: owner, leaseUntil: until } },
-        { returnDocument: 'after' },
-      )
-    );
-  }
-
-  /** Placements not finished since before `before` (recovery). */
-  unfinished(before: Date): Promise<PlacementDoc[]> {
-    return this.#placements
-      .find({ status: { $in: ['debiting', 'allocated'] }, at: { $lt: before } })
-      .toArray();
-  }
-}
-
-type Settled<R> = PromiseSettledResult<R>[];
-
-/** Inserts documents in one unordered request; each one's answer: written (true) or a duplicate (false). */
-async function insertEach<T extends { _id: unknown }>(
-  collection: Collection<T>,
-  docs: T[],
-): Promise<Settled<boolean>> {
-  const duplicates = new Set<number>();
-  const outcome = await settleEach(
-    docs.length,
-    () => collection.insertMany(docs as never, { ordered: false }),
-    (i) => collection.insertOne(docs[i] as never),
-    (i) => duplicates.add(i),
-  );
-  return outcome.map((r, i) =>
-    r.status === 'fulfilled' ? { status: 'fulfilled', value: !duplicates.has(i) } : r,
-  );
-}
-
-/**
- * Runs one shared request for `count` callers. A duplicate key of one document is that
- * caller's answer (`onDuplicate`), other errors of one document fail only that caller, and a
- * failure of the whole request (the network) retries each caller alone.
- */
-async function settleEach(
-  count: number,
-  shared: () => Promise<unknown>,
-  alone: (i: number) => Promise<unknown>,
-  onDuplicate: (i: number) => void = () => {},
-): Promise<Settled<void>> {
-  const ok = (): PromiseFulfilledResult<void> => ({ status: 'fulfilled', value: undefined });
-  try {
-    await shared();
-    return Array.from({ length: count }, ok);
-  } catch (error) {
-    const writeErrors = (error as { writeErrors?: { index: number; code: number; errmsg?: string }[] })
-      .writeErrors;
-    if (!writeErrors) {
-      return Promise.all(
-        Array.from({ length: count }, async (_, i): Promise<PromiseSettledResult<void>> => {
-          try {
-            await alone(i);
-            return ok();
-          } catch (e) {
-            if (isDuplicateKey(e)) {
-              onDuplicate(i);
-              return ok();
-            }
-            return { status: 'rejected', reason: e };
-          }
-        }),
-      );
-    }
-    const results: Settled<void> = Array.from({ length: count }, ok);
-    for (const w of [writeErrors].flat()) {
-      if (w.code === 11000) onDuplicate(w.index);
-      else results[w.index] = { status: 'rejected', reason: new Error(w.errmsg ?? `write error ${w.code}`) };
-    }
-    return results;
+    return this.rollbacks.claim(id, refund, owner, now, until);
   }
 }

@@ -6,7 +6,8 @@ import { defineTask, type Scheduler, type TaskHandler } from '../../src/schedule
 import type { Holds, ReserveRequest } from '../holds/holds.js';
 import { PLACE_KINDS } from '../placeEconomy.js';
 import { BLANK } from './palette.js';
-import type { CanvasDoc, PixelEventDoc, PlaceStore, RollbackDoc, RollbackPixel } from './placeStore.js';
+import type { CanvasDoc, PixelEventDoc, PlaceStore } from './placeStore.js';
+import type { RollbackDoc, RollbackPixel } from './rollbackStore.js';
 
 const ROLLBACK_TASK = 'place.rollback.resume';
 /** How long one process may apply a rollback before another may take it over. */
@@ -46,7 +47,7 @@ export class PlaceRollbacks {
   /** A rollback whose process died while applying: taken over once its lease ran out. */
   task(): TaskHandler {
     return defineTask(ROLLBACK_TASK, z.object({ id: z.string() }), async ({ id }) => {
-      const plan = await this.deps.store.rollback(id);
+      const plan = await this.deps.store.rollbacks.get(id);
       if (plan?.status !== 'applying') return;
       if ((plan.leaseUntil?.getTime() ?? 0) > this.deps.clock.now().getTime()) {
         throw new Error(`rollback ${id} is still being applied; looking again later`);
@@ -96,7 +97,7 @@ export class PlaceRollbacks {
       status: 'previewed',
       createdAt: this.deps.clock.now(),
     };
-    await this.deps.store.saveRollback(plan);
+    await this.deps.store.rollbacks.save(plan);
     return plan;
   }
 
@@ -111,7 +112,7 @@ export class PlaceRollbacks {
     id: string,
     refund: boolean,
   ): Promise<{ restored: number; skipped: number; refunded: number; plan: RollbackDoc }> {
-    const plan = await this.deps.store.rollback(id);
+    const plan = await this.deps.store.rollbacks.get(id);
     if (!plan) throw new AppError('STALE_CONTROL', `rollback ${id} is gone`, { id });
     const now = this.deps.clock.now();
     await this.deps.scheduler.schedule({
@@ -121,7 +122,7 @@ export class PlaceRollbacks {
       payload: { id },
     });
     const owner = this.deps.rng.uuid();
-    const claimed = await this.deps.store.claimRollback(
+    const claimed = await this.deps.store.rollbacks.claim(
       id,
       refund,
       owner,
@@ -140,7 +141,7 @@ export class PlaceRollbacks {
       ]);
       if (hold.state === 'posted') refunded = claimed.refund;
     }
-    await this.deps.store.rollbackStatus(id, ['applying'], 'applied');
+    await this.deps.store.rollbacks.setStatus(id, ['applying'], 'applied');
     return { restored, skipped, refunded, plan: claimed };
   }
 
@@ -212,6 +213,6 @@ export class PlaceRollbacks {
   }
 
   cancel(id: string): Promise<boolean> {
-    return this.deps.store.rollbackStatus(id, ['previewed'], 'cancelled');
+    return this.deps.store.rollbacks.setStatus(id, ['previewed'], 'cancelled');
   }
 }

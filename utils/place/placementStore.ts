@@ -1,0 +1,69 @@
+import type { Collection, Db } from 'mongodb';
+import { JOURNALED } from '../../src/db/collections.js';
+import { TurnBatcher } from '../ledger/turnBatcher.js';
+import { insertEach } from './bulkWriteStore.js';
+
+/** A placement between "asked" and "written": what recovery needs to finish it alone. */
+export interface PlacementDoc {
+  _id: string;
+  userId: string;
+  x: number;
+  y: number;
+  color: number;
+  /** Milli-points. */
+  cost: number;
+  status: 'debiting' | 'allocated' | 'done' | 'refused';
+  revision?: number;
+  at: Date;
+}
+
+export const PLACEMENTS = 'place_placements';
+
+/** The only code that touches the placements between asked and written (`place_placements`). */
+export class PlacementStore {
+  readonly #placements: Collection<PlacementDoc>;
+  /** Intents arriving in the same turn share one unordered `insertMany` (see PlaceStore). */
+  readonly #inserts = new TurnBatcher<PlacementDoc, boolean>((docs) => insertEach(this.#placements, docs));
+
+  constructor(db: Db) {
+    this.#placements = db.collection<PlacementDoc>(PLACEMENTS, { writeConcern: JOURNALED });
+  }
+
+  static async ensureIndexes(db: Db): Promise<void> {
+    await db.collection(PLACEMENTS).createIndex({ status: 1, at: 1 }, { name: 'open_first' });
+  }
+
+  create(p: PlacementDoc): Promise<boolean> {
+    return this.#inserts.call(p);
+  }
+
+  get(id: string): Promise<PlacementDoc | null> {
+    return this.#placements.findOne({ _id: id });
+  }
+
+  async setStatus(id: string, status: PlacementDoc['status']): Promise<void> {
+    await this.#placements.updateOne({ _id: id }, { $set: { status } });
+  }
+
+  /** Refused for want of points; never over a placement another finisher moved on. */
+  async refuse(id: string): Promise<void> {
+    await this.#placements.updateOne({ _id: id, status: 'debiting' }, { $set: { status: 'refused' } });
+  }
+
+  /** A refused placement asked for again: open, so the sweep finishes it if its payer dies. */
+  async reopen(id: string): Promise<void> {
+    await this.#placements.updateOne({ _id: id, status: 'refused' }, { $set: { status: 'debiting' } });
+  }
+
+  /** Placements refused that were asked for after `since` (index `open_first`). */
+  refusedSince(since: Date): Promise<PlacementDoc[]> {
+    return this.#placements.find({ status: 'refused', at: { $gt: since } }).toArray();
+  }
+
+  /** Placements not finished since before `before` (recovery). */
+  unfinished(before: Date): Promise<PlacementDoc[]> {
+    return this.#placements
+      .find({ status: { $in: ['debiting', 'allocated'] }, at: { $lt: before } })
+      .toArray();
+  }
+}
