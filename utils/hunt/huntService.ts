@@ -5,12 +5,14 @@ import type { Rng } from '../../src/rng.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
 import type { Holds } from '../holds/holds.js';
-import { PLACE_KINDS, type PlaceEconomy } from '../placeEconomy.js';
+import type { PlaceEconomy } from '../placeEconomy.js';
 import { ActiveTimePay } from './activeTime.js';
-import { weightedDraw } from './draw.js';
 import type { HuntStore, TaskDoc, TipDoc, WindowDoc } from './huntStore.js';
-import { drawReward, progressReward, type RewardSettings } from './rewards.js';
-import { MAX_WEIGHT, score, WEIGHTS } from './scoring.js';
+import type { RewardSettings } from './rewards.js';
+import { MAX_WEIGHT, WEIGHTS } from './scoring.js';
+import { type Drawn, targetOf, WindowDraw } from './windowDraw.js';
+
+export type { Drawn } from './windowDraw.js';
 
 declare module '../../src/features/feature.js' {
   interface FeatureServices {
@@ -45,14 +47,6 @@ interface HuntDeps {
   ownerOf?: (identity: string) => Promise<string>;
 }
 
-export interface Drawn {
-  tip: TipDoc;
-  score: number;
-  improvedFrom: number | null;
-  progressMilli: number;
-  drawMilli: number;
-}
-
 /**
  * The hunt (PRODUCT.md §3). Tips are collected per window; at the window's end a durable
  * timer (claimed by one process) draws some of them, weighted by path in Beacon-Hunt mode,
@@ -63,9 +57,15 @@ export interface Drawn {
  */
 export class HuntService {
   readonly #activeTime: ActiveTimePay;
+  readonly #draw: WindowDraw;
 
   constructor(private readonly deps: HuntDeps) {
     this.#activeTime = new ActiveTimePay({ ...deps, settings: () => this.#rewardSettings() });
+    this.#draw = new WindowDraw({
+      ...deps,
+      task: () => this.task(),
+      settings: () => this.#rewardSettings(),
+    });
   }
 
   /** A valid hunt request of an identity: its active time, paid to its owner (activeTime.ts). */
@@ -100,12 +100,6 @@ export class HuntService {
       });
     }
     return { rerolled, task: await this.task() };
-  }
-
-  /** The target of a revision, current or past (null if unknown). */
-  #targetOf(task: TaskDoc, revision: number): number[] | null {
-    if (revision === task.revision) return task.target;
-    return task.past?.find((p) => p.revision === revision)?.target ?? null;
   }
 
   /**
@@ -213,7 +207,7 @@ export class HuntService {
       this.#activeTime.task(),
       defineTask(REROLLED_TASK, z.object({ revision: z.number().int() }), async ({ revision }) => {
         const task = await this.task();
-        const target = this.#targetOf(task, revision);
+        const target = targetOf(task, revision);
         if (!target) return;
         const [best] = await this.deps.store.leaderboard(revision, 1);
         await announce.rerolled({ revision, target, best: best ?? null });
@@ -221,46 +215,9 @@ export class HuntService {
     ];
   }
 
-  /**
-   * Draws a window (its timer; safe to run again): the draw is fixed once, then each drawn
-   * tip is evaluated and rewarded with operation ids from task, revision, identity and sequence.
-   */
-  async closeWindow(windowId: string): Promise<{ window: WindowDoc; drawn: Drawn[] } | null> {
-    let window = await this.deps.store.getWindow(windowId);
-    if (!window) return null;
-    if (window.status === 'open') {
-      const [count, weight] = await Promise.all([
-        this.deps.runtimeConfig.get('hunt_draws_per_window'),
-        this.deps.runtimeConfig.get('beacon_bonus_weight'),
-      ]);
-      const tips = await this.deps.store.tipsOf(window.revision, window.index);
-      const entries = tips.map((t) => ({
-        id: t._id,
-        weight: t.path !== null && t.path === window?.beaconPath ? weight : 1,
-      }));
-      const drawn = weightedDraw(entries, count, (min, max) => this.deps.rng.int(min, max)).map((e) => e.id);
-      window =
-        (await this.deps.store.closeWindow(windowId, drawn)) ?? (await this.deps.store.getWindow(windowId));
-      if (!window) return null;
-      await this.deps.store.markTips(window.drawn ?? [], 'drawn', window.revision, window.index);
-    }
-    const task = await this.task();
-    const settings = await this.#rewardSettings();
-    const weight = await this.deps.runtimeConfig.get('beacon_bonus_weight');
-    const drawn: Drawn[] = [];
-    for (const id of window.drawn ?? []) {
-      const tip = await this.deps.store.tip(id);
-      if (!tip) continue;
-      drawn.push(
-        await this.#evaluate(
-          tip,
-          task,
-          settings,
-          tip.path !== null && tip.path === window.beaconPath ? weight : 1,
-        ),
-      );
-    }
-    return { window, drawn };
+  /** Draws a window (its timer; safe to run again): its draw and rewards (windowDraw.ts). */
+  closeWindow(windowId: string): Promise<{ window: WindowDoc; drawn: Drawn[] } | null> {
+    return this.#draw.closeWindow(windowId);
   }
 
   /** An admin grant as an admin bonus event (the grant itself is the Place feature's). */
@@ -332,92 +289,6 @@ export class HuntService {
 
   history(identity: string, limit: number): Promise<TipDoc[]> {
     return this.deps.store.history(identity, limit);
-  }
-
-  async #evaluate(tip: TipDoc, task: TaskDoc, settings: RewardSettings, pathWeight: number): Promise<Drawn> {
-    const owner = this.deps.ownerOf ? await this.deps.ownerOf(tip.identity) : tip.identity;
-    // Scored on its own revision's target, also when a reroll came before the window's draw.
-    const target = this.#targetOf(task, tip.revision);
-    const value = target ? score(tip.guess, target) : 0;
-    await this.deps.store.setScore(tip._id, value);
-    const key = `${tip.revision}:${tip.identity}:${tip.sequence}`;
-
-    // The draw bonus: idempotent over revision, identity and sequence.
-    const draw = drawReward(pathWeight, settings);
-    if (draw.milli > 0) {
-      const opId = `hunt.draw:${key}`;
-      await this.deps.economy.reward(owner, {
-        opId,
-        amount: draw.milli,
-        kind: PLACE_KINDS.draw,
-        source: tip.identity,
-        reason: `drawn tip ${key}`,
-      });
-      await this.deps.store.addBonus({
-        _id: opId,
-        kind: 'draw',
-        source: tip.identity,
-        owner,
-        milli: draw.milli,
-        multiplier: draw.multiplier,
-        units: 1,
-        detail: `revision ${tip.revision}, sequence ${tip.sequence}${pathWeight > 1 ? ', boosted path' : ''}`,
-        at: this.deps.clock.now(),
-      });
-    }
-
-    // The progress reward: the new best and its reward in one write, then the payment.
-    let improvedFrom: number | null = null;
-    let progressMilli = 0;
-    for (let tries = 0; tries < 5 && target; tries++) {
-      const best = await this.deps.store.best(tip.revision, tip.identity);
-      if (best?.pending) await this.#payProgress(best.revision, best.identity, best.pending);
-      const from = best?.best ?? 0;
-      if (value <= from) break;
-      const milli = progressReward(value - from, settings);
-      const pending = { opId: `hunt.progress:${key}`, from, to: value, milli, sequence: tip.sequence, owner };
-      if (await this.deps.store.raiseBest(tip.revision, tip.identity, best ? from : null, value, pending)) {
-        await this.#payProgress(tip.revision, tip.identity, pending);
-        improvedFrom = from;
-        progressMilli = milli;
-        break;
-      }
-    }
-    return {
-      tip: { ...tip, score: value },
-      score: value,
-      improvedFrom,
-      progressMilli,
-      drawMilli: draw.milli,
-    };
-  }
-
-  async #payProgress(
-    revision: number,
-    identity: string,
-    pending: { opId: string; from: number; to: number; milli: number; sequence: number; owner: string },
-  ): Promise<void> {
-    if (pending.milli > 0) {
-      await this.deps.economy.reward(pending.owner, {
-        opId: pending.opId,
-        amount: pending.milli,
-        kind: PLACE_KINDS.progress,
-        source: identity,
-        reason: `best ${pending.from} → ${pending.to}`,
-      });
-    }
-    await this.deps.store.addProgress({
-      _id: pending.opId,
-      identity,
-      owner: pending.owner,
-      revision,
-      sequence: pending.sequence,
-      from: pending.from,
-      to: pending.to,
-      milli: pending.milli,
-      at: this.deps.clock.now(),
-    });
-    await this.deps.store.clearPending(revision, identity, pending.opId);
   }
 
   async #rewardSettings(): Promise<RewardSettings> {
