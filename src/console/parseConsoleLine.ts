@@ -145,19 +145,37 @@ export function resolveCommandPath(
   return { group: null, subcommand: sub.name, options: (sub.options ?? []) as LeafOption[] };
 }
 
+/** How the console finds the member and the channel a typed name means. */
+interface NameResolver {
+  user: (name: string) => { id: string; name: string };
+  channel: (name: string) => { id: string };
+}
+
 /** Converts option text by the option's type, enforcing what Discord's client enforces. */
 export function convertOptions(
   where: string,
   definitions: LeafOption[],
   args: Map<string, string>,
-  resolve: {
-    user: (name: string) => { id: string; name: string };
-    channel: (name: string) => { id: string };
-  },
+  resolve: NameResolver,
 ): { options: Record<string, string | number | boolean>; users: Record<string, string> } {
   const options: Record<string, string | number | boolean> = {};
   const users: Record<string, string> = {};
-  // Options may be typed by a localized name; Discord sends them by their name.
+  renameLocalizedOptions(definitions, args);
+  refuseUnknownOptions(where, definitions, args);
+  for (const def of definitions) {
+    const text = args.get(def.name);
+    if (text === undefined) {
+      if (def.required) throw new ConsoleLineError(`${where} needs ${def.name}:…`);
+      continue;
+    }
+    if (text === '') throw new ConsoleLineError(`${def.name} is empty; give a value or leave the option out`);
+    options[def.name] = convertOption(def, text, resolve, users);
+  }
+  return { options, users };
+}
+
+/** Options may be typed by a localized name; Discord sends them by their name. */
+function renameLocalizedOptions(definitions: LeafOption[], args: Map<string, string>): void {
   for (const [typed, text] of [...args]) {
     const definition = definitions.find((d) => names(d, typed));
     if (definition && definition.name !== typed) {
@@ -166,6 +184,9 @@ export function convertOptions(
       args.set(definition.name, text);
     }
   }
+}
+
+function refuseUnknownOptions(where: string, definitions: LeafOption[], args: Map<string, string>): void {
   for (const name of args.keys()) {
     if (!definitions.some((d) => d.name === name)) {
       throw new ConsoleLineError(
@@ -173,60 +194,56 @@ export function convertOptions(
       );
     }
   }
-  for (const def of definitions) {
-    const text = args.get(def.name);
-    if (text === undefined) {
-      if (def.required) throw new ConsoleLineError(`${where} needs ${def.name}:…`);
-      continue;
+}
+
+/** One option's value from its text; a member's id also records their name in `users`. */
+function convertOption(
+  def: LeafOption,
+  text: string,
+  resolve: NameResolver,
+  users: Record<string, string>,
+): string | number | boolean {
+  switch (def.type) {
+    case ApplicationCommandOptionType.Integer:
+    case ApplicationCommandOptionType.Number: {
+      const integer = def.type === ApplicationCommandOptionType.Integer;
+      const value = Number(text);
+      const ok =
+        (integer ? INTEGER_TEXT : NUMBER_TEXT).test(text) &&
+        (integer ? Number.isSafeInteger(value) : Number.isFinite(value));
+      if (!ok)
+        throw new ConsoleLineError(
+          `${def.name} must be a ${def.type === ApplicationCommandOptionType.Integer ? 'whole number' : 'number'}`,
+        );
+      if (def.min_value !== undefined && value < def.min_value)
+        throw new ConsoleLineError(`${def.name} must be at least ${def.min_value}`);
+      if (def.max_value !== undefined && value > def.max_value)
+        throw new ConsoleLineError(`${def.name} must be at most ${def.max_value}`);
+      return value;
     }
-    if (text === '') throw new ConsoleLineError(`${def.name} is empty; give a value or leave the option out`);
-    switch (def.type) {
-      case ApplicationCommandOptionType.Integer:
-      case ApplicationCommandOptionType.Number: {
-        const integer = def.type === ApplicationCommandOptionType.Integer;
-        const value = Number(text);
-        const ok =
-          (integer ? INTEGER_TEXT : NUMBER_TEXT).test(text) &&
-          (integer ? Number.isSafeInteger(value) : Number.isFinite(value));
-        if (!ok)
-          throw new ConsoleLineError(
-            `${def.name} must be a ${def.type === ApplicationCommandOptionType.Integer ? 'whole number' : 'number'}`,
-          );
-        if (def.min_value !== undefined && value < def.min_value)
-          throw new ConsoleLineError(`${def.name} must be at least ${def.min_value}`);
-        if (def.max_value !== undefined && value > def.max_value)
-          throw new ConsoleLineError(`${def.name} must be at most ${def.max_value}`);
-        options[def.name] = value;
-        break;
-      }
-      case ApplicationCommandOptionType.Boolean:
-        if (text !== 'true' && text !== 'false')
-          throw new ConsoleLineError(`${def.name} must be true or false`);
-        options[def.name] = text === 'true';
-        break;
-      case ApplicationCommandOptionType.User:
-      case ApplicationCommandOptionType.Mentionable: {
-        if (!/^@?[\w.-]+$/.test(text))
-          throw new ConsoleLineError(`${def.name} must be a member name, e.g. ${def.name}:bob`);
-        const user = resolve.user(text);
-        options[def.name] = user.id;
-        users[user.id] = user.name;
-        break;
-      }
-      case ApplicationCommandOptionType.String: {
-        const choices = def.choices ?? [];
-        if (choices.length > 0 && !choices.some((c) => c.value === text)) {
-          throw new ConsoleLineError(`${def.name} must be one of: ${choices.map((c) => c.value).join(', ')}`);
-        }
-        if (def.max_length !== undefined && text.length > def.max_length)
-          throw new ConsoleLineError(`${def.name} is longer than ${def.max_length} characters`);
-        // Discord's client turns a typed #channel into its mention; so does the console.
-        options[def.name] = /^#[\w-]+$/.test(text) ? `<#${resolve.channel(text).id}>` : text;
-        break;
-      }
-      default:
-        options[def.name] = text;
+    case ApplicationCommandOptionType.Boolean:
+      if (text !== 'true' && text !== 'false')
+        throw new ConsoleLineError(`${def.name} must be true or false`);
+      return text === 'true';
+    case ApplicationCommandOptionType.User:
+    case ApplicationCommandOptionType.Mentionable: {
+      if (!/^@?[\w.-]+$/.test(text))
+        throw new ConsoleLineError(`${def.name} must be a member name, e.g. ${def.name}:bob`);
+      const user = resolve.user(text);
+      users[user.id] = user.name;
+      return user.id;
     }
+    case ApplicationCommandOptionType.String: {
+      const choices = def.choices ?? [];
+      if (choices.length > 0 && !choices.some((c) => c.value === text)) {
+        throw new ConsoleLineError(`${def.name} must be one of: ${choices.map((c) => c.value).join(', ')}`);
+      }
+      if (def.max_length !== undefined && text.length > def.max_length)
+        throw new ConsoleLineError(`${def.name} is longer than ${def.max_length} characters`);
+      // Discord's client turns a typed #channel into its mention; so does the console.
+      return /^#[\w-]+$/.test(text) ? `<#${resolve.channel(text).id}>` : text;
+    }
+    default:
+      return text;
   }
-  return { options, users };
 }

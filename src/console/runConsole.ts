@@ -2,13 +2,15 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import pino from 'pino';
 import { ASSEMBLY } from '../../commands/index.js';
-import { openApp } from '../app.js';
+import { type App, openApp } from '../app.js';
 import { prepareBotDeps } from '../botDeps.js';
 import { ManualClock, RunningClock } from '../clock.js';
 import type { Config } from '../config.js';
 import { describeServer } from '../db/connect.js';
 import { pageUrl, serveHttp } from '../http/serve.js';
 import { InteractionRuntime } from '../interactions/runtime.js';
+import type { BotDeps } from '../interactions/types.js';
+import type { Logger } from '../logger.js';
 import { cryptoRng, seededRng } from '../rng.js';
 import { ConsoleIdentities } from './consoleIdentities.js';
 import { consolePostTransport, createConsoleOutput } from './consoleResponder.js';
@@ -37,25 +39,11 @@ function parseArgs(argv: string[]): ConsoleArgs {
 export async function runLocalConsole(config: Config, argv: string[]): Promise<number> {
   const args = parseArgs(argv);
   const write = (text: string) => process.stdout.write(text);
-  mkdirSync(config.mongo.dataDir, { recursive: true });
-  const logFile = `${config.mongo.dataDir}/console.log`;
-  const log = pino(
-    { level: config.logLevel === 'silent' ? 'silent' : 'info' },
-    pino.destination({ dest: logFile, sync: true }),
-  );
+  const { log, logFile } = openConsoleLog(config);
 
   const identities = new ConsoleIdentities();
   const admin = identities.get(CONSOLE_ADMIN);
-  const consoleConfig: Config = {
-    ...config,
-    // The console's clock is simulated; posts are printed, so there is no channel to pace.
-    postMinIntervalMs: 0,
-    authority: {
-      ...config.authority,
-      adminUserIds: [...config.authority.adminUserIds, admin.id],
-      moderatorUserIds: [...config.authority.moderatorUserIds, admin.id],
-    },
-  };
+  const consoleConfig = withConsoleAdmin(config, admin.id);
   // A script's clock stands still between `!wait` lines, so it replays identically; at the
   // prompt the clock runs like a live bot's (plus what `!wait` skipped), and so do its timers.
   const clock = args.script === null ? new RunningClock() : new ManualClock();
@@ -94,45 +82,83 @@ export async function runLocalConsole(config: Config, argv: string[]): Promise<n
       ].join('\n'),
     );
 
-    if (args.script !== null) {
-      const text = readFileSync(args.script === '-' ? 0 : args.script, 'utf8');
-      let failed = 0;
-      for (const [index, line] of text.split('\n').entries()) {
-        if (line.trim() === '' || line.trim().startsWith('#')) continue;
-        write(`> ${line.trim()}\n`);
-        const result = await session.run(line);
-        if (result === 'failed') {
-          failed += 1;
-          write(`(line ${index + 1} failed)\n`);
-        }
-        if (result === 'quit') break;
-        write('\n');
-      }
-      write(
-        failed === 0 ? 'script finished: every line ran\n' : `script finished: ${failed} line(s) failed\n`,
-      );
-      return failed === 0 ? 0 : 1;
-    }
-
-    // The canvas on the web, on HTTP_PORT (a script ends at once, so only the prompt serves).
-    const http = await serveHttp(deps, ASSEMBLY, { db: app.db }).catch((error: Error) => {
-      write(`The web page is not served: ${error.message} (set HTTP_PORT to another port, or 0).\n`);
-      return null;
-    });
-    const url = pageUrl(deps, http);
-    if (http && url) write(`The live canvas: ${url} (run /place web for a sign-in link).\n`);
-    deps.scheduler.start(config.scheduler.pollMs);
-    const rl = createInterface({ input: process.stdin, output: process.stdout, prompt: '> ' });
-    rl.prompt();
-    for await (const line of rl) {
-      if ((await session.run(line)) === 'quit') break;
-      rl.prompt();
-    }
-    rl.close();
-    await http?.close();
-    await deps.scheduler.stop();
-    return 0;
+    if (args.script !== null) return await runScript(args.script, session, write);
+    return await runPrompt(deps, app, session, config, write);
   } finally {
     await app.close();
   }
+}
+
+function openConsoleLog(config: Config): { log: Logger; logFile: string } {
+  mkdirSync(config.mongo.dataDir, { recursive: true });
+  const logFile = `${config.mongo.dataDir}/console.log`;
+  const log = pino(
+    { level: config.logLevel === 'silent' ? 'silent' : 'info' },
+    pino.destination({ dest: logFile, sync: true }),
+  );
+  return { log, logFile };
+}
+
+function withConsoleAdmin(config: Config, adminId: string): Config {
+  return {
+    ...config,
+    // The console's clock is simulated; posts are printed, so there is no channel to pace.
+    postMinIntervalMs: 0,
+    authority: {
+      ...config.authority,
+      adminUserIds: [...config.authority.adminUserIds, adminId],
+      moderatorUserIds: [...config.authority.moderatorUserIds, adminId],
+    },
+  };
+}
+
+/** Runs every line of the script (a file, or `-` for standard input); 1 if any line failed. */
+async function runScript(
+  script: string,
+  session: ConsoleSession,
+  write: (text: string) => void,
+): Promise<number> {
+  const text = readFileSync(script === '-' ? 0 : script, 'utf8');
+  let failed = 0;
+  for (const [index, line] of text.split('\n').entries()) {
+    if (line.trim() === '' || line.trim().startsWith('#')) continue;
+    write(`> ${line.trim()}\n`);
+    const result = await session.run(line);
+    if (result === 'failed') {
+      failed += 1;
+      write(`(line ${index + 1} failed)\n`);
+    }
+    if (result === 'quit') break;
+    write('\n');
+  }
+  write(failed === 0 ? 'script finished: every line ran\n' : `script finished: ${failed} line(s) failed\n`);
+  return failed === 0 ? 0 : 1;
+}
+
+/** The interactive prompt, with the timers running and the canvas served on the web. */
+async function runPrompt(
+  deps: BotDeps,
+  app: App,
+  session: ConsoleSession,
+  config: Config,
+  write: (text: string) => void,
+): Promise<number> {
+  // The canvas on the web, on HTTP_PORT (a script ends at once, so only the prompt serves).
+  const http = await serveHttp(deps, ASSEMBLY, { db: app.db }).catch((error: Error) => {
+    write(`The web page is not served: ${error.message} (set HTTP_PORT to another port, or 0).\n`);
+    return null;
+  });
+  const url = pageUrl(deps, http);
+  if (http && url) write(`The live canvas: ${url} (run /place web for a sign-in link).\n`);
+  deps.scheduler.start(config.scheduler.pollMs);
+  const rl = createInterface({ input: process.stdin, output: process.stdout, prompt: '> ' });
+  rl.prompt();
+  for await (const line of rl) {
+    if ((await session.run(line)) === 'quit') break;
+    rl.prompt();
+  }
+  rl.close();
+  await http?.close();
+  await deps.scheduler.stop();
+  return 0;
 }

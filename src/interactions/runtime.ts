@@ -125,21 +125,7 @@ export class InteractionRuntime {
     try {
       const route = this.#route(invocation);
       const actor = this.#actor(invocation);
-      if (!hasAccess(actor, route.access)) {
-        log.warn(
-          {
-            event: 'authority.refused',
-            userId: actor.id,
-            user: actor.name,
-            command: describe(invocation),
-            needs: route.access,
-          },
-          'refused an interaction for lack of authority',
-        );
-        throw new AppError('NOT_AUTHORIZED', `${describe(invocation)} needs ${route.access} rights`, {
-          needs: route.access,
-        });
-      }
+      this.#checkAccess(invocation, actor, route);
       // Awaited so shutdown drains it too; a failure here never fails the command.
       await this.deps.profiles.touch(invocation.user).catch((error: unknown) => {
         log.warn({ event: 'profiles.touch_failed', err: error }, 'could not record the member profile');
@@ -160,63 +146,88 @@ export class InteractionRuntime {
       const ran = performance.now();
       await responder.send(reply);
       const sent = performance.now();
-      metrics.interactions.inc({ command: describe(invocation), outcome: 'ok' });
-      metrics.interactionSeconds.observe({ command: describe(invocation) }, (sent - started) / 1000);
-      log.info(
-        {
-          event: 'interaction.handled',
-          command: describe(invocation),
-          userId: invocation.user.id,
-          ms: Math.round(sent - started),
-          // Where the time went: the command's own work, then sending the reply to Discord.
-          runMs: Math.round(ran - started),
-          replyMs: Math.round(sent - ran),
-        },
-        'interaction handled',
-      );
+      this.#recordHandled(invocation, started, ran, sent);
       return { outcome: 'ok' };
     } catch (error) {
       clearTimeout(safety);
-      const ref = this.deps.rng.uuid().slice(0, 8).toUpperCase();
-      const presented = presentError(
-        error,
-        ref,
-        this.catalog.errorMessages,
-        this.#languages(invocation).member,
-      );
-      const code = presented.expected ? (error as AppError).code : 'UNEXPECTED';
-      metrics.interactions.inc({
-        command: describe(invocation),
-        outcome: presented.expected ? 'refused' : 'failed',
-      });
-      metrics.errors.inc({ code });
-      if (presented.expected) {
-        log.info(
-          { event: 'interaction.refused', command: describe(invocation), code: (error as AppError).code },
-          'expected failure',
-        );
-      } else {
-        log.error(
-          {
-            event: 'interaction.failed',
-            ref,
-            command: describe(invocation),
-            userId: invocation.user.id,
-            err: error,
-          },
-          'unexpected failure',
-        );
-      }
-      await responder.send(presented.reply).catch((sendError: unknown) => {
-        log.error(
-          { event: 'interaction.reply_failed', ref, err: sendError },
-          'could not send the error reply',
-        );
-      });
-      return presented.expected
-        ? { outcome: 'refused', code: (error as AppError).code }
-        : { outcome: 'failed', ref };
+      return this.#fail(invocation, responder, error);
     }
+  }
+
+  #checkAccess(invocation: Invocation, actor: Actor, route: Route): void {
+    if (!hasAccess(actor, route.access)) {
+      this.deps.log.warn(
+        {
+          event: 'authority.refused',
+          userId: actor.id,
+          user: actor.name,
+          command: describe(invocation),
+          needs: route.access,
+        },
+        'refused an interaction for lack of authority',
+      );
+      throw new AppError('NOT_AUTHORIZED', `${describe(invocation)} needs ${route.access} rights`, {
+        needs: route.access,
+      });
+    }
+  }
+
+  #recordHandled(invocation: Invocation, started: number, ran: number, sent: number): void {
+    metrics.interactions.inc({ command: describe(invocation), outcome: 'ok' });
+    metrics.interactionSeconds.observe({ command: describe(invocation) }, (sent - started) / 1000);
+    this.deps.log.info(
+      {
+        event: 'interaction.handled',
+        command: describe(invocation),
+        userId: invocation.user.id,
+        ms: Math.round(sent - started),
+        // Where the time went: the command's own work, then sending the reply to Discord.
+        runMs: Math.round(ran - started),
+        replyMs: Math.round(sent - ran),
+      },
+      'interaction handled',
+    );
+  }
+
+  /** The one catch: counts and logs the failure, and replies with its message (or a reference). */
+  async #fail(invocation: Invocation, responder: Responder, error: unknown): Promise<DispatchResult> {
+    const { log } = this.deps;
+    const ref = this.deps.rng.uuid().slice(0, 8).toUpperCase();
+    const presented = presentError(
+      error,
+      ref,
+      this.catalog.errorMessages,
+      this.#languages(invocation).member,
+    );
+    const code = presented.expected ? (error as AppError).code : 'UNEXPECTED';
+    metrics.interactions.inc({
+      command: describe(invocation),
+      outcome: presented.expected ? 'refused' : 'failed',
+    });
+    metrics.errors.inc({ code });
+    if (presented.expected) {
+      log.info(
+        { event: 'interaction.refused', command: describe(invocation), code: (error as AppError).code },
+        'expected failure',
+      );
+    } else {
+      log.error(
+        {
+          event: 'interaction.failed',
+          ref,
+          command: describe(invocation),
+          userId: invocation.user.id,
+          err: error,
+        },
+        'unexpected failure',
+      );
+    }
+    await responder.send(presented.reply).catch((sendError: unknown) => {
+      log.error({ event: 'interaction.reply_failed', ref, err: sendError }, 'could not send the error reply');
+    });
+    return presented.expected
+      ? { outcome: 'refused', code: (error as AppError).code }
+      : { outcome: 'failed', ref };
   }
 
   #actor(invocation: Invocation): Actor {

@@ -33,15 +33,39 @@ interface Recomputed {
  */
 export async function checkInvariants(cols: Collections): Promise<InvariantReport> {
   const problems: string[] = [];
-  const recomputed = new Map<string, Recomputed>();
   const totals: Record<Currency, CurrencyTotals> = {
     cookies: { balances: 0, minted: 0, burned: 0, accounts: 0 },
     place: { balances: 0, minted: 0, burned: 0, accounts: 0 },
   };
-  const transfers = new Map<string, { debit: number; credit: number; legs: number }>();
-  let eventCount = 0;
-  let fenceCount = 0;
+  const { recomputed, transfers, eventCount } = await replayEvents(cols, totals);
+  checkTransfers(transfers, problems);
+  const fenceCount = await checkBooks(cols, recomputed, totals, problems);
+  checkSupply(totals, problems);
 
+  const stuck = await cols.ledgerStuckOps.find({ resolvedAt: null }).toArray();
+  for (const s of stuck) problems.push(`stuck operation ${s.opId} (attempt ${s.attempt}): ${s.problem}`);
+
+  return { ok: problems.length === 0, problems, totals, events: eventCount, fences: fenceCount };
+}
+
+interface TransferLegs {
+  debit: number;
+  credit: number;
+  legs: number;
+}
+
+/** Every wallet as the audit events explain it; adds up minted and burned, and each transfer's legs. */
+async function replayEvents(
+  cols: Collections,
+  totals: Record<Currency, CurrencyTotals>,
+): Promise<{
+  recomputed: Map<string, Recomputed>;
+  transfers: Map<string, TransferLegs>;
+  eventCount: number;
+}> {
+  const recomputed = new Map<string, Recomputed>();
+  const transfers = new Map<string, TransferLegs>();
+  let eventCount = 0;
   for await (const event of cols.ledgerEvents.find({})) {
     eventCount++;
     const key = `${event.currency}/${event.account}`;
@@ -61,13 +85,25 @@ export async function checkInvariants(cols: Collections): Promise<InvariantRepor
       transfers.set(event.opId, t);
     }
   }
+  return { recomputed, transfers, eventCount };
+}
 
+function checkTransfers(transfers: Map<string, TransferLegs>, problems: string[]): void {
   for (const [opId, t] of transfers) {
     if (t.legs !== 2 || t.debit !== t.credit) {
       problems.push(`transfer ${opId}: ${t.legs} event(s), debited ${t.debit}, credited ${t.credit}`);
     }
   }
+}
 
+/** Compares every balance document with the events; adds up the balances. Returns the fences counted. */
+async function checkBooks(
+  cols: Collections,
+  recomputed: Map<string, Recomputed>,
+  totals: Record<Currency, CurrencyTotals>,
+  problems: string[],
+): Promise<number> {
+  let fenceCount = 0;
   const books = createBooks(cols);
   for (const book of Object.values(books)) {
     const seen = new Set<string>();
@@ -106,7 +142,10 @@ export async function checkInvariants(cols: Collections): Promise<InvariantRepor
       }
     }
   }
+  return fenceCount;
+}
 
+function checkSupply(totals: Record<Currency, CurrencyTotals>, problems: string[]): void {
   for (const currency of ['cookies', 'place'] as const) {
     const t = totals[currency];
     if (t.balances !== t.minted - t.burned) {
@@ -115,11 +154,6 @@ export async function checkInvariants(cols: Collections): Promise<InvariantRepor
       );
     }
   }
-
-  const stuck = await cols.ledgerStuckOps.find({ resolvedAt: null }).toArray();
-  for (const s of stuck) problems.push(`stuck operation ${s.opId} (attempt ${s.attempt}): ${s.problem}`);
-
-  return { ok: problems.length === 0, problems, totals, events: eventCount, fences: fenceCount };
 }
 
 function numberField(doc: Record<string, unknown>, field: string): number {

@@ -1,0 +1,15 @@
+import type { Board, Me } from './types.js';
+
+/** What the page knows: the board, the chosen colour and pixel, the member, the zoom and pan. */
+export const state = {
+  board: null as Board | null,
+  bytes: new Uint8Array(0),
+  rgba: [] as [number, number, number][],
+  revision: 0,
+  colour: 2,
+  selected: null as { x: number; y: number } | null,
+  me: null as Me | null,
+  zoom: 1,
+  panX: 0,
+  panY: 0,
+};
