@@ -12,8 +12,10 @@ import type { PostTransport } from '../src/posting/channelPoster.js';
 import { seededRng } from '../src/rng.js';
 import { Ledger } from '../utils/ledger/ledger.js';
 import type { Behaviours } from './behaviours.js';
+import type { DayStats } from './dayStats.js';
 import { type CommandTotal, DbProfile } from './dbProfile.js';
-import { type DayStats, type SimResult, simulateEconomy } from './simulation.js';
+import type { SimResult } from './simResult.js';
+import { simulateEconomy } from './simulation.js';
 
 /** The simulation posts nowhere: the channel posts of timers are Discord's part, not the economy's. */
 const NO_POSTS: PostTransport = {

@@ -1,8 +1,9 @@
 import { COOKIE_KINDS } from '../utils/cookieEconomy.js';
 import type { KindTotal } from '../utils/ledger/ledger.js';
 import { PLACE_KINDS } from '../utils/placeEconomy.js';
+import type { Agent } from './agent.js';
 import type { Strategy } from './behaviours.js';
-import type { Agent, SimResult } from './simulation.js';
+import type { SimResult } from './simResult.js';
 
 /** Not earnings of a strategy: gifts between members and moderators' prizes. */
 const NOT_EARNED = new Set<string>([COOKIE_KINDS.give, COOKIE_KINDS.grant]);

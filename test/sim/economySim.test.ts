@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadBehaviours } from '../../sim/behaviours.js';
+import { gini } from '../../sim/gini.js';
 import { writeReport } from '../../sim/report.js';
 import { runSimulation } from '../../sim/run.js';
-import { gini } from '../../sim/simulation.js';
 import { summarize, summaryLine } from '../../sim/summary.js';
 
 describe('the economy simulation', () => {

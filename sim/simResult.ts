@@ -1,0 +1,33 @@
+import type { BotDeps } from '../src/interactions/types.js';
+import type { KindTotal } from '../utils/ledger/ledger.js';
+import type { Agent } from './agent.js';
+import type { DayStats } from './dayStats.js';
+
+export interface SimResult {
+  agents: Agent[];
+  days: DayStats[];
+  /** The vault's lowest balance, checked every simulated hour, and the reserve. */
+  vaultMin: number;
+  reserve: number;
+  /** Refusals by code (expected: cooldowns, limits, a poor member's bet). */
+  refusals: Map<string, number>;
+  actions: Map<string, number>;
+  /** Each member's Cookie and Place totals by kind over the whole run. */
+  cookieTotals: Map<string, Map<string, KindTotal>>;
+  placeTotals: Map<string, Map<string, KindTotal>>;
+}
+
+/** Each member's Cookie and Place totals by kind since `since`. */
+export async function memberTotals(
+  deps: BotDeps,
+  agents: Agent[],
+  since: Date,
+): Promise<Pick<SimResult, 'cookieTotals' | 'placeTotals'>> {
+  const cookieTotals = new Map<string, Map<string, KindTotal>>();
+  const placeTotals = new Map<string, Map<string, KindTotal>>();
+  for (const agent of agents) {
+    cookieTotals.set(agent.id, await deps.ledger.queries.totalsByKind('cookies', agent.id, since));
+    placeTotals.set(agent.id, await deps.ledger.queries.totalsByKind('place', agent.id, since));
+  }
+  return { cookieTotals, placeTotals };
+}
