@@ -11,8 +11,10 @@ import { GivePromptStore } from '../../utils/cookies/givePromptStore.js';
 import { COOKIES_MESSAGES } from '../../utils/cookies/messages.js';
 import { COOKIES_SETTINGS } from '../../utils/cookies/settings.js';
 import { StealService } from '../../utils/cookies/stealService.js';
+import { bakeryPost } from './bakeryPost.js';
 import { balance } from './balance.js';
 import { bakeryButtonHandler, collect } from './collect.js';
+import { cookiesGrant } from './cookiesGrant.js';
 import { cancelButtonHandler, give, giveButtonHandler } from './give.js';
 import { history } from './history.js';
 import { leaderboard } from './leaderboard.js';
@@ -37,6 +39,10 @@ export const cookiesCommand = defineCommand({
 export const cookiesFeature: Feature = {
   name: 'cookies',
   commands: [cookiesCommand],
+  adminGroups: [
+    { ...localized(COOKIES_MESSAGES, 'admin.commands.cookies'), subcommands: [cookiesGrant] },
+    { ...localized(COOKIES_MESSAGES, 'admin.commands.bakery'), subcommands: [bakeryPost] },
+  ],
   messages: COOKIES_MESSAGES,
   settings: COOKIES_SETTINGS,
   errors: COOKIES_ERROR_MESSAGES,

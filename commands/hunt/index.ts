@@ -11,6 +11,7 @@ import { WorkerService } from '../../utils/hunt/workerService.js';
 import { WorkerStore } from '../../utils/hunt/workerStore.js';
 import { PlaceEconomy } from '../../utils/placeEconomy.js';
 import { history, join, leaderboard, status, tip } from './hunt.js';
+import { huntReroll, rerollButtonHandler } from './huntReroll.js';
 import { workerLink, workerList, workerUnlink } from './workers.js';
 
 export const huntCommand = defineCommand({
@@ -27,6 +28,13 @@ export const huntCommand = defineCommand({
 export const huntFeature: Feature = {
   name: 'hunt',
   commands: [huntCommand],
+  adminGroups: [
+    {
+      ...localized(HUNT_MESSAGES, 'admin.commands.hunt'),
+      subcommands: [huntReroll],
+      components: [rerollButtonHandler],
+    },
+  ],
   messages: HUNT_MESSAGES,
   settings: HUNT_SETTINGS,
   async ensureIndexes(db) {

@@ -7,6 +7,15 @@ import { PlaceStore } from '../../utils/place/placeStore.js';
 import { PLACE_SETTINGS, placeSettingDefaults } from '../../utils/place/settings.js';
 import { PlaceEconomy } from '../../utils/placeEconomy.js';
 import { info, leaderboard, me, pixel } from './pixel.js';
+import {
+  placeChannel,
+  placeDisable,
+  placeEarnings,
+  placeEnable,
+  placeGrant,
+  placeResize,
+} from './placeAdmin.js';
+import { placeRollback, rollbackButtonHandler } from './placeRollback.js';
 import { placePostTasks } from './posts.js';
 import { palette, timelapse, view } from './view.js';
 import { web } from './web.js';
@@ -21,6 +30,21 @@ export const placeCommand = defineCommand({
 export const placeFeature: Feature = {
   name: 'place',
   commands: [placeCommand],
+  adminGroups: [
+    {
+      ...localized(PLACE_MESSAGES, 'admin.commands.place'),
+      subcommands: [
+        placeGrant,
+        placeEarnings,
+        placeResize,
+        placeRollback,
+        placeEnable,
+        placeDisable,
+        placeChannel,
+      ],
+      components: [rollbackButtonHandler],
+    },
+  ],
   messages: PLACE_MESSAGES,
   settings: PLACE_SETTINGS,
   settingDefaults: placeSettingDefaults,

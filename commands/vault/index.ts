@@ -11,6 +11,7 @@ import { VAULT_SETTINGS } from '../../utils/vault/settings.js';
 import { VaultService } from '../../utils/vault/vaultService.js';
 import { heist, heistMessage, joinButtonHandler } from './heist.js';
 import { show } from './show.js';
+import { vaultFund } from './vaultFund.js';
 
 export const vaultCommand = defineCommand({
   ...localized(VAULT_MESSAGES, 'commands.vault'),
@@ -23,6 +24,7 @@ export const vaultCommand = defineCommand({
 export const vaultFeature: Feature = {
   name: 'vault',
   commands: [vaultCommand],
+  adminGroups: [{ ...localized(VAULT_MESSAGES, 'admin.commands.vault'), subcommands: [vaultFund] }],
   messages: VAULT_MESSAGES,
   settings: VAULT_SETTINGS,
   errors: VAULT_ERROR_MESSAGES,

@@ -37,6 +37,7 @@ function once<T>(what: string, seen: Set<T>, value: T): void {
  * Combines the features and checks what the type system cannot: names, command names,
  * component families, setting keys and error codes are unique, and each setting was
  * declared for the feature that brings it. A mistake fails at start-up (and in the registry test), not at a click.
+ * A feature's `commandsFrom` sees every feature and its commands join the list in that feature's place.
  */
 export function assembleFeatures(features: readonly Feature[]): Assembly {
   const names = new Set<string>();
@@ -45,11 +46,13 @@ export function assembleFeatures(features: readonly Feature[]): Assembly {
   const settings: Record<string, Setting<unknown>> = {};
   const messages: Record<string, Messages> = { core: CORE_MESSAGES };
   const errorMessages: Partial<Record<ErrorCode, ErrorMessage>> = { ...CORE_ERROR_MESSAGES };
+  const commands: CommandModule[] = [];
   for (const feature of features) {
     once('feature', names, feature.name);
-    for (const command of feature.commands ?? []) {
+    for (const command of [...(feature.commands ?? []), ...(feature.commandsFrom?.(features) ?? [])]) {
       once('command', commandNames, command.data.name);
       for (const component of command.components) once('component family', families, component.family);
+      commands.push(command);
     }
     for (const [key, setting] of Object.entries(feature.settings ?? {})) {
       if (setting.feature !== feature.name) {
@@ -71,7 +74,7 @@ export function assembleFeatures(features: readonly Feature[]): Assembly {
   }
   return {
     features,
-    commands: features.flatMap((f) => f.commands ?? []),
+    commands,
     settings: settings as SettingsCatalog,
     errorMessages,
     messages,

@@ -3,8 +3,8 @@ import type { Config } from '../config.js';
 import type { MoneyLayer } from '../deps.js';
 import type { ErrorCode, ErrorMessage } from '../errors.js';
 import type { HttpRoutes } from '../http/server.js';
-import type { Messages } from '../i18n/i18n.js';
-import type { BotDeps, CommandModule } from '../interactions/types.js';
+import type { Locale, Messages } from '../i18n/i18n.js';
+import type { BotDeps, CommandModule, ComponentHandler, Subcommand } from '../interactions/types.js';
 import type { Setting } from '../runtimeConfig/settings.js';
 import type { TaskHandler } from '../scheduler/scheduler.js';
 
@@ -25,9 +25,23 @@ export interface FeatureInfra extends Omit<BotDeps, 'services'> {
 }
 
 /**
+ * One subcommand group of `/admin` that a feature brings (`/admin <name> <subcommand>`): its
+ * name and description as `localized(MESSAGES, 'admin.commands.<group>')` gives them, its
+ * subcommands, and the buttons those subcommands answer with (a confirmation).
+ */
+export interface AdminGroup {
+  name: string;
+  description: string;
+  name_localizations?: Partial<Record<Locale, string>>;
+  description_localizations?: Partial<Record<Locale, string>>;
+  subcommands: readonly Subcommand[];
+  components?: readonly ComponentHandler[];
+}
+
+/**
  * One feature of the bot as the registry (`commands/index.ts`) sees it: its slash commands,
- * its runtime settings (keys start with its name), the messages of its error codes, its
- * collections' indexes, its services and its timers. Each part is optional.
+ * its groups of `/admin`, its runtime settings (keys start with its name), the messages of its
+ * error codes, its collections' indexes, its services and its timers. Each part is optional.
  */
 export interface Feature {
   /** Also the namespace of its texts: `cookies:give.prompt`. */
@@ -35,6 +49,13 @@ export interface Feature {
   /** Its texts in every language (`utils/<feature>/messages.<locale>.json`). */
   messages?: Messages;
   commands?: readonly CommandModule[];
+  /** Its subcommand groups of `/admin`; the feature that builds `/admin` gathers them in `commandsFrom`. */
+  adminGroups?: readonly AdminGroup[];
+  /**
+   * Commands built out of every feature's parts (all features in the registry's order, itself
+   * included), listed in this feature's place: `/admin` from each feature's `adminGroups`.
+   */
+  commandsFrom?(features: readonly Feature[]): readonly CommandModule[];
   settings?: Readonly<Record<string, Setting<unknown>>>;
   /** Defaults of its settings taken from the configuration (environment), by key. */
   settingDefaults?(config: Config): Readonly<Record<string, unknown>>;

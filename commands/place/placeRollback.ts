@@ -6,7 +6,7 @@ import { defineComponent } from '../../src/interactions/componentIds.js';
 import { defineComponentHandler } from '../../src/interactions/defineCommand.js';
 import type { Subcommand } from '../../src/interactions/types.js';
 import { renderZoomPng } from '../../src/render/placeImages.js';
-import { ADMIN_MESSAGES } from '../../utils/admin/messages.js';
+import { PLACE_MESSAGES } from '../../utils/place/messages.js';
 import { PALETTE, rgb } from '../../utils/place/palette.js';
 import { memberOption, parseOptions } from '../options.js';
 
@@ -21,7 +21,8 @@ const UNITS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 }
 /** `30m`, `6h`, `2d` before now. */
 function parseSince(text: string, now: Date): Date {
   const match = /^(\d{1,5})(m|h|d)$/.exec(text.trim());
-  if (!match) throw invalidInputText(`"${text}" is not a duration`, 'admin:place.badSince', { since: text });
+  if (!match)
+    throw invalidInputText(`"${text}" is not a duration`, 'place:admin.place.badSince', { since: text });
   return new Date(now.getTime() - Number(match[1]) * (UNITS[match[2] as string] as number));
 }
 
@@ -29,7 +30,7 @@ function parseSince(text: string, now: Date): Date {
 function parseArea(text: string) {
   const parts = text.split(',').map((p) => Number(p.trim()));
   if (parts.length !== 4 || parts.some((n) => !Number.isInteger(n) || n < 0)) {
-    throw invalidInputText(`"${text}" is not an area`, 'admin:place.badArea', { area: text });
+    throw invalidInputText(`"${text}" is not an area`, 'place:admin.place.badArea', { area: text });
   }
   const [a, b, c, d] = parts as [number, number, number, number];
   return { x0: Math.min(a, c), y0: Math.min(b, d), x1: Math.max(a, c), y1: Math.max(b, d) };
@@ -42,21 +43,21 @@ function parseArea(text: string) {
 export const placeRollback: Subcommand = {
   definition: {
     type: ApplicationCommandOptionType.Subcommand,
-    ...localized(ADMIN_MESSAGES, 'commands.placeRollback'),
+    ...localized(PLACE_MESSAGES, 'admin.commands.placeRollback'),
     options: [
       {
         type: ApplicationCommandOptionType.User,
-        ...localized(ADMIN_MESSAGES, 'commands.placeRollbackUser'),
+        ...localized(PLACE_MESSAGES, 'admin.commands.placeRollbackUser'),
         required: true,
       },
       {
         type: ApplicationCommandOptionType.String,
-        ...localized(ADMIN_MESSAGES, 'commands.placeRollbackArea'),
+        ...localized(PLACE_MESSAGES, 'admin.commands.placeRollbackArea'),
         max_length: 30,
       },
       {
         type: ApplicationCommandOptionType.String,
-        ...localized(ADMIN_MESSAGES, 'commands.placeRollbackSince'),
+        ...localized(PLACE_MESSAGES, 'admin.commands.placeRollbackSince'),
         max_length: 10,
       },
     ],
@@ -77,7 +78,7 @@ export const placeRollback: Subcommand = {
     if (plan.pixels.length === 0) {
       return {
         ephemeral: true,
-        content: i18n.t('admin:place.rollbackNothing', { user, placements: plan.placements }),
+        content: i18n.t('place:admin.place.rollbackNothing', { user, placements: plan.placements }),
       };
     }
     const board = await deps.services.place.board();
@@ -109,15 +110,15 @@ export const placeRollback: Subcommand = {
     });
     const button = (action: 'apply' | 'refund' | 'cancel', style: 'danger' | 'secondary') => ({
       customId: rollbackButton.build({ id: plan._id, action }),
-      label: i18n.t(`admin:place.rollback_${action}`),
+      label: i18n.t(`place:admin.place.rollback_${action}`),
       style,
     });
     return {
       ephemeral: true,
       embeds: [
         {
-          title: i18n.t('admin:place.rollbackTitle'),
-          description: i18n.t('admin:place.rollbackPreview', {
+          title: i18n.t('place:admin.place.rollbackTitle'),
+          description: i18n.t('place:admin.place.rollbackPreview', {
             user,
             pixels: plan.pixels.length,
             placements: plan.placements,
@@ -141,7 +142,7 @@ export const rollbackButtonHandler = defineComponentHandler(rollbackButton, {
       return {
         update: true,
         ephemeral: true,
-        content: i18n.t(cancelled ? 'admin:place.rollbackCancelled' : 'admin:place.rollbackGone'),
+        content: i18n.t(cancelled ? 'place:admin.place.rollbackCancelled' : 'place:admin.place.rollbackGone'),
         buttons: [],
         embeds: [],
       };
@@ -151,7 +152,7 @@ export const rollbackButtonHandler = defineComponentHandler(rollbackButton, {
       return {
         update: true,
         ephemeral: true,
-        content: i18n.t('admin:place.rollbackGone'),
+        content: i18n.t('place:admin.place.rollbackGone'),
         buttons: [],
         embeds: [],
       };
@@ -159,7 +160,7 @@ export const rollbackButtonHandler = defineComponentHandler(rollbackButton, {
     await deps.services.admin.record({
       id: `place.rollback:${id}`,
       actorId: actor.id,
-      text: serverI18n.t('admin:audit.placeRolledBack', {
+      text: serverI18n.t('place:admin.audit.placeRolledBack', {
         actor: actor.id,
         user: result.plan.target,
         pixels: result.restored,
@@ -169,7 +170,7 @@ export const rollbackButtonHandler = defineComponentHandler(rollbackButton, {
     return {
       update: true,
       ephemeral: true,
-      content: i18n.t('admin:place.rollbackDone', {
+      content: i18n.t('place:admin.place.rollbackDone', {
         restored: result.restored,
         skipped: result.skipped,
         refund: i18n.points(result.refunded),

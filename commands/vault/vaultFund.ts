@@ -2,9 +2,9 @@ import { ApplicationCommandOptionType } from 'discord.js';
 import { z } from 'zod';
 import { localized } from '../../src/i18n/definitions.js';
 import type { Subcommand } from '../../src/interactions/types.js';
-import { ADMIN_MESSAGES } from '../../utils/admin/messages.js';
 import { memberAmount } from '../../utils/amounts.js';
 import { balanceAfter } from '../../utils/ledger/ledger.js';
+import { VAULT_MESSAGES } from '../../utils/vault/messages.js';
 import { parseOptions } from '../options.js';
 
 const options = z.object({ amount: memberAmount, reason: z.string().max(200).default('') });
@@ -13,17 +13,17 @@ const options = z.object({ amount: memberAmount, reason: z.string().max(200).def
 export const vaultFund: Subcommand = {
   definition: {
     type: ApplicationCommandOptionType.Subcommand,
-    ...localized(ADMIN_MESSAGES, 'commands.fund'),
+    ...localized(VAULT_MESSAGES, 'admin.commands.fund'),
     options: [
       {
         type: ApplicationCommandOptionType.Integer,
-        ...localized(ADMIN_MESSAGES, 'commands.fundAmount'),
+        ...localized(VAULT_MESSAGES, 'admin.commands.fundAmount'),
         required: true,
         min_value: 1,
       },
       {
         type: ApplicationCommandOptionType.String,
-        ...localized(ADMIN_MESSAGES, 'commands.grantReason'),
+        ...localized(VAULT_MESSAGES, 'admin.commands.grantReason'),
         max_length: 200,
       },
     ],
@@ -35,7 +35,7 @@ export const vaultFund: Subcommand = {
     await deps.services.admin.record({
       id: opId,
       actorId: actor.id,
-      text: serverI18n.t(reason ? 'admin:audit.fundedWithReason' : 'admin:audit.funded', {
+      text: serverI18n.t(reason ? 'vault:admin.audit.fundedWithReason' : 'vault:admin.audit.funded', {
         actor: actor.id,
         amount: serverI18n.cookies(amount),
         reason,
@@ -45,7 +45,10 @@ export const vaultFund: Subcommand = {
       balanceAfter(outcome, deps.ledger.houseAccountId) ?? (await deps.services.vault.status()).balance;
     return {
       ephemeral: true,
-      content: i18n.t('admin:fund.funded', { amount: i18n.cookies(amount), vault: i18n.cookies(vault) }),
+      content: i18n.t('vault:admin.fund.funded', {
+        amount: i18n.cookies(amount),
+        vault: i18n.cookies(vault),
+      }),
     };
   },
 };

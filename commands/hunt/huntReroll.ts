@@ -4,7 +4,7 @@ import { localized } from '../../src/i18n/definitions.js';
 import { defineComponent } from '../../src/interactions/componentIds.js';
 import { defineComponentHandler } from '../../src/interactions/defineCommand.js';
 import type { Subcommand } from '../../src/interactions/types.js';
-import { ADMIN_MESSAGES } from '../../utils/admin/messages.js';
+import { HUNT_MESSAGES } from '../../utils/hunt/messages.js';
 
 /** The button carries the revision it rerolls, so a second press or a stale prompt does nothing. */
 export const rerollButton = defineComponent('hunt.reroll', {
@@ -19,18 +19,18 @@ export const rerollButton = defineComponent('hunt.reroll', {
 export const huntReroll: Subcommand = {
   definition: {
     type: ApplicationCommandOptionType.Subcommand,
-    ...localized(ADMIN_MESSAGES, 'commands.huntReroll'),
+    ...localized(HUNT_MESSAGES, 'admin.commands.huntReroll'),
   },
   async run({ deps, i18n }) {
     const { revision, players } = await deps.services.hunt.players();
     const button = (action: 'apply' | 'cancel', style: 'danger' | 'secondary') => ({
       customId: rerollButton.build({ revision, action }),
-      label: i18n.t(`admin:hunt.reroll_${action}`),
+      label: i18n.t(`hunt:admin.hunt.reroll_${action}`),
       style,
     });
     return {
       ephemeral: true,
-      content: i18n.t('admin:hunt.rerollConfirm', { revision, next: revision + 1, members: players }),
+      content: i18n.t('hunt:admin.hunt.rerollConfirm', { revision, next: revision + 1, members: players }),
       buttons: [button('apply', 'danger'), button('cancel', 'secondary')],
     };
   },
@@ -40,14 +40,14 @@ export const rerollButtonHandler = defineComponentHandler(rerollButton, {
   access: 'admin',
   async run({ deps, actor, i18n, serverI18n }, { revision, action }) {
     const done = (content: string) => ({ update: true, ephemeral: true, content, buttons: [] });
-    if (action === 'cancel') return done(i18n.t('admin:hunt.rerollCancelled'));
+    if (action === 'cancel') return done(i18n.t('hunt:admin.hunt.rerollCancelled'));
     const { rerolled, task } = await deps.services.hunt.reroll(revision);
-    if (!rerolled) return done(i18n.t('admin:hunt.rerollStale', { revision, current: task.revision }));
+    if (!rerolled) return done(i18n.t('hunt:admin.hunt.rerollStale', { revision, current: task.revision }));
     await deps.services.admin.record({
       id: `hunt.reroll:${revision}`,
       actorId: actor.id,
-      text: serverI18n.t('admin:audit.huntRerolled', { actor: actor.id, revision, next: task.revision }),
+      text: serverI18n.t('hunt:admin.audit.huntRerolled', { actor: actor.id, revision, next: task.revision }),
     });
-    return done(i18n.t('admin:hunt.rerollDone', { revision, next: task.revision }));
+    return done(i18n.t('hunt:admin.hunt.rerollDone', { revision, next: task.revision }));
   },
 });

@@ -2,22 +2,22 @@ import { ApplicationCommandOptionType } from 'discord.js';
 import { z } from 'zod';
 import { localized } from '../../src/i18n/definitions.js';
 import type { Subcommand } from '../../src/interactions/types.js';
-import { ADMIN_MESSAGES } from '../../utils/admin/messages.js';
+import { COOKIES_MESSAGES } from '../../utils/cookies/messages.js';
 import { balanceAfter } from '../../utils/ledger/ledger.js';
-import { RECIPIENT_OPTIONS, recipientSchema } from '../cookies/recipient.js';
 import { parseOptions } from '../options.js';
+import { RECIPIENT_OPTIONS, recipientSchema } from './recipient.js';
 
 const options = recipientSchema.extend({ reason: z.string().max(200).default('') });
 
 export const cookiesGrant: Subcommand = {
   definition: {
     type: ApplicationCommandOptionType.Subcommand,
-    ...localized(ADMIN_MESSAGES, 'commands.grant'),
+    ...localized(COOKIES_MESSAGES, 'admin.commands.grant'),
     options: [
       ...RECIPIENT_OPTIONS,
       {
         type: ApplicationCommandOptionType.String,
-        ...localized(ADMIN_MESSAGES, 'commands.grantReason'),
+        ...localized(COOKIES_MESSAGES, 'admin.commands.grantReason'),
         max_length: 200,
       },
     ],
@@ -30,7 +30,7 @@ export const cookiesGrant: Subcommand = {
     await deps.services.admin.record({
       id: opId,
       actorId: actor.id,
-      text: serverI18n.t(reason ? 'admin:audit.grantedWithReason' : 'admin:audit.granted', {
+      text: serverI18n.t(reason ? 'cookies:admin.audit.grantedWithReason' : 'cookies:admin.audit.granted', {
         actor: actor.id,
         amount: serverI18n.cookies(amount),
         to: user,
@@ -41,7 +41,7 @@ export const cookiesGrant: Subcommand = {
     const now = balanceAfter(outcome, user) ?? (await deps.services.cookies.balance(user));
     return {
       ephemeral: true,
-      content: i18n.t('admin:grant.granted', {
+      content: i18n.t('cookies:admin.grant.granted', {
         amount: i18n.cookies(amount),
         to: user,
         balance: i18n.cookies(now),

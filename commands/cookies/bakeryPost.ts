@@ -1,8 +1,8 @@
 import { ApplicationCommandOptionType } from 'discord.js';
 import { localized } from '../../src/i18n/definitions.js';
 import type { Subcommand } from '../../src/interactions/types.js';
-import { ADMIN_MESSAGES } from '../../utils/admin/messages.js';
-import { bakeryMessage } from '../cookies/collect.js';
+import { COOKIES_MESSAGES } from '../../utils/cookies/messages.js';
+import { bakeryMessage } from './collect.js';
 
 /**
  * Posts the Crumb Saucer Bakery in the channel the command runs in: a public message whose
@@ -12,13 +12,13 @@ import { bakeryMessage } from '../cookies/collect.js';
 export const bakeryPost: Subcommand = {
   definition: {
     type: ApplicationCommandOptionType.Subcommand,
-    ...localized(ADMIN_MESSAGES, 'commands.bakeryPost'),
+    ...localized(COOKIES_MESSAGES, 'admin.commands.bakeryPost'),
   },
   async run({ deps, invocation, actor, serverI18n }) {
     await deps.services.admin.record({
       id: `admin.bakery:${invocation.id}`,
       actorId: actor.id,
-      text: serverI18n.t('admin:audit.bakeryPosted', { actor: actor.id }),
+      text: serverI18n.t('cookies:admin.audit.bakeryPosted', { actor: actor.id }),
     });
     // The bakery belongs to the channel: it speaks the server's language, not the admin's.
     return bakeryMessage(serverI18n);

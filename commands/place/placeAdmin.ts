@@ -3,9 +3,9 @@ import { z } from 'zod';
 import { invalidInputText } from '../../src/errors.js';
 import { localized } from '../../src/i18n/definitions.js';
 import type { Subcommand } from '../../src/interactions/types.js';
-import { ADMIN_MESSAGES } from '../../utils/admin/messages.js';
 import { parsePlacePoints } from '../../utils/amounts.js';
 import { grantPlacePoints } from '../../utils/hunt/adminGrant.js';
+import { PLACE_MESSAGES } from '../../utils/place/messages.js';
 import { MAX_SIDE } from '../../utils/place/placeService.js';
 import { memberOption, parseOptions } from '../options.js';
 
@@ -14,23 +14,23 @@ export const placeGrant: Subcommand = {
   access: 'moderator',
   definition: {
     type: ApplicationCommandOptionType.Subcommand,
-    ...localized(ADMIN_MESSAGES, 'commands.placeGrant'),
+    ...localized(PLACE_MESSAGES, 'admin.commands.placeGrant'),
     options: [
       {
         type: ApplicationCommandOptionType.String,
-        ...localized(ADMIN_MESSAGES, 'commands.placePoints'),
+        ...localized(PLACE_MESSAGES, 'admin.commands.placePoints'),
         required: true,
         max_length: 20,
       },
-      { type: ApplicationCommandOptionType.User, ...localized(ADMIN_MESSAGES, 'commands.placeTarget') },
+      { type: ApplicationCommandOptionType.User, ...localized(PLACE_MESSAGES, 'admin.commands.placeTarget') },
       {
         type: ApplicationCommandOptionType.String,
-        ...localized(ADMIN_MESSAGES, 'commands.placeWorker'),
+        ...localized(PLACE_MESSAGES, 'admin.commands.placeWorker'),
         max_length: 40,
       },
       {
         type: ApplicationCommandOptionType.String,
-        ...localized(ADMIN_MESSAGES, 'commands.grantReason'),
+        ...localized(PLACE_MESSAGES, 'admin.commands.grantReason'),
         max_length: 200,
       },
     ],
@@ -46,12 +46,14 @@ export const placeGrant: Subcommand = {
       invocation,
     );
     if (!target === !worker)
-      throw invalidInputText('name a member or a worker', 'admin:place.targetOrWorker');
+      throw invalidInputText('name a member or a worker', 'place:admin.place.targetOrWorker');
     let amount: number;
     try {
       amount = parsePlacePoints(points);
     } catch {
-      throw invalidInputText(`"${points}" is not an amount of points`, 'admin:place.badPoints', { points });
+      throw invalidInputText(`"${points}" is not an amount of points`, 'place:admin.place.badPoints', {
+        points,
+      });
     }
     const { owner, balance } = await grantPlacePoints(deps.services, serverI18n, {
       opId: `place.grant:${invocation.id}`,
@@ -62,7 +64,7 @@ export const placeGrant: Subcommand = {
     });
     return {
       ephemeral: true,
-      content: i18n.t('admin:place.granted', {
+      content: i18n.t('place:admin.place.granted', {
         amount: i18n.points(amount),
         to: owner,
         balance: i18n.points(balance),
@@ -75,18 +77,18 @@ export const placeGrant: Subcommand = {
 export const placeResize: Subcommand = {
   definition: {
     type: ApplicationCommandOptionType.Subcommand,
-    ...localized(ADMIN_MESSAGES, 'commands.placeResize'),
+    ...localized(PLACE_MESSAGES, 'admin.commands.placeResize'),
     options: [
       {
         type: ApplicationCommandOptionType.Integer,
-        ...localized(ADMIN_MESSAGES, 'commands.placeWidth'),
+        ...localized(PLACE_MESSAGES, 'admin.commands.placeWidth'),
         required: true,
         min_value: 1,
         max_value: MAX_SIDE,
       },
       {
         type: ApplicationCommandOptionType.Integer,
-        ...localized(ADMIN_MESSAGES, 'commands.placeHeight'),
+        ...localized(PLACE_MESSAGES, 'admin.commands.placeHeight'),
         required: true,
         min_value: 1,
         max_value: MAX_SIDE,
@@ -105,7 +107,7 @@ export const placeResize: Subcommand = {
     await deps.services.admin.record({
       id: `place.resize:${invocation.id}`,
       actorId: actor.id,
-      text: serverI18n.t('admin:audit.placeResized', {
+      text: serverI18n.t('place:admin.audit.placeResized', {
         actor: actor.id,
         from: `${before.width}×${before.height}`,
         to: `${width}×${height}`,
@@ -113,7 +115,7 @@ export const placeResize: Subcommand = {
     });
     return {
       ephemeral: true,
-      content: i18n.t('admin:place.resized', {
+      content: i18n.t('place:admin.place.resized', {
         from: `${before.width}×${before.height}`,
         to: `${width}×${height}`,
       }),
@@ -125,11 +127,14 @@ function toggle(enabled: boolean): Subcommand {
   return {
     definition: {
       type: ApplicationCommandOptionType.Subcommand,
-      ...localized(ADMIN_MESSAGES, enabled ? 'commands.placeEnable' : 'commands.placeDisable'),
+      ...localized(PLACE_MESSAGES, enabled ? 'admin.commands.placeEnable' : 'admin.commands.placeDisable'),
     },
     async run({ deps, actor, i18n }) {
       await deps.runtimeConfig.set('place_enabled', enabled ? 'on' : 'off', actor.id);
-      return { ephemeral: true, content: i18n.t(enabled ? 'admin:place.enabled' : 'admin:place.disabled') };
+      return {
+        ephemeral: true,
+        content: i18n.t(enabled ? 'place:admin.place.enabled' : 'place:admin.place.disabled'),
+      };
     },
   };
 }
@@ -142,17 +147,17 @@ export const placeDisable = toggle(false);
 export const placeChannel: Subcommand = {
   definition: {
     type: ApplicationCommandOptionType.Subcommand,
-    ...localized(ADMIN_MESSAGES, 'commands.placeChannel'),
+    ...localized(PLACE_MESSAGES, 'admin.commands.placeChannel'),
     options: [
       {
         type: ApplicationCommandOptionType.String,
-        ...localized(ADMIN_MESSAGES, 'commands.placeChannelValue'),
+        ...localized(PLACE_MESSAGES, 'admin.commands.placeChannelValue'),
         required: true,
         max_length: 40,
       },
       {
         type: ApplicationCommandOptionType.String,
-        ...localized(ADMIN_MESSAGES, 'commands.placeFeedValue'),
+        ...localized(PLACE_MESSAGES, 'admin.commands.placeFeedValue'),
         max_length: 40,
       },
     ],
@@ -166,7 +171,7 @@ export const placeChannel: Subcommand = {
     if (feed) await deps.runtimeConfig.set('place_feed_channel', feed, actor.id);
     return {
       ephemeral: true,
-      content: i18n.t('admin:place.channelSet', {
+      content: i18n.t('place:admin.place.channelSet', {
         channel: channel.replace(/^(\d+)$/, '<#$1>'),
         feed: feed ?? '—',
       }),
@@ -179,12 +184,12 @@ export const placeEarnings: Subcommand = {
   access: 'moderator',
   definition: {
     type: ApplicationCommandOptionType.Subcommand,
-    ...localized(ADMIN_MESSAGES, 'commands.placeEarnings'),
+    ...localized(PLACE_MESSAGES, 'admin.commands.placeEarnings'),
     options: [
-      { type: ApplicationCommandOptionType.User, ...localized(ADMIN_MESSAGES, 'commands.placeTarget') },
+      { type: ApplicationCommandOptionType.User, ...localized(PLACE_MESSAGES, 'admin.commands.placeTarget') },
       {
         type: ApplicationCommandOptionType.Integer,
-        ...localized(ADMIN_MESSAGES, 'commands.placeLimit'),
+        ...localized(PLACE_MESSAGES, 'admin.commands.placeLimit'),
         min_value: 1,
         max_value: 200,
       },
@@ -197,7 +202,7 @@ export const placeEarnings: Subcommand = {
     );
     const events = await deps.services.hunt.earnings(limit, target);
     const lines = events.map((e) =>
-      i18n.t('admin:place.earning', {
+      i18n.t('place:admin.place.earning', {
         kind: e.kind,
         points: i18n.points(e.milli),
         owner: e.owner,
@@ -213,6 +218,6 @@ export const placeEarnings: Subcommand = {
       if (content.length + line.length + 1 > 1_900) break;
       content += `${line}\n`;
     }
-    return { ephemeral: true, content: content || i18n.t('admin:place.noEarnings') };
+    return { ephemeral: true, content: content || i18n.t('place:admin.place.noEarnings') };
   },
 };
