@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { GAME_NAMES } from '../utils/games/houseGames/index.js';
 
 /** [low, high]: each member draws its own value in this range once. */
 const range = z.tuple([z.number().min(0), z.number().min(0)]).refine(([low, high]) => low <= high, {
@@ -17,7 +18,8 @@ const range = z.tuple([z.number().min(0), z.number().min(0)]).refine(([low, high
 export const STRATEGIES = ['honest', 'richest_thief', 'martingale', 'time_farmer', 'worker_farmer'] as const;
 export type Strategy = (typeof STRATEGIES)[number];
 
-export const ACTIONS = ['coinflip', 'dice', 'slots', 'blackjack', 'give', 'steal', 'heist', 'poker'] as const;
+/** What a simulated member may do besides collecting: every house game (their registry), and the rest. */
+export const ACTIONS = [...GAME_NAMES, 'give', 'steal', 'heist', 'poker'] as const;
 export type Action = (typeof ACTIONS)[number];
 
 const archetype = z.object({

@@ -1,6 +1,6 @@
+import { HOUSE_GAMES } from '../utils/games/houseGames/index.js';
 import type { Agent } from './agent.js';
 import type { Action } from './behaviours.js';
-import { chance } from './random.js';
 import type { SimContext } from './simContext.js';
 
 /** A bet of the member's usual share of its balance, within the games' limits; null if too poor. */
@@ -19,38 +19,27 @@ export async function playHouseGames(
 ): Promise<void> {
   const { deps, attempts, rng } = ctx;
   const { services } = deps;
-  if (does.has('coinflip')) {
-    await attempts.try('coinflip', () =>
-      services.games.playInstant('coinflip', {
-        roundId: attempts.id('coinflip'),
-        userId: agent.id,
-        bet,
-        params: { side: chance(rng, 0.5) ? 'heads' : 'tails' },
-      }),
-    );
-  }
-  if (does.has('dice')) {
-    await attempts.try('dice', () =>
-      services.games.playInstant('dice', {
-        roundId: attempts.id('dice'),
-        userId: agent.id,
-        bet,
-        params: { target: 10 + rng.int(0, 81) },
-      }),
-    );
-  }
-  if (does.has('slots')) {
-    await attempts.try('slots', () =>
-      services.games.playInstant('slots', { roundId: attempts.id('slots'), userId: agent.id, bet }),
-    );
-  }
-  if (does.has('blackjack')) {
-    const roundId = attempts.id('blackjack');
-    const hand = await attempts.try('blackjack', () =>
+  for (const game of HOUSE_GAMES) {
+    if (!does.has(game.name)) continue;
+    if (game.kind === 'instant') {
+      const params = game.simParams(rng);
+      await attempts.try(game.name, () =>
+        services.games.playInstant(game.name, {
+          roundId: attempts.id(game.name),
+          userId: agent.id,
+          bet,
+          params,
+        }),
+      );
+      continue;
+    }
+    // A hand with turns: the simulated member stands at once.
+    const roundId = attempts.id(game.name);
+    const hand = await attempts.try(game.name, () =>
       services.games.startBlackjack({ roundId, userId: agent.id, bet }),
     );
     if (hand?.status === 'playing') {
-      await attempts.try('blackjack stand', () =>
+      await attempts.try(`${game.name} stand`, () =>
         services.games.blackjack(roundId, agent.id, 'stand', hand.step),
       );
     }

@@ -5,9 +5,9 @@ import type { Translator } from '../../src/i18n/i18n.js';
 import { defineComponent } from '../../src/interactions/componentIds.js';
 import { defineComponentHandler } from '../../src/interactions/defineCommand.js';
 import type { ButtonSpec, Reply, Subcommand } from '../../src/interactions/types.js';
+import { canDouble, cardLabel, handValue } from '../../utils/games/houseGames/blackjack/rules.js';
 import { GAMES_MESSAGES } from '../../utils/games/messages.js';
 import type { RoundDoc } from '../../utils/games/roundStore.js';
-import { canDouble, cardLabel, handValue } from '../../utils/games/rules/blackjack.js';
 import { parseOptions } from '../options.js';
 import { BET_OPTION, betSchema, fairnessFooter, resultLine } from './bet.js';
 
@@ -26,7 +26,7 @@ const TABLE_GREEN = 0x2e7d4f;
 export const blackjackCommand: Subcommand = {
   definition: {
     type: ApplicationCommandOptionType.Subcommand,
-    ...localized(GAMES_MESSAGES, 'commands.blackjack'),
+    ...localized(GAMES_MESSAGES, 'blackjack.command'),
     options: [BET_OPTION],
   },
   async run({ deps, invocation, actor, i18n }) {

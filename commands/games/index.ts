@@ -13,13 +13,13 @@ import { holdsByOwner, openOnes, postedTo } from '../../utils/holds/invariants.j
 import { VaultService } from '../../utils/vault/vaultService.js';
 import { blackjackButtonHandler, blackjackCommand } from './blackjack.js';
 import { fairnessRotate, fairnessSeed, fairnessShow, verify } from './fairness.js';
-import { coinflipCommand, diceCommand, slotsCommand } from './instantGames.js';
+import { INSTANT_GAME_COMMANDS } from './instantGames.js';
 
 export const gamesCommand = defineCommand({
   ...localized(GAMES_MESSAGES, 'commands.games'),
   access: 'everyone',
   category: 'games:category',
-  subcommands: [coinflipCommand, diceCommand, slotsCommand, blackjackCommand, verify],
+  subcommands: [...INSTANT_GAME_COMMANDS, blackjackCommand, verify],
   groups: [
     {
       ...localized(GAMES_MESSAGES, 'commands.fairness'),

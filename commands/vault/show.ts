@@ -1,7 +1,6 @@
 import { ApplicationCommandOptionType } from 'discord.js';
 import { localized } from '../../src/i18n/definitions.js';
 import type { Subcommand } from '../../src/interactions/types.js';
-import { maxMultiplier } from '../../utils/games/catalog.js';
 import { maxBet } from '../../utils/vault/liquidity.js';
 import { VAULT_MESSAGES } from '../../utils/vault/messages.js';
 import { COOKIE_BROWN } from '../colors.js';
@@ -41,11 +40,15 @@ export const show: Subcommand = {
             { name: i18n.t('vault:show.payable'), value: i18n.cookies(v.payable), inline: true },
             {
               name: i18n.t('vault:show.maxBets'),
-              value: i18n.t('vault:show.maxBetsValue', {
-                coinflip: i18n.cookies(maxBet(v, maxMultiplier('coinflip', {}))),
-                slots: i18n.cookies(maxBet(v, maxMultiplier('slots', {}))),
-                blackjack: i18n.cookies(maxBet(v, maxMultiplier('blackjack', {}))),
-              }),
+              value: deps.services.games
+                .vaultQuotes()
+                .map(({ game, maxMultiplier }) =>
+                  i18n.t('vault:show.maxBet', {
+                    game: i18n.t(`games:${game}.short`),
+                    bet: i18n.cookies(maxBet(v, maxMultiplier)),
+                  }),
+                )
+                .join(' · '),
             },
             {
               name: i18n.t('vault:show.flows'),

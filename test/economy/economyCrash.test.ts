@@ -5,7 +5,7 @@ import { blackjackDeck, playInstant } from '../../utils/games/catalog.js';
 import { hashServerSeed } from '../../utils/games/fairness.js';
 import { FairnessStore } from '../../utils/games/fairnessStore.js';
 import type { RoundDoc } from '../../utils/games/roundStore.js';
-import { deal } from '../../utils/games/rules/blackjack.js';
+import { deal } from '../../utils/games/houseGames/blackjack/rules.js';
 import { checkInvariants } from '../../utils/ledger/invariants.js';
 import type { LedgerStep } from '../../utils/ledger/ledger.js';
 import { recoverLedger } from '../../utils/ledger/recovery.js';

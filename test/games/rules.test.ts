@@ -2,8 +2,6 @@ import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { maxMultiplier, playInstant, recompute } from '../../utils/games/catalog.js';
 import { hashServerSeed, roundFloats } from '../../utils/games/fairness.js';
-import { settlement } from '../../utils/games/roundHolds.js';
-import type { RoundDoc } from '../../utils/games/roundStore.js';
 import {
   act,
   type BlackjackState,
@@ -12,10 +10,12 @@ import {
   deal,
   handValue,
   shuffledDeck,
-} from '../../utils/games/rules/blackjack.js';
-import { coinflip } from '../../utils/games/rules/coinflip.js';
-import { dice } from '../../utils/games/rules/dice.js';
-import { slotMultiplier, slots, slotsReturnToPlayer } from '../../utils/games/rules/slots.js';
+} from '../../utils/games/houseGames/blackjack/rules.js';
+import { coinflip } from '../../utils/games/houseGames/coinflip/rules.js';
+import { dice } from '../../utils/games/houseGames/dice/rules.js';
+import { slotMultiplier, slots, slotsReturnToPlayer } from '../../utils/games/houseGames/slots/rules.js';
+import { settlement } from '../../utils/games/roundHolds.js';
+import type { RoundDoc } from '../../utils/games/roundStore.js';
 import { houseHold, maxBet, vaultLiquidity } from '../../utils/vault/liquidity.js';
 
 // Cards by rank: suit ♠ (0–12): A=0, 2=1 … 10=9, J=10, Q=11, K=12.

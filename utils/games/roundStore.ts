@@ -2,9 +2,10 @@ import type { Collection, Db, Filter } from 'mongodb';
 import { dropRetiredIndex, JOURNALED } from '../../src/db/collections.js';
 import { isDuplicateKey } from '../../src/db/duplicateKey.js';
 import type { RoundSeed } from './fairness.js';
-import type { BlackjackState } from './rules/blackjack.js';
+import type { BlackjackState } from './houseGames/blackjack/rules.js';
+import type { GameName } from './houseGames/index.js';
 
-export type GameName = 'coinflip' | 'dice' | 'slots' | 'blackjack';
+export type { GameName } from './houseGames/index.js';
 
 /**
  * One round of a house game. `opening` (the pot is being filled) → `playing` → `settling`

@@ -1,20 +1,14 @@
-import { blackjackDeck, type InstantGameName, playInstant } from './catalog.js';
 import type { FairnessInput } from './fairness.js';
-import type { GameName } from './roundStore.js';
-import { act, basicStrategy, blackjackPayout, deal } from './rules/blackjack.js';
+import { type GameName, type GameParams, houseGame } from './houseGames/index.js';
 
 /** One simulated round: what the member staked and what came back (blackjack plays basic strategy). */
 export function simulatedRound(
   game: GameName,
   seeds: FairnessInput,
   bet: number,
-  params: Record<string, string | number> = {},
+  params: GameParams = {},
 ): { staked: number; paid: number } {
-  if (game !== 'blackjack')
-    return { staked: bet, paid: playInstant(game as InstantGameName, seeds, bet, params).payout };
-  let hand = deal(blackjackDeck(seeds));
-  while (hand.phase === 'playing') hand = act(hand, basicStrategy(hand));
-  return { staked: hand.doubled ? bet * 2 : bet, paid: blackjackPayout(hand, bet) };
+  return houseGame(game).simulate(seeds, bet, params);
 }
 
 /**
@@ -24,7 +18,7 @@ export function simulatedRound(
  */
 export function measureHouseEdge(
   game: GameName,
-  params: Record<string, string | number>,
+  params: GameParams,
   rounds: number,
   serverSeed: string,
   bet = 100,

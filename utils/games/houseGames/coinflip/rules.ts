@@ -1,4 +1,4 @@
-import type { InstantGame } from './game.js';
+import type { InstantGame } from '../houseGame.js';
 
 export type CoinSide = 'heads' | 'tails';
 

@@ -1,4 +1,4 @@
-import type { InstantGame } from './game.js';
+import type { InstantGame } from '../houseGame.js';
 
 /** A roll of 1–100 wins at or under the target; the payout makes every target a 3 % house edge. */
 export const DICE_RETURN_PCT = 97;

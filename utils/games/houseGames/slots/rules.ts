@@ -1,4 +1,4 @@
-import type { InstantGame } from './game.js';
+import type { InstantGame } from '../houseGame.js';
 
 /** The symbols of each reel with their weights (all three reels are the same). */
 export const SLOT_REEL = [

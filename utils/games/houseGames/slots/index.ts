@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { floatsFor } from '../floats.js';
+import type { InstantHouseGame } from '../houseGame.js';
+import de from './messages.de.json' with { type: 'json' };
+import en from './messages.en.json' with { type: 'json' };
+import { slots } from './rules.js';
+
+/** Three weighted reels; three of a kind pays up to 100 × the bet. */
+export const slotsGame = {
+  name: 'slots',
+  kind: 'instant',
+  messages: { en, de },
+  params: z.object({}),
+  floatsNeeded: slots.floatsNeeded,
+  maxMultiplier: () => slots.maxMultiplier({}),
+  play: (floats, bet) => slots.play(floats, bet, {}),
+  recompute: (seeds, bet) =>
+    JSON.stringify(slots.play(floatsFor(seeds, slots.floatsNeeded), bet, {}).outcome),
+  recorded: (round) => (round.outcome ? JSON.stringify(round.outcome) : null),
+  simulate: (seeds, bet) => ({
+    staked: bet,
+    paid: slots.play(floatsFor(seeds, slots.floatsNeeded), bet, {}).payout,
+  }),
+  options: [],
+  drawn: (outcome, _, i18n) =>
+    i18n.t('games:slots.reels', { reels: (outcome.reels as string[] | undefined)?.join(' ') ?? '' }),
+  // Its rare jackpot swings one round far more: a tight tolerance needs 1,000,000 rounds.
+  edgeCases: [{ label: 'slots', params: {}, documented: 0.0317, tolerance: 0.017, rounds: 1_000_000 }],
+  vaultQuote: {},
+  simParams: () => ({}),
+} as const satisfies InstantHouseGame<'slots'>;
