@@ -23,7 +23,8 @@ export async function grantPlacePoints(
 ): Promise<{ owner: string; balance: number }> {
   const { worker } = grant;
   const owner = worker ? await services.workers.linkedOwner(worker) : grant.member;
-  if (!owner) throw invalidInputText(`no worker ${worker}`, 'admin:place.noWorker', { worker: worker ?? '' });
+  if (!owner)
+    throw invalidInputText(`no worker ${worker}`, 'hunt:admin.grant.noWorker', { worker: worker ?? '' });
   const outcome = await services.place.grant({
     opId: grant.opId,
     moderatorId: grant.moderatorId,
@@ -43,7 +44,7 @@ export async function grantPlacePoints(
   await services.admin.record({
     id: grant.opId,
     actorId: grant.moderatorId,
-    text: serverI18n.t('admin:audit.placeGranted', {
+    text: serverI18n.t('hunt:admin.audit.placeGranted', {
       actor: grant.moderatorId,
       amount: serverI18n.points(grant.milli),
       to: owner,
