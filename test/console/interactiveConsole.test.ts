@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { runNode } from '../support/nodeProcess.js';
+import { PROCESS_TEST_TIMEOUT_MS, runNode, startNode } from '../support/nodeProcess.js';
 
 const OWNER = '899000000000000001';
 const WORKER = { _id: 'w-console-test', secret: 'console-test-secret-0123456789' };
@@ -13,7 +12,7 @@ const WORKER = { _id: 'w-console-test', secret: 'console-test-secret-0123456789'
  * `npm start` without a token, at its prompt (standard input a pipe, as a terminal would be),
  * with a real worker process hunting against its HTTP server.
  */
-describe('the interactive console', () => {
+describe('the interactive console', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   const dbName = `interactive_console_${Date.now()}`;
   const client = new MongoClient(inject('mongoUri'));
   afterAll(async () => {
@@ -34,37 +33,23 @@ describe('the interactive console', () => {
         unlinkedAt: null,
       } as never);
     const port = 21_000 + (process.pid % 20_000);
-    const prompt = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      env: {
-        ...process.env,
+    const prompt = startNode(
+      ['src/main.ts'],
+      {
         DISCORD_TOKEN: '',
         MONGODB_URI: inject('mongoUri'),
         MONGODB_DB_NAME: dbName,
         HTTP_PORT: String(port),
         DATA_DIR: mkdtempSync(join(tmpdir(), 'console-data-')),
       },
-      stdio: ['pipe', 'pipe', 'inherit'],
-    });
-    let output = '';
-    prompt.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    const printed = async (pattern: RegExp): Promise<RegExpExecArray> => {
-      const until = Date.now() + 60_000;
-      for (;;) {
-        const match = pattern.exec(output);
-        if (match) return match;
-        if (prompt.exitCode !== null || Date.now() > until)
-          throw new Error(`never printed ${pattern}:\n${output}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    };
+      { watch: 'stdout', stdin: true },
+    );
     try {
-      await printed(/The live canvas: (http:\/\/\S+)\/place/);
+      await prompt.waitForLog(/The live canvas: (http:\/\/\S+)\/place/);
       const clockAfter = async (line: string, count: number) => {
-        prompt.stdin.write(`${line}\n`);
+        prompt.child.stdin?.write(`${line}\n`);
         const all = [
-          ...(await printed(new RegExp(`(?:clock is now (\\S+?)[;)][^]*){${count}}`)))[0].matchAll(
+          ...(await prompt.waitForLog(new RegExp(`(?:clock is now (\\S+?)[;)][^]*){${count}}`)))[0].matchAll(
             /clock is now (\S+?)[;)]/g,
           ),
         ];
@@ -90,12 +75,13 @@ describe('the interactive console', () => {
       expect(code).toBe(0);
 
       // At least a second later (the worker's run), one more second of !wait: the clock moved by both.
+      // Deliberate: the second of real time that passes here is what the clock must keep counting.
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       const later = await clockAfter('!wait 1s', 2);
       expect(later - ahead).toBeGreaterThanOrEqual(2_000);
     } finally {
-      prompt.stdin.end('!quit\n');
-      await new Promise((resolve) => prompt.once('exit', resolve));
+      prompt.child.stdin?.end('!quit\n');
+      await prompt.exited();
     }
   });
 });

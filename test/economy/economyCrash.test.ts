@@ -4,8 +4,8 @@ import { silentLogger } from '../../src/logger.js';
 import { blackjackDeck, playInstant } from '../../utils/games/catalog.js';
 import { hashServerSeed } from '../../utils/games/fairness.js';
 import { FairnessStore } from '../../utils/games/fairnessStore.js';
-import type { RoundDoc } from '../../utils/games/roundStore.js';
 import { deal } from '../../utils/games/houseGames/blackjack/rules.js';
+import type { RoundDoc } from '../../utils/games/roundStore.js';
 import { checkInvariants } from '../../utils/ledger/invariants.js';
 import type { LedgerStep } from '../../utils/ledger/ledger.js';
 import { recoverLedger } from '../../utils/ledger/recovery.js';
@@ -13,7 +13,7 @@ import type { HeistDoc } from '../../utils/vault/heistStore.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
 import type { EconomyCrashPlan } from '../support/economyCrashChild.js';
-import { runNode } from '../support/nodeProcess.js';
+import { PROCESS_TEST_TIMEOUT_MS, reached, runCrashChild } from '../support/nodeProcess.js';
 
 const t = useTestDatabase('economy_crash');
 const ANN = '860000000000000001';
@@ -57,11 +57,8 @@ async function setUp(memberSeed?: string) {
 }
 
 async function crash(plan: Omit<EconomyCrashPlan, 'uri' | 'dbName'>): Promise<string> {
-  const { stdout } = await runNode([
-    'test/support/economyCrashChild.ts',
-    JSON.stringify({ ...plan, uri: t.uri, dbName: t.name }),
-  ]);
-  expect(stdout).toContain(`REACHED ${plan.kind} ${plan.step}`);
+  const { stdout } = await runCrashChild<EconomyCrashPlan>('test/support/economyCrashChild.ts', plan, t);
+  expect(stdout).toContain(reached(`${plan.kind} ${plan.step}`));
   return stdout;
 }
 
@@ -86,7 +83,9 @@ async function expectAllCookiesAccountedFor(deps: BotDeps) {
   return held;
 }
 
-describe('a bot process killed in the middle of a Cookie movement', () => {
+describe('a bot process killed in the middle of a Cookie movement', {
+  timeout: PROCESS_TEST_TIMEOUT_MS,
+}, () => {
   beforeEach(() => clearDatabase(t.db));
 
   it.each<[string, LedgerStep]>([

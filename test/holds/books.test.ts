@@ -3,7 +3,7 @@ import { ASSEMBLY } from '../../commands/index.js';
 import { TableStore } from '../../utils/poker/tableStore.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { useTestDatabase } from '../support/database.js';
-import { runNode } from '../support/nodeProcess.js';
+import { PROCESS_TEST_TIMEOUT_MS, runNode } from '../support/nodeProcess.js';
 
 const t = useTestDatabase('holds_books');
 const ANN = '895000000000000001';
@@ -13,7 +13,7 @@ const BEN = '895000000000000002';
  * The checker reads the books of every owner of money in play. Each inconsistency below is
  * seeded by hand (as a bug or an operator's edit would leave it), and each must be named.
  */
-describe('books that reconcile per owner', () => {
+describe('books that reconcile per owner', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it('GIVEN one of each inconsistency THEN check:invariants names every owner and exits 1', async () => {
     const { deps, clock } = makeBotDeps(t);
     await deps.services.vault.fund({ opId: 'fund', adminId: 'admin', amount: 100_000, reason: '' });

@@ -5,12 +5,13 @@ import { checkInvariants } from '../../utils/ledger/invariants.js';
 import { recoverLedger } from '../../utils/ledger/recovery.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
-import { runNode } from '../support/nodeProcess.js';
+import type { HuntCrashPlan } from '../support/huntCrashChild.js';
+import { PROCESS_TEST_TIMEOUT_MS, reached, runCrashChild } from '../support/nodeProcess.js';
 
 const t = useTestDatabase('hunt_crash');
 const ANN = '896000000000000001';
 
-describe('a bot process killed in the middle of a draw', () => {
+describe('a bot process killed in the middle of a draw', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   beforeEach(() => clearDatabase(t.db));
 
   it.each([
@@ -25,11 +26,12 @@ describe('a bot process killed in the middle of a draw', () => {
       await deps.runtimeConfig.set('place_points_per_score', '100', 'admin');
       const { window } = await deps.services.hunt.tip(ANN, [3, 3, 3, 3, 3, 3, 3, 3], null);
       const advanceMs = window.closesAt.getTime() - clock.now().getTime();
-      const { stdout } = await runNode([
+      const { stdout } = await runCrashChild<HuntCrashPlan>(
         'test/support/huntCrashChild.ts',
-        JSON.stringify({ uri: t.uri, dbName: t.name, windowId: window._id, kind, step, advanceMs }),
-      ]);
-      expect(stdout).toContain(`REACHED ${kind} ${step}`);
+        { windowId: window._id, kind, step, advanceMs },
+        t,
+      );
+      expect(stdout).toContain(reached(`${kind} ${step}`));
       // A restarted bot: the ledger's recovery, then the window's timer (it runs the close again).
       clock.advance(advanceMs + 120_000);
       await recoverLedger(

@@ -2,6 +2,7 @@ import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { FakeDiscord } from '../support/fakeDiscord.js';
 import { type LoggingProcess, runNode, startNode } from '../support/nodeProcess.js';
+import { waitFor } from '../support/waitFor.js';
 
 const OWNER = '897000000000000001';
 const WORKER = { _id: 'w-process-test', secret: 'process-test-secret-0123456789' };
@@ -71,9 +72,11 @@ describe('a worker process against the bot process', () => {
     // again after a backoff), then check the books.
     const db = client.db(dbName);
     const draws = () => db.collection('place_bonus_events').countDocuments({ owner: OWNER, kind: 'draw' });
-    for (const until = Date.now() + 90_000; (await draws()) < 3 && Date.now() < until; ) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    await waitFor(async () => (await draws()) >= 3, {
+      timeoutMs: 90_000,
+      intervalMs: 250,
+      what: "the last window's draw",
+    });
     const wallet = await db.collection('place_wallets').findOne({ _id: OWNER as never });
     const bonus = await db.collection('place_bonus_events').find({ owner: OWNER }).toArray();
     const progress = await db.collection('place_progress_events').find({ owner: OWNER }).toArray();

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { checkInvariants } from '../../utils/ledger/invariants.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
 import { makeLedger, seedBalance } from '../support/ledgerHarness.js';
-import { runNode } from '../support/nodeProcess.js';
+import { PROCESS_TEST_TIMEOUT_MS, runNode } from '../support/nodeProcess.js';
 
 const t = useTestDatabase('invariants');
 
@@ -53,7 +53,9 @@ describe('the invariant checker', () => {
     ]);
   });
 
-  it('npm run check:invariants prints each difference and exits 1', async () => {
+  it('npm run check:invariants prints each difference and exits 1', {
+    timeout: PROCESS_TEST_TIMEOUT_MS,
+  }, async () => {
     await t.cols.cookies.updateOne({ _id: 'bo' }, { $inc: { cookies: 5 } });
     const { code, stdout } = await runNode(['src/checkInvariants.ts'], {
       env: { MONGODB_URI: t.uri, MONGODB_DB_NAME: t.name, LOG_LEVEL: 'warn' },

@@ -4,6 +4,7 @@ import { silentLogger } from '../../src/logger.js';
 import { checkInvariants } from '../../utils/ledger/invariants.js';
 import { LEDGER_STEPS, type LedgerStep } from '../../utils/ledger/ledger.js';
 import { recoverLedger } from '../../utils/ledger/recovery.js';
+import type { LedgerCrashPlan } from '../support/crashChild.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
 import {
   callLedger,
@@ -13,7 +14,7 @@ import {
   makeLedger,
   seedBalance,
 } from '../support/ledgerHarness.js';
-import { runNode } from '../support/nodeProcess.js';
+import { PROCESS_TEST_TIMEOUT_MS, reached, runCrashChild } from '../support/nodeProcess.js';
 
 const t = useTestDatabase('ledger_crash');
 
@@ -114,17 +115,14 @@ const CRASH_POINTS: CrashPoint[] = [
 ];
 
 function runChild(point: CrashPoint) {
-  const plan = {
-    uri: t.uri,
-    dbName: t.name,
-    ...point.call,
-    killAt: point.killAt,
-    failCredit: !!point.failCredit,
-  };
-  return runNode(['test/support/crashChild.ts', JSON.stringify(plan)]);
+  return runCrashChild<LedgerCrashPlan>(
+    'test/support/crashChild.ts',
+    { ...point.call, killAt: point.killAt, failCredit: !!point.failCredit },
+    t,
+  );
 }
 
-describe('ledger crash points', () => {
+describe('ledger crash points', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it.each(CRASH_POINTS)(
     'GIVEN a process killed: $name THEN recovery restores the invariants and a retry applies once',
     async (point) => {
@@ -135,7 +133,7 @@ describe('ledger crash points', () => {
       await seeder.flush();
 
       const child = await runChild(point);
-      expect(child.stdout).toContain(`REACHED ${point.killAt}`);
+      expect(child.stdout).toContain(reached(point.killAt));
       expect(child.signal).toBe('SIGKILL');
 
       const report = await recoverLedger(

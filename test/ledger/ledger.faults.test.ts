@@ -23,8 +23,8 @@ import {
   makeLedger,
   seedBalance,
 } from '../support/ledgerHarness.js';
-import { runNode } from '../support/nodeProcess.js';
-import { eventually } from '../support/webHarness.js';
+import { PROCESS_TEST_TIMEOUT_MS, runNode } from '../support/nodeProcess.js';
+import { waitFor } from '../support/waitFor.js';
 
 const t = useTestDatabase('ledger_faults');
 let proxy: FaultProxy;
@@ -186,57 +186,85 @@ describe('ledger under network faults', () => {
     await expectCleanBooks();
   });
 
-  it('GIVEN credits stalled past the grace while ledger:recover runs in another process THEN no Cookie is minted', async () => {
-    await seedBalance(makeLedger(t.cols), 'ann', 300);
-    // The old failure: the process waits as long as it takes (no timeout) while the other process rolls back.
-    const patient = makeLedger(faulty, {
-      clock: systemClock,
-      timeouts: { requestTimeoutMs: 60_000, attemptDeadlineMs: 60_000 },
-    });
-    // The credits stay in the network until recovery has run, however long its process takes to start.
-    let release = () => {};
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    proxy.setRule((r) =>
-      r.command === 'findAndModify' && (r.body.query as { _id?: string })._id === 'ben'
-        ? { stallUntil: released }
-        : 'pass',
-    );
-    const gives = [1, 2, 3].map((n) =>
-      patient.transfer({ ...give, opId: `stalled-${n}`, amount: 100 }).catch((e) => e),
-    );
-    await eventually(() => proxy.stats.stalls === 3, 30_000);
+  it(
+    'GIVEN credits stalled past the grace while ledger:recover runs in another process THEN no Cookie is minted',
+    async () => {
+      await seedBalance(makeLedger(t.cols), 'ann', 300);
+      // The old failure: the process waits as long as it takes (no timeout) while the other process
+      // rolls back. Its own connection has no socket timeout either: with the file's (30 s), a
+      // recovery process slow to start on a busy machine found the stalled process had already
+      // given up and rolled its transfers back itself (recovery: "examined":0).
+      const patientClient = new MongoClient(proxy.uri, { ...MONEY_PATH_CLIENT_OPTIONS, socketTimeoutMS: 0 });
+      await patientClient.connect();
+      const patient = makeLedger(collections(patientClient.db(t.name)), {
+        clock: systemClock,
+        timeouts: { requestTimeoutMs: 600_000, attemptDeadlineMs: 600_000 },
+      });
+      // The credits stay in the network until recovery has run, however long its process takes to start.
+      let release = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      proxy.setRule((r) =>
+        r.command === 'findAndModify' && (r.body.query as { _id?: string })._id === 'ben'
+          ? { stallUntil: released }
+          : 'pass',
+      );
+      try {
+        const gives = [1, 2, 3].map((n) =>
+          patient.transfer({ ...give, opId: `stalled-${n}`, amount: 100 }).catch((e) => e),
+        );
+        // The other process rolls back only attempts older than its grace: wait until the three
+        // credits are held in the network and the debits' three markers are in the database, that old.
+        const graceMs = 300;
+        await waitFor(
+          async () => {
+            if (proxy.stats.stalls < 3) return false;
+            const markers = (await t.cols.cookies.findOne({ _id: 'ann' }))?.pendingOps ?? [];
+            const stalled = markers.filter((m) => m.op.startsWith('stalled-'));
+            return (
+              stalled.length === 3 && stalled.every((m) => Date.now() - new Date(m.at).getTime() > graceMs)
+            );
+          },
+          { timeoutMs: 60_000, what: () => `three stalled transfers (${proxy.stats.stalls} stalls so far)` },
+        );
 
-    const recover = await runNode(['src/checkInvariants.ts', '--recover'], {
-      env: {
-        MONGODB_URI: t.uri,
-        MONGODB_DB_NAME: t.name,
-        LEDGER_RECOVERY_GRACE_MS: '300',
-        LOG_LEVEL: 'silent',
-      },
-    });
-    expect(recover.stdout).toContain('"rolledBack":3');
-    expect(await balances('cookies', ['ann', 'ben'])).toEqual({ ann: 300, ben: 0 });
+        const recover = await runNode(['src/checkInvariants.ts', '--recover'], {
+          env: {
+            MONGODB_URI: t.uri,
+            MONGODB_DB_NAME: t.name,
+            LEDGER_RECOVERY_GRACE_MS: String(graceMs),
+            LOG_LEVEL: 'silent',
+          },
+        });
+        expect(recover.stdout).toContain('"rolledBack":3');
+        expect(await balances('cookies', ['ann', 'ben'])).toEqual({ ann: 300, ben: 0 });
 
-    release();
-    const results = await Promise.all(gives);
-    expect(proxy.stats.stalls).toBe(3);
-    expect(results.map((r) => (isAppError(r) ? r.code : 'succeeded'))).toEqual([
-      'LEDGER_UNAVAILABLE',
-      'LEDGER_UNAVAILABLE',
-      'LEDGER_UNAVAILABLE',
-    ]);
-    await patient.flush();
-    expect(await balances('cookies', ['ann', 'ben'])).toEqual({ ann: 300, ben: 0 });
-    await expectCleanBooks();
-  });
+        release();
+        const results = await Promise.all(gives);
+        expect(proxy.stats.stalls).toBe(3);
+        expect(results.map((r) => (isAppError(r) ? r.code : 'succeeded'))).toEqual([
+          'LEDGER_UNAVAILABLE',
+          'LEDGER_UNAVAILABLE',
+          'LEDGER_UNAVAILABLE',
+        ]);
+        await patient.flush();
+        expect(await balances('cookies', ['ann', 'ben'])).toEqual({ ann: 300, ben: 0 });
+        await expectCleanBooks();
+      } finally {
+        release();
+        await patientClient.close();
+      }
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
 
   it('GIVEN one member paying 200 times at once while grouped debits lose replies or stall THEN each payment moves once or not at all', async () => {
     await seedBalance(makeLedger(t.cols), 'whale', 1_000);
     const ledger = makeLedger(faulty, { clock: systemClock, timeouts: { requestTimeoutMs: 400 } });
     // Every group of debits on the payer's document (one update pushing several markers):
-    // a third lose their reply, a third arrive late, a third pass.
+    // a third lose their reply, a third arrive late, a third pass. The 600 ms lateness (past the
+    // 400 ms request timeout) is the fault under test, not a wait; `proxy.settled()` below waits.
     let groups = 0;
     proxy.setRule((r) => {
       const push = (r.body.update as { $push?: { pendingOps?: { $each?: unknown[] } } } | undefined)?.$push;
@@ -310,11 +338,14 @@ describe('ledger under network faults', () => {
     });
     const firstCall = first.transfer(allIn);
     await atDebit;
-    // The retry misses (marker, short balance); while it reads the balance document, the first attempt finishes.
+    // The first attempt finished: its events written and its markers removed.
+    const firstFinished = firstCall.then(() => first.flush()).catch(() => undefined);
+    // The retry misses (marker, short balance); while it reads the balance document, the first
+    // attempt finishes: the read reaches the server once it has, however long that takes.
     proxy.setRule((r) => {
       if (r.command !== 'find' || r.collection !== 'items_cookies') return 'pass';
       release();
-      return { stallMs: 800 };
+      return { stallUntil: firstFinished };
     });
     const retry = await makeLedger(faulty).transfer(allIn);
     expect((await firstCall).replayed).toBe(false);
@@ -431,6 +462,7 @@ describe('recovery that meets failures', () => {
     let blackout = false;
     proxy.setRule((r) => {
       if (!['items_cookies', 'ledger_events'].includes(r.collection ?? '')) return 'pass';
+      // The outage under test: every request held past the 250 ms timeout (a slower machine only adds).
       if (blackout) return { stallMs: 1_500 };
       if (r.command === 'findAndModify' && (r.body.query as { _id?: string })._id === 'ben') {
         blackout = true;
@@ -455,7 +487,7 @@ describe('recovery that meets failures', () => {
     );
     while ((await t.cols.cookies.countDocuments({ pendingOps: { $exists: true } })) > 0) {
       expect(performance.now() - started).toBeLessThan(30_000);
-      await pause(50);
+      await pause(50); // the poll interval of a wait with a deadline
     }
     await loop.stop();
     console.info(

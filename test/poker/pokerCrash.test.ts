@@ -7,7 +7,7 @@ import { chipProblems } from '../../utils/poker/tableBooks.js';
 import type { TableDoc } from '../../utils/poker/tableStore.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
-import { runNode } from '../support/nodeProcess.js';
+import { PROCESS_TEST_TIMEOUT_MS, reached, runCrashChild } from '../support/nodeProcess.js';
 import type { PokerCrashPlan } from '../support/pokerCrashChild.js';
 import { openTable } from '../support/pokerTable.js';
 
@@ -30,11 +30,8 @@ async function setUp(seatAnn: boolean) {
 }
 
 async function crash(plan: Omit<PokerCrashPlan, 'uri' | 'dbName'>) {
-  const { stdout } = await runNode([
-    'test/support/pokerCrashChild.ts',
-    JSON.stringify({ ...plan, uri: t.uri, dbName: t.name }),
-  ]);
-  expect(stdout).toContain(`REACHED ${plan.step}`);
+  const { stdout } = await runCrashChild<PokerCrashPlan>('test/support/pokerCrashChild.ts', plan, t);
+  expect(stdout).toContain(reached(plan.step));
 }
 
 /** A restarted bot: the ledger's recovery pass, then the table's timers. Twice, as a retry would. */
@@ -67,7 +64,7 @@ async function expectWhole(made: Awaited<ReturnType<typeof setUp>>): Promise<Tab
   return table;
 }
 
-describe('a poker Cookie operation killed at each of its steps', () => {
+describe('a poker Cookie operation killed at each of its steps', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   beforeEach(() => clearDatabase(t.db));
 
   it.each(STEPS)(

@@ -1,10 +1,11 @@
-import { spawn } from 'node:child_process';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ManualClock } from '../../src/clock.js';
 import { silentLogger } from '../../src/logger.js';
 import { defineTask, Scheduler } from '../../src/scheduler/scheduler.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
+import { PROCESS_TEST_TIMEOUT_MS, startNode } from '../support/nodeProcess.js';
+import type { SchedulerChildPlan } from '../support/schedulerChild.js';
 
 const t = useTestDatabase('scheduler');
 const START = new Date('2026-06-01T10:00:00Z');
@@ -147,38 +148,39 @@ describe('durable timers', () => {
     expect((await runs.find().toArray()).map((r) => r.n)).toEqual([1]);
   });
 
-  it('GIVEN a process killed while it holds a task THEN the task runs elsewhere once its lease expires', async () => {
-    const clock = new ManualClock(new Date());
-    const { s, runs } = scheduler('survivor', clock);
-    await s.schedule({
-      id: 'orphan',
-      kind: 'test.record',
-      dueAt: new Date(Date.now() - 1_000),
-      payload: { n: 7 },
-    });
-
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'test/support/schedulerChild.ts', t.uri, t.name, '5000'],
-      {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
-    await new Promise<void>((resolve, reject) => {
-      child.stdout.on('data', (chunk: Buffer) => {
-        if (chunk.toString().includes('CLAIMED')) resolve();
+  it(
+    'GIVEN a process killed while it holds a task THEN the task runs elsewhere once its lease expires',
+    async () => {
+      const clock = new ManualClock(new Date());
+      const { s, runs } = scheduler('survivor', clock);
+      await s.schedule({
+        id: 'orphan',
+        kind: 'test.record',
+        dueAt: new Date(Date.now() - 1_000),
+        payload: { n: 7 },
       });
-      child.once('exit', () => reject(new Error('the child exited before claiming')));
-    });
-    child.kill('SIGKILL');
-    await new Promise((resolve) => child.once('exit', resolve));
-    expect(await s.get('orphan')).toMatchObject({ leaseOwner: 'doomed', status: 'due' });
 
-    clock.advanceTo(new Date());
-    expect(await s.runDue()).toBe(0);
-    clock.advance(6_000);
-    expect(await s.runDue()).toBe(1);
-    expect(await runs.find().toArray()).toMatchObject([{ task: 'orphan', owner: 'survivor', n: 7 }]);
-    expect(await s.get('orphan')).toMatchObject({ status: 'done', attempts: 2 });
-  });
+      const plan: SchedulerChildPlan = { uri: t.uri, dbName: t.name, leaseMs: 5_000 };
+      const child = startNode(
+        ['test/support/schedulerChild.ts', JSON.stringify(plan)],
+        {},
+        { watch: 'stdout' },
+      );
+      await child.waitForLog('CLAIMED');
+      await child.kill('SIGKILL');
+      const orphan = await s.get('orphan');
+      expect(orphan).toMatchObject({ leaseOwner: 'doomed', status: 'due', leaseUntil: expect.any(Date) });
+
+      // Just before and just after the lease the dead process took (its own clock's claim time +
+      // 5 s), however long it took to start and die: the survivor waits for the lease, no longer.
+      const leaseUntil = (orphan?.leaseUntil ?? new Date(Number.NaN)).getTime();
+      clock.advanceTo(new Date(leaseUntil - 1));
+      expect(await s.runDue()).toBe(0);
+      clock.advanceTo(new Date(leaseUntil + 1_000));
+      expect(await s.runDue()).toBe(1);
+      expect(await runs.find().toArray()).toMatchObject([{ task: 'orphan', owner: 'survivor', n: 7 }]);
+      expect(await s.get('orphan')).toMatchObject({ status: 'done', attempts: 2 });
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
 });

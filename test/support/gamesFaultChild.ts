@@ -8,21 +8,18 @@
  * the nth ledger step it reaches. Prints `OPS <done> REFUSED <n> RACES <n>` when it ends alive.
  * Input (JSON in argv[2]): GamesFaultPlan.
  */
-import { MongoClient } from 'mongodb';
 import { ASSEMBLY } from '../../commands/index.js';
 import { runLedgerRecovery } from '../../src/app.js';
 import { createBotDeps } from '../../src/botDeps.js';
 import { systemClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
-import { collections } from '../../src/db/collections.js';
 import { isAppError } from '../../src/errors.js';
 import { silentLogger } from '../../src/logger.js';
 import { seededRng } from '../../src/rng.js';
 import { Ledger } from '../../utils/ledger/ledger.js';
+import { type ChildDatabase, dieAt, openChild } from './nodeProcess.js';
 
-export interface GamesFaultPlan {
-  uri: string;
-  dbName: string;
+export interface GamesFaultPlan extends ChildDatabase {
   role: 'member' | 'timekeeper';
   seed: string;
   /** How far this process's clock is ahead of the machine's. */
@@ -39,11 +36,7 @@ export interface GamesFaultPlan {
   rollback: string;
 }
 
-const plan = JSON.parse(process.argv[2] ?? '{}') as GamesFaultPlan;
-const client = new MongoClient(plan.uri, { maxPoolSize: 20 });
-await client.connect();
-const db = client.db(plan.dbName);
-const cols = collections(db);
+const { plan, client, db, cols } = await openChild<GamesFaultPlan>({ maxPoolSize: 20 });
 const config = loadConfig({ ...process.env, HTTP_PORT: '0', RUNTIME_CONFIG_TTL_MS: '0' });
 const clock = { now: () => new Date(Date.now() + plan.clockAheadMs) };
 const rng = seededRng(plan.seed);
@@ -56,7 +49,7 @@ const ledger = new Ledger({
   config: config.ledger,
   hooks: {
     step() {
-      if (plan.killAtStep !== null && ++steps === plan.killAtStep) process.kill(process.pid, 'SIGKILL');
+      if (plan.killAtStep !== null && ++steps === plan.killAtStep) dieAt(`step ${steps}`);
     },
   },
 });
@@ -188,7 +181,8 @@ if (plan.role === 'member') {
   // Hours ahead: every timer is due at once, and recovery finds every attempt old. Timers that
   // follow each other at once (a poker hand played out by its turn timers) could keep one pass
   // busy for good: the timekeeper stops hard at the end of its time, mid-task, as a process
-  // that stops does (its leases run out; a later process takes the tasks over).
+  // that stops does (its leases run out; a later process takes the tasks over). This timer is
+  // the timekeeper's run length, by design; it waits for nothing.
   setTimeout(() => {
     process.stdout.write(`OPS ${done} REFUSED ${refused} RACES ${races}\n`);
     process.exit(0);
@@ -198,6 +192,7 @@ if (plan.role === 'member') {
   while (Date.now() < until) {
     await attempt(() => deps.scheduler.runDue());
     if (passes++ % 5 === 0) await attempt(() => runLedgerRecovery({ ...deps, db, cols }));
+    // The interval between passes of a loop that runs until its end time.
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

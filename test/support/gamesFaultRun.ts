@@ -1,5 +1,3 @@
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { ASSEMBLY } from '../../commands/index.js';
 import { createBotDeps } from '../../src/botDeps.js';
@@ -8,7 +6,6 @@ import { loadConfig } from '../../src/config.js';
 import { collections, ensureIndexes } from '../../src/db/collections.js';
 import type { BotDeps } from '../../src/interactions/types.js';
 import { silentLogger } from '../../src/logger.js';
-import { PROJECT_ROOT } from '../../src/paths.js';
 import { seededRng } from '../../src/rng.js';
 import { ENDED } from '../../utils/holds/holds.js';
 import { holdsByOwner } from '../../utils/holds/invariants.js';
@@ -16,6 +13,7 @@ import { checkInvariants } from '../../utils/ledger/invariants.js';
 import { Ledger } from '../../utils/ledger/ledger.js';
 import { recoverLedger } from '../../utils/ledger/recovery.js';
 import type { GamesFaultPlan } from './gamesFaultChild.js';
+import { type NodeRun, runNode } from './nodeProcess.js';
 
 export interface GamesFaultOptions {
   serverUri: string;
@@ -78,7 +76,7 @@ export async function runGamesFaults(options: GamesFaultOptions): Promise<GamesF
       const killAt = victim >= 0 ? 1 + rng.int(0, 120) : null;
       const t0 = performance.now();
       const runs = await Promise.all(
-        plans.map((p, i) => runChild({ ...p, killAtStep: i === victim ? killAt : null }, options)),
+        plans.map((p, i) => runChild({ ...p, killAtStep: i === victim ? killAt : null })),
       );
       for (const [i, run] of runs.entries()) {
         if (run.signal === 'SIGKILL') result.kills++;
@@ -222,33 +220,11 @@ function planRound(
   ];
 }
 
-function runChild(
-  plan: GamesFaultPlan,
-  _options: GamesFaultOptions,
-): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(PROJECT_ROOT, 'test/support/gamesFaultChild.ts'), JSON.stringify(plan)],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    // A process that hangs is a finding too; it is stopped after two minutes.
-    const limit = setTimeout(() => child.kill('SIGTERM'), 120_000);
-    child.once('error', reject);
-    child.once('exit', (code, signal) => {
-      clearTimeout(limit);
-      resolve({ code, signal, stdout, stderr });
-    });
+/** One process of the round; a process that hangs is a finding too: it is stopped after two minutes. */
+function runChild(plan: GamesFaultPlan): Promise<NodeRun> {
+  return runNode(['test/support/gamesFaultChild.ts', JSON.stringify(plan)], {
+    captureStderr: true,
+    killAfterMs: 120_000,
   });
 }
 

@@ -3,21 +3,12 @@
  * connection (no fault proxy) until SIGTERM, then prints its totals as one JSON line on stderr.
  * Input (JSON in argv[2]): { uri, dbName, graceMs, intervalMs }.
  */
-import { MongoClient } from 'mongodb';
 import { systemClock } from '../../src/clock.js';
-import { collections } from '../../src/db/collections.js';
 import { silentLogger } from '../../src/logger.js';
 import { recoverLedger } from '../../utils/ledger/recovery.js';
+import { type ChildDatabase, openChild } from './nodeProcess.js';
 
-const plan = JSON.parse(process.argv[2] ?? '{}') as {
-  uri: string;
-  dbName: string;
-  graceMs: number;
-  intervalMs: number;
-};
-const client = new MongoClient(plan.uri);
-await client.connect();
-const cols = collections(client.db(plan.dbName));
+const { plan, client, cols } = await openChild<ChildDatabase & { graceMs: number; intervalMs: number }>();
 const totals = { passes: 0, rolledForward: 0, rolledBack: 0, duplicatesUndone: 0, failed: 0, stuck: 0 };
 let stopping = false;
 process.once('SIGTERM', () => {
@@ -35,6 +26,7 @@ while (!stopping) {
   totals.duplicatesUndone += report.duplicatesUndone;
   totals.failed += report.failed.length;
   totals.stuck += report.stuck.length;
+  // The loop's interval (a live bot's recovery runs on one), not a wait for anything.
   await new Promise((resolve) => setTimeout(resolve, plan.intervalMs));
 }
 process.stderr.write(`${JSON.stringify(totals)}\n`);

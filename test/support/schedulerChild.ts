@@ -1,21 +1,22 @@
 /**
  * Child process of the scheduler tests: claims the one due task with a handler that never
  * finishes, prints CLAIMED, and waits to be killed while it holds the lease.
- * Input (argv): uri, database name, lease in ms.
+ * Input (JSON in argv[2]): SchedulerChildPlan.
  */
-import { MongoClient } from 'mongodb';
 import { z } from 'zod';
 import { systemClock } from '../../src/clock.js';
-import { collections } from '../../src/db/collections.js';
 import { silentLogger } from '../../src/logger.js';
 import { defineTask, Scheduler } from '../../src/scheduler/scheduler.js';
+import { type ChildDatabase, openChild } from './nodeProcess.js';
 
-const [uri, dbName, leaseMs] = process.argv.slice(2);
-const client = new MongoClient(uri as string);
-await client.connect();
+export interface SchedulerChildPlan extends ChildDatabase {
+  leaseMs: number;
+}
+
+const { plan, cols } = await openChild<SchedulerChildPlan>();
 const scheduler = new Scheduler(
-  { tasks: collections(client.db(dbName)).dueTasks, clock: systemClock, log: silentLogger },
-  { owner: 'doomed', leaseMs: Number(leaseMs) },
+  { tasks: cols.dueTasks, clock: systemClock, log: silentLogger },
+  { owner: 'doomed', leaseMs: plan.leaseMs },
 );
 scheduler.register([
   defineTask('test.record', z.object({ n: z.number() }), async () => {

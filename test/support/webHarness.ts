@@ -6,6 +6,7 @@ import { describeAppError } from '../../src/interactions/errorReplies.js';
 import type { FeedMessage } from '../../utils/web/liveFeed.js';
 import { ADMIN_ID, makeBotDeps } from './botHarness.js';
 import type { TestDatabase } from './database.js';
+import { waitFor } from './waitFor.js';
 
 /** A JSON reply, read loosely by tests (fields are checked by the assertions). */
 // biome-ignore lint/suspicious/noExplicitAny: replies are checked field by field by the assertions
@@ -96,11 +97,7 @@ export async function startWeb(
   return { ...bot, app, url, request, signIn, connect, fund, adminId: ADMIN_ID, close: () => app.close() };
 }
 
-/** Waits until `check` holds (polling), or fails after `ms`. */
+/** Waits until `check` holds (polling), or fails after `ms`: `waitFor`, as the web tests call it. */
 export async function eventually(check: () => boolean, ms = 5_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await waitFor(check, { timeoutMs: ms, intervalMs: 20 });
 }
