@@ -14,10 +14,10 @@
  * Uses the database selection of the bot (MONGODB_URI, else embedded), in memory.
  */
 import { randomBytes } from 'node:crypto';
+import { appCollections, ensureAppIndexes } from '../src/app.js';
 import { systemClock } from '../src/clock.js';
 import { runPool } from '../src/concurrency.js';
 import { loadConfig } from '../src/config.js';
-import { collections } from '../src/db/collections.js';
 import { connectDatabase, describeServer, startDatabaseServer } from '../src/db/connect.js';
 import { createLogger } from '../src/logger.js';
 import { cryptoRng } from '../src/rng.js';
@@ -33,7 +33,8 @@ const config = loadConfig();
 const log = createLogger('warn');
 const server = await startDatabaseServer(config.mongo, { persistent: false }, log);
 const { client, db } = await connectDatabase(server.uri, `bench_${randomBytes(4).toString('hex')}`);
-const cols = collections(db);
+await ensureAppIndexes(db);
+const cols = appCollections(db);
 const ledger = new Ledger({ cols, clock: systemClock, rng: cryptoRng, log, config: config.ledger });
 const raw = db.collection<{ _id: string; cookies: number }>('bench_raw', {
   writeConcern: { w: 1, journal: true },

@@ -14,11 +14,11 @@ import { randomBytes } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
 import { ASSEMBLY } from '../commands/index.js';
 import type { AppDeps } from '../src/app.js';
+import { appCollections, ensureAppIndexes } from '../src/app.js';
 import { createBotDeps } from '../src/botDeps.js';
 import { systemClock } from '../src/clock.js';
 import { runPool } from '../src/concurrency.js';
 import { loadConfig } from '../src/config.js';
-import { collections } from '../src/db/collections.js';
 import { connectDatabase, describeServer, startDatabaseServer } from '../src/db/connect.js';
 import { createLogger } from '../src/logger.js';
 import { pngPalette, renderCanvasPng, upscale } from '../src/render/placeImages.js';
@@ -59,8 +59,9 @@ const config = loadConfig();
 const log = createLogger('warn');
 const server = await startDatabaseServer(config.mongo, { persistent: false }, log);
 const { client, db } = await connectDatabase(server.uri, `bench_${randomBytes(4).toString('hex')}`);
+await ensureAppIndexes(db);
 await ASSEMBLY.ensureIndexes(db);
-const cols = collections(db);
+const cols = appCollections(db);
 const ledger = new Ledger({ cols, clock: systemClock, rng: cryptoRng, log, config: config.ledger });
 const app: AppDeps = {
   config,

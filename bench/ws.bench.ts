@@ -13,10 +13,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ASSEMBLY } from '../commands/index.js';
 import type { AppDeps } from '../src/app.js';
+import { appCollections, ensureAppIndexes } from '../src/app.js';
 import { createBotDeps } from '../src/botDeps.js';
 import { systemClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
-import { collections } from '../src/db/collections.js';
 import { connectDatabase, startDatabaseServer } from '../src/db/connect.js';
 import { createLogger } from '../src/logger.js';
 import { cryptoRng } from '../src/rng.js';
@@ -37,10 +37,11 @@ const log = createLogger('warn');
 const server = await startDatabaseServer(config.mongo, { persistent: false }, log);
 const dbName = `bench_ws_${randomBytes(4).toString('hex')}`;
 const { client, db } = await connectDatabase(server.uri, dbName);
+await ensureAppIndexes(db);
 const children: ChildProcess[] = [];
 try {
   await ASSEMBLY.ensureIndexes(db);
-  const cols = collections(db);
+  const cols = appCollections(db);
   const ledger = new Ledger({ cols, clock: systemClock, rng: cryptoRng, log, config: config.ledger });
   const app: AppDeps = {
     config,

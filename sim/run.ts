@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { ASSEMBLY } from '../commands/index.js';
 import type { AppDeps } from '../src/app.js';
+import { appCollections, ensureAppIndexes } from '../src/app.js';
 import { prepareBotDeps } from '../src/botDeps.js';
 import { ManualClock, systemClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
-import { collections } from '../src/db/collections.js';
 import { connectDatabase, startDatabaseServer } from '../src/db/connect.js';
 import { type AppError, isAppError } from '../src/errors.js';
 import { createLogger } from '../src/logger.js';
@@ -62,11 +62,12 @@ export async function runSimulation(options: {
   const { client, db } = await connectDatabase(server.uri, `sim_economy_${randomBytes(4).toString('hex')}`, {
     monitorCommands: options.profileDb === true,
   });
+  await ensureAppIndexes(db);
   const profile = options.profileDb ? new DbProfile(client) : null;
   try {
     const clock = new ManualClock(new Date('2026-01-05T00:00:00Z'));
     const rng = seededRng(`bot:${options.seed}`);
-    const cols = collections(db);
+    const cols = appCollections(db);
     const ledger = new Ledger({ cols, clock, rng, log, config: config.ledger });
     const app: AppDeps = { config, log, clock, wallClock: systemClock, rng, db, cols, ledger };
     const deps = await prepareBotDeps(app, ASSEMBLY, { transport: NO_POSTS });

@@ -1,8 +1,10 @@
+import type { Db } from 'mongodb';
+import { ensureLedgerIndexes, ledgerCollections } from '../utils/ledger/documents.js';
 import { Ledger } from '../utils/ledger/ledger.js';
 import { type RecoveryReport, recoverLedger } from '../utils/ledger/recovery.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
-import { collections } from './db/collections.js';
+import { type Collections, collections, ensureIndexes } from './db/collections.js';
 import { type Database, openDatabase } from './db/connect.js';
 import type { AppDeps } from './deps.js';
 import type { Logger } from './logger.js';
@@ -18,6 +20,16 @@ export interface App extends AppDeps {
   close(): Promise<void>;
 }
 
+/** Every collection in `deps.cols`: the kernel's and the ledger's. */
+export function appCollections(db: Db): Collections {
+  return { ...collections(db), ...ledgerCollections(db) };
+}
+
+/** The kernel's and the ledger's indexes (each feature creates its own through the assembly). */
+export async function ensureAppIndexes(db: Db): Promise<void> {
+  await Promise.all([ensureIndexes(db), ensureLedgerIndexes(db)]);
+}
+
 /** Opens the database (chosen as README describes), builds the ledger and returns the deps. */
 export async function openApp(
   config: Config,
@@ -25,7 +37,8 @@ export async function openApp(
   options: { clock?: Clock; rng?: Rng; persistent?: boolean } = {},
 ): Promise<App> {
   const database = await openDatabase(config.mongo, { persistent: options.persistent ?? true }, log);
-  const cols = collections(database.db);
+  await ensureLedgerIndexes(database.db);
+  const cols = appCollections(database.db);
   const clock = options.clock ?? systemClock;
   const rng = options.rng ?? cryptoRng;
   const ledger = new Ledger({ cols, clock, rng, log, config: config.ledger });

@@ -1,128 +1,17 @@
 import type { Collection, Db, WriteConcernSettings } from 'mongodb';
 
 /**
- * Every collection the bot uses, named once. Documents are typed here so each
- * repository and the ledger agree on their shape.
+ * The kernel's own collections, named once: cooldowns, runtime settings, profiles, durable
+ * timers, channel states. Each feature's store names its own, and the ledger its books and
+ * events (utils/ledger/documents.ts).
  */
 export const COLLECTION_NAMES = {
-  cookies: 'items_cookies',
   cooldowns: 'cooldown_cookies',
-  placeWallets: 'place_wallets',
-  placeState: 'place_state',
-  placePixels: 'place_pixels',
-  placePixelEvents: 'place_pixel_events',
-  placeProgressEvents: 'place_progress_events',
-  placeBonusEvents: 'place_bonus_events',
-  identityDelegations: 'identity_delegations',
-  ledgerEvents: 'ledger_events',
-  ledgerStuckOps: 'ledger_stuck_ops',
   runtimeConfig: 'runtime_config',
   profiles: 'profiles',
   dueTasks: 'due_tasks',
   channelStates: 'channel_states',
 } as const;
-
-export type Currency = 'cookies' | 'place';
-export type LegSide = 'debit' | 'credit';
-export type OperationType = 'debit' | 'credit' | 'transfer';
-
-/** What a value-moving call asked for; stored on markers so recovery can finish it alone. */
-export interface OperationSpec {
-  opId: string;
-  type: OperationType;
-  currency: Currency;
-  /** Account debited (debit, transfer). */
-  from: string | null;
-  /** Account credited (credit, transfer). */
-  to: string | null;
-  amount: number;
-  kind: string;
-  reason: string;
-  /** Identity that caused the change (a user, a worker, an admin, the system). */
-  source: string;
-  /** Pixels paid for by a Place debit; counted on the wallet. */
-  placements: number;
-  /** Extra reserve the debited account must keep (the house vault's minimum). */
-  reserve: number;
-}
-
-/** Marker of an operation in flight on a balance document (the marker pattern). */
-export interface PendingOp {
-  op: string;
-  att: string;
-  leg: LegSide;
-  at: Date;
-  /**
-   * The OperationSpec as JSON (`encodeSpec`). Never queried inside, so it is one opaque
-   * value: a document holding hundreds of markers (one member paying 500 times at once) is
-   * matched and rewritten about three times faster than with a subdocument (ECONOMY.md).
-   * Markers written before this change hold the object itself; `decodeSpec` reads both.
-   */
-  spec: string;
-}
-
-/**
- * A leg that can never apply: the attempt `att` of operation `op` was decided "not applied"
- * on this document, and every apply filter excludes its own attempt's fence. Pruned by the
- * recovery pass after `LEDGER_FENCE_RETENTION_MS`.
- */
-export interface Fence {
-  op: string;
-  att: string;
-  at: Date;
-}
-
-export interface CookieAccountDoc {
-  _id: string;
-  cookies: number;
-  pendingOps?: PendingOp[];
-  fences?: Fence[];
-}
-
-export interface PlaceWalletDoc {
-  _id: string;
-  balance: number;
-  earned: number;
-  spent: number;
-  placements: number;
-  pendingOps?: PendingOp[];
-  fences?: Fence[];
-}
-
-/** One immutable audit event per balance change (one per leg of an operation). */
-export interface LedgerEventDoc {
-  _id: string;
-  opId: string;
-  attempt: string;
-  fingerprint: string;
-  type: OperationType;
-  leg: LegSide;
-  currency: Currency;
-  kind: string;
-  account: string;
-  counterparty: string | null;
-  delta: number;
-  amount: number;
-  placements: number;
-  /** Balance of `account` right after this change; null when recovery finished the change later. */
-  balanceAfter: number | null;
-  source: string;
-  beneficiary: string;
-  reason: string;
-  at: Date;
-  recovered: boolean;
-}
-
-export interface StuckOpDoc {
-  _id: string;
-  opId: string;
-  attempt: string;
-  spec: OperationSpec;
-  problem: string;
-  at: Date;
-  resolvedAt: Date | null;
-  resolution: string | null;
-}
 
 export interface RuntimeConfigDoc {
   _id: string;
@@ -174,29 +63,29 @@ export interface ChannelStateDoc {
   failedAt: Date;
 }
 
-export interface Collections {
-  cookies: Collection<CookieAccountDoc>;
+export interface KernelCollections {
   cooldowns: Collection<CooldownDoc>;
-  placeWallets: Collection<PlaceWalletDoc>;
-  ledgerEvents: Collection<LedgerEventDoc>;
-  ledgerStuckOps: Collection<StuckOpDoc>;
   runtimeConfig: Collection<RuntimeConfigDoc>;
   profiles: Collection<ProfileDoc>;
   dueTasks: Collection<DueTaskDoc>;
   channelStates: Collection<ChannelStateDoc>;
 }
 
+/**
+ * Every collection in `deps.cols`: the kernel's, and those the money layer adds by declaration
+ * merging (the ledger's books and events, utils/ledger/documents.ts). The composition root
+ * builds the whole set (`appCollections` in src/app.ts).
+ */
+export interface Collections extends KernelCollections {}
+
 /** Money writes wait for the journal: an acknowledged balance change survives a server crash. */
 export const JOURNALED: WriteConcernSettings = { w: 1, journal: true };
 
-export function collections(db: Db): Collections {
+/** The kernel's collections. */
+export function collections(db: Db): KernelCollections {
   const journaled = { writeConcern: JOURNALED };
   return {
-    cookies: db.collection<CookieAccountDoc>(COLLECTION_NAMES.cookies, journaled),
     cooldowns: db.collection<CooldownDoc>(COLLECTION_NAMES.cooldowns, journaled),
-    placeWallets: db.collection<PlaceWalletDoc>(COLLECTION_NAMES.placeWallets, journaled),
-    ledgerEvents: db.collection<LedgerEventDoc>(COLLECTION_NAMES.ledgerEvents, journaled),
-    ledgerStuckOps: db.collection<StuckOpDoc>(COLLECTION_NAMES.ledgerStuckOps, journaled),
     runtimeConfig: db.collection<RuntimeConfigDoc>(COLLECTION_NAMES.runtimeConfig, journaled),
     profiles: db.collection<ProfileDoc>(COLLECTION_NAMES.profiles),
     dueTasks: db.collection<DueTaskDoc>(COLLECTION_NAMES.dueTasks, journaled),
@@ -220,30 +109,12 @@ export async function dropRetiredIndex(db: Db, collection: string, name: string)
   await target.dropIndex(name).catch((error) => absent(error, 'IndexNotFound'));
 }
 
-/** Creates every index; safe to run at every start-up (createIndex is idempotent). */
+/** Creates the kernel's indexes; safe to run at every start-up (createIndex is idempotent). */
 export async function ensureIndexes(db: Db): Promise<void> {
   const c = collections(db);
   await Promise.all([
-    c.ledgerEvents.createIndex({ opId: 1 }, { name: 'by_op' }),
-    c.ledgerEvents.createIndex({ currency: 1, account: 1, at: -1 }, { name: 'by_account' }),
-    c.ledgerStuckOps.createIndex({ resolvedAt: 1 }, { name: 'open_first' }),
-    c.cookies.createIndex({ 'pendingOps.op': 1 }, { name: 'pending_ops', sparse: true }),
-    c.placeWallets.createIndex({ 'pendingOps.op': 1 }, { name: 'pending_ops', sparse: true }),
-    // The recovery pass looks for markers and old fences every interval: only documents that hold some.
-    c.cookies.createIndex({ 'fences.at': 1 }, { name: 'fences', sparse: true }),
-    c.placeWallets.createIndex({ 'fences.at': 1 }, { name: 'fences', sparse: true }),
     c.cooldowns.createIndex({ userId: 1 }, { name: 'by_user' }),
     c.profiles.createIndex({ lastSeenAt: 1 }, { name: 'by_last_seen' }),
     c.dueTasks.createIndex({ status: 1, dueAt: 1 }, { name: 'due_first' }),
-    db
-      .collection(COLLECTION_NAMES.placePixelEvents)
-      .createIndex({ revision: 1 }, { name: 'by_revision', unique: true }),
-    db
-      .collection(COLLECTION_NAMES.placeProgressEvents)
-      .createIndex({ clientId: 1, at: -1 }, { name: 'by_client' }),
-    db
-      .collection(COLLECTION_NAMES.placeBonusEvents)
-      .createIndex({ ownerId: 1, at: -1 }, { name: 'by_owner' }),
-    db.collection(COLLECTION_NAMES.identityDelegations).createIndex({ ownerId: 1 }, { name: 'by_owner' }),
   ]);
 }

@@ -24,8 +24,8 @@ import { PROJECT_ROOT } from '../../src/paths.js';
  */
 const BALANCE_DOCS = new Set(['CookieAccountDoc', 'PlaceWalletDoc', 'BalanceDoc']);
 const LEDGER = 'utils/ledger/';
-/** Names the collections and creates their indexes. */
-const COLLECTION_DEFINITIONS = 'src/db/collections.ts';
+/** Name the balance collections and create their indexes: the ledger's documents. */
+const COLLECTION_DEFINITIONS = 'utils/ledger/documents.ts';
 const SCANNED = ['commands/', 'utils/', 'src/', 'sim/', 'bench/'];
 const RAW_BALANCE_NAME = /^(?:items_cookies|place_wallets)$/;
 const MOVES = new Set(['debit', 'credit', 'transfer', 'payFromHouse', 'payToHouse']);

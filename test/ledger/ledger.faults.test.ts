@@ -1,8 +1,9 @@
 import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { appCollections } from '../../src/app.js';
 import { systemClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
-import { type Collections, collections } from '../../src/db/collections.js';
+import type { Collections } from '../../src/db/collections.js';
 import { MONEY_PATH_CLIENT_OPTIONS } from '../../src/db/connect.js';
 import { type AppError, isAppError } from '../../src/errors.js';
 import { silentLogger } from '../../src/logger.js';
@@ -35,7 +36,7 @@ beforeAll(async () => {
   proxy = await FaultProxy.start(t.uri);
   proxied = new MongoClient(proxy.uri, MONEY_PATH_CLIENT_OPTIONS);
   await proxied.connect();
-  faulty = collections(proxied.db(t.name));
+  faulty = appCollections(proxied.db(t.name));
 });
 afterAll(async () => {
   await proxied?.close();
@@ -196,7 +197,7 @@ describe('ledger under network faults', () => {
       // given up and rolled its transfers back itself (recovery: "examined":0).
       const patientClient = new MongoClient(proxy.uri, { ...MONEY_PATH_CLIENT_OPTIONS, socketTimeoutMS: 0 });
       await patientClient.connect();
-      const patient = makeLedger(collections(patientClient.db(t.name)), {
+      const patient = makeLedger(appCollections(patientClient.db(t.name)), {
         clock: systemClock,
         timeouts: { requestTimeoutMs: 600_000, attemptDeadlineMs: 600_000 },
       });

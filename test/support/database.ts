@@ -2,7 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { type Db, MongoClient } from 'mongodb';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { ASSEMBLY } from '../../commands/index.js';
-import { type Collections, collections, ensureIndexes } from '../../src/db/collections.js';
+import { appCollections, ensureAppIndexes } from '../../src/app.js';
+import type { Collections } from '../../src/db/collections.js';
 import { Holds } from '../../utils/holds/holds.js';
 
 export interface TestDatabase {
@@ -22,10 +23,10 @@ export function useTestDatabase(label: string): TestDatabase {
     await client.connect();
     const name = `t_${label}_${randomBytes(4).toString('hex')}`;
     const db = client.db(name);
-    await ensureIndexes(db);
+    await ensureAppIndexes(db);
     await ASSEMBLY.ensureIndexes(db);
     await Holds.ensureIndexes(db);
-    Object.assign(handle, { client, db, cols: collections(db), uri, name });
+    Object.assign(handle, { client, db, cols: appCollections(db), uri, name });
   });
   afterAll(async () => {
     await handle.db?.dropDatabase();

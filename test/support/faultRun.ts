@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { BSON, MongoClient } from 'mongodb';
+import { appCollections, ensureAppIndexes } from '../../src/app.js';
 import { systemClock } from '../../src/clock.js';
 import { runPool } from '../../src/concurrency.js';
-import { type Collections, collections, ensureIndexes } from '../../src/db/collections.js';
+import type { Collections } from '../../src/db/collections.js';
 import { MONEY_PATH_CLIENT_OPTIONS } from '../../src/db/connect.js';
 import { isAppError } from '../../src/errors.js';
 import { silentLogger } from '../../src/logger.js';
@@ -100,8 +101,8 @@ export async function runFaultSuite(options: FaultRunOptions): Promise<FaultRunR
   const direct = new MongoClient(o.serverUri);
   await direct.connect();
   const db = direct.db(o.dbName);
-  await ensureIndexes(db);
-  const cols = collections(db);
+  await ensureAppIndexes(db);
+  const cols = appCollections(db);
   const proxy = await FaultProxy.start(o.serverUri);
   const proxied = new MongoClient(proxy.uri, {
     ...MONEY_PATH_CLIENT_OPTIONS,
@@ -118,7 +119,7 @@ export async function runFaultSuite(options: FaultRunOptions): Promise<FaultRunR
   try {
     await recovery.waitForLog('RECOVERY LOOP READY');
     await seed(makeLedger(cols, { clock: systemClock }));
-    const ledger = makeLedger(collections(proxied.db(o.dbName)), {
+    const ledger = makeLedger(appCollections(proxied.db(o.dbName)), {
       clock: systemClock,
       timeouts: { requestTimeoutMs: o.requestTimeoutMs, attemptDeadlineMs: 4 * o.requestTimeoutMs },
     });

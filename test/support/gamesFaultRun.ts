@@ -1,9 +1,9 @@
 import { MongoClient } from 'mongodb';
 import { ASSEMBLY } from '../../commands/index.js';
+import { appCollections, ensureAppIndexes } from '../../src/app.js';
 import { createBotDeps } from '../../src/botDeps.js';
 import { ManualClock, systemClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
-import { collections, ensureIndexes } from '../../src/db/collections.js';
 import type { BotDeps } from '../../src/interactions/types.js';
 import { silentLogger } from '../../src/logger.js';
 import { seededRng } from '../../src/rng.js';
@@ -53,7 +53,7 @@ export async function runGamesFaults(options: GamesFaultOptions): Promise<GamesF
   await client.connect();
   const db = client.db(options.dbName);
   await db.dropDatabase();
-  await ensureIndexes(db);
+  await ensureAppIndexes(db);
   await ASSEMBLY.ensureIndexes(db);
   const rng = seededRng(`games-faults:${options.seed}`);
   const result: GamesFaultResult = {
@@ -125,7 +125,7 @@ function recoveryDeps(db: ReturnType<MongoClient['db']>, _client: MongoClient) {
     ADMIN_USER_IDS: MEMBERS[0],
   });
   const clock = new ManualClock(new Date(Date.now() + HOUR));
-  const cols = collections(db);
+  const cols = appCollections(db);
   const rng = seededRng('games-faults:recovery');
   const ledger = new Ledger({ cols, clock, rng, log: silentLogger, config: config.ledger });
   const deps = createBotDeps(
@@ -244,9 +244,9 @@ async function recover(r: ReturnType<typeof recoveryDeps>, owners: RoundOwners):
 }
 
 async function booksProblems(deps: BotDeps, db: ReturnType<MongoClient['db']>): Promise<string[]> {
-  const ledger = await checkInvariants(collections(db));
+  const ledger = await checkInvariants(appCollections(db));
   const features = await ASSEMBLY.checkInvariants(db, deps.config, deps.ledger, deps.clock.now());
-  const failed = await collections(db).dueTasks.find({ status: 'failed' }).toArray();
+  const failed = await appCollections(db).dueTasks.find({ status: 'failed' }).toArray();
   return [
     ...ledger.problems,
     ...features,

@@ -19,7 +19,8 @@
 import { type ChildProcess, type StdioOptions, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { type Db, MongoClient, type MongoClientOptions } from 'mongodb';
-import { type Collections, collections } from '../../src/db/collections.js';
+import { appCollections } from '../../src/app.js';
+import type { Collections } from '../../src/db/collections.js';
 import { waitFor } from './waitFor.js';
 
 const TSX = ['--import', 'tsx'];
@@ -186,7 +187,7 @@ export async function openChild<P extends ChildDatabase>(
   const client = new MongoClient(plan.uri, options);
   await client.connect();
   const db = client.db(plan.dbName);
-  return { plan, client, db, cols: collections(db) };
+  return { plan, client, db, cols: appCollections(db) };
 }
 
 /** Child side: a process dying at `where`, with no cleanup and no flush. */

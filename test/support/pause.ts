@@ -1,4 +1,4 @@
-import type { OperationSpec } from '../../src/db/collections.js';
+import type { OperationSpec } from '../../utils/ledger/documents.js';
 import type { LedgerHooks, LedgerStep } from '../../utils/ledger/ledger.js';
 
 /**

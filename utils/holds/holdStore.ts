@@ -1,6 +1,7 @@
 import type { Collection, Db } from 'mongodb';
-import { type Currency, JOURNALED } from '../../src/db/collections.js';
+import { JOURNALED } from '../../src/db/collections.js';
 import { isDuplicateKey } from '../../src/db/duplicateKey.js';
+import type { Currency } from '../ledger/documents.js';
 
 /**
  * Where a hold is in its life (holds.ts):

@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import type { Db } from 'mongodb';
 import { z } from 'zod';
 import type { Clock } from '../../src/clock.js';
-import type { Currency } from '../../src/db/collections.js';
 import { AppError, isAppError } from '../../src/errors.js';
 import type { Logger } from '../../src/logger.js';
 import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
+import type { Currency } from '../ledger/documents.js';
 import { HOLD_PREFIX, type Ledger } from '../ledger/ledger.js';
 import { type HoldDoc, type HoldOwner, type HoldState, HoldStore, type Posting } from './holdStore.js';
 

@@ -1,5 +1,5 @@
 import type { Collection, Db } from 'mongodb';
-import { COLLECTION_NAMES, dropRetiredIndex, JOURNALED } from '../../src/db/collections.js';
+import { dropRetiredIndex, JOURNALED } from '../../src/db/collections.js';
 import { isDuplicateKey } from '../../src/db/duplicateKey.js';
 import type { Span } from './rewards.js';
 
@@ -79,6 +79,8 @@ const TIPS = 'hunt_tips';
 const SEQUENCES = 'hunt_sequences';
 const BESTS = 'hunt_bests';
 const TIME = 'hunt_time';
+const PROGRESS_EVENTS = 'place_progress_events';
+const BONUS_EVENTS = 'place_bonus_events';
 
 /** A payment of active time decided by a claim and not yet known to be made (its hold pays it once). */
 export interface OwedTime {
@@ -122,8 +124,8 @@ export class HuntStore {
     this.#tips = db.collection<TipDoc>(TIPS, j);
     this.#sequences = db.collection<{ _id: string; next: number }>(SEQUENCES, j);
     this.#bests = db.collection<BestDoc>(BESTS, j);
-    this.#progress = db.collection<ProgressEventDoc>(COLLECTION_NAMES.placeProgressEvents, j);
-    this.#bonus = db.collection<BonusEventDoc>(COLLECTION_NAMES.placeBonusEvents, j);
+    this.#progress = db.collection<ProgressEventDoc>(PROGRESS_EVENTS, j);
+    this.#bonus = db.collection<BonusEventDoc>(BONUS_EVENTS, j);
     this.#time = db.collection<TimeDoc>(TIME, j);
   }
 
@@ -173,7 +175,9 @@ export class HuntStore {
       dropRetiredIndex(db, TIPS, 'guard_status'),
       dropRetiredIndex(db, WINDOWS, 'guard_status'),
       db.collection(BESTS).createIndex({ revision: 1, best: -1 }, { name: 'leaderboard' }),
-      db.collection(COLLECTION_NAMES.placeBonusEvents).createIndex({ at: -1 }, { name: 'newest_first' }),
+      db.collection(BONUS_EVENTS).createIndex({ at: -1 }, { name: 'newest_first' }),
+      db.collection(BONUS_EVENTS).createIndex({ ownerId: 1, at: -1 }, { name: 'by_owner' }),
+      db.collection(PROGRESS_EVENTS).createIndex({ clientId: 1, at: -1 }, { name: 'by_client' }),
     ]);
   }
 

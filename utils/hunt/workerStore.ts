@@ -1,5 +1,5 @@
 import type { Collection, Db } from 'mongodb';
-import { COLLECTION_NAMES, JOURNALED } from '../../src/db/collections.js';
+import { JOURNALED } from '../../src/db/collections.js';
 import { isDuplicateKey } from '../../src/db/duplicateKey.js';
 
 /**
@@ -16,6 +16,7 @@ export interface DelegationDoc {
 }
 
 const NONCES = 'hunt_worker_nonces';
+const DELEGATIONS = 'identity_delegations';
 
 /** The only code that touches `identity_delegations` and the worker nonces. */
 export class WorkerStore {
@@ -23,14 +24,17 @@ export class WorkerStore {
   readonly #nonces: Collection<{ _id: string; at: Date }>;
 
   constructor(db: Db) {
-    this.#delegations = db.collection<DelegationDoc>(COLLECTION_NAMES.identityDelegations, {
+    this.#delegations = db.collection<DelegationDoc>(DELEGATIONS, {
       writeConcern: JOURNALED,
     });
     this.#nonces = db.collection<{ _id: string; at: Date }>(NONCES);
   }
 
   static async ensureIndexes(db: Db): Promise<void> {
-    await db.collection(NONCES).createIndex({ at: 1 }, { name: 'by_time' });
+    await Promise.all([
+      db.collection(NONCES).createIndex({ at: 1 }, { name: 'by_time' }),
+      db.collection(DELEGATIONS).createIndex({ ownerId: 1 }, { name: 'by_owner' }),
+    ]);
   }
 
   async link(worker: DelegationDoc): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Collection, Document, UpdateFilter } from 'mongodb';
-import type { Collections, Currency, Fence, OperationSpec, PendingOp } from '../../src/db/collections.js';
+import type { Collections } from '../../src/db/collections.js';
+import type { Currency, Fence, OperationSpec, PendingOp } from './documents.js';
 
 /** The part of a balance document the ledger touches, whatever the currency. */
 export interface BalanceDoc {

@@ -1,7 +1,7 @@
-import type { Currency, OperationSpec } from '../../src/db/collections.js';
 import { AppError, type ErrorMessage, type ErrorMessages } from '../../src/errors.js';
 import type { Translator } from '../../src/i18n/i18n.js';
 import type { Book } from './books.js';
+import type { Currency, OperationSpec } from './documents.js';
 import type { Recorded } from './events.js';
 import { fingerprint } from './operationSpec.js';
 

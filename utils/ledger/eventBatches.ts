@@ -1,4 +1,4 @@
-import type { LedgerEventDoc } from '../../src/db/collections.js';
+import type { LedgerEventDoc } from './documents.js';
 import { TurnBatcher } from './turnBatcher.js';
 
 const fulfilled = <R>(value: R): PromiseFulfilledResult<R> => ({ status: 'fulfilled', value });

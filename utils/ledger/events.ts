@@ -1,4 +1,5 @@
-import type { Collections, LedgerEventDoc, LegSide, OperationSpec } from '../../src/db/collections.js';
+import type { Collections } from '../../src/db/collections.js';
+import type { LedgerEventDoc, LegSide, OperationSpec } from './documents.js';
 import { fingerprint } from './operationSpec.js';
 
 export interface OutcomeLeg {

@@ -1,5 +1,6 @@
-import type { Collections, Currency } from '../../src/db/collections.js';
+import type { Collections } from '../../src/db/collections.js';
 import { createBooks } from './books.js';
+import type { Currency } from './documents.js';
 
 export interface CurrencyTotals {
   /** Sum of all stored balances. */

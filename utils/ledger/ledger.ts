@@ -1,10 +1,10 @@
-import type { LedgerEventDoc, LegSide, OperationSpec } from '../../src/db/collections.js';
 import { AppError, isAppError } from '../../src/errors.js';
 import { metrics } from '../../src/metrics.js';
 import { AbandonedAttempts } from './abandoned.js';
 import { AccountGate } from './accountGate.js';
 import type { Attempt, AttemptContext, LedgerDeps, LedgerStep } from './attempt.js';
 import { type Books, createBooks, HOLD_PREFIX, POT_PREFIX, readBalance } from './books.js';
+import type { LedgerEventDoc, LegSide, OperationSpec } from './documents.js';
 import { inProgress, sameOperation, unavailable } from './errors.js';
 import { eventReader, eventWriter } from './eventBatches.js';
 import { type LedgerOutcome, type Recorded, recordedFrom } from './events.js';

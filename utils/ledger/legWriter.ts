@@ -1,6 +1,6 @@
-import type { LegSide, PendingOp } from '../../src/db/collections.js';
 import type { AppliedLeg, Attempt, AttemptContext, GroupedDebit, LegResult } from './attempt.js';
 import { type BalanceDoc, type Book, readBalance } from './books.js';
+import type { LegSide, PendingOp } from './documents.js';
 import { accountClosed, balanceLimit, inProgress, insufficient, reused, unavailable } from './errors.js';
 import { applyDebits, applyLeg, type Settled, settleLeg } from './legs.js';
 import { encodeSpec, fingerprint } from './operationSpec.js';

@@ -1,7 +1,7 @@
 import type { Filter } from 'mongodb';
-import type { LegSide, OperationSpec, PendingOp } from '../../src/db/collections.js';
 import { isDuplicateKey } from '../../src/db/duplicateKey.js';
 import { asUpdate, type BalanceDoc, type Book, negate, readBalance } from './books.js';
+import type { LegSide, OperationSpec, PendingOp } from './documents.js';
 
 /**
  * The single-document writes of one leg (one balance change of one operation attempt).

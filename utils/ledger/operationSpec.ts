@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { OperationSpec, OperationType } from '../../src/db/collections.js';
 import { invalidInput } from '../../src/errors.js';
 import { positiveAmount } from '../amounts.js';
 import { MAX_BALANCE } from './books.js';
+import type { OperationSpec, OperationType } from './documents.js';
 
 const opId = z
   .string({ error: 'operation id is required' })

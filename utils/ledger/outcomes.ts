@@ -1,9 +1,9 @@
 import type { Filter } from 'mongodb';
-import type { OperationSpec } from '../../src/db/collections.js';
 import { isDuplicateKey } from '../../src/db/duplicateKey.js';
 import { AppError } from '../../src/errors.js';
 import type { AppliedLeg, Attempt, AttemptContext, LegResult } from './attempt.js';
 import type { BalanceDoc } from './books.js';
+import type { OperationSpec } from './documents.js';
 import { inProgress, sameOperation, unavailable } from './errors.js';
 import {
   buildEvent,

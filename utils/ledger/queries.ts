@@ -1,6 +1,7 @@
 import type { Filter } from 'mongodb';
-import type { Collections, LedgerEventDoc, OperationSpec, PlaceWalletDoc } from '../../src/db/collections.js';
+import type { Collections } from '../../src/db/collections.js';
 import { type BalanceDoc, type Books, createBooks, HOLD_PREFIX, POT_PREFIX, readBalance } from './books.js';
+import type { LedgerEventDoc, OperationSpec, PlaceWalletDoc } from './documents.js';
 
 /** What one kind of change did to an account: how often, and how much came in and went out. */
 export interface KindTotal {

@@ -1,6 +1,7 @@
 import type { Clock } from '../../src/clock.js';
-import type { Collections, OperationSpec } from '../../src/db/collections.js';
+import type { Collections } from '../../src/db/collections.js';
 import type { Logger } from '../../src/logger.js';
+import type { OperationSpec } from './documents.js';
 
 /**
  * Records an attempt that needs the recovery pass before its grace period (a compensation

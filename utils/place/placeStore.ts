@@ -1,5 +1,5 @@
 import type { Collection, Db } from 'mongodb';
-import { COLLECTION_NAMES, dropRetiredIndex, JOURNALED } from '../../src/db/collections.js';
+import { dropRetiredIndex, JOURNALED } from '../../src/db/collections.js';
 import { isDuplicateKey } from '../../src/db/duplicateKey.js';
 import { TurnBatcher } from '../ledger/turnBatcher.js';
 import { insertEach, settleEach } from './bulkWriteStore.js';
@@ -53,6 +53,11 @@ export interface PixelEventDoc {
   cost: number;
   at: Date;
 }
+
+/** The canvas document, its pixels, and the history of every pixel change (one event per revision). */
+const CANVAS = 'place_state';
+const PIXELS = 'place_pixels';
+const PIXEL_EVENTS = 'place_pixel_events';
 
 /** The only code that touches the canvas collections (the wallets are the ledger's). */
 export class PlaceStore {
@@ -117,21 +122,18 @@ export class PlaceStore {
 
   constructor(db: Db) {
     const journaled = { writeConcern: JOURNALED };
-    this.#canvas = db.collection<CanvasDoc>(COLLECTION_NAMES.placeState, journaled);
-    this.#pixels = db.collection<PixelDoc>(COLLECTION_NAMES.placePixels, journaled);
-    this.#events = db.collection<PixelEventDoc>(COLLECTION_NAMES.placePixelEvents, journaled);
+    this.#canvas = db.collection<CanvasDoc>(CANVAS, journaled);
+    this.#pixels = db.collection<PixelDoc>(PIXELS, journaled);
+    this.#events = db.collection<PixelEventDoc>(PIXEL_EVENTS, journaled);
     this.placements = new PlacementStore(db);
     this.rollbacks = new RollbackStore(db);
   }
 
   static async ensureIndexes(db: Db): Promise<void> {
     await Promise.all([
-      db
-        .collection(COLLECTION_NAMES.placePixelEvents)
-        .createIndex({ x: 1, y: 1, revision: -1 }, { name: 'by_pixel' }),
-      db
-        .collection(COLLECTION_NAMES.placePixelEvents)
-        .createIndex({ owner: 1, revision: -1 }, { name: 'by_owner' }),
+      db.collection(PIXEL_EVENTS).createIndex({ revision: 1 }, { name: 'by_revision', unique: true }),
+      db.collection(PIXEL_EVENTS).createIndex({ x: 1, y: 1, revision: -1 }, { name: 'by_pixel' }),
+      db.collection(PIXEL_EVENTS).createIndex({ owner: 1, revision: -1 }, { name: 'by_owner' }),
       PlacementStore.ensureIndexes(db),
       PlaceStore.#uniqueOpIds(db),
     ]);
@@ -144,8 +146,8 @@ export class PlaceStore {
    * per placement). It replaces the earlier non-unique `by_op`.
    */
   static async #uniqueOpIds(db: Db): Promise<void> {
-    await dropRetiredIndex(db, COLLECTION_NAMES.placePixelEvents, 'by_op');
-    const events = db.collection(COLLECTION_NAMES.placePixelEvents);
+    await dropRetiredIndex(db, PIXEL_EVENTS, 'by_op');
+    const events = db.collection(PIXEL_EVENTS);
     await events.createIndex({ opId: 1 }, { name: 'by_op_unique', unique: true, sparse: true });
   }
 
