@@ -4,6 +4,12 @@ import { type KindTotal, type Ledger, type LedgerOutcome, POT_PREFIX } from './l
 /**
  * Every kind of Cookie movement, named once. The ledger writes the kind on each audit event,
  * so `/cookies history`, `/vault show` and the profile card read them back by these names.
+ *
+ * The kinds are the money layer's chart of accounts, not one feature's: they are read across
+ * features (the profile card counts heists, `/vault show` groups every feature's flows, the
+ * simulation charts them all), so they stay one list here rather than each feature's own, and
+ * a feature that adds one adds its label in `cookies:kinds` (test/i18n/usedKeys.test.ts fails
+ * on a kind without a label in either language).
  */
 export const COOKIE_KINDS = {
   grant: 'cookies.admin_grant',

@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { ASSEMBLY } from '../../commands/index.js';
 import { lookup } from '../../src/i18n/i18n.js';
 import { PROJECT_ROOT } from '../../src/paths.js';
+import { COOKIE_KINDS } from '../../utils/cookieEconomy.js';
+import { PLACE_KINDS } from '../../utils/placeEconomy.js';
 
 /**
  * Every text key the code names literally (`'vault:admin.fund.funded'`) exists in English and
@@ -58,6 +60,21 @@ describe('the text keys the code names', () => {
         })
         .map((locale) => `${path}: ${key} (${locale})`),
     );
+    expect(missing).toEqual([]);
+  });
+
+  it('GIVEN every kind of ledger movement THEN it has a label in English and in German (the history reads them)', () => {
+    const labels = [
+      ...Object.values(COOKIE_KINDS).map((kind) => `cookies:kinds.${kind.replace('.', '_')}`),
+      ...Object.values(PLACE_KINDS).map((kind) => `place:kinds.${kind.replace('.', '_')}`),
+    ];
+    const missing = labels.flatMap((key) => {
+      const [namespace = '', rest = ''] = key.split(':');
+      return (['en', 'de'] as const)
+        .filter((locale) => lookup(ASSEMBLY.messages[namespace]?.[locale] ?? {}, rest) === undefined)
+        .map((locale) => `${key} (${locale})`);
+    });
+    expect(labels.length).toBe(Object.keys(COOKIE_KINDS).length + Object.keys(PLACE_KINDS).length);
     expect(missing).toEqual([]);
   });
 });
