@@ -21,7 +21,7 @@ import { leaderboard } from './leaderboard.js';
 import { profile } from './profile.js';
 import { steal } from './steal.js';
 
-declare module '../../src/features/feature.js' {
+declare module '../../src/features/services.js' {
   interface FeatureServices {
     collect: CrumbCollect;
     steal: StealService;

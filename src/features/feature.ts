@@ -7,17 +7,9 @@ import type { Locale, Messages } from '../i18n/i18n.js';
 import type { BotDeps, CommandModule, ComponentHandler, Subcommand } from '../interactions/types.js';
 import type { Setting } from '../runtimeConfig/settings.js';
 import type { TaskHandler } from '../scheduler/scheduler.js';
+import type { FeatureServices } from './services.js';
 
-/**
- * The services features offer to commands and to each other, by feature name. Each feature
- * merges its own entry from `utils/<feature>/`:
- *
- *   declare module '../../src/features/feature.js' {
- *     interface FeatureServices { cookies: CookieService }
- *   }
- */
-// biome-ignore lint/suspicious/noEmptyInterface: filled by declaration merging, feature by feature
-export interface FeatureServices {}
+export type { FeatureServices } from './services.js';
 
 /** What a feature's services are built from: the database stays with its stores. */
 export interface FeatureInfra extends Omit<BotDeps, 'services'> {

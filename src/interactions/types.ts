@@ -4,12 +4,13 @@ import type {
 } from 'discord.js';
 import type { Cooldowns } from '../cooldowns/cooldowns.js';
 import type { AppDeps, MoneyLayer } from '../deps.js';
-import type { FeatureServices } from '../features/feature.js';
+import type { FeatureServices } from '../features/services.js';
 import type { I18n, Translator } from '../i18n/i18n.js';
 import type { ChannelPoster } from '../posting/channelPoster.js';
 import type { ProfileDirectory } from '../profiles/profileDirectory.js';
 import type { RuntimeConfig } from '../runtimeConfig/runtimeConfig.js';
 import type { Scheduler } from '../scheduler/scheduler.js';
+import type { Reply } from './reply.js';
 
 /**
  * The runtime speaks this transport-neutral model. The discord.js adapter and the local
@@ -48,47 +49,7 @@ export interface Invocation {
   guildLocale: string | null;
 }
 
-export type ButtonStyleName = 'primary' | 'secondary' | 'success' | 'danger';
-
-export interface ButtonSpec {
-  customId: string;
-  label: string;
-  style: ButtonStyleName;
-  disabled?: boolean;
-}
-
-export interface SelectSpec {
-  customId: string;
-  placeholder: string;
-  options: { label: string; value: string; description?: string }[];
-}
-
-export interface EmbedSpec {
-  title?: string;
-  description?: string;
-  color?: number;
-  fields?: { name: string; value: string; inline?: boolean }[];
-  footer?: string;
-  /** Name of an attached file to show as the embed's image. */
-  imageFile?: string;
-}
-
-export interface FileSpec {
-  name: string;
-  data: Buffer;
-}
-
-export interface Reply {
-  content?: string;
-  embeds?: EmbedSpec[];
-  files?: FileSpec[];
-  buttons?: ButtonSpec[];
-  /** One select menu under the message. */
-  select?: SelectSpec;
-  ephemeral?: boolean;
-  /** For components: replace the message the component is on instead of sending a new one. */
-  update?: boolean;
-}
+export type { ButtonSpec, ButtonStyleName, EmbedSpec, FileSpec, Reply, SelectSpec } from './reply.js';
 
 /**
  * How to acknowledge before the real reply: a "thinking" placeholder (public or ephemeral),

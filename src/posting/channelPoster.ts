@@ -1,7 +1,7 @@
 import type { Collection } from 'mongodb';
 import type { Clock } from '../clock.js';
 import type { ChannelStateDoc } from '../db/collections.js';
-import type { ButtonSpec, EmbedSpec, FileSpec } from '../interactions/types.js';
+import type { ButtonSpec, EmbedSpec, FileSpec } from '../interactions/reply.js';
 import type { Logger } from '../logger.js';
 import type { RuntimeConfig } from '../runtimeConfig/runtimeConfig.js';
 import type { SettingKey, SettingTypes } from '../runtimeConfig/settings.js';

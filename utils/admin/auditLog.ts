@@ -3,7 +3,7 @@ import type { Logger } from '../../src/logger.js';
 import type { ChannelPoster } from '../../src/posting/channelPoster.js';
 import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
 
-declare module '../../src/features/feature.js' {
+declare module '../../src/features/services.js' {
   interface FeatureServices {
     admin: AuditLog;
   }

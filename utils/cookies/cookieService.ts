@@ -12,7 +12,7 @@ import { liveStreak } from './crumbCollect.js';
 import { giveAboveLimit } from './errors.js';
 import type { GivePromptDoc, GivePromptStore } from './givePromptStore.js';
 
-declare module '../../src/features/feature.js' {
+declare module '../../src/features/services.js' {
   interface FeatureServices {
     cookies: CookieService;
   }

@@ -13,7 +13,7 @@ import { settleInstant } from './settleRound.js';
 
 export type { RoundRequest } from './openRound.js';
 
-declare module '../../src/features/feature.js' {
+declare module '../../src/features/services.js' {
   interface FeatureServices {
     games: GameService;
   }

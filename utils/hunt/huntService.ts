@@ -14,7 +14,7 @@ import { type Drawn, targetOf, WindowDraw } from './windowDraw.js';
 
 export type { Drawn } from './windowDraw.js';
 
-declare module '../../src/features/feature.js' {
+declare module '../../src/features/services.js' {
   interface FeatureServices {
     hunt: HuntService;
   }

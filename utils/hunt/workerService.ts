@@ -4,7 +4,7 @@ import type { Rng } from '../../src/rng.js';
 import { type Refusal, type SignedRequest, verify } from './signing.js';
 import type { DelegationDoc, WorkerStore } from './workerStore.js';
 
-declare module '../../src/features/feature.js' {
+declare module '../../src/features/services.js' {
   interface FeatureServices {
     workers: WorkerService;
   }

@@ -1,6 +1,12 @@
 import { BLANK } from './palette.js';
-import type { Changes } from './placeService.js';
-import type { PixelDoc } from './placeStore.js';
+import type { PixelDoc, PixelEventDoc } from './placeStore.js';
+
+/** A page of the changes feed. */
+export interface Changes {
+  changes: PixelEventDoc[];
+  /** Read again after this revision: every revision up to it has been returned or was void. */
+  revision: number;
+}
 
 /**
  * The canvas in memory for rendering: one byte per pixel (the palette index), kept up to date

@@ -8,7 +8,7 @@ import type { Scheduler, TaskHandler } from '../../src/scheduler/scheduler.js';
 import { MILLI_PER_POINT } from '../amounts.js';
 import type { Holds } from '../holds/holds.js';
 import type { PlaceEconomy } from '../placeEconomy.js';
-import { PlaceBoard } from './board.js';
+import { type Changes, PlaceBoard } from './board.js';
 import { type Placed, PlacePlacements, type PlaceRequest } from './placements.js';
 import type { CanvasDoc, PixelEventDoc, PlaceStore } from './placeStore.js';
 import { PlacePosts } from './posts.js';
@@ -16,7 +16,7 @@ import { PlaceRollbacks } from './rollbacks.js';
 import { PlaceSweep } from './sweep.js';
 import { PlaceWatermark } from './watermark.js';
 
-declare module '../../src/features/feature.js' {
+declare module '../../src/features/services.js' {
   interface FeatureServices {
     place: PlaceService;
   }
@@ -25,11 +25,7 @@ declare module '../../src/features/feature.js' {
 /** The largest canvas an admin may resize to (the renderer's board then takes 4 MB). */
 export const MAX_SIDE = 2_048;
 
-export interface Changes {
-  changes: PixelEventDoc[];
-  /** Read again after this revision: every revision up to it has been returned or was void. */
-  revision: number;
-}
+export type { Changes } from './board.js';
 
 interface PlaceDeps {
   store: PlaceStore;

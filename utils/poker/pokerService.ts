@@ -26,7 +26,7 @@ import { TableTimers } from './tableTimers.js';
 
 export type { PokerStep } from './tableMoves.js';
 
-declare module '../../src/features/feature.js' {
+declare module '../../src/features/services.js' {
   interface FeatureServices {
     poker: PokerService;
   }

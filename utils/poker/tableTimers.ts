@@ -3,7 +3,7 @@ import type { Clock } from '../../src/clock.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
 import { playableSeats } from './engine.js';
-import type { PokerService } from './pokerService.js';
+import type { PokerAction } from './game.js';
 import type { TableDoc, TableStore } from './tableStore.js';
 
 const TASK = {
@@ -23,6 +23,20 @@ interface TableTimersDeps {
   clock: Clock;
 }
 
+/** What the timers do to a table: the service's own moves (`PokerService`). */
+export interface TableActions {
+  start(tableId: string, actorId: string | null): Promise<TableDoc>;
+  act(
+    tableId: string,
+    userId: string,
+    action: PokerAction,
+    step: number,
+    byMember?: boolean,
+  ): Promise<TableDoc>;
+  close(tableId: string, actorId: string | null): Promise<TableDoc>;
+  finishMoves(tableId: string): Promise<TableDoc>;
+}
+
 /**
  * A table's timers: the turn clock, the next deal, the idle close, and the finishing of its
  * Cookie operations a crash left half-done. What they do to the table is the service's.
@@ -31,10 +45,7 @@ export class TableTimers {
   constructor(private readonly deps: TableTimersDeps) {}
 
   /** The table's timers, stepping the table through `poker`; `onChanged` shows a table a timer moved on. */
-  tasks(
-    poker: Pick<PokerService, 'act' | 'close' | 'finishMoves' | 'start'>,
-    onChanged: (table: TableDoc) => Promise<void>,
-  ): TaskHandler[] {
+  tasks(poker: TableActions, onChanged: (table: TableDoc) => Promise<void>): TaskHandler[] {
     const table = z.object({ tableId: z.string() });
     const changed = async (tableId: string) => {
       const t = await this.deps.tables.get(tableId);

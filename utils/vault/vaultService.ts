@@ -14,7 +14,7 @@ import { heistStakeTooSmall } from './errors.js';
 import type { HeistDoc, HeistResult, HeistStore } from './heistStore.js';
 import { type VaultLiquidity, vaultLiquidity } from './liquidity.js';
 
-declare module '../../src/features/feature.js' {
+declare module '../../src/features/services.js' {
   interface FeatureServices {
     vault: VaultService;
   }

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Clock } from '../../src/clock.js';
 import type { WebIdentity, WebStore } from './webStore.js';
 
-declare module '../../src/features/feature.js' {
+declare module '../../src/features/services.js' {
   interface FeatureServices {
     web: WebService;
   }

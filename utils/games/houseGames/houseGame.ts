@@ -3,7 +3,6 @@ import type { z } from 'zod';
 import type { Messages, Translator } from '../../../src/i18n/i18n.js';
 import type { Rng } from '../../../src/rng.js';
 import type { FairnessInput } from '../fairness.js';
-import type { RoundDoc } from '../roundStore.js';
 
 /** A round's choices beyond its bet (the coin's side, the dice's target), as stored on the round. */
 export type GameParams = Record<string, string | number>;
@@ -24,6 +23,12 @@ export interface InstantGame<P, O> {
   /** The largest payout as a multiple of the bet: the vault must cover it before the round starts. */
   maxMultiplier(params: P): number;
   play(floats: number[], bet: number, params: P): Played<O>;
+}
+
+/** What a stored round (`RoundDoc`) holds of its result: an instant outcome, or a hand's deck. */
+export interface RecordedRound {
+  outcome?: Record<string, unknown>;
+  hand?: { deck: readonly number[] };
 }
 
 /** One row of the edge bench and of the edge test: the game at these params, and its documented edge. */
@@ -58,7 +63,7 @@ interface HouseGameBase<N extends string> {
   /** What its seeds alone decide, as text (verify-round, `/games verify`). */
   recompute(seeds: FairnessInput, bet: number, params: GameParams): string;
   /** What a round recorded, in the same form as `recompute` (null before it is decided). */
-  recorded(round: RoundDoc): string | null;
+  recorded(round: RecordedRound): string | null;
   /** One round played by the simulation's fixed strategy: staked and paid back. */
   simulate(seeds: FairnessInput, bet: number, params: GameParams): { staked: number; paid: number };
   /** The rows of the edge bench and the edge test (at least one). */

@@ -1,0 +1,42 @@
+/** What a command, a button or a post shows: the transport-neutral message the adapters render. */
+export type ButtonStyleName = 'primary' | 'secondary' | 'success' | 'danger';
+
+export interface ButtonSpec {
+  customId: string;
+  label: string;
+  style: ButtonStyleName;
+  disabled?: boolean;
+}
+
+export interface SelectSpec {
+  customId: string;
+  placeholder: string;
+  options: { label: string; value: string; description?: string }[];
+}
+
+export interface EmbedSpec {
+  title?: string;
+  description?: string;
+  color?: number;
+  fields?: { name: string; value: string; inline?: boolean }[];
+  footer?: string;
+  /** Name of an attached file to show as the embed's image. */
+  imageFile?: string;
+}
+
+export interface FileSpec {
+  name: string;
+  data: Buffer;
+}
+
+export interface Reply {
+  content?: string;
+  embeds?: EmbedSpec[];
+  files?: FileSpec[];
+  buttons?: ButtonSpec[];
+  /** One select menu under the message. */
+  select?: SelectSpec;
+  ephemeral?: boolean;
+  /** For components: replace the message the component is on instead of sending a new one. */
+  update?: boolean;
+}
