@@ -10,9 +10,10 @@
  * commands and buttons without images, image_p99 over the leaderboard.
  * Uses the database selection of the bot (MONGODB_URI, else embedded), in memory.
  */
+
+import { createBotDeps } from '../app/botDeps.js';
+import { openApp } from '../app/openApp.js';
 import { ASSEMBLY } from '../commands/index.js';
-import { openApp } from '../src/app.js';
-import { createBotDeps } from '../src/botDeps.js';
 import { loadConfig } from '../src/config.js';
 import { createDiscordClient, startDiscordBot } from '../src/discord/discordBot.js';
 import { discordPostTransport } from '../src/discord/discordPostTransport.js';

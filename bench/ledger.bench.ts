@@ -14,7 +14,7 @@
  * Uses the database selection of the bot (MONGODB_URI, else embedded), in memory.
  */
 import { randomBytes } from 'node:crypto';
-import { appCollections, ensureAppIndexes } from '../src/app.js';
+import { appCollections, ensureAppIndexes } from '../app/openApp.js';
 import { systemClock } from '../src/clock.js';
 import { runPool } from '../src/concurrency.js';
 import { loadConfig } from '../src/config.js';

@@ -12,10 +12,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
+import { createBotDeps } from '../app/botDeps.js';
+import type { AppDeps } from '../app/openApp.js';
+import { appCollections, ensureAppIndexes } from '../app/openApp.js';
 import { ASSEMBLY } from '../commands/index.js';
-import type { AppDeps } from '../src/app.js';
-import { appCollections, ensureAppIndexes } from '../src/app.js';
-import { createBotDeps } from '../src/botDeps.js';
 import { systemClock } from '../src/clock.js';
 import { runPool } from '../src/concurrency.js';
 import { loadConfig } from '../src/config.js';

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:ws`: the live canvas under load. A web process (`src/web.ts`) serves the
+ * `npm run bench:ws`: the live canvas under load. A web process (`app/web.ts`) serves the
  * API and the WebSocket; client processes hold 1,500 WebSocket clients; this process makes
  * placements through the API at a steady rate (200/s for 10 s by default, after 5 s of the
  * same as warm-up) as signed-in members. For every placement and every client: the time from the placement's commit (its
@@ -11,10 +11,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createBotDeps } from '../app/botDeps.js';
+import type { AppDeps } from '../app/openApp.js';
+import { appCollections, ensureAppIndexes } from '../app/openApp.js';
 import { ASSEMBLY } from '../commands/index.js';
-import type { AppDeps } from '../src/app.js';
-import { appCollections, ensureAppIndexes } from '../src/app.js';
-import { createBotDeps } from '../src/botDeps.js';
 import { systemClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
 import { connectDatabase, startDatabaseServer } from '../src/db/connect.js';
@@ -56,7 +56,7 @@ try {
   const deps = createBotDeps(app, ASSEMBLY, { transport: { send: async () => {}, edit: async () => {} } });
 
   // The web process, with limits that let one machine play 1,500 browsers and 20 members.
-  const web = spawn(process.execPath, [...TSX, 'src/web.ts'], {
+  const web = spawn(process.execPath, [...TSX, 'app/web.ts'], {
     env: {
       ...process.env,
       MONGODB_URI: server.uri,

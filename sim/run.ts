@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { prepareBotDeps } from '../app/botDeps.js';
+import type { AppDeps } from '../app/openApp.js';
+import { appCollections, ensureAppIndexes } from '../app/openApp.js';
 import { ASSEMBLY } from '../commands/index.js';
-import type { AppDeps } from '../src/app.js';
-import { appCollections, ensureAppIndexes } from '../src/app.js';
-import { prepareBotDeps } from '../src/botDeps.js';
 import { ManualClock, systemClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
 import { connectDatabase, startDatabaseServer } from '../src/db/connect.js';

@@ -74,7 +74,7 @@ export interface KernelCollections {
 /**
  * Every collection in `deps.cols`: the kernel's, and those the money layer adds by declaration
  * merging (the ledger's books and events, utils/ledger/documents.ts). The composition root
- * builds the whole set (`appCollections` in src/app.ts).
+ * builds the whole set (`appCollections` in app/openApp.ts).
  */
 export interface Collections extends KernelCollections {}
 

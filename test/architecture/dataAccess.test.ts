@@ -26,14 +26,14 @@ const BALANCE_DOCS = new Set(['CookieAccountDoc', 'PlaceWalletDoc', 'BalanceDoc'
 const LEDGER = 'utils/ledger/';
 /** Name the balance collections and create their indexes: the ledger's documents. */
 const COLLECTION_DEFINITIONS = 'utils/ledger/documents.ts';
-const SCANNED = ['commands/', 'utils/', 'src/', 'sim/', 'bench/'];
+const SCANNED = ['app/', 'commands/', 'utils/', 'src/', 'sim/', 'bench/'];
 const RAW_BALANCE_NAME = /^(?:items_cookies|place_wallets)$/;
 const MOVES = new Set(['debit', 'credit', 'transfer', 'payFromHouse', 'payToHouse']);
 const HOLDS = 'utils/holds/';
 const MAY_MOVE_VALUE = [LEDGER, HOLDS, 'utils/cookieEconomy.ts', 'utils/placeEconomy.ts', 'bench/'];
 /** Ledger methods of the money layer alone: deciding what became of an operation or an account. */
 const MONEY_LAYER_ONLY = new Set(['closeAccount', 'settleAbandoned', 'recorded']);
-const MONEY_LAYER = [LEDGER, HOLDS, 'utils/cookieEconomy.ts', 'utils/placeEconomy.ts', 'src/app.ts'];
+const MONEY_LAYER = [LEDGER, HOLDS, 'utils/cookieEconomy.ts', 'utils/placeEconomy.ts', 'app/openApp.ts'];
 
 function isMongo(symbol: ts.Symbol | undefined, name: string): boolean {
   return (
@@ -163,7 +163,7 @@ describe('data access', () => {
     const withOffenders = projectProgram(
       {
         'commands/steal.ts': [
-          "import type { AppDeps } from '../src/app.js';",
+          "import type { AppDeps } from '../src/deps.js';",
           'export async function steal(app: AppDeps) {',
           '  const { cols } = app;',
           '  const wallet = cols.cookies;',

@@ -22,21 +22,8 @@ import { PROJECT_ROOT } from '../../src/paths.js';
  */
 const KERNEL = 'src/';
 
-/** Entry points and the code that assembles the bot from its features. */
-const COMPOSITION_ROOT = new Set([
-  'src/main.ts',
-  'src/shardManager.ts',
-  'src/web.ts',
-  'src/app.ts',
-  'src/botDeps.ts',
-  'src/checkInvariants.ts',
-  'src/console/runConsole.ts',
-  'src/discord/deployCommands.ts',
-  'src/discord/runBot.ts',
-  'src/http/webProcess.ts',
-  'src/verifyRound.ts',
-  'src/worker.ts',
-]);
+/** The composition root: the entry points and the code that builds the bot from its features. */
+const COMPOSITION_ROOT = 'app/';
 
 const MONEY_LAYER = [
   'utils/ledger/',
@@ -99,7 +86,7 @@ type Layer =
   | { feature: string; side: 'utils' | 'commands' };
 
 function layerOf(path: string): Layer | null {
-  if (COMPOSITION_ROOT.has(path)) return 'root';
+  if (path.startsWith(COMPOSITION_ROOT)) return 'root';
   if (path.startsWith(KERNEL)) return 'kernel';
   if (MONEY_LAYER.some((prefix) => path.startsWith(prefix))) return 'money';
   if (path === REGISTRY) return 'registry';
@@ -144,7 +131,7 @@ function wrongImports(files: { path: string; text: string }[]): string[] {
 }
 
 function productFiles(): { path: string; text: string }[] {
-  return ['src/', 'utils/', 'commands/']
+  return ['app/', 'src/', 'utils/', 'commands/']
     .flatMap((dir) => sourceFiles(dir))
     .map((path) => ({ path, text: readFileSync(join(PROJECT_ROOT, path), 'utf8') }));
 }
@@ -176,7 +163,7 @@ describe('the direction of imports', () => {
           "declare module '../utils/c/errors.js' { interface X { y: true } }",
           "const d = await import('../commands/d/index.js');",
           "import { fine } from './kernel.js';",
-          "import { root } from './app.js';",
+          "import { root } from '../app/openApp.js';",
         ].join('\n'),
       },
       {
@@ -208,7 +195,7 @@ describe('the direction of imports', () => {
       'src/offender.ts -> utils/b/b.ts: the kernel imports above it',
       'src/offender.ts -> utils/c/errors.ts: the kernel imports above it',
       'src/offender.ts -> commands/d/index.ts: the kernel imports above it',
-      'src/offender.ts -> src/app.ts: the kernel imports the composition root',
+      'src/offender.ts -> app/openApp.ts: the kernel imports the composition root',
       'utils/ledger/offender.ts -> utils/place/placeService.ts: the money layer imports a feature',
       'utils/poker/offender.ts -> utils/place/placeService.ts: poker does not build on place',
       "utils/poker/offender.ts -> commands/options.ts: a feature's utils/ imports the command kit",

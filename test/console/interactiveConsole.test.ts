@@ -34,7 +34,7 @@ describe('the interactive console', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => 
       } as never);
     const port = 21_000 + (process.pid % 20_000);
     const prompt = startNode(
-      ['src/main.ts'],
+      ['app/main.ts'],
       {
         DISCORD_TOKEN: '',
         MONGODB_URI: inject('mongoUri'),
@@ -59,7 +59,7 @@ describe('the interactive console', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => 
       const ahead = await clockAfter('!wait 2m', 1);
       expect(ahead - Date.now()).toBeGreaterThan(110_000);
       const { code, stdout } = await runNode([
-        'src/worker.ts',
+        'app/worker.ts',
         '--url',
         `http://127.0.0.1:${port}`,
         '--id',

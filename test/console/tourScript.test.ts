@@ -5,7 +5,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { runNode } from '../support/nodeProcess.js';
 
 function runConsole(args: string[], input?: string) {
-  return runNode(['src/main.ts', ...args], {
+  return runNode(['app/main.ts', ...args], {
     input,
     env: {
       DISCORD_TOKEN: '',

@@ -11,7 +11,7 @@ describe('the bot process', () => {
 
   beforeAll(async () => {
     await fake.start();
-    bot = startNode(['src/main.ts'], {
+    bot = startNode(['app/main.ts'], {
       DISCORD_TOKEN: 'fake-token',
       DISCORD_API_URL: fake.apiUrl,
       MONGODB_URI: inject('mongoUri'),

@@ -9,7 +9,7 @@ describe('npm run deploy-commands', () => {
   afterAll(() => fake.stop());
 
   it('registers every command definition to the development guild', async () => {
-    const { code, stdout } = await runNode(['src/discord/deployCommands.ts'], {
+    const { code, stdout } = await runNode(['app/deployCommands.ts'], {
       env: {
         DISCORD_TOKEN: 'fake-token',
         DISCORD_APPLICATION_ID: APP_ID,

@@ -11,7 +11,7 @@ describe('the sharded bot', () => {
 
   beforeAll(async () => {
     await fake.start();
-    manager = startNode(['src/shardManager.ts'], {
+    manager = startNode(['app/shardManager.ts'], {
       DISCORD_TOKEN: 'fake-token',
       DISCORD_API_URL: fake.apiUrl,
       MONGODB_URI: inject('mongoUri'),

@@ -82,7 +82,7 @@ describe('books that reconcile per owner', { timeout: PROCESS_TEST_TIMEOUT_MS },
     expect(named('hold forgotten (game round-1): still held at 50 past its deadline')).toBe(true);
 
     // The command an operator runs says the same and exits 1.
-    const { code, stdout } = await runNode(['src/checkInvariants.ts'], {
+    const { code, stdout } = await runNode(['app/checkInvariants.ts'], {
       env: { MONGODB_URI: t.uri, MONGODB_DB_NAME: t.name, LOG_LEVEL: 'silent' },
     });
     expect(code).toBe(1);

@@ -144,7 +144,7 @@ describe('the reference worker (npm run worker)', () => {
     try {
       // One window (the clock stands still), one tip.
       const { stdout, code } = await runNode([
-        'src/worker.ts',
+        'app/worker.ts',
         '--url',
         url,
         '--id',

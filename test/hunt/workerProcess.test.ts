@@ -31,7 +31,7 @@ describe('a worker process against the bot process', () => {
     await db
       .collection('identity_delegations')
       .insertOne({ ...WORKER, ownerId: OWNER, label: 'cli', createdAt: at, unlinkedAt: null } as never);
-    bot = startNode(['src/main.ts'], {
+    bot = startNode(['app/main.ts'], {
       DISCORD_TOKEN: 'fake-token',
       DISCORD_API_URL: fake.apiUrl,
       MONGODB_URI: inject('mongoUri'),
@@ -53,7 +53,7 @@ describe('a worker process against the bot process', () => {
 
   it('GIVEN three windows of tips by the worker THEN the owner is paid exactly the audited rewards', async () => {
     const { code, stdout } = await runNode([
-      'src/worker.ts',
+      'app/worker.ts',
       '--url',
       url,
       '--id',

@@ -46,7 +46,7 @@ function literalKeys(path: string): { key: string; namespace: string; rest: stri
 
 describe('the text keys the code names', () => {
   it('GIVEN every literal key in the product THEN it has a text in English and in German', () => {
-    const files = ['src/', 'utils/', 'commands/'].flatMap((dir) => sourceFiles(dir));
+    const files = ['app/', 'src/', 'utils/', 'commands/'].flatMap((dir) => sourceFiles(dir));
     const keys = files.flatMap((path) => literalKeys(path).map((k) => ({ ...k, path })));
     expect(keys.length).toBeGreaterThan(300);
     const missing = keys.flatMap(({ key, namespace, rest, path }) =>

@@ -57,7 +57,7 @@ describe('the invariant checker', () => {
     timeout: PROCESS_TEST_TIMEOUT_MS,
   }, async () => {
     await t.cols.cookies.updateOne({ _id: 'bo' }, { $inc: { cookies: 5 } });
-    const { code, stdout } = await runNode(['src/checkInvariants.ts'], {
+    const { code, stdout } = await runNode(['app/checkInvariants.ts'], {
       env: { MONGODB_URI: t.uri, MONGODB_DB_NAME: t.name, LOG_LEVEL: 'warn' },
     });
     expect(stdout).toContain('DIFFERENCE cookies/bo: stored balance 35, events explain 30');

@@ -1,6 +1,6 @@
 import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { appCollections } from '../../src/app.js';
+import { appCollections } from '../../app/openApp.js';
 import { systemClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import type { Collections } from '../../src/db/collections.js';
@@ -230,7 +230,7 @@ describe('ledger under network faults', () => {
           { timeoutMs: 60_000, what: () => `three stalled transfers (${proxy.stats.stalls} stalls so far)` },
         );
 
-        const recover = await runNode(['src/checkInvariants.ts', '--recover'], {
+        const recover = await runNode(['app/checkInvariants.ts', '--recover'], {
           env: {
             MONGODB_URI: t.uri,
             MONGODB_DB_NAME: t.name,

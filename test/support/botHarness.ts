@@ -1,6 +1,6 @@
+import { createBotDeps } from '../../app/botDeps.js';
+import type { AppDeps } from '../../app/openApp.js';
 import { ASSEMBLY } from '../../commands/index.js';
-import type { AppDeps } from '../../src/app.js';
-import { createBotDeps } from '../../src/botDeps.js';
 import { type Clock, ManualClock, systemClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import type { Assembly } from '../../src/features/assemble.js';

@@ -1,8 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createBotDeps } from '../../app/botDeps.js';
 import { ASSEMBLY } from '../../commands/index.js';
-import { createBotDeps } from '../../src/botDeps.js';
 import { ConsoleIdentities } from '../../src/console/consoleIdentities.js';
 import { consolePostTransport, createConsoleOutput } from '../../src/console/consoleResponder.js';
 import { ConsoleSession } from '../../src/console/consoleSession.js';

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { type Db, MongoClient } from 'mongodb';
 import { afterAll, beforeAll, inject } from 'vitest';
+import { appCollections, ensureAppIndexes } from '../../app/openApp.js';
 import { ASSEMBLY } from '../../commands/index.js';
-import { appCollections, ensureAppIndexes } from '../../src/app.js';
 import type { Collections } from '../../src/db/collections.js';
 import { Holds } from '../../utils/holds/holds.js';
 

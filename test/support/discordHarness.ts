@@ -1,5 +1,5 @@
+import { createBotDeps } from '../../app/botDeps.js';
 import { ASSEMBLY } from '../../commands/index.js';
-import { createBotDeps } from '../../src/botDeps.js';
 import { createDiscordClient, type DiscordBot, startDiscordBot } from '../../src/discord/discordBot.js';
 import { discordPostTransport } from '../../src/discord/discordPostTransport.js';
 import { InteractionRuntime } from '../../src/interactions/runtime.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { BSON, MongoClient } from 'mongodb';
-import { appCollections, ensureAppIndexes } from '../../src/app.js';
+import { appCollections, ensureAppIndexes } from '../../app/openApp.js';
 import { systemClock } from '../../src/clock.js';
 import { runPool } from '../../src/concurrency.js';
 import type { Collections } from '../../src/db/collections.js';

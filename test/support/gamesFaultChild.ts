@@ -8,9 +8,10 @@
  * the nth ledger step it reaches. Prints `OPS <done> REFUSED <n> RACES <n>` when it ends alive.
  * Input (JSON in argv[2]): GamesFaultPlan.
  */
+
+import { createBotDeps } from '../../app/botDeps.js';
+import { runLedgerRecovery } from '../../app/openApp.js';
 import { ASSEMBLY } from '../../commands/index.js';
-import { runLedgerRecovery } from '../../src/app.js';
-import { createBotDeps } from '../../src/botDeps.js';
 import { systemClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import { isAppError } from '../../src/errors.js';

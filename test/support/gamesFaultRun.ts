@@ -1,7 +1,7 @@
 import { MongoClient } from 'mongodb';
+import { createBotDeps } from '../../app/botDeps.js';
+import { appCollections, ensureAppIndexes } from '../../app/openApp.js';
 import { ASSEMBLY } from '../../commands/index.js';
-import { appCollections, ensureAppIndexes } from '../../src/app.js';
-import { createBotDeps } from '../../src/botDeps.js';
 import { ManualClock, systemClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import type { BotDeps } from '../../src/interactions/types.js';

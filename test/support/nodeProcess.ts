@@ -19,7 +19,7 @@
 import { type ChildProcess, type StdioOptions, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { type Db, MongoClient, type MongoClientOptions } from 'mongodb';
-import { appCollections } from '../../src/app.js';
+import { appCollections } from '../../app/openApp.js';
 import type { Collections } from '../../src/db/collections.js';
 import { waitFor } from './waitFor.js';
 

@@ -24,7 +24,7 @@ describe('two web processes', () => {
   beforeAll(async () => {
     const base = 21_000 + (process.pid % 10_000) * 2;
     for (const port of [base, base + 1]) {
-      const web = startNode(['src/web.ts'], {
+      const web = startNode(['app/web.ts'], {
         MONGODB_URI: inject('mongoUri'),
         MONGODB_DB_NAME: t.db.databaseName,
         HTTP_PORT: String(port),

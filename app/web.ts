@@ -4,9 +4,10 @@
  * (MONGODB_URI): sessions, rate limits and the live feed all come from it, so any web process
  * serves any browser and sees every placement.
  */
-import { openApp } from './app.js';
-import { runCli } from './cli.js';
-import { serveWebUntilStopped } from './http/webProcess.js';
+
+import { runCli } from '../src/cli.js';
+import { openApp } from './openApp.js';
+import { serveWebUntilStopped } from './webProcess.js';
 
 await runCli(async (config, log) => {
   if (!config.mongo.uri) {

@@ -1,20 +1,20 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import pino from 'pino';
-import { ASSEMBLY } from '../../commands/index.js';
-import { type App, openApp } from '../app.js';
-import { prepareBotDeps } from '../botDeps.js';
-import { ManualClock, RunningClock } from '../clock.js';
-import type { Config } from '../config.js';
-import { describeServer } from '../db/connect.js';
-import { pageUrl, serveHttp } from '../http/serve.js';
-import { InteractionRuntime } from '../interactions/runtime.js';
-import type { BotDeps } from '../interactions/types.js';
-import type { Logger } from '../logger.js';
-import { cryptoRng, seededRng } from '../rng.js';
-import { ConsoleIdentities } from './consoleIdentities.js';
-import { consolePostTransport, createConsoleOutput } from './consoleResponder.js';
-import { ConsoleSession, DEFAULT_MEMBER } from './consoleSession.js';
+import { ASSEMBLY } from '../commands/index.js';
+import { ManualClock, RunningClock } from '../src/clock.js';
+import type { Config } from '../src/config.js';
+import { ConsoleIdentities } from '../src/console/consoleIdentities.js';
+import { consolePostTransport, createConsoleOutput } from '../src/console/consoleResponder.js';
+import { ConsoleSession, DEFAULT_MEMBER } from '../src/console/consoleSession.js';
+import { describeServer } from '../src/db/connect.js';
+import { pageUrl, serveHttp } from '../src/http/serve.js';
+import { InteractionRuntime } from '../src/interactions/runtime.js';
+import type { BotDeps } from '../src/interactions/types.js';
+import type { Logger } from '../src/logger.js';
+import { cryptoRng, seededRng } from '../src/rng.js';
+import { prepareBotDeps } from './botDeps.js';
+import { type App, openApp } from './openApp.js';
 
 export const CONSOLE_ADMIN = 'admin';
 

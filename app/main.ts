@@ -3,9 +3,9 @@
  * (`npm start -- --script FILE` runs a file of console lines). Both use the database chosen
  * as README describes and run the ledger recovery pass first.
  */
-import { runCli } from './cli.js';
-import { runLocalConsole } from './console/runConsole.js';
-import { runDiscordBot } from './discord/runBot.js';
+import { runCli } from '../src/cli.js';
+import { runDiscordBot } from './runBot.js';
+import { runLocalConsole } from './runConsole.js';
 
 await runCli(async (config, log) => {
   const token = config.discord.token;

@@ -4,9 +4,9 @@
  * Discord's limits.
  */
 import { REST, Routes } from 'discord.js';
-import { COMMANDS } from '../../commands/index.js';
-import { runCli } from '../cli.js';
-import { validateCommandDefinitions } from './commandLimits.js';
+import { COMMANDS } from '../commands/index.js';
+import { runCli } from '../src/cli.js';
+import { validateCommandDefinitions } from '../src/discord/commandLimits.js';
 
 await runCli(async (config) => {
   const { token, applicationId, devGuildId, apiUrl } = config.discord;

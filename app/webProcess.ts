@@ -1,8 +1,8 @@
-import { ASSEMBLY } from '../../commands/index.js';
-import type { App } from '../app.js';
-import { prepareBotDeps } from '../botDeps.js';
-import type { PostTransport } from '../posting/channelPoster.js';
-import { pageUrl, serveHttp } from './serve.js';
+import { ASSEMBLY } from '../commands/index.js';
+import { pageUrl, serveHttp } from '../src/http/serve.js';
+import type { PostTransport } from '../src/posting/channelPoster.js';
+import { prepareBotDeps } from './botDeps.js';
+import type { App } from './openApp.js';
 
 /**
  * A process that serves only the web (the shard manager, `npm run start:web`): it runs no

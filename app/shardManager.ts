@@ -6,11 +6,11 @@
  * every shard, so they all use the same data.
  */
 import { REST, Routes, ShardingManager } from 'discord.js';
-import { openApp } from './app.js';
-import { runCli } from './cli.js';
-import { startDatabaseServer } from './db/connect.js';
-import { serveWebUntilStopped, untilStopped } from './http/webProcess.js';
-import { fromRoot } from './paths.js';
+import { runCli } from '../src/cli.js';
+import { startDatabaseServer } from '../src/db/connect.js';
+import { fromRoot } from '../src/paths.js';
+import { openApp } from './openApp.js';
+import { serveWebUntilStopped, untilStopped } from './webProcess.js';
 
 await runCli(async (config, log) => {
   const token = config.discord.token;
@@ -33,7 +33,7 @@ await runCli(async (config, log) => {
     process.env.HTTP_PORT = '0';
     const web = await openApp({ ...config, mongo: { ...config.mongo, uri: server.uri } }, log);
     const serving = config.http.port > 0 ? serveWebUntilStopped(web) : untilStopped().then(() => 0);
-    const manager = new ShardingManager(fromRoot('src', 'main.ts'), {
+    const manager = new ShardingManager(fromRoot('app', 'main.ts'), {
       token,
       execArgv: ['--import', 'tsx'],
       totalShards: shards,

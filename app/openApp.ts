@@ -1,17 +1,17 @@
 import type { Db } from 'mongodb';
+import { type Clock, systemClock } from '../src/clock.js';
+import type { Config } from '../src/config.js';
+import { type Collections, collections, ensureIndexes } from '../src/db/collections.js';
+import { type Database, openDatabase } from '../src/db/connect.js';
+import type { AppDeps } from '../src/deps.js';
+import type { Logger } from '../src/logger.js';
+import { startPeriodic } from '../src/periodic.js';
+import { cryptoRng, type Rng } from '../src/rng.js';
 import { ensureLedgerIndexes, ledgerCollections } from '../utils/ledger/documents.js';
 import { Ledger } from '../utils/ledger/ledger.js';
 import { type RecoveryReport, recoverLedger } from '../utils/ledger/recovery.js';
-import { type Clock, systemClock } from './clock.js';
-import type { Config } from './config.js';
-import { type Collections, collections, ensureIndexes } from './db/collections.js';
-import { type Database, openDatabase } from './db/connect.js';
-import type { AppDeps } from './deps.js';
-import type { Logger } from './logger.js';
-import { startPeriodic } from './periodic.js';
-import { cryptoRng, type Rng } from './rng.js';
 
-export type { AppDeps } from './deps.js';
+export type { AppDeps } from '../src/deps.js';
 
 export interface App extends AppDeps {
   database: Database;

@@ -1,15 +1,15 @@
+import { Cooldowns } from '../src/cooldowns/cooldowns.js';
+import type { Assembly } from '../src/features/assemble.js';
+import type { FeatureInfra } from '../src/features/feature.js';
+import { I18n } from '../src/i18n/i18n.js';
+import type { BotDeps } from '../src/interactions/types.js';
+import { ChannelPoster, type PostTransport } from '../src/posting/channelPoster.js';
+import { ProfileDirectory } from '../src/profiles/profileDirectory.js';
+import { RuntimeConfig } from '../src/runtimeConfig/runtimeConfig.js';
+import { Scheduler } from '../src/scheduler/scheduler.js';
 import { HoldStore } from '../utils/holds/holdStore.js';
 import { Holds } from '../utils/holds/holds.js';
-import type { AppDeps } from './app.js';
-import { Cooldowns } from './cooldowns/cooldowns.js';
-import type { Assembly } from './features/assemble.js';
-import type { FeatureInfra } from './features/feature.js';
-import { I18n } from './i18n/i18n.js';
-import type { BotDeps } from './interactions/types.js';
-import { ChannelPoster, type PostTransport } from './posting/channelPoster.js';
-import { ProfileDirectory } from './profiles/profileDirectory.js';
-import { RuntimeConfig } from './runtimeConfig/runtimeConfig.js';
-import { Scheduler } from './scheduler/scheduler.js';
+import type { AppDeps } from './openApp.js';
 
 export interface BotDepsOptions {
   /** Where channel posts go: Discord, the console, or a test's recorder. */

@@ -5,9 +5,9 @@
  */
 
 import { ASSEMBLY } from '../commands/index.js';
+import { runCli } from '../src/cli.js';
 import { checkInvariants } from '../utils/ledger/invariants.js';
-import { openApp, runLedgerRecovery } from './app.js';
-import { runCli } from './cli.js';
+import { openApp, runLedgerRecovery } from './openApp.js';
 
 await runCli(async (config, log) => {
   const app = await openApp(config, log);

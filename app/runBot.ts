@@ -1,12 +1,12 @@
-import { ASSEMBLY } from '../../commands/index.js';
-import { openApp } from '../app.js';
-import { prepareBotDeps } from '../botDeps.js';
-import type { Config } from '../config.js';
-import { serveHttp } from '../http/serve.js';
-import { InteractionRuntime } from '../interactions/runtime.js';
-import type { Logger } from '../logger.js';
-import { createDiscordClient, startDiscordBot } from './discordBot.js';
-import { discordPostTransport } from './discordPostTransport.js';
+import { ASSEMBLY } from '../commands/index.js';
+import type { Config } from '../src/config.js';
+import { createDiscordClient, startDiscordBot } from '../src/discord/discordBot.js';
+import { discordPostTransport } from '../src/discord/discordPostTransport.js';
+import { serveHttp } from '../src/http/serve.js';
+import { InteractionRuntime } from '../src/interactions/runtime.js';
+import type { Logger } from '../src/logger.js';
+import { prepareBotDeps } from './botDeps.js';
+import { openApp } from './openApp.js';
 
 /**
  * The bot on Discord until SIGINT/SIGTERM; then it stops taking interactions, finishes
