@@ -111,7 +111,7 @@ export class ConsoleSession {
       const known = this.deps.runtime.commands.map((c) => `/${c.data.name}`).join(', ');
       throw new ConsoleLineError(`there is no /${action.commandName} (commands: ${known})`);
     }
-    const path = resolveCommandPath(module, [action.group, action.subcommand]);
+    const path = resolveCommandPath(module, [action.group, action.subcommand], action.loose);
     const where = `/${[module.data.name, path.group, path.subcommand].filter(Boolean).join(' ')}`;
     const { identities } = this.deps;
     const { options, users } = convertOptions(where, path.options, action.args, {

@@ -13,6 +13,8 @@ export type ConsoleAction =
       commandName: string;
       group: string | null;
       subcommand: string | null;
+      /** Words after the subcommand that are not `name:value` (a member writing `give bob 50`). */
+      loose: string[];
       args: Map<string, string>;
     }
   | { kind: 'click'; as: string | null; target: string }
@@ -96,6 +98,7 @@ export function parseConsoleLine(line: string): ConsoleAction {
     commandName: head.slice(1),
     group: words[0] ?? null,
     subcommand: words[1] ?? null,
+    loose: words.slice(2),
     args,
   };
 }
@@ -121,6 +124,7 @@ type LeafOption = Exclude<
 export function resolveCommandPath(
   module: CommandModule,
   words: (string | null)[],
+  loose: string[] = [],
 ): { group: string | null; subcommand: string | null; options: LeafOption[] } {
   const usage = (list: { name: string }[]) => list.map((o) => o.name).join(', ');
   const top = module.data.options ?? [];
@@ -139,10 +143,25 @@ export function resolveCommandPath(
     return { group: group.name, subcommand: sub.name, options: (sub.options ?? []) as LeafOption[] };
   }
   const sub = subs.find((s) => names(s, w1 ?? null));
-  if (!sub || sub.type !== ApplicationCommandOptionType.Subcommand || w2) {
+  if (sub && sub.type === ApplicationCommandOptionType.Subcommand && w2) {
+    throw optionsByName(`/${module.data.name} ${w1}`, (sub.options ?? []) as LeafOption[], [w2, ...loose]);
+  }
+  if (!sub || sub.type !== ApplicationCommandOptionType.Subcommand) {
     throw new ConsoleLineError(`/${module.data.name} needs one of: ${usage([...groups, ...subs])}`);
   }
   return { group: null, subcommand: sub.name, options: (sub.options ?? []) as LeafOption[] };
+}
+
+/**
+ * Values typed without their names (`/cookies give bob 50`): Discord's client asks for each
+ * option by name, so the console says how to write them, with the member's own values in the
+ * options' order (`user:bob amount:50`).
+ */
+function optionsByName(command: string, options: LeafOption[], values: string[]): ConsoleLineError {
+  if (options.length === 0)
+    return new ConsoleLineError(`${command} takes no options; drop "${values.join(' ')}"`);
+  const example = options.map((option, i) => `${option.name}:${values[i] ?? '…'}`).join(' ');
+  return new ConsoleLineError(`${command} takes its options as name:value: ${command} ${example}`);
 }
 
 /** How the console finds the member and the channel a typed name means. */

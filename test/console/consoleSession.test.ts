@@ -113,6 +113,11 @@ describe('the local console', () => {
   it.each([
     ['/cookies', '/cookies needs one of: balance, collect, give, steal, profile, history, leaderboard'],
     ['/cookies give user:bob', '/cookies give needs amount:…'],
+    [
+      '/cookies give bob 50',
+      '/cookies give takes its options as name:value: /cookies give user:bob amount:50',
+    ],
+    ['/cookies give bob', '/cookies give takes its options as name:value: /cookies give user:bob amount:…'],
     ['/cookies give user:bob amount:ten', 'amount must be a whole number'],
     ['/cookies give user:bob amount:5 tip:yes', '/cookies give has no option "tip" (options: user, amount)'],
     ['/nope', 'there is no /nope'],

@@ -9,7 +9,7 @@ import { MILLI_PER_POINT } from '../amounts.js';
 import type { Holds } from '../holds/holds.js';
 import type { PlaceEconomy } from '../placeEconomy.js';
 import { type Changes, PlaceBoard } from './board.js';
-import { type Placed, PlacePlacements, type PlaceRequest } from './placements.js';
+import { type Placed, PlacePlacements, type PlaceRequest, refuseOutside } from './placements.js';
 import type { CanvasDoc, PixelEventDoc, PlaceStore } from './placeStore.js';
 import { PlacePosts } from './posts.js';
 import { PlaceRollbacks } from './rollbacks.js';
@@ -232,8 +232,9 @@ export class PlaceService {
     return { placements, earned };
   }
 
-  /** A pixel's current state and how often it was painted (null: never). */
+  /** A pixel's current state and how often it was painted (null: never; off the canvas: refused). */
   async pixelInfo(x: number, y: number) {
+    refuseOutside(await this.size(), x, y);
     const pixel = await this.deps.store.pixel(x, y);
     if (!pixel) return null;
     return { pixel, painted: await this.deps.store.paintedCount(x, y) };

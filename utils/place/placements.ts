@@ -53,22 +53,7 @@ export class PlacePlacements {
   async place(request: PlaceRequest): Promise<Placed> {
     if (!(await this.deps.runtimeConfig.get('place_enabled')))
       throw featureDisabled('place:errors.disabled', 'place_enabled');
-    const canvas = await this.deps.size();
-    if (
-      !Number.isInteger(request.x) ||
-      !Number.isInteger(request.y) ||
-      request.x < 0 ||
-      request.y < 0 ||
-      request.x >= canvas.width ||
-      request.y >= canvas.height
-    ) {
-      throw invalidInputText(`(${request.x}, ${request.y}) is outside the canvas`, 'place:errors.outside', {
-        x: request.x,
-        y: request.y,
-        maxX: canvas.width - 1,
-        maxY: canvas.height - 1,
-      });
-    }
+    refuseOutside(await this.deps.size(), request.x, request.y);
     if (!Number.isInteger(request.color) || request.color < 0 || request.color >= PALETTE.length) {
       throw invalidInputText(`no colour ${request.color}`, 'place:errors.color', { max: PALETTE.length - 1 });
     }
@@ -185,4 +170,16 @@ export function notEnoughPoints(balance: number, cost: number): AppError {
  */
 export function placementId(userId: string, opId: string): string {
   return `${userId}:${opId}`;
+}
+
+/** A coordinate off the canvas is refused with the canvas's bounds (a placement, `/place info`). */
+export function refuseOutside(canvas: { width: number; height: number }, x: number, y: number): void {
+  if (Number.isInteger(x) && Number.isInteger(y) && x >= 0 && y >= 0 && x < canvas.width && y < canvas.height)
+    return;
+  throw invalidInputText(`(${x}, ${y}) is outside the canvas`, 'place:errors.outside', {
+    x,
+    y,
+    maxX: canvas.width - 1,
+    maxY: canvas.height - 1,
+  });
 }
