@@ -81,8 +81,9 @@ export function wholeNumberSetting(
   };
 }
 
-const ON = ['on', 'true', 'yes', '1'];
-const OFF = ['off', 'false', 'no', '0'];
+/** The words an admin may set a flag with, in either language: the bot shows `on`/`off`, `an`/`aus`. */
+const ON = ['on', 'true', 'yes', '1', 'an', 'ein', 'ja'];
+const OFF = ['off', 'false', 'no', '0', 'aus', 'nein'];
 
 export function flagSetting(description: string, def: boolean): Setting<boolean> {
   return {

@@ -46,7 +46,7 @@ describe('runtime configuration', () => {
     ['cookies.give_max', '0', 'must be at least 1', 'muss mindestens 1 sein'],
     ['cookies.give_max', '2.5', 'must be a whole number', 'muss eine ganze Zahl sein'],
     ['cookies.leaderboard_size', '26', 'must be at most 25', 'darf höchstens 25 sein'],
-    ['cookies.give_enabled', 'maybe', 'must be on or off', 'muss on oder off sein'],
+    ['cookies.give_enabled', 'maybe', 'must be on or off', 'muss an oder aus sein'],
   ])(
     "refuses %s = %j with the rule it breaks, in the admin's language, and stores nothing",
     async (key, value, en, de) => {
