@@ -5,7 +5,13 @@ import type { Translator } from '../../src/i18n/i18n.js';
 import { defineComponent } from '../../src/interactions/componentIds.js';
 import { defineComponentHandler } from '../../src/interactions/defineCommand.js';
 import type { ButtonSpec, Reply, Subcommand } from '../../src/interactions/types.js';
-import { canDouble, cardLabel, handValue } from '../../utils/games/houseGames/blackjack/rules.js';
+import {
+  type BlackjackState,
+  canDouble,
+  cardLabel,
+  handValue,
+  isNatural,
+} from '../../utils/games/houseGames/blackjack/rules.js';
 import { GAMES_MESSAGES } from '../../utils/games/messages.js';
 import type { RoundDoc } from '../../utils/games/roundStore.js';
 import { parseOptions } from '../options.js';
@@ -43,6 +49,17 @@ export const blackjackButtonHandler = defineComponentHandler(blackjackButton, {
   },
 });
 
+/** How a finished hand ended, in the game's words: bust, the dealer's bust, blackjack, or who is higher. */
+export function verdict(hand: BlackjackState, i18n: Translator): string {
+  const you = handValue(hand.player).total;
+  const dealer = handValue(hand.dealer).total;
+  if (you > 21) return i18n.t('games:blackjack.verdict.bust');
+  if (isNatural(hand.player) && !isNatural(hand.dealer)) return i18n.t('games:blackjack.verdict.natural');
+  if (dealer > 21) return i18n.t('games:blackjack.verdict.dealerBust');
+  const key = you > dealer ? 'higher' : you < dealer ? 'lower' : 'tie';
+  return i18n.t(`games:blackjack.verdict.${key}`, { you, dealer });
+}
+
 /** The table: the member's cards, the dealer's (one hidden while the hand is on), and the buttons. */
 export function handReply(round: RoundDoc, i18n: Translator): Reply {
   const hand = round.hand;
@@ -57,7 +74,7 @@ export function handReply(round: RoundDoc, i18n: Translator): Reply {
     i18n.t('games:blackjack.dealer', { cards: dealer }),
     i18n.t('games:blackjack.bet', { bet: i18n.cookies(round.bet), doubled: hand.doubled ? ' ×2' : '' }),
   ];
-  if (round.status === 'settled') lines.push(resultLine(round, i18n));
+  if (round.status === 'settled') lines.push(verdict(hand, i18n), resultLine(round, i18n));
   else if (!open) lines.push(i18n.t('games:round.pending'));
   const button = (action: 'hit' | 'stand' | 'double', style: ButtonSpec['style']): ButtonSpec => ({
     customId: blackjackButton.build({ round: round._id, action, step: round.step }),
