@@ -1,5 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ASSEMBLY } from '../../commands/index.js';
+import { I18n } from '../../src/i18n/i18n.js';
+import { describeAppError } from '../../src/interactions/errorReplies.js';
 import type { BotDeps } from '../../src/interactions/types.js';
 import { seededRng } from '../../src/rng.js';
 import { checkInvariants } from '../../utils/ledger/invariants.js';
@@ -160,6 +162,23 @@ describe('poker tables and their Cookies', () => {
     expect(await cookiesOf(deps, BEN)).toBe(GRANT - 5);
     expect((await cookiesOf(deps, ANN)) + (await cookiesOf(deps, CAL))).toBe(2 * GRANT + 5);
     await expectSound(deps, table);
+  });
+
+  it('GIVEN a member who is not the host WHEN they press Start or Close THEN they are told only the host does, by name, in English and German, and nothing happens', async () => {
+    const { deps } = await setUp();
+    await openTable(deps, 'host', [ANN, BEN]);
+    const i18n = new I18n(ASSEMBLY.messages);
+    const refusal = (error: unknown, locale: 'en' | 'de') =>
+      describeAppError(error as never, ASSEMBLY.errorMessages, i18n.for(locale));
+    const start = await deps.services.poker.start('host', BEN).catch((error: unknown) => error);
+    expect(refusal(start, 'en')).toContain(`Only the host, <@${ANN}>, deals the first hand`);
+    expect(refusal(start, 'de')).toContain(`Nur der Gastgeber, <@${ANN}>, teilt die erste Hand aus`);
+    const close = await deps.services.poker.close('host', BEN).catch((error: unknown) => error);
+    expect(refusal(close, 'en')).toContain(`Only the host, <@${ANN}>, closes this table.`);
+    expect(refusal(close, 'de')).toContain(`Nur der Gastgeber, <@${ANN}>, schließt diesen Tisch.`);
+    const table = (await deps.services.poker.get('host')) as TableDoc;
+    expect(table.game.hand).toBeFalsy();
+    expect(table.status).not.toBe('closed');
   });
 
   it('GIVEN the same action pressed twice at once THEN it applies once', async () => {

@@ -1,5 +1,5 @@
 import type { Clock } from '../../src/clock.js';
-import { AppError, featureDisabled, invalidInputText, notYourButton } from '../../src/errors.js';
+import { AppError, featureDisabled, invalidInputText } from '../../src/errors.js';
 import type { Logger } from '../../src/logger.js';
 import type { Rng } from '../../src/rng.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
@@ -187,7 +187,7 @@ export class PokerService {
   async start(tableId: string, actorId: string | null): Promise<TableDoc> {
     // A timer (actorId null) deals as well, but is no sign of life at the table.
     const table = await this.#table(tableId);
-    if (actorId !== null && actorId !== table.hostId) throw notYourButton(table.hostId);
+    if (actorId !== null && actorId !== table.hostId) throw hostOnly(table.hostId, 'poker:errors.hostStarts');
     if (table.status === 'closed') throw tableClosed(tableId);
     if (table.game.hand && table.game.hand.street !== 'done') return table;
     if (playableSeats(table.game).length < 2) {
@@ -251,7 +251,8 @@ export class PokerService {
   async close(tableId: string, actorId: string | null): Promise<TableDoc> {
     for (;;) {
       let table = await this.#table(tableId);
-      if (actorId !== null && actorId !== table.hostId) throw notYourButton(table.hostId);
+      if (actorId !== null && actorId !== table.hostId)
+        throw hostOnly(table.hostId, 'poker:errors.hostCloses');
       if (table.status === 'closed' && table.pending.length === 0) return table;
       const decided = new Map<string, HoldDoc>();
       for (const move of table.pending.filter((m) => m.kind === 'buyin' && m.state === 'applying')) {
@@ -318,4 +319,9 @@ export function seatOf(table: TableDoc, userId: string): number | null {
   const seat = table.game.seats.findIndex((s) => s?.userId === userId);
   if (seat >= 0) return seat;
   return table.pending.find((m) => m.kind === 'buyin' && m.userId === userId)?.seat ?? null;
+}
+
+/** A table's own controls (start, close) are its host's: the refusal says who the host is. */
+function hostOnly(hostId: string, messageKey: string): AppError {
+  return invalidInputText(`only the host ${hostId} may do this`, messageKey, { host: hostId });
 }
