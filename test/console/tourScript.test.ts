@@ -97,7 +97,7 @@ describe('npm start -- --script', () => {
     expect(stdout).toContain('🍪 Gesammelt');
     expect(stdout).toContain('Letzter Überfall:');
     expect(stdout).toMatch(
-      /> \/hunt verlauf\n\[ephemeral\] Revision 1 · #1 · 50, 50, 50, 50, 50, 50, 50, 50 → \d+,\d\d %/,
+      /> \/jagd verlauf\n\[ephemeral\] Revision 1 · #1 · 50, 50, 50, 50, 50, 50, 50, 50 → \d+,\d\d %/,
     );
     expect(code).toBe(0);
   });

@@ -12,15 +12,15 @@ describe('a flag setting in German', () => {
     await c.session.run('!locale de');
     c.take();
 
-    await c.session.run('as admin /admin laufzeit setzen schlüssel:place_enabled wert:aus');
+    await c.session.run('as admin /admin einstellungen setzen schlüssel:place_enabled wert:aus');
     expect(c.take()).toContain('place_enabled (Mitglieder können Pixel setzen): an → aus.');
     expect(await c.deps.runtimeConfig.get('place_enabled')).toBe(false);
 
-    await c.session.run('as admin /admin laufzeit setzen schlüssel:place_enabled wert:an');
+    await c.session.run('as admin /admin einstellungen setzen schlüssel:place_enabled wert:an');
     expect(c.take()).toContain('place_enabled (Mitglieder können Pixel setzen): aus → an.');
     expect(await c.deps.runtimeConfig.get('place_enabled')).toBe(true);
 
-    await c.session.run('as admin /admin laufzeit setzen schlüssel:place_enabled wert:vielleicht');
+    await c.session.run('as admin /admin einstellungen setzen schlüssel:place_enabled wert:vielleicht');
     expect(c.take()).toContain('muss an oder aus sein');
     expect(await c.deps.runtimeConfig.get('place_enabled')).toBe(true);
   });
