@@ -118,7 +118,7 @@ describe('money in play, tried from outside', () => {
     for (let x = 0; x < 3; x++) await place.place({ opId: `p${x}`, userId: ANN, x, y: 0, color: 5 });
     await place.rollbacks.plan({ id: 'rb', adminId: 'admin', target: ANN });
     // What a process leaves when it dies right after taking the rollback (its lease runs a minute).
-    const claimed = await new PlaceStore(t.db).claimRollback(
+    const claimed = await new PlaceStore(t.db).rollbacks.claim(
       'rb',
       true,
       'dead',

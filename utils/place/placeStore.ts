@@ -4,7 +4,7 @@ import { isDuplicateKey } from '../../src/db/duplicateKey.js';
 import { TurnBatcher } from '../ledger/turnBatcher.js';
 import { insertEach, settleEach } from './bulkWriteStore.js';
 import { PlacementStore } from './placementStore.js';
-import { type RollbackDoc, RollbackStore } from './rollbackStore.js';
+import { RollbackStore } from './rollbackStore.js';
 
 /**
  * The canvas: `revision` is the last revision handed out (a counter), `committed` the
@@ -346,16 +346,5 @@ export class PlaceStore {
       .sort({ _id: -1 })
       .limit(1)
       .next();
-  }
-
-  /** Takes the right to apply a rollback (`rollbacks.claim`). */
-  claimRollback(
-    id: string,
-    refund: boolean,
-    owner: string,
-    now: Date,
-    until: Date,
-  ): Promise<RollbackDoc | null> {
-    return this.rollbacks.claim(id, refund, owner, now, until);
   }
 }
