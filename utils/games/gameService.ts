@@ -57,8 +57,8 @@ export class GameService {
    * payout as a multiple of the bet (the vault's rule turns it into a bet, utils/vault/).
    */
   vaultQuotes(): { game: GameName; maxMultiplier: number }[] {
-    return HOUSE_GAMES.flatMap((game) =>
-      'vaultQuote' in game ? [{ game: game.name, maxMultiplier: game.maxMultiplier(game.vaultQuote) }] : [],
+    return HOUSE_GAMES.flatMap(({ name, vaultQuote, maxMultiplier }) =>
+      vaultQuote ? [{ game: name, maxMultiplier: maxMultiplier(vaultQuote) }] : [],
     );
   }
 

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { Messages, Translator } from '../../../src/i18n/i18n.js';
 import type { Rng } from '../../../src/rng.js';
 import type { FairnessInput } from '../fairness.js';
+import { floatsFor } from './floats.js';
 
 /** A round's choices beyond its bet (the coin's side, the dice's target), as stored on the round. */
 export type GameParams = Record<string, string | number>;
@@ -91,3 +92,21 @@ export interface HandHouseGame<N extends string = string> extends HouseGameBase<
 }
 
 export type HouseGame<N extends string = string> = InstantHouseGame<N> | HandHouseGame<N>;
+
+/**
+ * An instant game's entry from its rules: what its seeds decide (`recompute`), what a round
+ * recorded (`recorded`) and one simulated round (`simulate`) all follow from `play` on the
+ * round's floats, so an entry states only what is its own.
+ */
+export function defineInstantGame<N extends string>(
+  entry: Omit<InstantHouseGame<N>, 'recompute' | 'recorded' | 'simulate'>,
+): InstantHouseGame<N> {
+  const played = (seeds: FairnessInput, bet: number, params: GameParams) =>
+    entry.play(floatsFor(seeds, entry.floatsNeeded), bet, params);
+  return {
+    ...entry,
+    recompute: (seeds, bet, params) => JSON.stringify(played(seeds, bet, params).outcome),
+    recorded: (round) => (round.outcome ? JSON.stringify(round.outcome) : null),
+    simulate: (seeds, bet, params) => ({ staked: bet, paid: played(seeds, bet, params).payout }),
+  };
+}

@@ -1,8 +1,7 @@
 import { ApplicationCommandOptionType } from 'discord.js';
 import { z } from 'zod';
 import { localized } from '../../../../src/i18n/definitions.js';
-import { floatsFor } from '../floats.js';
-import type { InstantHouseGame } from '../houseGame.js';
+import { defineInstantGame } from '../houseGame.js';
 import de from './messages.de.json' with { type: 'json' };
 import en from './messages.en.json' with { type: 'json' };
 import { type CoinSide, coinflip } from './rules.js';
@@ -12,7 +11,7 @@ const params = z.object({ side: z.enum(['heads', 'tails']) });
 const sideOf = (p: Record<string, string | number>) => p.side as CoinSide;
 
 /** Heads or tails at 1.96 × the bet. */
-export const coinflipGame = {
+export const coinflipGame = defineInstantGame({
   name: 'coinflip',
   kind: 'instant',
   messages: { en, de },
@@ -21,13 +20,6 @@ export const coinflipGame = {
   floatsNeeded: coinflip.floatsNeeded,
   maxMultiplier: (p) => coinflip.maxMultiplier({ side: sideOf(p) }),
   play: (floats, bet, p) => coinflip.play(floats, bet, { side: sideOf(p) }),
-  recompute: (seeds, bet, p) =>
-    JSON.stringify(coinflip.play(floatsFor(seeds, coinflip.floatsNeeded), bet, { side: sideOf(p) }).outcome),
-  recorded: (round) => (round.outcome ? JSON.stringify(round.outcome) : null),
-  simulate: (seeds, bet, p) => ({
-    staked: bet,
-    paid: coinflip.play(floatsFor(seeds, coinflip.floatsNeeded), bet, { side: sideOf(p) }).payout,
-  }),
   options: [
     {
       type: ApplicationCommandOptionType.String,
@@ -50,4 +42,4 @@ export const coinflipGame = {
   vaultQuote: {},
   // Even odds, drawn as the simulation draws every chance (sim/random.ts).
   simParams: (rng) => ({ side: rng.int(0, 1_000_000) < 500_000 ? 'heads' : 'tails' }),
-} as const satisfies InstantHouseGame<'coinflip'>;
+});

@@ -1,8 +1,7 @@
 import { ApplicationCommandOptionType } from 'discord.js';
 import { z } from 'zod';
 import { localized } from '../../../../src/i18n/definitions.js';
-import { floatsFor } from '../floats.js';
-import type { InstantHouseGame } from '../houseGame.js';
+import { defineInstantGame } from '../houseGame.js';
 import de from './messages.de.json' with { type: 'json' };
 import en from './messages.en.json' with { type: 'json' };
 import { DICE_MAX_TARGET, DICE_MIN_TARGET, dice } from './rules.js';
@@ -12,7 +11,7 @@ const params = z.object({ target: z.number().int().min(DICE_MIN_TARGET).max(DICE
 const targetOf = (p: Record<string, string | number>) => Number(p.target);
 
 /** A roll of 1–100 at or under the member's target, paying 97/target × the bet. */
-export const diceGame = {
+export const diceGame = defineInstantGame({
   name: 'dice',
   kind: 'instant',
   messages: { en, de },
@@ -21,13 +20,6 @@ export const diceGame = {
   floatsNeeded: dice.floatsNeeded,
   maxMultiplier: (p) => dice.maxMultiplier({ target: targetOf(p) }),
   play: (floats, bet, p) => dice.play(floats, bet, { target: targetOf(p) }),
-  recompute: (seeds, bet, p) =>
-    JSON.stringify(dice.play(floatsFor(seeds, dice.floatsNeeded), bet, { target: targetOf(p) }).outcome),
-  recorded: (round) => (round.outcome ? JSON.stringify(round.outcome) : null),
-  simulate: (seeds, bet, p) => ({
-    staked: bet,
-    paid: dice.play(floatsFor(seeds, dice.floatsNeeded), bet, { target: targetOf(p) }).payout,
-  }),
   options: [
     {
       type: ApplicationCommandOptionType.Integer,
@@ -43,4 +35,4 @@ export const diceGame = {
   ],
   // Its largest bet depends on the target: /vault show does not quote one.
   simParams: (rng) => ({ target: 10 + rng.int(0, 81) }),
-} as const satisfies InstantHouseGame<'dice'>;
+});

@@ -1,12 +1,11 @@
 import { z } from 'zod';
-import { floatsFor } from '../floats.js';
-import type { InstantHouseGame } from '../houseGame.js';
+import { defineInstantGame } from '../houseGame.js';
 import de from './messages.de.json' with { type: 'json' };
 import en from './messages.en.json' with { type: 'json' };
 import { slots } from './rules.js';
 
 /** Three weighted reels; three of a kind pays up to 100 × the bet. */
-export const slotsGame = {
+export const slotsGame = defineInstantGame({
   name: 'slots',
   kind: 'instant',
   messages: { en, de },
@@ -14,13 +13,6 @@ export const slotsGame = {
   floatsNeeded: slots.floatsNeeded,
   maxMultiplier: () => slots.maxMultiplier({}),
   play: (floats, bet) => slots.play(floats, bet, {}),
-  recompute: (seeds, bet) =>
-    JSON.stringify(slots.play(floatsFor(seeds, slots.floatsNeeded), bet, {}).outcome),
-  recorded: (round) => (round.outcome ? JSON.stringify(round.outcome) : null),
-  simulate: (seeds, bet) => ({
-    staked: bet,
-    paid: slots.play(floatsFor(seeds, slots.floatsNeeded), bet, {}).payout,
-  }),
   options: [],
   drawn: (outcome, _, i18n) =>
     i18n.t('games:slots.reels', { reels: (outcome.reels as string[] | undefined)?.join(' ') ?? '' }),
@@ -28,4 +20,4 @@ export const slotsGame = {
   edgeCases: [{ label: 'slots', params: {}, documented: 0.0317, tolerance: 0.017, rounds: 1_000_000 }],
   vaultQuote: {},
   simParams: () => ({}),
-} as const satisfies InstantHouseGame<'slots'>;
+});
