@@ -32,7 +32,7 @@ describe('the interactive console', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => 
         createdAt: new Date(),
         unlinkedAt: null,
       } as never);
-    const port = 21_000 + (process.pid % 20_000);
+    const port = 22_000 + (process.pid % 2_000);
     const prompt = startNode(
       ['app/main.ts'],
       {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { FakeDiscord } from '../support/fakeDiscord.js';
 import { type LoggingProcess, startNode } from '../support/nodeProcess.js';
 
-const PORT = 41_000 + (process.pid % 10_000);
+const PORT = 30_000 + (process.pid % 2_000);
 
 /** `npm start` with a token, as an operator runs it: a real process, stopped with SIGTERM. */
 describe('the bot process', () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { FakeDiscord } from '../support/fakeDiscord.js';
 import { type LoggingProcess, startNode } from '../support/nodeProcess.js';
 
-const PORT = 31_000 + (process.pid % 10_000);
+const PORT = 28_000 + (process.pid % 2_000);
 
 /** `npm run start:sharded`: the ShardingManager spawns the bot as shard processes. */
 describe('the sharded bot', () => {

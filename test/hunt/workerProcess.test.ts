@@ -37,7 +37,7 @@ describe('a worker process against the bot process', () => {
       MONGODB_URI: inject('mongoUri'),
       MONGODB_DB_NAME: dbName,
       LOG_LEVEL: 'info',
-      HTTP_PORT: String(20_000 + (process.pid % 20_000)),
+      HTTP_PORT: String(20_000 + (process.pid % 2_000)),
       SCHEDULER_POLL_MS: '100',
     });
     await bot.waitForLog('"event":"http.listening"');

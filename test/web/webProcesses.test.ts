@@ -22,7 +22,11 @@ describe('two web processes', () => {
   const urls: string[] = [];
 
   beforeAll(async () => {
-    const base = 21_000 + (process.pid % 10_000) * 2;
+    // Each process test has its own range below Linux's ephemeral ports (32768 and up), which
+    // outgoing connections may hold: a port taken from there was once already in use
+    // (EADDRINUSE). worker 20000-21999, console 22000-23999, web 24000-27999, sharded
+    // 28000-29999, bot 30000-31999.
+    const base = 24_000 + (process.pid % 2_000) * 2;
     for (const port of [base, base + 1]) {
       const web = startNode(['app/web.ts'], {
         MONGODB_URI: inject('mongoUri'),
