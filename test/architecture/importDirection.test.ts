@@ -18,7 +18,7 @@ import { PROJECT_ROOT } from '../../src/paths.js';
  *   own two folders, and the `utils/` of the features it builds on (BUILDS_ON, acyclic); its
  *   commands also the command kit (`commands/*.ts`). Never another feature's `commands/`.
  * - Only the composition root imports the registry (`commands/index.ts`); the tools beside
- *   the product (`sim/`, `bench/`, `test/`) are entry points of their own and may too.
+ *   the product (`sim/`, `bench/`, `shots/`, `test/`) are entry points of their own and may too.
  */
 const KERNEL = 'src/';
 
@@ -93,7 +93,7 @@ function layerOf(path: string): Layer | null {
   const [top, second, third] = path.split('/');
   if ((top === 'utils' || top === 'commands') && second && third) return { feature: second, side: top };
   if (top === 'commands') return 'kit';
-  return null; // sim/, bench/, test/, web/: outside the product's layers
+  return null; // sim/, bench/, shots/, test/, web/: outside the product's layers
 }
 
 /** Why `from` may not import `to`, or null when it may. */

@@ -1,0 +1,20 @@
+/**
+ * `npm run shots`: a picture of every screen. Renders every image the bot
+ * draws (shots/images.ts) and the web page at three sizes, signed in and out,
+ * in both languages (shots/webPages.ts) into `out/shots/`, then writes the
+ * contact sheet `out/shots/index.html`.
+ */
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { writeContactSheet } from './contactSheet.js';
+import { renderImageShots } from './images.js';
+import { renderWebShots } from './webPages.js';
+
+const outDir = path.resolve(process.argv[2] ?? 'out/shots');
+await rm(outDir, { recursive: true, force: true });
+await mkdir(outDir, { recursive: true });
+const images = await renderImageShots(outDir);
+const pages = await renderWebShots(outDir);
+const sheet = await writeContactSheet(outDir, [...images, ...pages]);
+console.log(`shots: ${images.length} images, ${pages.length} web pages → ${sheet}`);
+process.exit(0);
