@@ -22,7 +22,7 @@ describe('ledger basics', () => {
     });
     expect(debit.legs[0]?.balanceAfter).toBe(30);
     await ledger.flush();
-    expect(await t.cols.cookies.findOne({ _id: 'alice' })).toEqual({ _id: 'alice', cookies: 30 });
+    expect(await t.cols.cookies.findOne({ _id: 'alice' })).toEqual({ _id: 'alice', cookies: 30, changes: 2 });
     expect((await checkInvariants(t.cols)).problems).toEqual([]);
   });
 
@@ -76,6 +76,7 @@ describe('ledger basics', () => {
       earned: 100_500,
       spent: 100_000,
       placements: 1,
+      changes: 2,
     });
     expect((await checkInvariants(t.cols)).problems).toEqual([]);
   });

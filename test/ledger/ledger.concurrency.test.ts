@@ -145,6 +145,7 @@ describe('ledger under concurrency', () => {
       earned: 100_000,
       spent: 0,
       placements: 0,
+      changes: 1,
     });
   });
 
@@ -152,7 +153,7 @@ describe('ledger under concurrency', () => {
     const ledger = makeLedger(t.cols);
     await Promise.all(Array.from({ length: 100 }, () => seedBalance(ledger, 'newbie', 3)));
     await ledger.flush();
-    expect(await t.cols.cookies.find({ _id: 'newbie' }).toArray()).toEqual([{ _id: 'newbie', cookies: 300 }]);
+    expect(await t.cols.cookies.find({ _id: 'newbie' }).toArray()).toEqual([{ _id: 'newbie', cookies: 300, changes: 100 }]);
     expect((await checkInvariants(t.cols)).problems).toEqual([]);
   });
 

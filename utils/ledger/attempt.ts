@@ -53,6 +53,8 @@ export interface AppliedLeg {
   side: LegSide;
   /** Null when the reply was lost and the leg was found applied by settling it. */
   balanceAfter: number | null;
+  /** The account's count of changes right after this leg; null when balanceAfter is. */
+  sequence: number | null;
 }
 
 /** What became of one leg; every kind but `applied` means this attempt's leg is not applied. */

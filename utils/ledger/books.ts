@@ -9,7 +9,12 @@ export interface BalanceDoc {
   fences?: Fence[];
   /** Set once on a hold's account that was decided empty for good: no credit may land on it. */
   closed?: boolean;
+  /** How many legs have applied to this account: each apply adds one in the same update (`sequence` on events). */
+  changes?: number;
 }
+
+/** The field that counts an account's changes; every apply increments it atomically with the balance. */
+export const CHANGES_FIELD = 'changes';
 
 /**
  * The largest balance any account may hold, in the currency's unit (whole Cookies, Place
@@ -79,6 +84,11 @@ export function negate(inc: Record<string, number>): Record<string, number> {
 export function readBalance(book: Book, doc: BalanceDoc | null): number {
   const value = (doc as Record<string, unknown> | null)?.[book.balanceField];
   return typeof value === 'number' ? value : 0;
+}
+
+/** The account's count of changes in a document an apply returned (0 on one written before the count existed). */
+export function readChanges(doc: BalanceDoc | null): number {
+  return typeof doc?.changes === 'number' ? doc.changes : 0;
 }
 
 /** Accounts under this prefix hold Cookies for a round or heist in play (utils/cookieEconomy.ts). */

@@ -97,6 +97,12 @@ export interface LedgerEventDoc {
   placements: number;
   /** Balance of `account` right after this change; null when recovery finished the change later. */
   balanceAfter: number | null;
+  /**
+   * The account's own count of changes right after this one (1 for its first): the order of
+   * an account's history, which timestamps cannot give when several changes share one.
+   * Null (or absent, on events written before it existed) when the change's reply was lost.
+   */
+  sequence?: number | null;
   source: string;
   beneficiary: string;
   reason: string;
@@ -139,6 +145,7 @@ export async function ensureLedgerIndexes(db: Db): Promise<void> {
   await Promise.all([
     c.ledgerEvents.createIndex({ opId: 1 }, { name: 'by_op' }),
     c.ledgerEvents.createIndex({ currency: 1, account: 1, at: -1 }, { name: 'by_account' }),
+    c.ledgerEvents.createIndex({ currency: 1, account: 1, sequence: -1 }, { name: 'by_account_sequence' }),
     c.ledgerStuckOps.createIndex({ resolvedAt: 1 }, { name: 'open_first' }),
     c.cookies.createIndex({ 'pendingOps.op': 1 }, { name: 'pending_ops', sparse: true }),
     c.placeWallets.createIndex({ 'pendingOps.op': 1 }, { name: 'pending_ops', sparse: true }),

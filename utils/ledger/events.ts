@@ -35,6 +35,7 @@ export function buildEvent(
   balanceAfter: number | null,
   at: Date,
   recovered: boolean,
+  sequence: number | null = null,
 ): LedgerEventDoc {
   const account = (side === 'debit' ? spec.from : spec.to) as string;
   const counterparty = side === 'debit' ? spec.to : spec.from;
@@ -53,6 +54,7 @@ export function buildEvent(
     amount: spec.amount,
     placements: side === 'debit' ? spec.placements : 0,
     balanceAfter,
+    sequence,
     source: spec.source,
     beneficiary: spec.to ?? spec.from ?? account,
     reason: spec.reason,

@@ -1,5 +1,5 @@
 import type { AppliedLeg, Attempt, AttemptContext, GroupedDebit, LegResult } from './attempt.js';
-import { type BalanceDoc, type Book, readBalance } from './books.js';
+import { type BalanceDoc, type Book, CHANGES_FIELD, readBalance, readChanges } from './books.js';
 import type { LegSide, PendingOp } from './documents.js';
 import { accountClosed, balanceLimit, inProgress, insufficient, reused, unavailable } from './errors.js';
 import { applyDebits, applyLeg, type Settled, settleLeg } from './legs.js';
@@ -47,7 +47,10 @@ export class LegWriter {
         );
         return this.#unanswered(a, book, account, side);
       }
-      if (doc) return { kind: 'applied', leg: { book, account, side, balanceAfter: readBalance(book, doc) } };
+      if (doc) {
+        const leg = { book, account, side, balanceAfter: readBalance(book, doc), sequence: readChanges(doc) };
+        return { kind: 'applied', leg };
+      }
       try {
         const explained = await this.#explainMiss(a, book, account, side);
         if (explained) return explained;
@@ -64,7 +67,7 @@ export class LegWriter {
 
   async #unanswered(a: Attempt, book: Book, account: string, side: LegSide): Promise<LegResult> {
     const settled = await this.#settle(a, book, account, side);
-    const leg: AppliedLeg = { book, account, side, balanceAfter: null };
+    const leg: AppliedLeg = { book, account, side, balanceAfter: null, sequence: null };
     return settled === 'applied' ? { kind: 'applied', leg } : { kind: 'fenced' };
   }
 
@@ -107,12 +110,14 @@ export class LegWriter {
         }
         // In order: each debit's balance after it is the balance after all, plus what followed it.
         let after = readBalance(first.book, doc);
+        let changes = readChanges(doc);
         for (const i of [...indices].reverse()) {
           results[i] = {
             status: 'fulfilled',
-            value: { _id: first.account, [first.book.balanceField]: after },
+            value: { _id: first.account, [first.book.balanceField]: after, [CHANGES_FIELD]: changes },
           };
           after += (items[i] as GroupedDebit).spec.amount;
+          changes -= 1;
         }
       }),
     );

@@ -1,6 +1,6 @@
 import type { Filter } from 'mongodb';
 import { isDuplicateKey } from '../../src/db/duplicateKey.js';
-import { asUpdate, type BalanceDoc, type Book, negate, readBalance } from './books.js';
+import { asUpdate, type BalanceDoc, type Book, CHANGES_FIELD, negate, readBalance } from './books.js';
 import type { LegSide, OperationSpec, PendingOp } from './documents.js';
 
 /**
@@ -26,14 +26,14 @@ export async function applyLeg(
   spec: OperationSpec,
   marker: PendingOp,
 ): Promise<BalanceDoc | null> {
-  const projection = { [book.balanceField]: 1 };
+  const projection = { [book.balanceField]: 1, [CHANGES_FIELD]: 1 };
   if (side === 'debit') {
     return book.collection.findOneAndUpdate(
       {
         ...applyGuard(account, marker),
         [book.balanceField]: { $gte: spec.amount + spec.reserve },
       } as Filter<BalanceDoc>,
-      asUpdate({ $inc: book.debitInc(spec), $push: { pendingOps: marker } }),
+      asUpdate({ $inc: { ...book.debitInc(spec), [CHANGES_FIELD]: 1 }, $push: { pendingOps: marker } }),
       { returnDocument: 'after', projection },
     );
   }
@@ -47,7 +47,7 @@ export async function applyLeg(
         closed: { $ne: true },
       } as Filter<BalanceDoc>,
       asUpdate({
-        $inc: book.creditInc(spec),
+        $inc: { ...book.creditInc(spec), [CHANGES_FIELD]: 1 },
         $push: { pendingOps: marker },
         ...(setOnInsert ? { $setOnInsert: setOnInsert } : {}),
       }),
@@ -71,7 +71,7 @@ export async function applyDebits(
   account: string,
   debits: readonly { spec: OperationSpec; marker: PendingOp }[],
 ): Promise<BalanceDoc | null> {
-  const inc: Record<string, number> = {};
+  const inc: Record<string, number> = { [CHANGES_FIELD]: debits.length };
   for (const { spec } of debits) {
     for (const [field, value] of Object.entries(book.debitInc(spec))) inc[field] = (inc[field] ?? 0) + value;
   }
@@ -85,7 +85,7 @@ export async function applyDebits(
       [book.balanceField]: { $gte: total + reserve },
     } as Filter<BalanceDoc>,
     asUpdate({ $inc: inc, $push: { pendingOps: { $each: debits.map((d) => d.marker) } } }),
-    { returnDocument: 'after', projection: { [book.balanceField]: 1 } },
+    { returnDocument: 'after', projection: { [book.balanceField]: 1, [CHANGES_FIELD]: 1 } },
   );
 }
 

@@ -50,7 +50,9 @@ export class Outcomes {
   /** Writes the audit events; a lost reply is followed by a read of what is stored. */
   async finish(a: Attempt, legs: AppliedLeg[]): Promise<LedgerOutcome> {
     const at = this.ctx.deps.clock.now();
-    const events = legs.map((leg) => buildEvent(a.spec, a.att, leg.side, leg.balanceAfter, at, false));
+    const events = legs.map((leg) =>
+      buildEvent(a.spec, a.att, leg.side, leg.balanceAfter, at, false, leg.sequence),
+    );
     for (let i = 0; i < PERSISTENCE; i++) {
       try {
         const stored =

@@ -76,13 +76,28 @@ export class LedgerQueries {
     } as Filter<BalanceDoc>);
   }
 
-  /** The last changes of one account's balance, newest first (`/cookies history`). */
-  history(currency: OperationSpec['currency'], account: string, limit: number): Promise<LedgerEventDoc[]> {
-    return this.deps.cols.ledgerEvents
-      .find({ currency, account })
-      .sort({ at: -1, _id: -1 })
-      .limit(limit)
-      .toArray();
+  /**
+   * The last changes of one account's balance, newest first (`/cookies history`), in the
+   * account's own order of changes (`sequence`): changes that share a timestamp keep the
+   * order in which they changed the balance, so each "balance after" follows from the one
+   * before. The few events without a sequence (a change whose reply was lost and that
+   * recovery finished, or one written before sequences existed) are placed by time.
+   */
+  async history(
+    currency: OperationSpec['currency'],
+    account: string,
+    limit: number,
+  ): Promise<LedgerEventDoc[]> {
+    const events = this.deps.cols.ledgerEvents;
+    const [sequenced, unsequenced] = await Promise.all([
+      events
+        .find({ currency, account, sequence: { $ne: null } })
+        .sort({ sequence: -1 })
+        .limit(limit)
+        .toArray(),
+      events.find({ currency, account, sequence: null }).sort({ at: -1, _id: -1 }).limit(limit).toArray(),
+    ]);
+    return mergeNewestFirst(sequenced, unsequenced, limit);
   }
 
   /** One account's changes by kind (count, money in, money out), optionally since a time. */
@@ -131,4 +146,30 @@ export class LedgerQueries {
   #memberIds() {
     return { $nin: [this.deps.houseAccountId], $not: new RegExp(`^(${POT_PREFIX}|${HOLD_PREFIX})`) };
   }
+}
+
+/**
+ * Merges an account's events in their sequence order with those that have none, newest
+ * first: an unsequenced event goes before the first sequenced one that is not newer than it.
+ */
+function mergeNewestFirst(
+  sequenced: LedgerEventDoc[],
+  unsequenced: LedgerEventDoc[],
+  limit: number,
+): LedgerEventDoc[] {
+  const merged: LedgerEventDoc[] = [];
+  let i = 0;
+  let j = 0;
+  while (merged.length < limit && (i < sequenced.length || j < unsequenced.length)) {
+    const next = sequenced[i];
+    const other = unsequenced[j];
+    if (next && (!other || next.at.getTime() >= other.at.getTime())) {
+      merged.push(next);
+      i++;
+    } else if (other) {
+      merged.push(other);
+      j++;
+    }
+  }
+  return merged;
 }
