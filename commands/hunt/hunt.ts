@@ -3,9 +3,11 @@ import { z } from 'zod';
 import { invalidInputText } from '../../src/errors.js';
 import { localized } from '../../src/i18n/definitions.js';
 import type { CommandContext, Reply, Subcommand } from '../../src/interactions/types.js';
+import { huntFacts } from '../../utils/hunt/guide.js';
 import { HUNT_MESSAGES } from '../../utils/hunt/messages.js';
 import { formatScore, MAX_WEIGHT, parseGuess, WEIGHTS } from '../../utils/hunt/scoring.js';
 import { parseOptions } from '../options.js';
+import { huntTask } from './guide.js';
 
 /** Every hunt command counts as activity (active-time rewards) before it answers. */
 async function active(ctx: CommandContext): Promise<string | null> {
@@ -55,7 +57,11 @@ export const tip: Subcommand = {
         weights: WEIGHTS,
         max: MAX_WEIGHT,
       });
-    const { tip: stored, window } = await ctx.deps.services.hunt.tip(ctx.actor.id, guess, path ?? null);
+    // Where the tip was made: its draw is told there when no hunt channel takes it.
+    const { tip: stored, window } = await ctx.deps.services.hunt.tip(ctx.actor.id, guess, path ?? null, {
+      channelId: ctx.invocation.channelId ?? null,
+      locale: ctx.serverI18n.locale,
+    });
     const line = await active(ctx);
     return withTime(
       {
@@ -91,18 +97,20 @@ export const status: Subcommand = {
     ...localized(HUNT_MESSAGES, 'commands.status'),
   },
   async run(ctx) {
-    const [s, beaconMode] = await Promise.all([
+    const [s, facts] = await Promise.all([
       ctx.deps.services.hunt.status(ctx.actor.id),
-      ctx.deps.runtimeConfig.get('hunt_beacon_mode'),
+      huntFacts(ctx.deps.runtimeConfig),
     ]);
     const lines = [
-      ctx.i18n.t('hunt:status.window', {
-        revision: s.revision,
+      huntTask(ctx.i18n, facts),
+      ctx.i18n.t('hunt:status.draw', {
+        round: s.revision,
+        count: facts.drawsPerDraw,
         atSeconds: Math.floor(s.window.closesAt.getTime() / 1000),
       }),
       s.window.beaconPath !== null
-        ? ctx.i18n.t('hunt:status.beacon', { path: s.window.beaconPath })
-        : beaconMode
+        ? ctx.i18n.t('hunt:status.beacon', { path: s.window.beaconPath, weight: facts.bonusPath.weight })
+        : facts.bonusPath.on
           ? ctx.i18n.t('hunt:status.beaconNext')
           : '',
       s.tip
@@ -115,6 +123,7 @@ export const status: Subcommand = {
       s.best === null
         ? ctx.i18n.t('hunt:status.noBest')
         : ctx.i18n.t('hunt:status.best', { best: formatScore(s.best, ctx.i18n.locale) }),
+      ctx.i18n.t('hunt:status.more'),
     ].filter(Boolean);
     return withTime({ ephemeral: true, content: lines.join('\n') }, await active(ctx));
   },
@@ -126,12 +135,12 @@ export const leaderboard: Subcommand = {
     ...localized(HUNT_MESSAGES, 'commands.leaderboard'),
   },
   async run(ctx) {
-    const { revision, rows } = await ctx.deps.services.hunt.leaderboard(10);
+    const { revision: round, rows } = await ctx.deps.services.hunt.leaderboard(10);
     const lines = rows.map((r, i) => `${i + 1}. <@${r.identity}> — ${formatScore(r.best, ctx.i18n.locale)}`);
     return {
       embeds: [
         {
-          title: ctx.i18n.t('hunt:leaderboard.title', { revision }),
+          title: ctx.i18n.t('hunt:leaderboard.title', { round }),
           description: lines.join('\n') || ctx.i18n.t('hunt:leaderboard.empty'),
         },
       ],
@@ -148,7 +157,7 @@ export const history: Subcommand = {
     const tips = await ctx.deps.services.hunt.history(ctx.actor.id, 10);
     const lines = tips.map((t) =>
       ctx.i18n.t('hunt:history.line', {
-        revision: t.revision,
+        round: t.revision,
         sequence: t.sequence,
         guess: t.guess.join(', '),
         score: formatScore(t.score ?? 0, ctx.i18n.locale),

@@ -30,7 +30,11 @@ export const huntReroll: Subcommand = {
     });
     return {
       ephemeral: true,
-      content: i18n.t('hunt:admin.hunt.rerollConfirm', { revision, next: revision + 1, members: players }),
+      content: i18n.t('hunt:admin.hunt.rerollConfirm', {
+        round: revision,
+        next: revision + 1,
+        count: players,
+      }),
       buttons: [button('apply', 'danger'), button('cancel', 'secondary')],
     };
   },
@@ -41,13 +45,18 @@ export const rerollButtonHandler = defineComponentHandler(rerollButton, {
   async run({ deps, actor, i18n, serverI18n }, { revision, action }) {
     const done = (content: string) => ({ update: true, ephemeral: true, content, buttons: [] });
     if (action === 'cancel') return done(i18n.t('hunt:admin.hunt.rerollCancelled'));
-    const { rerolled, task } = await deps.services.hunt.reroll(revision);
-    if (!rerolled) return done(i18n.t('hunt:admin.hunt.rerollStale', { revision, current: task.revision }));
+    const { rerolled, task } = await deps.services.hunt.reroll(revision, serverI18n.locale);
+    if (!rerolled)
+      return done(i18n.t('hunt:admin.hunt.rerollStale', { round: revision, current: task.revision }));
     await deps.services.admin.record({
       id: `hunt.reroll:${revision}`,
       actorId: actor.id,
-      text: serverI18n.t('hunt:admin.audit.huntRerolled', { actor: actor.id, revision, next: task.revision }),
+      text: serverI18n.t('hunt:admin.audit.huntRerolled', {
+        actor: actor.id,
+        round: revision,
+        next: task.revision,
+      }),
     });
-    return done(i18n.t('hunt:admin.hunt.rerollDone', { revision, next: task.revision }));
+    return done(i18n.t('hunt:admin.hunt.rerollDone', { next: task.revision }));
   },
 });

@@ -4,7 +4,13 @@ import type { MoneyLayer } from '../deps.js';
 import type { ErrorCode, ErrorMessage } from '../errors.js';
 import type { HttpRoutes } from '../http/server.js';
 import type { Locale, Messages } from '../i18n/i18n.js';
-import type { BotDeps, CommandModule, ComponentHandler, Subcommand } from '../interactions/types.js';
+import type {
+  BotDeps,
+  CommandContext,
+  CommandModule,
+  ComponentHandler,
+  Subcommand,
+} from '../interactions/types.js';
 import type { Setting } from '../runtimeConfig/settings.js';
 import type { TaskHandler } from '../scheduler/scheduler.js';
 import type { FeatureServices } from './services.js';
@@ -28,6 +34,18 @@ export interface AdminGroup {
   description_localizations?: Partial<Record<Locale, string>>;
   subcommands: readonly Subcommand[];
   components?: readonly ComponentHandler[];
+}
+
+/**
+ * A topic's explanation beyond the list of its commands: what a member must understand to
+ * take part (the hunt's task, scoring and rewards). `/help topic:` and the topic menu show it
+ * above the topic's commands.
+ */
+export interface HelpGuide {
+  /** The help category it explains: the catalog key its commands are listed under (`hunt:category`). */
+  category: string;
+  /** The explanation in the member's language (`ctx.i18n`), from the settings as they are now. */
+  explain(ctx: CommandContext): Promise<string>;
 }
 
 /**
@@ -59,6 +77,8 @@ export interface Feature {
    * the clock the books were written by.
    */
   checkInvariants?(db: Db, config: Config, ledger: MoneyLayer['ledger'], now: Date): Promise<string[]>;
+  /** Its explanation in /help, gathered by the help feature (`commandsFrom`). */
+  guide?: HelpGuide;
   createServices?(infra: FeatureInfra): Partial<FeatureServices>;
   /**
    * Routes on the bot's HTTP server (the hunt's worker API, the canvas's page and API). They

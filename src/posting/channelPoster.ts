@@ -75,6 +75,28 @@ export class ChannelPoster {
   }
 
   /**
+   * Posts in a channel a member acted in (a timed outcome told where it began, when no
+   * setting names a channel for it), in that channel's queue. A failure is logged and
+   * returned, never thrown, and stops no setting's posts.
+   */
+  async postIn(channelId: string, post: ChannelPost): Promise<PostResult> {
+    return this.#enqueue(channelId, async (): Promise<PostResult> => {
+      try {
+        await this.deps.transport.send(channelId, post);
+        return { status: 'posted', channelId };
+      } catch (error) {
+        const lasting = error instanceof PostRefused;
+        const reason = error instanceof Error ? error.message : String(error);
+        this.deps.log.warn(
+          { event: 'post.in_channel_failed', channelId, reason },
+          `a post to channel ${channelId} failed`,
+        );
+        return { status: 'failed', channelId, lasting, reason };
+      }
+    });
+  }
+
+  /**
    * Brings a message the bot sent up to date (a board whose game a timer moved on), in the
    * channel's queue. A failure is logged, never thrown: the next press updates the board anyway.
    */

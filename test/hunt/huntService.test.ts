@@ -54,7 +54,9 @@ describe('the hunt lottery and its rewards', () => {
     // next as soon as the first was drawn (a hunt in progress goes on without being asked).
     const opened = transport.posts.filter((p) => String(p.post.content).startsWith('🧭'));
     expect(opened.map((p) => p.channelId)).toEqual(['893000000000000900', '893000000000000900']);
-    expect(opened[0]?.post.content).toContain('the boosted path is **0** (2× draw weight)');
+    expect(opened[0]?.post.content).toContain(
+      'The bonus path of the next draw is **0** (a tip on it counts 2× in the draw)',
+    );
     await deps.runtimeConfig.set('place_draw_beacon_multiplier', '0', 'admin');
     const next = await hunt.tip(ANN, [5, 5, 5, 5, 5, 5, 5, 5], 0);
     clock.advance(next.window.closesAt.getTime() - clock.now().getTime());
@@ -94,7 +96,7 @@ describe('the hunt lottery and its rewards', () => {
     expect((await hunt.status(ANN)).best).toBe(10_000);
     const rerolled = transport.posts.filter((p) => String(p.post.content).startsWith('🎲'));
     expect(rerolled.map((p) => p.post.content)).toEqual([
-      '🎲 Revision 1 is over: its target was **0, 0, 0, 0, 0, 0, 0, 0**. Revision 2 has a new target; bests and tip numbers start again.',
+      '🎲 Round 1 is over: its target was **0, 0, 0, 0, 0, 0, 0, 0**. Round 2 has a new target; bests and tip numbers start again.',
     ]);
     expect((await checkInvariants(t.cols)).problems).toEqual([]);
   });

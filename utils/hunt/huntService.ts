@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Clock } from '../../src/clock.js';
 import { featureDisabled, invalidInputText } from '../../src/errors.js';
+import { LOCALES, type Locale } from '../../src/i18n/i18n.js';
 import type { Rng } from '../../src/rng.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
@@ -23,6 +24,7 @@ declare module '../../src/features/services.js' {
 const CLOSE_TASK = 'hunt.window.close';
 const OPENED_TASK = 'hunt.window.opened';
 const REROLLED_TASK = 'hunt.rerolled';
+const REROLLED = z.object({ revision: z.number().int(), locale: z.enum(LOCALES).optional() });
 
 /** What the hunt's timers tell the channel (the feature posts them). */
 export interface HuntAnnouncements {
@@ -32,6 +34,7 @@ export interface HuntAnnouncements {
     revision: number;
     target: number[];
     best: { identity: string; best: number } | null;
+    locale: Locale | null;
   }): Promise<void>;
 }
 
@@ -87,7 +90,7 @@ export class HuntService {
    * sequences start again. Only one reroll of a revision happens (a repeated or raced request
    * answers `rerolled: false`). Announced in the hunt channel by a timer, with the old target.
    */
-  async reroll(from: number): Promise<{ rerolled: boolean; task: TaskDoc }> {
+  async reroll(from: number, locale?: Locale): Promise<{ rerolled: boolean; task: TaskDoc }> {
     const task = await this.task();
     const rerolled =
       task.revision === from && (await this.deps.store.reroll(task, this.#target(), this.deps.clock.now()));
@@ -96,7 +99,7 @@ export class HuntService {
         id: `${REROLLED_TASK}:${from}`,
         kind: REROLLED_TASK,
         dueAt: this.deps.clock.now(),
-        payload: { revision: from },
+        payload: { revision: from, ...(locale ? { locale } : {}) },
       });
     }
     return { rerolled, task: await this.task() };
@@ -106,7 +109,7 @@ export class HuntService {
    * The window open now: its id, when it closes, and (Beacon-Hunt) its boosted path. It is
    * created on first use, with its close and its opening on timers.
    */
-  async currentWindow(): Promise<WindowDoc> {
+  async currentWindow(locale?: Locale): Promise<WindowDoc> {
     const [task, lengthS, beaconMode, paths] = await Promise.all([
       this.task(),
       this.deps.runtimeConfig.get('hunt_window_s'),
@@ -122,6 +125,7 @@ export class HuntService {
       closesAt: new Date((index + 1) * length),
       beaconPath: beaconMode ? this.deps.rng.int(0, paths) : null,
       status: 'open',
+      ...(locale ? { locale } : {}),
     });
     // Both timers are idempotent by window id: whoever comes first schedules them, so a process
     // that died right after creating the window leaves nothing unscheduled.
@@ -148,17 +152,21 @@ export class HuntService {
     }
   }
 
-  /** A tip for the current window; a new tip in the same window replaces the pending one. */
+  /**
+   * A tip for the current window; a new tip in the same window replaces the pending one. A
+   * member's tip records where it was made (`where`), so its draw can be told there.
+   */
   async tip(
     identity: string,
     guess: number[],
     path: number | null,
+    where?: { channelId: string | null; locale: Locale },
   ): Promise<{ tip: TipDoc; window: WindowDoc }> {
     if (guess.length !== WEIGHTS || guess.some((g) => !Number.isInteger(g) || g < 0 || g > MAX_WEIGHT)) {
       throw invalidInputText('not a guess', 'hunt:errors.guess', { weights: WEIGHTS, max: MAX_WEIGHT });
     }
     await this.assertEnabled();
-    const window = await this.currentWindow();
+    const window = await this.currentWindow(where?.locale);
     // Its timer ran already (another process's clock is a little ahead): this window is drawn.
     if (window.status !== 'open') {
       throw invalidInputText('the window is drawing', 'hunt:errors.drawing', {
@@ -179,6 +187,7 @@ export class HuntService {
       path: window.beaconPath === null ? null : path,
       at: this.deps.clock.now(),
       status: 'pending',
+      ...(where ? { channelId: where.channelId, locale: where.locale } : {}),
     };
     await this.deps.store.putTip(tip);
     return { tip, window };
@@ -202,17 +211,22 @@ export class HuntService {
         await announce.drawn(result.window, result.drawn);
         // A hunt in progress goes on: the next window opens (and Beacon-Hunt announces its path)
         // without waiting for someone to ask. A window nobody tipped in lets the hunt rest.
-        if (result.drawn.length > 0) await this.currentWindow();
+        if (result.drawn.length > 0) await this.currentWindow(result.window.locale);
       }),
       this.#activeTime.task(),
-      defineTask(REROLLED_TASK, z.object({ revision: z.number().int() }), async ({ revision }) => {
+      defineTask(REROLLED_TASK, REROLLED, async ({ revision, locale }) => {
         const task = await this.task();
         const target = targetOf(task, revision);
         if (!target) return;
         const [best] = await this.deps.store.leaderboard(revision, 1);
-        await announce.rerolled({ revision, target, best: best ?? null });
+        await announce.rerolled({ revision, target, best: best ?? null, locale: locale ?? null });
       }),
     ];
+  }
+
+  /** Claims the hunt channel's first post of a revision (its explanation): true once per revision. */
+  claimIntro(revision: number): Promise<boolean> {
+    return this.deps.store.claimIntro(revision);
   }
 
   /** Draws a window (its timer; safe to run again): its draw and rewards (windowDraw.ts). */

@@ -1,6 +1,7 @@
 import type { Collection, Db } from 'mongodb';
 import { dropRetiredIndex, JOURNALED } from '../../src/db/collections.js';
 import { isDuplicateKey } from '../../src/db/duplicateKey.js';
+import type { Locale } from '../../src/i18n/i18n.js';
 import type { Span } from './rewards.js';
 
 /** The hunt's task: its hidden target, per revision (a reroll starts a new one). */
@@ -11,6 +12,8 @@ export interface TaskDoc {
   since: Date;
   /** Earlier revisions and their targets (a window drawn after a reroll is scored on its own). */
   past?: { revision: number; target: number[]; since: Date; endedAt: Date }[];
+  /** The newest revision whose explanation went to the hunt channel (its first post). */
+  introduced?: number;
 }
 
 /** One lottery window of a revision; `drawn` is fixed once, by the guarded update that closes it. */
@@ -22,6 +25,8 @@ export interface WindowDoc {
   beaconPath: number | null;
   status: 'open' | 'drawn';
   drawn?: string[];
+  /** The server's language of the tip that opened it (its posts speak it; the next window inherits it). */
+  locale?: Locale;
 }
 
 /** A member's (or worker's) tip of one window: a new tip in the same window replaces it. */
@@ -36,6 +41,10 @@ export interface TipDoc {
   at: Date;
   status: 'pending' | 'drawn' | 'missed';
   score?: number;
+  /** Where a member made it (a worker's tip: nowhere): its draw is told there when no hunt channel takes it. */
+  channelId?: string | null;
+  /** The server's language where it was made. */
+  locale?: Locale;
 }
 
 /** An identity's personal best of a revision, and the progress reward being paid for it. */
@@ -192,6 +201,15 @@ export class HuntStore {
       if (!isDuplicateKey(error)) throw error;
       return (await this.#task.findOne({ _id: 'task' })) as TaskDoc;
     }
+  }
+
+  /** Claims the revision's explanation post, once (false: another process or an earlier run claimed it). */
+  async claimIntro(revision: number): Promise<boolean> {
+    const result = await this.#task.updateOne(
+      { _id: 'task', revision, introduced: { $ne: revision } },
+      { $set: { introduced: revision } },
+    );
+    return result.modifiedCount === 1;
   }
 
   /** A new revision with a new target, if the task is still at `from` (the old one is kept in `past`). */

@@ -25,13 +25,26 @@ export function isGuess(values: readonly number[]): boolean {
 /** What a random guess is off by on average, per weight (the mean distance of two uniform 0–99 draws is 33.33). */
 export const CHANCE_DISTANCE = 33;
 
+/** The total distance at which a tip scores 0 (what a random guess is off on average): 264. */
+export const ZERO_SCORE_DISTANCE = WEIGHTS * CHANCE_DISTANCE;
+
+/** How far a tip is off, number by number (the score adds them up). */
+export function distances(guess: Guess, target: Guess): number[] {
+  return Array.from({ length: WEIGHTS }, (_, i) => Math.abs((guess[i] as number) - (target[i] as number)));
+}
+
 /** A tip's score in hundredths of a percent, rounded down (never more than earned). */
 export function score(guess: Guess, target: Guess): number {
-  let off = 0;
-  for (let i = 0; i < WEIGHTS; i++) off += Math.abs((guess[i] as number) - (target[i] as number));
-  const budget = WEIGHTS * CHANCE_DISTANCE;
+  const off = distances(guess, target).reduce((sum, d) => sum + d, 0);
+  const budget = ZERO_SCORE_DISTANCE;
   return Math.max(0, Math.floor((FULL_SCORE * (budget - off)) / budget));
 }
+
+/** The worked example `/help topic:hunt` explains (its score is computed, never written down). */
+export const WORKED_EXAMPLE = {
+  target: [10, 20, 30, 40, 50, 60, 70, 80],
+  tip: [12, 18, 30, 40, 55, 60, 70, 80],
+} as const;
 
 const SCORE_FORMATS: Record<Locale, Intl.NumberFormat> = {
   en: new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }),
