@@ -76,7 +76,7 @@ describe('/help topics and the hunt explained', () => {
     expect(text).toContain(
       'Alle 5 Minuten gibt es eine Ziehung: Aus den Tipps seit der letzten Ziehung werden 3 zufällig gezogen',
     );
-    expect(text).toContain('🧭 Der Bonuspfad (gerade aus).');
+    expect(text).toContain('🧭 Der Bonuspfad (zurzeit ausgeschaltet).');
     expect(text).toContain('• Ein gezogener Tipp: 25 Punkte, auf dem Bonuspfad 50 Punkte.');
     expect(text).toContain('brächten dir als erste Bestleistung 965,9 Punkte.');
     expect(text).toContain(
