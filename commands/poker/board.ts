@@ -1,9 +1,13 @@
 import { z } from 'zod';
 import type { Translator } from '../../src/i18n/i18n.js';
 import { defineComponent } from '../../src/interactions/componentIds.js';
-import type { ButtonSpec, Reply } from '../../src/interactions/types.js';
-import { type Card, chipsInHand, type LogEntry, legalActions } from '../../utils/poker/engine.js';
+import type { BotDeps, ButtonSpec, Reply } from '../../src/interactions/types.js';
+import { chipsInHand, legalActions, playableSeats } from '../../utils/poker/engine.js';
+import type { TimedOutcome } from '../../utils/poker/pokerService.js';
 import type { TableDoc } from '../../utils/poker/tableStore.js';
+import { cardText, logText, outcomeText, resultLines } from './boardText.js';
+
+export { cardText } from './boardText.js';
 
 const table = z.string().regex(/^[\w-]{1,40}$/);
 /** A betting press: the table, what, and the game step the board showed (a stale board's press does nothing). */
@@ -34,44 +38,53 @@ export function raiseTo(t: TableDoc, seat: number, sizing: Sizing): number {
   return Math.min(legal.maxRaiseTo, Math.max(legal.minRaiseTo, wanted));
 }
 
-const SUIT = { s: '♠', h: '♥', d: '♦', c: '♣' } as Record<string, string>;
-export function cardText(card: Card): string {
-  return `${card[0] === 'T' ? '10' : card[0]}${SUIT[card[1] as string] ?? ''}`;
-}
-
 const FELT = 0x1f6f43;
 
-/** The table's public message: board, pots, stacks, whose turn with a countdown, the last actions, and the buttons. */
-export function boardMessage(t: TableDoc, i18n: Translator, timing: { turnS: number; nextS: number }): Reply {
+/** The table's settings a board tells about: the turn clock, the pause between hands, the start timer. */
+export interface BoardTiming {
+  turnS: number;
+  nextS: number;
+  startS: number;
+}
+
+export async function boardTiming(deps: Pick<BotDeps, 'runtimeConfig'>): Promise<BoardTiming> {
+  const [turnS, nextS, startS] = await Promise.all([
+    deps.runtimeConfig.get('poker.turn_s'),
+    deps.runtimeConfig.get('poker.next_hand_s'),
+    deps.runtimeConfig.get('poker.start_delay_s'),
+  ]);
+  return { turnS, nextS, startS };
+}
+
+/**
+ * The table's public message: board, pots, stacks, whose turn with a countdown, the last
+ * actions, the previous hand's result, how to sit down, and the buttons. `outcome`: what a
+ * timer just did, said first.
+ */
+export function boardMessage(
+  t: TableDoc,
+  i18n: Translator,
+  timing: BoardTiming,
+  outcome?: TimedOutcome,
+): Reply {
   const hand = t.game.hand;
-  const live = hand && hand.street !== 'done';
-  const lines: string[] = [];
+  const live = hand !== null && hand.street !== 'done';
+  const told = outcome ? outcomeText(outcome, i18n) : null;
+  const lines: string[] = told ? [`⏱️ **${told}**`] : [];
   if (hand && hand.board.length > 0)
     lines.push(i18n.t('poker:board.cards', { cards: hand.board.map(cardText).join(' ') }));
   if (live) lines.push(i18n.t('poker:board.pot', { pot: i18n.number(chipsInHand(hand)) }));
-  t.game.seats.forEach((s, i) => {
-    if (!s) return;
-    const p = hand?.players.find((x) => x.seat === i);
-    const marks = [
-      hand && hand.button === i ? '🔘' : '',
-      live && p?.folded ? i18n.t('poker:board.folded') : '',
-      live && p?.allIn ? i18n.t('poker:board.allIn') : '',
-      live && p && p.committed > 0 ? i18n.t('poker:board.bet', { bet: i18n.number(p.committed) }) : '',
-    ].filter(Boolean);
-    lines.push(
-      `${live && hand.toAct === i ? '▶️' : '•'} <@${s.userId}> ${i18n.t('poker:board.stack', { stack: i18n.number(s.stack) })} ${marks.join(' ')}`.trim(),
-    );
-  });
-  for (const m of t.pending.filter((x) => x.kind === 'buyin' && x.state === 'applying')) {
-    lines.push(`• <@${m.userId}> ${i18n.t('poker:board.sitting', { amount: i18n.cookies(m.amount) })}`);
-  }
+  lines.push(...seatLines(t, i18n));
   if (live && hand.toAct !== null) {
-    const who = t.game.seats[hand.toAct]?.userId;
+    const free = legalActions(t.game, hand.toAct).canCheck;
     lines.push(
-      i18n.t('poker:board.toAct', { who, atSeconds: Math.floor(t.stepAt.getTime() / 1000) + timing.turnS }),
+      i18n.t(free ? 'poker:board.toActCheck' : 'poker:board.toActFold', {
+        who: t.game.seats[hand.toAct]?.userId,
+        atSeconds: Math.floor(t.stepAt.getTime() / 1000) + timing.turnS,
+      }),
     );
   }
-  if (hand?.result) lines.push(...resultLines(t, i18n));
+  if (hand?.result) lines.push(...resultLines(hand, i18n));
   if (hand && hand.log.length > 0)
     lines.push(
       `-# ${hand.log
@@ -79,73 +92,76 @@ export function boardMessage(t: TableDoc, i18n: Translator, timing: { turnS: num
         .map((e) => logText(e, i18n))
         .join(' · ')}`,
     );
-  if (t.status === 'closed') lines.push(i18n.t('poker:board.closed'));
-  else if (!live) {
-    const seated = t.game.seats.filter((s) => s && s.stack > 0).length;
-    if (t.status === 'playing' && seated >= 2) {
-      lines.push(
-        i18n.t('poker:board.nextHand', { atSeconds: Math.floor(t.stepAt.getTime() / 1000) + timing.nextS }),
-      );
-    }
-    lines.push(i18n.t('poker:board.buyIn', { min: i18n.cookies(t.minBuyIn), max: i18n.cookies(t.maxBuyIn) }));
-  }
+  const previous = t.game.previous;
+  if (live && previous?.result)
+    lines.push(
+      `-# ${i18n.t('poker:board.previous', { hand: previous.number })} ${resultLines(previous, i18n).join(' · ')}`,
+    );
+  lines.push(...nextSteps(t, i18n, timing));
   return {
     embeds: [
       {
-        title: i18n.t('poker:board.title', {
+        title: i18n.t(t.game.handsPlayed > 0 ? 'poker:board.title' : 'poker:board.titleNew', {
           small: t.game.smallBlind,
           big: t.game.bigBlind,
           hand: t.game.handsPlayed,
         }),
         color: FELT,
         description: lines.join('\n') || i18n.t('poker:board.empty'),
-        footer: i18n.t('poker:board.footer', { table: t._id }),
+        footer: i18n.t(t.status === 'closed' ? 'poker:board.footerClosed' : 'poker:board.footer', {
+          table: t._id,
+        }),
       },
     ],
     buttons: t.status === 'closed' ? [] : buttons(t, i18n),
   };
 }
 
-function logText(e: LogEntry, i18n: Translator): string {
-  switch (e.what) {
-    case 'blinds':
-      return i18n.t('poker:log.blinds', { small: e.small, big: e.big });
-    case 'fold':
-    case 'check':
-      return i18n.t(`poker:log.${e.what}`, { who: e.userId });
-    case 'call':
-    case 'bet':
-    case 'raise':
-      return (
-        i18n.t(`poker:log.${e.what}`, { who: e.userId, amount: i18n.number(e.amount) }) +
-        (e.allIn ? ` (${i18n.t('poker:board.allIn')})` : '')
-      );
-    case 'street':
-      return i18n.t(`poker:log.${e.street}`, { cards: e.board.map(cardText).join(' ') });
-    case 'off':
-      return i18n.t('poker:log.off');
+/** One line per seat: stack, button, and in a hand folded / all-in / bet, or waiting for the next hand. */
+function seatLines(t: TableDoc, i18n: Translator): string[] {
+  const hand = t.game.hand;
+  const live = hand !== null && hand.street !== 'done';
+  const lines: string[] = [];
+  t.game.seats.forEach((s, i) => {
+    if (!s) return;
+    // A seat someone left mid-hand may hold a latecomer: the hand's player there is not them.
+    const p = hand?.players.find((x) => x.seat === i && x.userId === s.userId);
+    const marks = [
+      live && !p ? i18n.t('poker:board.waiting') : '',
+      live && p?.folded ? i18n.t('poker:board.folded') : '',
+      live && p?.allIn ? i18n.t('poker:board.allIn') : '',
+      live && p && p.committed > 0 ? i18n.t('poker:board.bet', { bet: i18n.number(p.committed) }) : '',
+    ].filter(Boolean);
+    const stack = i18n.t('poker:board.stack', { count: s.stack, stack: i18n.number(s.stack) });
+    const button = hand && hand.button === i && p ? ' 🔘' : '';
+    lines.push(
+      [`${live && hand.toAct === i ? '▶️' : '•'} <@${s.userId}>${button} ${stack}`, ...marks].join(' · '),
+    );
+  });
+  for (const m of t.pending.filter((x) => x.kind === 'buyin' && x.state === 'applying')) {
+    lines.push(`• <@${m.userId}> ${i18n.t('poker:board.sitting', { amount: i18n.cookies(m.amount) })}`);
   }
+  return lines;
 }
 
-function resultLines(t: TableDoc, i18n: Translator): string[] {
-  const result = t.game.hand?.result;
-  if (!result) return [];
-  const lines = result.pots
-    .filter((pot) => pot.amount > 0)
-    .map((pot, i) =>
-      i18n.t(i === 0 ? 'poker:board.wonMain' : 'poker:board.wonSide', {
-        who: pot.winners
-          .map((seat) => `<@${t.game.hand?.players.find((p) => p.seat === seat)?.userId}>`)
-          .join(', '),
-        amount: i18n.number(pot.amount),
-      }),
-    );
-  for (const s of result.shown) {
-    const who = t.game.hand?.players.find((p) => p.seat === s.seat)?.userId;
-    lines.push(`<@${who}>: ${s.cards.map(cardText).join(' ')} (${i18n.t(`poker:strength.${s.strength}`)})`);
+/** What happens next and how to sit down: said once, as the timers will do it. */
+function nextSteps(t: TableDoc, i18n: Translator, timing: BoardTiming): string[] {
+  if (t.status === 'closed') return [i18n.t('poker:board.closed')];
+  const range = { min: i18n.cookies(t.minBuyIn), max: i18n.cookies(t.maxBuyIn) };
+  const hand = t.game.hand;
+  if (hand && hand.street !== 'done') return [i18n.t('poker:board.sitDuringHand', range)];
+  const ready = playableSeats(t.game).length >= 2;
+  if (t.status === 'open') {
+    const first = { host: t.hostId, count: timing.startS };
+    return ready
+      ? [i18n.t('poker:board.firstHandReady', first), i18n.t('poker:board.sitMore', range)]
+      : [i18n.t('poker:board.sitFirst', range), i18n.t('poker:board.firstHandLater', first)];
   }
-  if (result.rake > 0) lines.push(i18n.t('poker:board.rake', { rake: i18n.number(result.rake) }));
-  return lines;
+  const at = Math.floor(t.stepAt.getTime() / 1000) + timing.nextS;
+  return [
+    ready ? i18n.t('poker:board.dealsNext', { atSeconds: at }) : i18n.t('poker:board.waitingForTwo'),
+    i18n.t('poker:board.sitMore', range),
+  ];
 }
 
 function buttons(t: TableDoc, i18n: Translator): ButtonSpec[] {
@@ -159,6 +175,14 @@ function buttons(t: TableDoc, i18n: Translator): ButtonSpec[] {
     label: i18n.t(`poker:buttons.${what}`),
     style,
   });
+  // Quick picks of the buy-in (any amount: /poker join); pressed during a hand, they seat a
+  // latecomer for the next one.
+  const mid = Math.round((t.minBuyIn + t.maxBuyIn) / 2);
+  const sits = [...new Set([t.minBuyIn, mid, t.maxBuyIn])].map<ButtonSpec>((amount) => ({
+    customId: sitButton.build({ table: id, amount }),
+    label: i18n.t('poker:buttons.sit', { amount: i18n.number(amount) }),
+    style: 'success',
+  }));
   if (hand && hand.street !== 'done' && hand.toAct !== null) {
     const legal = legalActions(t.game, hand.toAct);
     const press = (action: 'fold' | 'check' | 'call' | Sizing, style: ButtonSpec['style']): ButtonSpec => ({
@@ -173,13 +197,8 @@ function buttons(t: TableDoc, i18n: Translator): ButtonSpec[] {
       ...(legal.canRaise || legal.callAmount < legal.toCall ? [press('allin', 'success')] : []),
       table('cards', 'primary'),
       table('leave'),
+      ...sits.map((b) => ({ ...b, style: 'secondary' as const })),
     ];
   }
-  const mid = Math.round((t.minBuyIn + t.maxBuyIn) / 2);
-  const sits = [...new Set([t.minBuyIn, mid, t.maxBuyIn])].map<ButtonSpec>((amount) => ({
-    customId: sitButton.build({ table: id, amount }),
-    label: i18n.t('poker:buttons.sit', { amount: i18n.number(amount) }),
-    style: 'success',
-  }));
   return [...sits, table('start', 'primary'), table('leave'), table('close', 'danger')];
 }

@@ -4,7 +4,7 @@ import type { Feature } from '../../src/features/feature.js';
 import { localized } from '../../src/i18n/definitions.js';
 import { resolveLocale } from '../../src/i18n/i18n.js';
 import { defineCommand, defineComponentHandler } from '../../src/interactions/defineCommand.js';
-import type { BotDeps, CommandContext, Reply, Subcommand } from '../../src/interactions/types.js';
+import type { CommandContext, Reply, Subcommand } from '../../src/interactions/types.js';
 import { CookieEconomy } from '../../utils/cookieEconomy.js';
 import { holdsByOwner, openOnes } from '../../utils/holds/invariants.js';
 import type { PokerAction } from '../../utils/poker/engine.js';
@@ -14,20 +14,14 @@ import { POKER_SETTINGS } from '../../utils/poker/settings.js';
 import { chipProblems } from '../../utils/poker/tableBooks.js';
 import { type TableDoc, TableStore } from '../../utils/poker/tableStore.js';
 import { parseOptions } from '../options.js';
-import { actButton, boardMessage, cardText, raiseTo, sitButton, tableButton } from './board.js';
-
-async function timing(deps: BotDeps): Promise<{ turnS: number; nextS: number }> {
-  const [turnS, nextS] = await Promise.all([
-    deps.runtimeConfig.get('poker.turn_s'),
-    deps.runtimeConfig.get('poker.next_hand_s'),
-  ]);
-  return { turnS, nextS };
-}
+import { actButton, boardMessage, boardTiming, cardText, raiseTo, sitButton, tableButton } from './board.js';
+import { outcomeText } from './boardText.js';
+import { join } from './join.js';
 
 async function board(ctx: CommandContext, table: TableDoc, update: boolean): Promise<Reply> {
   // The board is the channel's: it speaks the server's language.
   return {
-    ...boardMessage(table, ctx.serverI18n, await timing(ctx.deps)),
+    ...boardMessage(table, ctx.serverI18n, await boardTiming(ctx.deps)),
     ...(update ? { update: true } : {}),
   };
 }
@@ -117,7 +111,7 @@ export const pokerCommand = defineCommand({
   ...localized(POKER_MESSAGES, 'commands.poker'),
   access: 'everyone',
   category: 'poker:category',
-  subcommands: [create],
+  subcommands: [create, join],
   components: [actHandler, sitHandler, tableHandler],
 });
 
@@ -134,12 +128,22 @@ export const pokerFeature: Feature = {
       tables: new TableStore(infra.db),
     }),
   }),
-  // A timer that moves a table on (a turn run out, the next deal, closing) edits its board.
+  // A timer that moves a table on (a turn run out, the next deal, closing) edits its board,
+  // which says first what the timer did: whatever the settings, the players see it there. A
+  // table closed by a timer is also said in its channel (an edit pings nobody, and the players
+  // were paid out), and so is any timed outcome of a table whose message is not known yet.
   tasks: (deps) =>
-    deps.services.poker.tasks(async (table) => {
-      if (!table.channelId || !table.messageId) return;
+    deps.services.poker.tasks(async (table, outcome) => {
+      if (!table.channelId) return;
       const i18n = deps.i18n.for(resolveLocale(table.locale));
-      await deps.poster.edit(table.channelId, table.messageId, boardMessage(table, i18n, await timing(deps)));
+      if (table.messageId) {
+        const message = boardMessage(table, i18n, await boardTiming(deps), outcome);
+        await deps.poster.edit(table.channelId, table.messageId, message);
+      }
+      const text = outcomeText(outcome, i18n);
+      if (text && (!table.messageId || outcome.what === 'closed')) {
+        await deps.poster.postIn(table.channelId, { content: `⏱️ **${text}**` });
+      }
     }),
   // Every table's books: chips conserved, no Cookie operation stuck past the recovery grace, the
   // pot holding exactly what the table recorded in − out − rake, and a closed table holding nothing.

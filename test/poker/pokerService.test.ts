@@ -316,6 +316,6 @@ describe('poker tables and their Cookies', () => {
     expect(after.game.hand?.result?.pots[0]?.winners).toEqual([1]);
     const edit = transport.edits.at(-1);
     expect(edit).toMatchObject({ channelId: '870000000000000900', messageId: '870000000000000901' });
-    expect(edit?.post.embeds?.[0]?.description).toContain(`🏆 <@${BEN}> win(s) the pot of 15`);
+    expect(edit?.post.embeds?.[0]?.description).toContain(`🏆 <@${BEN}> wins the pot of 15`);
   });
 });

@@ -3,10 +3,18 @@ import type { BotDeps } from '../../src/interactions/types.js';
 /**
  * A table of the poker tests: members granted Cookies, the table opened by its host (no hand
  * deals itself: the start timer is an hour away), and the given buy-ins seated in order.
+ * `board`: the channel and message of its board, as a first press on it would tell them.
  */
 export async function openTable(
   deps: BotDeps,
-  table: { id: string; host: string; members: string[]; grant: number; seats: [string, number][] },
+  table: {
+    id: string;
+    host: string;
+    members: string[];
+    grant: number;
+    seats: [string, number][];
+    board?: { channelId: string; messageId?: string; locale?: string };
+  },
 ): Promise<void> {
   await deps.runtimeConfig.set('poker.start_delay_s', '3600', 'admin');
   for (const m of table.members)
@@ -17,13 +25,14 @@ export async function openTable(
       amount: table.grant,
       reason: '',
     });
-  await deps.services.poker.create({
+  const created = await deps.services.poker.create({
     tableId: table.id,
     hostId: table.host,
     smallBlind: 5,
     maxBuyIn: 500,
-    channelId: null,
-    locale: 'en',
+    channelId: table.board?.channelId ?? null,
+    locale: table.board?.locale ?? 'en',
   });
+  if (table.board?.messageId) await deps.services.poker.rememberMessage(created, table.board.messageId);
   for (const [member, buyIn] of table.seats) await deps.services.poker.join(table.id, member, buyIn);
 }

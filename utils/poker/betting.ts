@@ -46,12 +46,12 @@ export function act(game: Game, seat: number, action: PokerAction): Game {
   switch (action.type) {
     case 'fold':
       p.folded = true;
-      hand.log.push({ what: 'fold', userId: name });
+      hand.log.push({ what: 'fold', userId: name, ...(action.timedOut ? { timedOut: true } : {}) });
       break;
     case 'check':
       if (!legal.canCheck)
         throw pokerError('cannot check facing a bet', 'poker:errors.cannotCheck', { toCall: legal.toCall });
-      hand.log.push({ what: 'check', userId: name });
+      hand.log.push({ what: 'check', userId: name, ...(action.timedOut ? { timedOut: true } : {}) });
       break;
     case 'call':
       if (legal.toCall === 0) {

@@ -16,3 +16,8 @@ export function tableClosed(tableId: string): AppError {
 export function notInHand(tableId: string): AppError {
   return invalidInputText(`not seated at ${tableId}`, 'poker:errors.notSeated');
 }
+
+/** Seated, but after the hand in play was dealt: they play from the next hand on. */
+export function nextHandOnly(tableId: string): AppError {
+  return invalidInputText(`seated at ${tableId} after this hand was dealt`, 'poker:errors.nextHandOnly');
+}

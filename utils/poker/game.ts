@@ -68,7 +68,7 @@ export interface Hand {
 /** One line of a hand's history. */
 export type LogEntry =
   | { what: 'blinds'; small: number; big: number }
-  | { what: 'fold' | 'check'; userId: string }
+  | { what: 'fold' | 'check'; userId: string; timedOut?: boolean }
   | { what: 'call' | 'bet' | 'raise'; userId: string; amount: number; allIn: boolean }
   | { what: 'street'; street: Street; board: Card[] }
   | { what: 'off' };
@@ -82,11 +82,14 @@ export interface Game {
   rakeCap: number;
   hand: Hand | null;
   handsPlayed: number;
+  /** The hand before this one, as the board still shows it: its result and the cards shown. */
+  previous?: Hand;
 }
 
+/** `timedOut`: the turn clock ran out and the table checked or folded for the player. */
 export type PokerAction =
-  | { type: 'fold' }
-  | { type: 'check' }
+  | { type: 'fold'; timedOut?: boolean }
+  | { type: 'check'; timedOut?: boolean }
   | { type: 'call' }
   | { type: 'raise'; to: number };
 

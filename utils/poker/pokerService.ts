@@ -18,13 +18,14 @@ import {
   playableSeats,
   startHand,
 } from './engine.js';
-import { notInHand, tableClosed } from './errors.js';
+import { nextHandOnly, notInHand, tableClosed } from './errors.js';
 import { absorbMove, withoutMove } from './tableBooks.js';
 import { type PokerStep, TableMoves } from './tableMoves.js';
 import type { PendingMove, TableDoc, TableStore } from './tableStore.js';
-import { TableTimers } from './tableTimers.js';
+import { TableTimers, type TimedOutcome } from './tableTimers.js';
 
 export type { PokerStep } from './tableMoves.js';
+export type { TimedOutcome } from './tableTimers.js';
 
 declare module '../../src/features/services.js' {
   interface FeatureServices {
@@ -82,11 +83,13 @@ export class PokerService {
     if (!(await c.get('poker.enabled'))) throw featureDisabled('poker:errors.pokerDisabled', 'poker.enabled');
     const smallBlind = request.smallBlind ?? (await c.get('poker.small_blind'));
     const maxBuyIn = request.maxBuyIn ?? (await c.get('poker.max_buy_in'));
-    const minBuyIn = smallBlind * 2 * (await c.get('poker.min_buy_in_bb'));
+    const bigBlinds = await c.get('poker.min_buy_in_bb');
+    const minBuyIn = smallBlind * 2 * bigBlinds;
     if (maxBuyIn < minBuyIn) {
       throw invalidInputText('max buy-in below the minimum', 'poker:errors.buyInRange', {
         min: minBuyIn,
         max: maxBuyIn,
+        bigBlinds,
       });
     }
     const now = this.deps.clock.now();
@@ -127,6 +130,13 @@ export class PokerService {
     return this.deps.tables.get(tableId);
   }
 
+  /** The table a member joins by command in this channel: the newest one still open. */
+  async tableIn(channelId: string | null): Promise<TableDoc> {
+    const table = channelId ? await this.deps.tables.openIn(channelId) : null;
+    if (!table) throw invalidInputText(`no open table in ${channelId}`, 'poker:errors.noTableHere');
+    return table;
+  }
+
   /** Sits the member down with `buyIn` Cookies turned into chips. */
   async join(tableId: string, userId: string, buyIn: number): Promise<TableDoc> {
     const table = await this.#table(tableId);
@@ -143,7 +153,7 @@ export class PokerService {
     if (buyIn < table.minBuyIn || buyIn > table.maxBuyIn) {
       throw invalidInputText(
         `buy-in ${buyIn} outside ${table.minBuyIn}..${table.maxBuyIn}`,
-        'poker:errors.buyInRange',
+        'poker:errors.buyInOutside',
         {
           min: table.minBuyIn,
           max: table.maxBuyIn,
@@ -219,7 +229,8 @@ export class PokerService {
       const hand = table.game.hand;
       if (!hand || hand.street === 'done') return table;
       const seat = seatOf(table, userId);
-      if (seat === null || !hand.players.some((p) => p.seat === seat)) throw notInHand(tableId);
+      if (seat === null) throw notInHand(tableId);
+      if (!hand.players.some((p) => p.seat === seat && p.userId === userId)) throw nextHandOnly(tableId);
       if (hand.toAct !== seat) throw invalidInputText('not your turn', 'poker:errors.notYourTurn');
       const next = await this.#moves.commit(
         table,
@@ -276,7 +287,9 @@ export class PokerService {
   async cards(tableId: string, userId: string): Promise<Card[]> {
     const table = await this.#table(tableId);
     const seat = seatOf(table, userId);
-    const p = table.game.hand?.players.find((x) => x.seat === seat);
+    const hand = table.game.hand;
+    const p = hand?.players.find((x) => x.seat === seat && x.userId === userId);
+    if (seat !== null && !p && hand && hand.street !== 'done') throw nextHandOnly(tableId);
     if (!p) throw notInHand(tableId);
     return p.hole;
   }
@@ -291,8 +304,10 @@ export class PokerService {
     return this.#moves.finishMoves(tableId);
   }
 
-  /** The table's timers; `onChanged` shows a table a timer moved on (the board message is edited). */
-  tasks(onChanged: (table: TableDoc) => Promise<void> = async () => {}): TaskHandler[] {
+  /** The table's timers; `onChanged` tells the people at a table what a timer did to it. */
+  tasks(
+    onChanged: (table: TableDoc, outcome: TimedOutcome) => Promise<void> = async () => {},
+  ): TaskHandler[] {
     return this.#timers.tasks(this, onChanged);
   }
 

@@ -55,6 +55,7 @@ export function startHand(game: Game, deck: Card[]): Game {
     log: [],
   };
   g.button = button;
+  if (g.hand) g.previous = asShown(g.hand);
   g.hand = hand;
   g.handsPlayed += 1;
   commit(g, player(hand, sb), g.smallBlind);
@@ -62,4 +63,14 @@ export function startHand(game: Game, deck: Card[]): Game {
   hand.log.push({ what: 'blinds', small: g.smallBlind, big: g.bigBlind });
   hand.toAct = firstToAct(hand, headsUp ? sb : nextOf(seats, bb));
   return advanceIfSettled(g);
+}
+
+/** A finished hand as everyone may still see it: no deck, and only the hole cards shown down. */
+function asShown(hand: Hand): Hand {
+  const shown = new Set(hand.result?.shown.map((s) => s.seat));
+  return {
+    ...hand,
+    deck: [],
+    players: hand.players.map((p) => ({ ...p, hole: shown.has(p.seat) ? p.hole : [] })),
+  };
 }

@@ -64,6 +64,7 @@ export class TableStore {
     await Promise.all([
       db.collection(TABLES).createIndex({ status: 1, lastActionAt: 1 }, { name: 'by_status' }),
       db.collection(TABLES).createIndex({ appliedCookieOperations: 1 }, { name: 'markers', sparse: true }),
+      db.collection(TABLES).createIndex({ channelId: 1, status: 1, createdAt: -1 }, { name: 'by_channel' }),
     ]);
   }
 
@@ -73,6 +74,14 @@ export class TableStore {
 
   get(id: string): Promise<TableDoc | null> {
     return this.#tables.findOne({ _id: id });
+  }
+
+  /** The newest table of the channel that is not closed (what `/poker join` sits down at). */
+  openIn(channelId: string): Promise<TableDoc | null> {
+    return this.#tables.findOne(
+      { channelId, status: { $ne: 'closed' } },
+      { sort: { createdAt: -1, _id: -1 } },
+    );
   }
 
   /** Remembers the board message; no game state changes. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Clock } from '../../src/clock.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
-import { playableSeats } from './engine.js';
+import { cancelHand, playableSeats } from './engine.js';
 import type { PokerAction } from './game.js';
 import type { TableDoc, TableStore } from './tableStore.js';
 
@@ -15,6 +15,12 @@ const TASK = {
 
 /** A Cookie operation left half-done is finished by its table's timer this much later. */
 export const MOVES_AFTER_MS = 60_000;
+
+/** What a timer did to a table, told to the people at it. */
+export type TimedOutcome =
+  | { what: 'turn'; userId: string; action: 'check' | 'fold' }
+  | { what: 'dealt' }
+  | { what: 'closed'; idleS: number; cashOuts: { userId: string; amount: number }[] };
 
 interface TableTimersDeps {
   tables: TableStore;
@@ -44,12 +50,18 @@ export interface TableActions {
 export class TableTimers {
   constructor(private readonly deps: TableTimersDeps) {}
 
-  /** The table's timers, stepping the table through `poker`; `onChanged` shows a table a timer moved on. */
-  tasks(poker: TableActions, onChanged: (table: TableDoc) => Promise<void>): TaskHandler[] {
+  /**
+   * The table's timers, stepping the table through `poker`; `onChanged` shows the people at the
+   * table what a timer did (the board is edited; see commands/poker/index.ts).
+   */
+  tasks(
+    poker: TableActions,
+    onChanged: (table: TableDoc, outcome: TimedOutcome) => Promise<void>,
+  ): TaskHandler[] {
     const table = z.object({ tableId: z.string() });
-    const changed = async (tableId: string) => {
+    const told = async (tableId: string, outcome: TimedOutcome) => {
       const t = await this.deps.tables.get(tableId);
-      if (t) await onChanged(t);
+      if (t) await onChanged(t, outcome);
     };
     const stepped = table.extend({ step: z.number().int() });
     return [
@@ -61,30 +73,37 @@ export class TableTimers {
         const t = await this.deps.tables.get(tableId);
         const hand = t?.game.hand;
         if (!t || t.step !== step || !hand || hand.toAct === null || hand.street === 'done') return;
-        if (await this.#abandoned(t)) await poker.close(tableId, null);
-        else {
-          const p = hand.players.find((x) => x.seat === hand.toAct);
-          const free = p !== undefined && p.committed >= hand.currentBet;
-          await poker.act(tableId, p?.userId ?? '', { type: free ? 'check' : 'fold' }, step, false);
-        }
-        await changed(tableId);
+        if (await this.#abandoned(t)) return told(tableId, await this.#close(poker, t));
+        const p = hand.players.find((x) => x.seat === hand.toAct);
+        const action = p !== undefined && p.committed >= hand.currentBet ? 'check' : 'fold';
+        await poker.act(tableId, p?.userId ?? '', { type: action, timedOut: true }, step, false);
+        await told(tableId, { what: 'turn', userId: p?.userId ?? '', action });
       }),
       // The next hand (or the first, when the host did not start it): only if nothing moved since.
       defineTask(TASK.deal, stepped, async ({ tableId, step }) => {
         const t = await this.deps.tables.get(tableId);
         if (!t || t.step !== step || t.status === 'closed' || playableSeats(t.game).length < 2) return;
-        if (await this.#abandoned(t)) await poker.close(tableId, null);
-        else await poker.start(tableId, null);
-        await changed(tableId);
+        if (await this.#abandoned(t)) return told(tableId, await this.#close(poker, t));
+        await poker.start(tableId, null);
+        await told(tableId, { what: 'dealt' });
       }),
       // Nothing moved for poker.idle_close_s: the table closes and everyone is cashed out.
       defineTask(TASK.idle, stepped, async ({ tableId, step }) => {
         const t = await this.deps.tables.get(tableId);
         if (!t || t.step !== step || t.status === 'closed') return;
-        await poker.close(tableId, null);
-        await changed(tableId);
+        await told(tableId, await this.#close(poker, t));
       }),
     ];
+  }
+
+  /** Closes an abandoned table; the outcome names what each seat was cashed out. */
+  async #close(poker: TableActions, table: TableDoc): Promise<TimedOutcome> {
+    const idleS = await this.deps.runtimeConfig.get('poker.idle_close_s');
+    const cashOuts = cancelHand(table.game).seats.flatMap((s) =>
+      s && s.stack > 0 ? [{ userId: s.userId, amount: s.stack }] : [],
+    );
+    await poker.close(table._id, null);
+    return { what: 'closed', idleS, cashOuts };
   }
 
   /** No member acted for poker.idle_close_s (timers keep a hand moving, but are no sign of life). */
