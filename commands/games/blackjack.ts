@@ -37,14 +37,22 @@ export const blackjackCommand: Subcommand = {
   },
   async run({ deps, invocation, actor, i18n }) {
     const { bet } = parseOptions(z.object({ bet: betSchema }), invocation);
-    const round = await deps.services.games.startBlackjack({ roundId: invocation.id, userId: actor.id, bet });
+    const round = await deps.services.games.startBlackjack({
+      roundId: invocation.id,
+      userId: actor.id,
+      bet,
+      channelId: invocation.channelId ?? null,
+      locale: i18n.locale,
+    });
     return handReply(round, i18n);
   },
 };
 
 export const blackjackButtonHandler = defineComponentHandler(blackjackButton, {
-  async run({ deps, actor, i18n }, { round, action, step }) {
+  async run({ deps, actor, invocation, i18n }, { round, action, step }) {
     const now = await deps.services.games.blackjack(round, actor.id, action, step);
+    // Only the member's own press tells which message is the hand's (a timer may edit it later).
+    await deps.services.games.rememberMessage(now, invocation.messageId);
     return { ...handReply(now, i18n), update: true };
   },
 });
@@ -63,7 +71,14 @@ export function verdict(hand: BlackjackState, i18n: Translator): string {
 /** The table: the member's cards, the dealer's (one hidden while the hand is on), and the buttons. */
 export function handReply(round: RoundDoc, i18n: Translator): Reply {
   const hand = round.hand;
-  if (!hand) return { content: i18n.t('games:round.pending') };
+  if (!hand)
+    return {
+      content:
+        round.status === 'refunded'
+          ? i18n.t('games:round.refunded', { stake: i18n.cookies(round.bet) })
+          : i18n.t('games:round.pending'),
+      buttons: [],
+    };
   const open = round.status === 'playing' && hand.phase === 'playing';
   const player = `${hand.player.map(cardLabel).join(' ')} (${handValue(hand.player).total})`;
   const dealer = open
@@ -74,6 +89,7 @@ export function handReply(round: RoundDoc, i18n: Translator): Reply {
     i18n.t('games:blackjack.dealer', { cards: dealer }),
     i18n.t('games:blackjack.bet', { bet: i18n.cookies(round.bet), doubled: hand.doubled ? ' ×2' : '' }),
   ];
+  if (round.timedOut) lines.push(i18n.t('games:blackjack.timedOut', { total: handValue(hand.player).total }));
   if (round.status === 'settled') lines.push(verdict(hand, i18n), resultLine(round, i18n));
   else if (!open) lines.push(i18n.t('games:round.pending'));
   const button = (action: 'hit' | 'stand' | 'double', style: ButtonSpec['style']): ButtonSpec => ({

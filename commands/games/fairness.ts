@@ -60,7 +60,7 @@ export const fairnessRotate: Subcommand = {
       content: i18n.t('games:fairness.rotated', {
         seed: r.revealedSeed,
         hash: r.revealedHash,
-        rounds: r.rounds,
+        count: r.rounds,
         next: r.nextHash,
       }),
     };

@@ -1,5 +1,6 @@
 import type { Feature } from '../../src/features/feature.js';
 import { localized } from '../../src/i18n/definitions.js';
+import { resolveLocale } from '../../src/i18n/i18n.js';
 import { defineCommand } from '../../src/interactions/defineCommand.js';
 import { COOKIE_KINDS, CookieEconomy } from '../../utils/cookieEconomy.js';
 import { GAMES_ERROR_MESSAGES } from '../../utils/games/errors.js';
@@ -11,7 +12,7 @@ import { RoundStore } from '../../utils/games/roundStore.js';
 import { GAMES_SETTINGS } from '../../utils/games/settings.js';
 import { holdsByOwner, openOnes, postedTo } from '../../utils/holds/invariants.js';
 import { VaultService } from '../../utils/vault/vaultService.js';
-import { blackjackButtonHandler, blackjackCommand } from './blackjack.js';
+import { blackjackButtonHandler, blackjackCommand, handReply } from './blackjack.js';
 import { fairnessRotate, fairnessSeed, fairnessShow, verify } from './fairness.js';
 import { INSTANT_GAME_COMMANDS } from './instantGames.js';
 
@@ -52,7 +53,21 @@ export const gamesFeature: Feature = {
       }),
     };
   },
-  tasks: (deps) => deps.services.games.tasks(),
+  // A hand its timer ended (stood for an absent member) is told on the hand's own message, in
+  // the member's language; a hand whose buttons were never pressed (its message unknown: only a
+  // press tells it) in a post to its channel that mentions the member.
+  tasks: (deps) =>
+    deps.services.games.tasks(async (round) => {
+      if (round.game !== 'blackjack' || !round.channelId) return;
+      const reply = handReply(round, deps.i18n.for(resolveLocale(round.locale)));
+      if (round.messageId)
+        await deps.poster.edit(round.channelId, round.messageId, { ...reply, buttons: reply.buttons ?? [] });
+      else
+        await deps.poster.postIn(round.channelId, {
+          content: [`<@${round.userId}>`, reply.content].filter(Boolean).join(' '),
+          embeds: reply.embeds ?? [],
+        });
+    }),
   // An ended round holds nothing, and paid its member exactly the payout it recorded.
   async checkInvariants(db) {
     const holds = await holdsByOwner(db, 'game');

@@ -27,22 +27,27 @@ export const heist: Subcommand = {
       },
     ],
   },
-  async run({ deps, invocation, actor, i18n, serverI18n }) {
+  // The crew's message is the channel's: it speaks the server's language, as its end will.
+  async run({ deps, invocation, actor, serverI18n }) {
     const { stake } = parseOptions(z.object({ stake: memberAmount }), invocation);
     const started = await deps.services.vault.startHeist({
       heistId: invocation.id,
       leader: actor.id,
       stake,
       locale: serverI18n.locale,
+      channelId: invocation.channelId ?? null,
     });
-    return heistMessage(started, i18n);
+    return heistMessage(started, serverI18n);
   },
 };
 
 export const joinButtonHandler = defineComponentHandler(joinButton, {
-  async run({ deps, actor, i18n }, { heist: heistId }) {
-    const joined = await deps.services.vault.joinHeist(heistId, actor.id);
-    if (joined.status === 'joined') return { ...heistMessage(joined.heist, i18n), update: true };
+  async run({ deps, actor, invocation, i18n, serverI18n }, { heist: heistId }) {
+    const vault = deps.services.vault;
+    const heist = await vault.getHeist(heistId);
+    if (heist) await vault.rememberMessage(heist, invocation.messageId);
+    const joined = await vault.joinHeist(heistId, actor.id);
+    if (joined.status === 'joined') return { ...heistMessage(joined.heist, serverI18n), update: true };
     const key = { already: 'vault:heist.already', closed: 'vault:heist.closed', full: 'vault:heist.full' }[
       joined.status
     ];
@@ -50,11 +55,14 @@ export const joinButtonHandler = defineComponentHandler(joinButton, {
   },
 });
 
-/** The heist's public message: who is in, what it costs, when it closes; no button once closed. */
+/** The heist's public message: who is in, what it costs, when it sets off; once over, how it ended and no button. */
 export function heistMessage(h: HeistDoc, i18n: Translator): Reply {
   const crew = h.crew.map((m) => `<@${m.userId}>`).join(', ');
   const lines = [
-    i18n.t('vault:heist.open', { leader: h.leader, stake: i18n.cookies(h.stake) }),
+    i18n.t(h.status === 'open' ? 'vault:heist.open' : 'vault:heist.planned', {
+      leader: h.leader,
+      stake: i18n.cookies(h.stake),
+    }),
     i18n.t('vault:heist.crew', { count: h.crew.length, crew }),
   ];
   if (h.status === 'open')
@@ -75,22 +83,30 @@ export function heistMessage(h: HeistDoc, i18n: Translator): Reply {
   };
 }
 
+/** How a heist ended, with the numbers each member of the crew needs: odds, loot, shares, stakes. */
 export function heistResultLine(h: HeistDoc, i18n: Translator): string {
   const r = h.result;
   if (!r) return '';
   const crew = r.crew.map((id) => `<@${id}>`).join(', ');
   const chance = i18n.number(r.chancePct);
+  const stake = i18n.cookies(h.stake);
   if (r.outcome === 'success') {
     return r.loot > 0
       ? i18n.t('vault:heist.success', {
           crew,
           loot: i18n.cookies(r.loot),
           share: i18n.cookies(r.share),
+          stake,
           chance,
         })
-      : i18n.t('vault:heist.successEmpty', { crew, chance });
+      : i18n.t('vault:heist.successEmpty', { crew, stake, chance });
   }
   if (r.outcome === 'failure')
-    return i18n.t('vault:heist.failure', { crew, stake: i18n.cookies(h.stake), chance });
-  return i18n.t('vault:heist.tooSmall', { count: r.crew.length });
+    return i18n.t('vault:heist.failure', {
+      crew,
+      stake,
+      total: i18n.cookies(h.stake * r.crew.length),
+      chance,
+    });
+  return i18n.t('vault:heist.tooSmall', { count: r.crew.length, min: r.minCrew ?? r.crew.length + 1, stake });
 }

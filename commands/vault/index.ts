@@ -37,11 +37,21 @@ export const vaultFeature: Feature = {
       reserve: infra.config.ledger.houseMinReserve,
     }),
   }),
-  // When a heist closes, its result goes to `vault.heist_channel` in the language of the server it started in.
+  // When a heist closes, the crew's own message shows how it ended (its Join button gone), and
+  // `vault.heist_channel`, when set, gets the result too; both in the server's language. A
+  // heist nobody joined (its message unknown: only a press tells it) is told in the channel it
+  // started in when no heist channel took the result.
   tasks: (deps) =>
     deps.services.vault.tasks(async (closed) => {
-      const i18n = deps.i18n.for(resolveLocale(closed.locale));
-      await deps.poster.post('vault.heist_channel', { embeds: heistMessage(closed, i18n).embeds ?? [] });
+      const message = heistMessage(closed, deps.i18n.for(resolveLocale(closed.locale)));
+      if (closed.channelId && closed.messageId)
+        await deps.poster.edit(closed.channelId, closed.messageId, message);
+      const posted = await deps.poster.post('vault.heist_channel', { embeds: message.embeds ?? [] });
+      if (closed.channelId && !closed.messageId && posted.status !== 'posted')
+        await deps.poster.postIn(closed.channelId, {
+          content: `<@${closed.leader}>`,
+          embeds: message.embeds ?? [],
+        });
     }),
   // A settled heist holds nothing, and paid its crew exactly the loot it recorded.
   async checkInvariants(db) {

@@ -13,8 +13,9 @@ export const show: Subcommand = {
   async run({ deps, i18n }) {
     const v = await deps.services.vault.status();
     const signed = (n: number) => `${n > 0 ? '+' : n < 0 ? '−' : '±'}${i18n.cookies(Math.abs(n))}`;
+    // Games and heists are told as members see them: what they staked, what they were paid.
     const flows = v.flows.map((f) =>
-      i18n.t('vault:show.flow', {
+      i18n.t(f.group === 'games' || f.group === 'heists' ? 'vault:show.flowPlay' : 'vault:show.flow', {
         group: i18n.t(`vault:groups.${f.group}`),
         in: i18n.cookies(f.in),
         out: i18n.cookies(f.out),
@@ -23,7 +24,7 @@ export const show: Subcommand = {
     );
     const heist = v.lastHeist?.result
       ? i18n.t(`vault:show.lastHeist_${v.lastHeist.result.outcome}`, {
-          crew: v.lastHeist.result.crew.length,
+          count: v.lastHeist.result.crew.length,
           loot: i18n.cookies(v.lastHeist.result.loot),
           atSeconds: Math.floor((v.lastHeist.settledAt ?? v.lastHeist.closesAt).getTime() / 1000),
         })

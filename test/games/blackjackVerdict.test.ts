@@ -24,7 +24,7 @@ describe('how a blackjack hand ended', () => {
       'a player over 21',
       hand([9, 10, 4], [9, 6]),
       '💥 Bust: you went over 21.',
-      '💥 Überkauft: du hast mehr als 21.',
+      '💥 Überkauft: Du hast mehr als 21.',
     ],
     [
       'a dealer over 21',

@@ -21,7 +21,7 @@ describe('house games on a fresh server', () => {
     c.take();
     await c.session.run('/games coinflip bet:10 side:heads');
     expect(c.take()).toContain(
-      'ein Admin legt sie mit /admin tresor einlegen anzahl:… hinein. Nichts wurde bewegt.',
+      'und die legt ein Admin mit /admin tresor einlegen anzahl:… hinein. Es wurden keine Kekse bewegt.',
     );
     expect(await c.deps.services.cookies.balance(c.identities.get('you').id)).toBe(100);
 

@@ -259,7 +259,7 @@ describe('house games', () => {
     const hand = played[2] as RoundDoc;
     await expect(deps.services.games.rotateSeed(ANN)).rejects.toMatchObject({
       code: 'INVALID_INPUT',
-      context: { messageKey: 'games:errors.seedInUse', roundId: hand._id, rounds: 1 },
+      context: { messageKey: 'games:errors.seedInUse', roundId: hand._id, count: 1 },
     });
     await expect(deps.services.games.verify(hand._id, ANN)).rejects.toMatchObject({
       context: { messageKey: 'games:errors.roundInPlay', roundId: hand._id },

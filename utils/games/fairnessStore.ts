@@ -190,7 +190,7 @@ export class FairnessStore {
 function roundInPlay(roundIds: string[]): AppError {
   return new AppError('INVALID_INPUT', `rounds ${roundIds.join(', ')} are still in play`, {
     messageKey: 'games:errors.seedInUse',
-    rounds: roundIds.length,
+    count: roundIds.length,
     roundId: roundIds[0] ?? '',
   });
 }

@@ -1,5 +1,5 @@
 import { type GameDeps, loadRound } from './gameDeps.js';
-import { applyDouble, playBlackjack, startBlackjack } from './playBlackjack.js';
+import { applyDouble, standForAbsent, startBlackjack } from './playBlackjack.js';
 import { refundRound } from './refundRound.js';
 import { roundHold } from './roundHolds.js';
 import type { RoundDoc } from './roundStore.js';
@@ -44,5 +44,5 @@ async function finishHand(deps: GameDeps, round: RoundDoc): Promise<RoundDoc> {
     );
     return undone ? finishHand(deps, undone) : loadRound(deps, round._id);
   }
-  return playBlackjack(deps, round._id, round.userId, 'stand', round.step);
+  return standForAbsent(deps, round);
 }

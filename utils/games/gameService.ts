@@ -159,11 +159,22 @@ export class GameService {
     return this.deps.rounds.get(roundId);
   }
 
-  /** Timers: finishing rounds a crash or an absent member left open. */
-  tasks(): TaskHandler[] {
+  /** The message a round's button was pressed on: a timer that ends the round edits it. */
+  async rememberMessage(round: RoundDoc, messageId: string | null): Promise<void> {
+    if (messageId && round.messageId !== messageId) await this.deps.rounds.setMessage(round._id, messageId);
+  }
+
+  /**
+   * Timers: finishing rounds a crash or an absent member left open. `onEnded` hears of each
+   * round the timer itself brought to an end (a hand stood for its member, a round refunded).
+   */
+  tasks(onEnded: (round: RoundDoc) => Promise<void>): TaskHandler[] {
     return [
       defineTask(FINISH_TASK, z.object({ roundId: z.string() }), async ({ roundId }) => {
-        await this.finish(roundId);
+        const before = await this.deps.rounds.get(roundId);
+        const after = await this.finish(roundId);
+        if (before && after && !ENDED_ROUND.includes(before.status) && ENDED_ROUND.includes(after.status))
+          await onEnded(after);
       }),
     ];
   }

@@ -15,6 +15,9 @@ export interface RoundRequest {
   userId: string;
   bet: number;
   params?: Record<string, string | number>;
+  /** Where it is played and in which language, for a timer that ends it. */
+  channelId?: string | null;
+  locale?: string;
 }
 
 export async function openRound(
@@ -44,6 +47,8 @@ export async function openRound(
     hold: houseHold(request.bet, multiplier),
     status: 'opening',
     step: 0,
+    ...(request.channelId ? { channelId: request.channelId } : {}),
+    ...(request.locale ? { locale: request.locale } : {}),
     createdAt: now,
   };
   if (!(await deps.rounds.create(round)))

@@ -51,6 +51,20 @@ export async function playBlackjack(
   return hand.phase === 'done' ? settleRound(deps, moved) : moved;
 }
 
+/** The timer on a hand nobody finished: it stands, and the round remembers that time ran out. */
+export async function standForAbsent(deps: GameDeps, round: RoundDoc): Promise<RoundDoc> {
+  if (round.status !== 'playing' || !round.hand || round.doubling) return round;
+  // A hand that ended before a crash only needs settling: time did not run out on it.
+  if (round.hand.phase === 'done') return settleRound(deps, round);
+  const moved = await deps.rounds.advance(
+    round._id,
+    { status: 'playing', step: round.step, doubling: { $ne: true } },
+    { hand: act(round.hand, 'stand'), step: round.step + 1, timedOut: true },
+  );
+  if (!moved) return loadRound(deps, round._id);
+  return settleRound(deps, moved);
+}
+
 /** A double: the second stake is paid first, then the hand moves on (`doubling` blocks other presses meanwhile). */
 async function double(deps: GameDeps, round: RoundDoc): Promise<RoundDoc> {
   const hand = round.hand;

@@ -33,6 +33,12 @@ export interface RoundDoc {
   stake?: number;
   payout?: number;
   outcome?: Record<string, unknown>;
+  /** Blackjack: the timer stood the hand for a member who did not act in time. */
+  timedOut?: boolean;
+  /** Where it was played, so a timer that ends it tells the member there (in their language). */
+  channelId?: string | null;
+  messageId?: string | null;
+  locale?: string;
   createdAt: Date;
   settledAt?: Date;
 }
@@ -78,6 +84,11 @@ export class RoundStore {
   /** The member's most recent round. */
   latestOf(userId: string): Promise<RoundDoc | null> {
     return this.#rounds.find({ userId }).sort({ createdAt: -1, _id: -1 }).limit(1).next();
+  }
+
+  /** The round's message, learnt from the first press on one of its buttons. */
+  async setMessage(id: string, messageId: string): Promise<void> {
+    await this.#rounds.updateOne({ _id: id }, { $set: { messageId } });
   }
 
   /** Moves the round on if it is still as `expected` says; returns the new document or null. */

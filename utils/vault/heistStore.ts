@@ -8,6 +8,8 @@ export interface HeistResult {
   /** Each crew member's share of the loot (on top of their stake back). */
   share: number;
   loot: number;
+  /** A crew called off: the smallest crew that sets off, as it was then. */
+  minCrew?: number;
 }
 
 /**
@@ -22,6 +24,9 @@ export interface HeistDoc {
   status: 'open' | 'settling' | 'settled';
   /** The language of the server it was started in, for the result post. */
   locale: string;
+  /** Where it was started, so its end is told there: the channel, and the crew's message once known. */
+  channelId?: string | null;
+  messageId?: string | null;
   createdAt: Date;
   closesAt: Date;
   result?: HeistResult;
@@ -72,6 +77,11 @@ export class HeistStore {
       { $push: { crew: { userId, at: now } } },
       { returnDocument: 'after' },
     );
+  }
+
+  /** The crew's message, learnt from the first press on its button (a slash command's reply has no id yet). */
+  async setMessage(id: string, messageId: string): Promise<void> {
+    await this.#heists.updateOne({ _id: id }, { $set: { messageId } });
   }
 
   /** Fixes the result once: only the first caller's result is stored. */

@@ -9,8 +9,9 @@ import { defineTask, type Scheduler, type TaskHandler } from '../../src/schedule
 import { COOKIE_KINDS, type CookieEconomy } from '../cookieEconomy.js';
 import type { HoldDoc, HoldOwner, Holds, ReserveRequest } from '../holds/holds.js';
 import { insufficientFunds } from '../ledger/errors.js';
-import type { KindTotal } from '../ledger/ledger.js';
+import type { Ledger } from '../ledger/ledger.js';
 import { heistStakeTooSmall } from './errors.js';
+import { type VaultFlow, vaultFlows } from './flows.js';
 import type { HeistDoc, HeistResult, HeistStore } from './heistStore.js';
 import { type VaultLiquidity, vaultLiquidity } from './liquidity.js';
 
@@ -18,14 +19,6 @@ declare module '../../src/features/services.js' {
   interface FeatureServices {
     vault: VaultService;
   }
-}
-
-/** The vault's last day, folded by what moved the Cookies. */
-export interface VaultFlow {
-  group: 'games' | 'heists' | 'steal' | 'funding' | 'other';
-  in: number;
-  out: number;
-  count: number;
 }
 
 export interface VaultStatus extends VaultLiquidity {
@@ -41,6 +34,8 @@ export type JoinResult =
 
 interface VaultDeps {
   economy: CookieEconomy;
+  /** Read only: the members' and the vault's flows by kind (`/vault show`). */
+  ledger: Pick<Ledger, 'queries'>;
   holds: Holds;
   heists: HeistStore;
   runtimeConfig: RuntimeConfig;
@@ -120,13 +115,13 @@ export class VaultService {
   }
 
   async status(): Promise<VaultStatus> {
-    const since = new Date(this.deps.clock.now().getTime() - DAY_MS);
-    const [liquidity, totals, lastHeist] = await Promise.all([
+    const now = this.deps.clock.now().getTime();
+    const [liquidity, flows, lastHeist] = await Promise.all([
       this.liquidity(),
-      this.deps.economy.totalsByKind(this.deps.economy.house, since),
+      this.deps.ledger.queries.flowsByKind('cookies', new Date(now - DAY_MS), new Date(now + 1)),
       this.deps.heists.latest(),
     ]);
-    return { ...liquidity, flows: foldFlows(totals), lastHeist };
+    return { ...liquidity, flows: vaultFlows(flows), lastHeist };
   }
 
   /** New Cookies for the vault, by an admin (event budgets, the first bankroll). */
@@ -146,6 +141,7 @@ export class VaultService {
     leader: string;
     stake: number;
     locale: string;
+    channelId?: string | null;
   }): Promise<HeistDoc> {
     const c = this.deps.runtimeConfig;
     if (!(await c.get('vault.heist_enabled')))
@@ -172,6 +168,8 @@ export class VaultService {
       crew: [],
       status: 'open',
       locale: start.locale,
+      channelId: start.channelId ?? null,
+      messageId: null,
       createdAt: now,
       closesAt: new Date(now.getTime() + windowS * 1000),
     };
@@ -203,6 +201,11 @@ export class VaultService {
     if (after.crew.some((m) => m.userId === userId)) return { status: 'already', heist: after };
     await this.deps.holds.void(held._id);
     return { status: after.crew.length >= maxCrew ? 'full' : 'closed', heist: after };
+  }
+
+  /** The message a Join button was pressed on: the heist's end is told there. */
+  async rememberMessage(heist: HeistDoc, messageId: string | null): Promise<void> {
+    if (messageId && heist.messageId !== messageId) await this.deps.heists.setMessage(heist._id, messageId);
   }
 
   getHeist(heistId: string): Promise<HeistDoc | null> {
@@ -262,7 +265,7 @@ export class VaultService {
       c.get('vault.heist_stake_multiplier'),
     ]);
     const chancePct = heistChancePct(crew.length, { base, perMember, max });
-    if (crew.length < minCrew) return { outcome: 'too_small', crew, chancePct, share: 0, loot: 0 };
+    if (crew.length < minCrew) return { outcome: 'too_small', crew, chancePct, share: 0, loot: 0, minCrew };
     if (this.deps.rng.int(0, 100) >= chancePct)
       return { outcome: 'failure', crew, chancePct, share: 0, loot: 0 };
     const { free } = await this.liquidity();
@@ -358,25 +361,4 @@ async function readLiquidity(
     deps.runtimeConfig.get('vault.payout_share_pct'),
   ]);
   return vaultLiquidity(balance, deps.reserve, share);
-}
-
-function foldFlows(totals: Map<string, KindTotal>): VaultFlow[] {
-  const groups = new Map<VaultFlow['group'], VaultFlow>();
-  for (const [kind, total] of totals) {
-    const group = groupOf(kind);
-    const flow = groups.get(group) ?? { group, in: 0, out: 0, count: 0 };
-    flow.in += total.in;
-    flow.out += total.out;
-    flow.count += total.count;
-    groups.set(group, flow);
-  }
-  return [...groups.values()];
-}
-
-function groupOf(kind: string): VaultFlow['group'] {
-  if (kind.startsWith('games.')) return 'games';
-  if (kind.startsWith('heist.')) return 'heists';
-  if (kind.startsWith('steal.')) return 'steal';
-  if (kind === COOKIE_KINDS.vaultFund || kind === COOKIE_KINDS.grant) return 'funding';
-  return 'other';
 }
