@@ -5,6 +5,7 @@ import { I18n } from '../src/i18n/i18n.js';
 import type { BotDeps } from '../src/interactions/types.js';
 import { ChannelPoster, type PostTransport } from '../src/posting/channelPoster.js';
 import { ProfileDirectory } from '../src/profiles/profileDirectory.js';
+import type { MemberLookup } from '../src/render/memberFaces.js';
 import { RuntimeConfig } from '../src/runtimeConfig/runtimeConfig.js';
 import { Scheduler } from '../src/scheduler/scheduler.js';
 import { HoldStore } from '../utils/holds/holdStore.js';
@@ -14,6 +15,8 @@ import type { AppDeps } from './openApp.js';
 export interface BotDepsOptions {
   /** Where channel posts go: Discord, the console, or a test's recorder. */
   transport: PostTransport;
+  /** Where images look members up (Discord); without it they use the names the bot has seen and initials. */
+  members?: MemberLookup;
 }
 
 /**
@@ -54,7 +57,11 @@ export function createBotDeps(app: AppDeps, assembly: Assembly, options: BotDeps
     poster,
   };
   const { db: _db, ...shared } = infra;
-  const deps: BotDeps = { ...shared, services: assembly.createServices(infra) };
+  const deps: BotDeps = {
+    ...shared,
+    services: assembly.createServices(infra),
+    ...(options.members ? { members: options.members } : {}),
+  };
   scheduler.register([...holds.tasks(), ...assembly.tasks(deps)]);
   return deps;
 }

@@ -1,6 +1,7 @@
 import { ASSEMBLY } from '../commands/index.js';
 import type { Config } from '../src/config.js';
 import { createDiscordClient, startDiscordBot } from '../src/discord/discordBot.js';
+import { discordMembers } from '../src/discord/discordMembers.js';
 import { discordPostTransport } from '../src/discord/discordPostTransport.js';
 import { serveHttp } from '../src/http/serve.js';
 import { InteractionRuntime } from '../src/interactions/runtime.js';
@@ -18,7 +19,10 @@ export async function runDiscordBot(config: Config, log: Logger, token: string):
   try {
     await app.startLedgerRecovery();
     const client = createDiscordClient({ apiUrl: config.discord.apiUrl });
-    const deps = await prepareBotDeps(app, ASSEMBLY, { transport: discordPostTransport(client) });
+    const deps = await prepareBotDeps(app, ASSEMBLY, {
+      transport: discordPostTransport(client),
+      members: discordMembers(client),
+    });
     const runtime = new InteractionRuntime(deps, ASSEMBLY);
     const bot = await startDiscordBot(client, runtime, log, { token });
     deps.scheduler.start(config.scheduler.pollMs);

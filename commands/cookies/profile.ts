@@ -1,13 +1,79 @@
 import { ApplicationCommandOptionType } from 'discord.js';
 import { z } from 'zod';
 import { localized } from '../../src/i18n/definitions.js';
-import type { Subcommand } from '../../src/interactions/types.js';
-import { renderProfileCard } from '../../src/render/profileCard.js';
+import type { Translator } from '../../src/i18n/i18n.js';
+import type { BotDeps, Invocation, Subcommand } from '../../src/interactions/types.js';
+import { discColor, initialsOf } from '../../src/render/canvasTools.js';
+import { type ProfileCardData, renderProfileCard } from '../../src/render/profileCard.js';
+import type { CookieProfile } from '../../utils/cookies/cookieService.js';
 import { COOKIES_MESSAGES } from '../../utils/cookies/messages.js';
 import { COOKIE_BROWN } from '../colors.js';
 import { memberOption, parseOptions } from '../options.js';
 
 const options = z.object({ user: memberOption.optional() });
+
+/** What the card and its text say about a member, in the reader's language. */
+export interface ProfileFacts {
+  name: string;
+  userId: string;
+  profile: CookieProfile;
+  games: { played: number; won: number; net: number };
+  streak: { bonusPct: number; maxDays: number };
+}
+
+/** The card's texts (also the reply's text when the card cannot be drawn). */
+export function profileCardTexts(i18n: Translator, facts: ProfileFacts): Omit<ProfileCardData, 'face'> {
+  const { profile: p, games, streak } = facts;
+  // The card's font has no emoji: amounts on it are numbers with the unit written out.
+  const amount = (n: number, signed = false) =>
+    i18n.t('cookies:profile.amount', {
+      count: Math.abs(n),
+      n: `${signed && n > 0 ? '+' : n < 0 ? '−' : ''}${i18n.number(Math.abs(n))}`,
+    });
+  const count = (key: string, n: number) => i18n.t(key, { count: n, n: i18n.number(n) });
+  const stats = [
+    {
+      label: i18n.t('cookies:profile.collects'),
+      value: `${i18n.number(p.collects)}× · ${amount(p.collected)}`,
+    },
+    {
+      label: i18n.t('cookies:profile.games'),
+      value: `${count('cookies:profile.gamesPlayed', games.played)} · ${count('cookies:profile.gamesWon', games.won)}`,
+    },
+    { label: i18n.t('cookies:profile.gamesNet'), value: amount(games.net, true) },
+    {
+      label: i18n.t('cookies:profile.heists'),
+      value: `${i18n.number(p.heists)}× · ${amount(p.heistNet, true)}`,
+    },
+    { label: i18n.t('cookies:profile.stolen'), value: amount(p.stolen) },
+    { label: i18n.t('cookies:profile.lost'), value: amount(p.lostToThieves) },
+  ];
+  const bonusDays = Math.min(Math.max(0, p.streak - 1), streak.maxDays);
+  return {
+    name: facts.name,
+    title: i18n.t('cookies:profile.title'),
+    balance: i18n.number(p.balance),
+    unit: i18n.t('cookies:profile.unit', { count: p.balance }),
+    rank: p.rank === null ? '—' : `#${i18n.number(p.rank)}`,
+    rankTitle: i18n.t('cookies:profile.rankTitle'),
+    stats,
+    streakProgress: streak.maxDays > 0 ? bonusDays / streak.maxDays : 1,
+    streakLabel: i18n.t('cookies:profile.streak', {
+      count: p.streak,
+      n: i18n.number(p.streak),
+      bonus: i18n.number(bonusDays * streak.bonusPct),
+      best: i18n.number(p.bestStreak),
+    }),
+  };
+}
+
+/** The member's name and picture: Discord's when the adapter can ask, else the name the bot has seen. */
+async function faceOf(deps: BotDeps, invocation: Invocation, userId: string, fallbackName: string) {
+  const found = (await deps.members?.find(invocation.guildId, [userId]).catch(() => null))?.get(userId);
+  const name = invocation.users[userId] ?? found?.name ?? fallbackName;
+  const picture = found?.avatarUrl ? await deps.members?.picture(found.avatarUrl) : null;
+  return { name, face: { picture: picture ?? null, initials: initialsOf(name), color: discColor(userId) } };
+}
 
 export const profile: Subcommand = {
   definition: {
@@ -21,58 +87,35 @@ export const profile: Subcommand = {
   async run({ deps, invocation, actor, i18n }) {
     const { user } = parseOptions(options, invocation);
     const userId = user ?? actor.id;
-    const [p, games, names, streakMax] = await Promise.all([
+    const [p, games, names, maxDays, bonusPct] = await Promise.all([
       deps.services.cookies.profile(userId),
       deps.services.games.stats(userId),
       deps.profiles.names([userId]),
       deps.runtimeConfig.get('cookies.collect_streak_max_days'),
+      deps.runtimeConfig.get('cookies.collect_streak_bonus_pct'),
     ]);
-    const name = invocation.users[userId] ?? names.get(userId) ?? (userId === actor.id ? actor.name : userId);
-    // The card's font has no emoji: amounts on it are plain numbers, the unit is written out once.
-    const signed = (n: number) => `${n > 0 ? '+' : n < 0 ? '−' : ''}${i18n.number(Math.abs(n))}`;
-    const stats = [
-      {
-        label: i18n.t('cookies:profile.collects'),
-        value: `${i18n.number(p.collects)} · ${i18n.number(p.collected)}`,
-      },
-      {
-        label: i18n.t('cookies:profile.games'),
-        value: i18n.t('cookies:profile.gamesValue', {
-          played: i18n.number(games.played),
-          won: i18n.number(games.won),
-        }),
-      },
-      { label: i18n.t('cookies:profile.gamesNet'), value: signed(games.net) },
-      { label: i18n.t('cookies:profile.stolen'), value: i18n.number(p.stolen) },
-      { label: i18n.t('cookies:profile.lost'), value: i18n.number(p.lostToThieves) },
-      { label: i18n.t('cookies:profile.heists'), value: `${i18n.number(p.heists)} · ${signed(p.heistNet)}` },
-    ];
-    const rank = p.rank === null ? '—' : `#${i18n.number(p.rank)}`;
-    const streakLabel = i18n.t('cookies:profile.streak', { count: p.streak, best: p.bestStreak });
-    const text = [
-      `**${i18n.cookies(p.balance)}** · ${i18n.t('cookies:profile.rank')} ${rank}`,
-      streakLabel,
-      ...stats.map((s) => `${s.label}: ${s.value}`),
-    ].join('\n');
-    const title = i18n.t('cookies:profile.title');
-    const card = await renderProfileCard({
+    const stored = names.get(userId) ?? (userId === actor.id ? actor.name : userId);
+    const { name, face } = await faceOf(deps, invocation, userId, stored);
+    const texts = profileCardTexts(i18n, {
       name,
-      title,
-      balance: i18n.number(p.balance),
-      unit: i18n.t('cookies:profile.unit', { count: p.balance }),
-      rank,
-      stats,
-      streakProgress: streakMax > 0 ? Math.max(0, p.streak - 1) / streakMax : 1,
-      streakLabel,
-    }).catch((error: unknown) => {
+      userId,
+      profile: p,
+      games,
+      streak: { bonusPct, maxDays },
+    });
+    const text = [
+      `**${i18n.cookies(p.balance)}** · ${i18n.t('cookies:profile.rank')} ${texts.rank}`,
+      texts.streakLabel,
+      ...texts.stats.map((s) => `${s.label}: ${s.value}`),
+    ].join('\n');
+    const card = await renderProfileCard({ ...texts, face }).catch((error: unknown) => {
       deps.log.warn({ err: error }, 'profile card failed; replying with text');
       return null;
     });
-    if (!card) return { embeds: [{ title: `${title}: ${name}`, color: COOKIE_BROWN, description: text }] };
+    const embed = { title: `${texts.title}: ${name}`, color: COOKIE_BROWN, description: text };
+    if (!card) return { embeds: [embed] };
     return {
-      embeds: [
-        { title: `${title}: ${name}`, color: COOKIE_BROWN, description: text, imageFile: 'profile.png' },
-      ],
+      embeds: [{ ...embed, imageFile: 'profile.png' }],
       files: [{ name: 'profile.png', data: card.png }],
     };
   },

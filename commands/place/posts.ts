@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import type { BotDeps } from '../../src/interactions/types.js';
-import { pngPalette, renderCanvasPng } from '../../src/render/placeImages.js';
+import { overviewView, renderCanvasPicture } from '../../src/render/canvasPicture.js';
 import { defineTask, type TaskHandler } from '../../src/scheduler/scheduler.js';
-import { PALETTE, rgb } from '../../utils/place/palette.js';
+import { BLANK } from '../../utils/place/palette.js';
 import { POST_TASK } from '../../utils/place/posts.js';
-
-const PNG_PALETTE = pngPalette(PALETTE.map((_, i) => rgb(i)));
+import { COLORS, canvasCaption, PICTURE_SIDE } from './view.js';
 
 /**
  * The community posts, at the end of every `place_post_interval_min`: the rendered canvas to
@@ -24,24 +23,29 @@ export function placePostTasks(deps: BotDeps): TaskHandler[] {
           .map((t) => i18n.t('place:post.painter', { who: t.owner, count: t.count }))
           .join(', ');
         const board = await place.board();
-        const scale = Math.max(1, Math.floor(1_024 / Math.max(board.width, board.height)));
-        const png = await renderCanvasPng(board, PNG_PALETTE, scale);
-        await deps.poster.post('place_channel', {
-          content: i18n.t('place:post.caption', {
-            revision: report.to,
-            count: report.count,
-            painters: report.painters,
-            top: top || '—',
+        const shown = overviewView(board, BLANK, PICTURE_SIDE);
+        const png = await renderCanvasPicture(board, COLORS, {
+          view: shown,
+          caption: canvasCaption(i18n, board, shown, deps.clock.now()),
+        });
+        const counts = {
+          count: report.count,
+          n: i18n.number(report.count),
+          painters: i18n.t('place:post.painters', {
+            count: report.painters,
+            n: i18n.number(report.painters),
           }),
+          top: top || '—',
+        };
+        await deps.poster.post('place_channel', {
+          content: i18n.t('place:post.caption', { ...counts, revision: i18n.number(report.to) }),
           files: [{ name: `canvas-${report.to}.png`, data: png }],
         });
         await deps.poster.post('place_feed_channel', {
           content: i18n.t('place:post.feed', {
-            count: report.count,
-            painters: report.painters,
-            from: report.from + 1,
-            to: report.to,
-            top: top || '—',
+            ...counts,
+            from: i18n.number(report.from + 1),
+            to: i18n.number(report.to),
           }),
         });
         await place.markPosted(report.from, report.to);

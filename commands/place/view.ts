@@ -1,22 +1,65 @@
 import { ApplicationCommandOptionType } from 'discord.js';
 import { z } from 'zod';
 import { localized } from '../../src/i18n/definitions.js';
+import type { Translator } from '../../src/i18n/i18n.js';
 import type { Subcommand } from '../../src/interactions/types.js';
 import {
-  pngPalette,
-  renderCanvasPng,
-  renderPalettePng,
-  renderZoomPng,
-} from '../../src/render/placeImages.js';
+  type Board,
+  type CanvasCaption,
+  type CanvasView,
+  overviewView,
+  paintedArea,
+  renderCanvasPicture,
+  zoomView,
+} from '../../src/render/canvasPicture.js';
+import { renderPalettePng } from '../../src/render/placeImages.js';
 import { encodeTimelapse, TIMELAPSE_LIMITS } from '../../src/render/timelapseGif.js';
 import { PLACE_MESSAGES } from '../../utils/place/messages.js';
-import { PALETTE, rgb } from '../../utils/place/palette.js';
+import { BLANK, colorName, PALETTE, rgb } from '../../utils/place/palette.js';
 import { parseOptions } from '../options.js';
 
-const COLORS = PALETTE.map((_, i) => rgb(i));
-const PNG_PALETTE = pngPalette(COLORS);
-/** The full canvas is scaled to about this many pixels on its long side: what Discord shows well. */
-const TARGET_SIDE = 1_024;
+export const COLORS = PALETTE.map((_, i) => rgb(i));
+/** A canvas picture is about this many pixels on its long side: what Discord shows well. */
+export const PICTURE_SIDE = 1_024;
+const DEFAULT_ZOOM = 16;
+
+/** A date as a caption shows it: day, month, year and time, in UTC (members are in many time zones). */
+export function captionDate(i18n: Translator, at: Date): string {
+  const format = new Intl.DateTimeFormat(i18n.locale === 'de' ? 'de-DE' : 'en-GB', {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    timeZone: 'UTC',
+  });
+  return `${format.format(at)} UTC`;
+}
+
+/** The caption of a canvas picture: title, date, version and painted pixels, and the part shown. */
+export function canvasCaption(
+  i18n: Translator,
+  board: Board & { revision: number },
+  view: CanvasView,
+  at: Date,
+  zoom?: { zoom: number; x: number; y: number },
+): CanvasCaption {
+  const painted = paintedArea(board, BLANK).count;
+  const range = { x0: view.x0, x1: view.x0 + view.cols - 1, y0: view.y0, y1: view.y0 + view.rows - 1 };
+  const summary = [
+    i18n.t('place:picture.version', { n: i18n.number(board.revision) }),
+    painted === 0
+      ? i18n.t('place:picture.empty')
+      : i18n.t('place:picture.painted', { count: painted, n: i18n.number(painted) }),
+  ].join(' · ');
+  const part = zoom
+    ? i18n.t('place:picture.zoom', { ...zoom, ...range })
+    : view.part
+      ? i18n.t('place:picture.part', { ...range, width: board.width, height: board.height })
+      : null;
+  return {
+    title: i18n.t('place:picture.title'),
+    date: captionDate(i18n, at),
+    lines: part ? [summary, part] : [summary],
+  };
+}
 
 export const view: Subcommand = {
   definition: {
@@ -38,54 +81,60 @@ export const view: Subcommand = {
       {
         type: ApplicationCommandOptionType.Integer,
         ...localized(PLACE_MESSAGES, 'commands.zoom'),
-        min_value: 2,
+        min_value: 1,
         max_value: 64,
       },
     ],
   },
   defer: { ephemeral: false },
   async run({ deps, invocation, i18n }) {
-    const { x, y, zoom } = parseOptions(
+    const options = parseOptions(
       z.object({
         x: z.number().int().min(0).optional(),
         y: z.number().int().min(0).optional(),
-        zoom: z.number().int().min(2).max(64).default(16),
+        zoom: z.number().int().min(1).max(64).optional(),
       }),
       invocation,
     );
     const board = await deps.services.place.board();
-    if (x === undefined || y === undefined) {
-      const scale = Math.max(1, Math.floor(TARGET_SIDE / Math.max(board.width, board.height)));
-      const png = await renderCanvasPng(board, PNG_PALETTE, scale);
+    const { x, y } = options;
+    if ((x !== undefined && x >= board.width) || (y !== undefined && y >= board.height)) {
       return {
-        embeds: [
-          {
-            title: i18n.t('place:view.title', {
-              revision: board.revision,
-              width: board.width,
-              height: board.height,
-            }),
-            imageFile: 'canvas.png',
-          },
-        ],
+        ephemeral: true,
+        content: `❌ ${i18n.t('place:errors.outside', { x: x ?? 0, y: y ?? 0, maxX: board.width - 1, maxY: board.height - 1 })}`,
+      };
+    }
+    const now = deps.clock.now();
+    const sizes = { revision: board.revision, width: board.width, height: board.height };
+    if (x === undefined && y === undefined && options.zoom === undefined) {
+      const shown = overviewView(board, BLANK, PICTURE_SIDE);
+      const png = await renderCanvasPicture(board, COLORS, {
+        view: shown,
+        caption: canvasCaption(i18n, board, shown, now),
+      });
+      return {
+        embeds: [{ title: i18n.t('place:view.title', sizes), imageFile: 'canvas.png' }],
         files: [{ name: 'canvas.png', data: png }],
       };
     }
-    if (x >= board.width || y >= board.height) {
-      return {
-        ephemeral: true,
-        content: `❌ ${i18n.t('place:errors.outside', { x, y, maxX: board.width - 1, maxY: board.height - 1 })}`,
-      };
-    }
-    const png = await renderZoomPng(board, COLORS, {
-      x,
-      y,
-      radius: zoom,
-      cell: Math.max(8, Math.floor(640 / (2 * zoom + 1))),
+    // Zoom is magnification: each canvas pixel drawn `zoom` times larger, around the pixel asked
+    // for, else around the painted part, else the canvas's centre.
+    const zoom = options.zoom ?? DEFAULT_ZOOM;
+    const { box } = paintedArea(board, BLANK);
+    const cx = x ?? (box ? Math.floor((box.x0 + box.x1) / 2) : Math.floor(board.width / 2));
+    const cy = y ?? (box ? Math.floor((box.y0 + box.y1) / 2) : Math.floor(board.height / 2));
+    const shown = zoomView(board, zoom, PICTURE_SIDE, cx, cy);
+    const png = await renderCanvasPicture(board, COLORS, {
+      view: shown,
+      caption: canvasCaption(i18n, board, shown, now, { zoom, x: cx, y: cy }),
+      mark: x !== undefined && y !== undefined ? { x, y } : null,
     });
     return {
       embeds: [
-        { title: i18n.t('place:view.zoomTitle', { x, y, revision: board.revision }), imageFile: 'zoom.png' },
+        {
+          title: i18n.t('place:view.zoomTitle', { x: cx, y: cy, zoom, revision: board.revision }),
+          imageFile: 'zoom.png',
+        },
       ],
       files: [{ name: 'zoom.png', data: png }],
     };
@@ -98,7 +147,9 @@ export const palette: Subcommand = {
     ...localized(PLACE_MESSAGES, 'commands.palette'),
   },
   async run({ i18n }) {
-    const png = await renderPalettePng(PALETTE);
+    const png = await renderPalettePng(
+      PALETTE.map((c, i) => ({ name: colorName(i, i18n.locale), hex: c.hex })),
+    );
     return {
       ephemeral: true,
       embeds: [
@@ -140,7 +191,8 @@ export const timelapse: Subcommand = {
       invocation,
     );
     const replay = await deps.services.place.replay(from, to, TIMELAPSE_LIMITS.frames);
-    const { gif, framesUsed } = await encodeTimelapse(replay.frames, replay, COLORS);
+    const captions = await frameCaptions(deps.services.place, i18n, replay);
+    const { gif, framesUsed } = await encodeTimelapse(replay.frames, replay, COLORS, { captions });
     return {
       embeds: [
         {
@@ -156,3 +208,37 @@ export const timelapse: Subcommand = {
     };
   },
 };
+
+/**
+ * Each timelapse frame's caption: its date and version. The replay's frames are spaced evenly
+ * by version from `from` (the last is `to`); the date is that version's placement's time.
+ */
+async function frameCaptions(
+  place: {
+    changesAfter(
+      after: number,
+      limit: number,
+      options: { advance?: boolean },
+    ): Promise<{ changes: { at: Date }[] }>;
+  },
+  i18n: Translator,
+  replay: { frames: unknown[]; from: number; to: number },
+): Promise<string[]> {
+  const last = replay.frames.length - 1;
+  const step = Math.max(1, Math.ceil((replay.to - replay.from) / Math.max(1, TIMELAPSE_LIMITS.frames - 1)));
+  const captions: string[] = [];
+  for (let i = 0; i <= last; i++) {
+    const revision = i === last ? replay.to : Math.min(replay.to, replay.from + i * step);
+    const at =
+      revision > 0
+        ? (await place.changesAfter(revision - 1, 1, { advance: false })).changes[0]?.at
+        : undefined;
+    const n = i18n.number(revision);
+    captions.push(
+      at
+        ? i18n.t('place:picture.frame', { date: captionDate(i18n, at), n })
+        : i18n.t('place:picture.version', { n }),
+    );
+  }
+  return captions;
+}

@@ -8,6 +8,7 @@ import type { FeatureServices } from '../features/services.js';
 import type { I18n, Translator } from '../i18n/i18n.js';
 import type { ChannelPoster } from '../posting/channelPoster.js';
 import type { ProfileDirectory } from '../profiles/profileDirectory.js';
+import type { MemberLookup } from '../render/memberFaces.js';
 import type { RuntimeConfig } from '../runtimeConfig/runtimeConfig.js';
 import type { Scheduler } from '../scheduler/scheduler.js';
 import type { Reply } from './reply.js';
@@ -89,6 +90,8 @@ export interface BotDeps extends Omit<AppDeps, 'cols' | 'db'>, Pick<MoneyLayer, 
   scheduler: Scheduler;
   poster: ChannelPoster;
   services: FeatureServices;
+  /** Members' names and pictures from Discord (src/discord/discordMembers.ts); absent in the console and the web process. */
+  members?: MemberLookup;
 }
 
 export interface CommandContext {

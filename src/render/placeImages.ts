@@ -1,5 +1,5 @@
 import { Canvas, createCanvas } from 'canvas';
-import { encodePng, oneAtATime } from './canvasTools.js';
+import { encodePng, oneAtATime, TextPen, type TextRecorder } from './canvasTools.js';
 
 /** The palette as node-canvas's indexed-PNG palette: RGBA per entry. */
 export function pngPalette(colors: readonly [number, number, number][]): Uint8ClampedArray {
@@ -51,18 +51,22 @@ export function renderCanvasPng(
   });
 }
 
+/** Room left of and above a zoom's cells for the coordinates ("2047" fits). */
+export const ZOOM_MARGIN = 40;
+
 /** A zoomed region: cells with a grid, coordinates along the edges, and the chosen pixel outlined. */
 export function renderZoomPng(
   board: { get(x: number, y: number): number; width: number; height: number },
   colors: readonly [number, number, number][],
   view: { x: number; y: number; radius: number; cell: number; marked?: ReadonlySet<string> },
+  options: { record?: TextRecorder } = {},
 ): Promise<Buffer> {
   return oneAtATime(async () => {
     const x0 = Math.max(0, Math.min(board.width - 1, view.x - view.radius));
     const y0 = Math.max(0, Math.min(board.height - 1, view.y - view.radius));
     const x1 = Math.min(board.width - 1, view.x + view.radius);
     const y1 = Math.min(board.height - 1, view.y + view.radius);
-    const margin = 34;
+    const margin = ZOOM_MARGIN;
     const cols = x1 - x0 + 1;
     const rows = y1 - y0 + 1;
     const canvas = createCanvas(margin + cols * view.cell + 4, margin + rows * view.cell + 4);
@@ -90,15 +94,16 @@ export function renderZoomPng(
       g.lineTo(margin + cols * view.cell, margin + j * view.cell + 0.5);
       g.stroke();
     }
-    g.fillStyle = '#dbdee1';
-    g.font = '11px "DejaVu Sans"';
-    g.textAlign = 'center';
-    const step = Math.max(1, Math.ceil(28 / view.cell));
+    const pen = new TextPen(g, options.record);
+    const label = { size: 11, color: '#dbdee1', align: 'center' as const, minSize: 11 };
+    const step = Math.max(1, Math.ceil(32 / view.cell));
     for (let x = x0; x <= x1; x += step)
-      g.fillText(String(x), margin + (x - x0 + 0.5) * view.cell, margin - 10);
-    g.textAlign = 'right';
+      pen.text(String(x), margin + (x - x0 + 0.5) * view.cell, margin - 10, step * view.cell - 2, label);
     for (let y = y0; y <= y1; y += step)
-      g.fillText(String(y), margin - 6, margin + (y - y0 + 0.5) * view.cell + 4);
+      pen.text(String(y), margin - 6, margin + (y - y0 + 0.5) * view.cell + 4, margin - 8, {
+        ...label,
+        align: 'right',
+      });
     g.strokeStyle = '#ff00ff';
     g.lineWidth = 2;
     for (const key of view.marked ?? []) {
@@ -126,7 +131,10 @@ export function renderZoomPng(
 }
 
 /** The palette as a picture: each colour's swatch, index, name and hex. */
-export function renderPalettePng(entries: readonly { name: string; hex: string }[]): Promise<Buffer> {
+export function renderPalettePng(
+  entries: readonly { name: string; hex: string }[],
+  options: { record?: TextRecorder } = {},
+): Promise<Buffer> {
   return oneAtATime(async () => {
     const perColumn = 16;
     const rowH = 30;
@@ -135,7 +143,7 @@ export function renderPalettePng(entries: readonly { name: string; hex: string }
     const g = canvas.getContext('2d');
     g.fillStyle = '#1e1f22';
     g.fillRect(0, 0, canvas.width, canvas.height);
-    g.font = '16px "DejaVu Sans"';
+    const pen = new TextPen(g, options.record);
     entries.forEach((c, i) => {
       const x = 8 + Math.floor(i / perColumn) * colW;
       const y = 8 + (i % perColumn) * rowH;
@@ -143,8 +151,10 @@ export function renderPalettePng(entries: readonly { name: string; hex: string }
       g.fillRect(x, y + 3, 40, rowH - 6);
       g.strokeStyle = '#4e5058';
       g.strokeRect(x + 0.5, y + 3.5, 40, rowH - 6);
-      g.fillStyle = '#dbdee1';
-      g.fillText(`${String(i).padStart(2, ' ')}  ${c.name}  ${c.hex}`, x + 50, y + 21);
+      pen.text(`${String(i).padStart(2, ' ')}  ${c.name}  ${c.hex}`, x + 50, y + 21, colW - 58, {
+        size: 16,
+        color: '#dbdee1',
+      });
     });
     return encodePng(canvas);
   });

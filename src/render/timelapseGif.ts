@@ -1,5 +1,6 @@
+import { createCanvas } from 'canvas';
 import * as gifenc from 'gifenc';
-import { oneAtATime } from './canvasTools.js';
+import { oneAtATime, TextPen, type TextRecorder } from './canvasTools.js';
 import { upscale } from './placeImages.js';
 
 /** Node loads gifenc's CommonJS build (all on the default export); vitest its ES module build. */
@@ -14,35 +15,48 @@ export const TIMELAPSE_LIMITS = {
   lastFrameMs: 1_500,
 };
 
+/** The strip under each frame that holds its caption (when there are captions). */
+export const CAPTION_STRIP = 30;
+
 /**
  * An animated GIF of indexed frames (1 byte per pixel, the palette as the global colour
  * table), scaled up with sharp edges to at most TIMELAPSE_LIMITS.side. Frames past the byte
- * bound are dropped (the last one is always kept); `framesUsed` says how many went in.
+ * bound are dropped (the last one is always kept); `framesUsed` says how many went in. With
+ * `captions` (one per frame: its date and revision), each frame has its caption in a strip below.
  */
 export function encodeTimelapse(
   frames: Uint8Array[],
   size: { width: number; height: number },
   palette: [number, number, number][],
+  options: { captions?: string[]; record?: TextRecorder } = {},
 ): Promise<{ gif: Buffer; framesUsed: number; width: number; height: number }> {
   return oneAtATime(async () => {
     const scale = Math.max(1, Math.floor(TIMELAPSE_LIMITS.side / Math.max(size.width, size.height)));
     const width = size.width * scale;
-    const height = size.height * scale;
+    const strip = options.captions ? CAPTION_STRIP : 0;
+    const height = size.height * scale + strip;
     const gif = GIFEncoder();
     const colors = palette.map(([r, g, b]) => [r, g, b]);
+    const caption = options.captions ? captionStrips(width, palette, options.record) : null;
+    const picture = (i: number) => {
+      const frame = frames[i] as Uint8Array;
+      const big = scale === 1 ? frame : upscale(frame, size.width, size.height, scale);
+      if (!caption) return big;
+      const out = new Uint8Array(width * height);
+      out.set(big);
+      out.set(caption(options.captions?.[i] ?? ''), big.length);
+      return out;
+    };
     let used = 0;
-    for (const [i, frame] of frames.entries()) {
+    for (let i = 0; i < frames.length; i++) {
       const last = i === frames.length - 1;
-      gif.writeFrame(scale === 1 ? frame : upscale(frame, size.width, size.height, scale), width, height, {
+      gif.writeFrame(picture(i), width, height, {
         palette: colors,
         delay: last ? TIMELAPSE_LIMITS.lastFrameMs : TIMELAPSE_LIMITS.frameMs,
       });
       used++;
       if (!last && used % 10 === 0 && gif.bytes().length > TIMELAPSE_LIMITS.bytes) {
-        const final = frames[frames.length - 1] as Uint8Array;
-        gif.writeFrame(scale === 1 ? final : upscale(final, size.width, size.height, scale), width, height, {
-          delay: TIMELAPSE_LIMITS.lastFrameMs,
-        });
+        gif.writeFrame(picture(frames.length - 1), width, height, { delay: TIMELAPSE_LIMITS.lastFrameMs });
         used++;
         break;
       }
@@ -50,4 +64,31 @@ export function encodeTimelapse(
     gif.finish();
     return { gif: Buffer.from(gif.bytes()), framesUsed: used, width, height };
   });
+}
+
+/**
+ * Draws a caption as palette indices: light text on the palette's darkest colour, its edges in
+ * the palette's greys (the GIF has only the palette's colours).
+ */
+function captionStrips(width: number, palette: [number, number, number][], record?: TextRecorder) {
+  const distance = ([r, g, b]: [number, number, number], v: number) =>
+    (r - v) ** 2 + (g - v) ** 2 + (b - v) ** 2;
+  const nearest = (v: number) =>
+    palette.reduce(
+      (best, color, i) => (distance(color, v) < distance(palette[best] as typeof color, v) ? i : best),
+      0,
+    );
+  const shade = Array.from({ length: 256 }, (_, v) => nearest(v));
+  const canvas = createCanvas(width, CAPTION_STRIP);
+  const g = canvas.getContext('2d');
+  const pen = new TextPen(g, record);
+  return (text: string): Uint8Array => {
+    g.fillStyle = '#000000';
+    g.fillRect(0, 0, width, CAPTION_STRIP);
+    pen.text(text, 8, 21, width - 16, { size: 16, bold: true, color: '#ffffff', minSize: 10 });
+    const rgba = g.getImageData(0, 0, width, CAPTION_STRIP).data;
+    const out = new Uint8Array(width * CAPTION_STRIP);
+    for (let i = 0; i < out.length; i++) out[i] = shade[rgba[i * 4] as number] as number;
+    return out;
+  };
 }

@@ -98,7 +98,7 @@ describe('the local console', () => {
     const text = c.take();
     expect(text).toContain('… thinking (deferred)');
     const match = /attachment: (\S+\.png) \((\d+)x(\d+)\)/.exec(text);
-    expect(match?.slice(2)).toEqual(['800', '180']);
+    expect(match?.slice(2)).toEqual(['960', '180']);
     expect(existsSync(match?.[1] as string)).toBe(true);
   });
 

@@ -92,7 +92,7 @@ describe('the Cookie economy through the real discord.js client', () => {
     expect(card?.embeds[0]?.description).toContain('**77 🍪**');
     const png = card?.files.find((f) => f.name === 'profile.png');
     const image = await loadImage(png?.data as Buffer);
-    expect([image.width, image.height]).toEqual([900, 420]);
+    expect([image.width, image.height]).toEqual([900, 540]);
   });
 
   it('GIVEN a bot named in /cookies give or /cookies steal THEN the member is told bots hold no Cookies and nothing moves', async () => {

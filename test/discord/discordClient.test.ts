@@ -168,7 +168,7 @@ describe('the bot through the real discord.js client', () => {
     const image = await loadImage(png?.data as Buffer);
     const rows = (await harness.deps.services.cookies.leaderboard(25)).length;
     expect(rows).toBeGreaterThan(0);
-    expect([image.width, image.height]).toEqual([800, 96 + rows * 52 + 32]);
+    expect([image.width, image.height]).toEqual([960, 96 + rows * 52 + 32]);
 
     const again = await fake.waitFor(fake.command(member, 'cookies', ['leaderboard']));
     expect(again.at(-1)?.ephemeral).toBe(true);

@@ -14,9 +14,9 @@ const rows = [
 
 describe('the leaderboard image', () => {
   it('is a real PNG sized by its rows', async () => {
-    const image = await renderLeaderboard(labels('Kekse-Rangliste'), rows);
+    const image = await renderLeaderboard(labels('Keks-Rangliste'), rows);
     const decoded = await loadImage(image.png);
-    expect([decoded.width, decoded.height]).toEqual([800, 96 + 2 * 52 + 32]);
+    expect([decoded.width, decoded.height]).toEqual([960, 96 + 2 * 52 + 32]);
   });
 
   it('renders a board once when many ask for the same one at once, and anew when it changes', async () => {

@@ -1,8 +1,14 @@
 import { createCanvas, loadImage } from 'canvas';
 import { describe, expect, it } from 'vitest';
-import { pngPalette, renderCanvasPng, renderZoomPng } from '../../src/render/placeImages.js';
+import { ASSEMBLY } from '../../commands/index.js';
+import { canvasCaption } from '../../commands/place/view.js';
+import { I18n } from '../../src/i18n/i18n.js';
+import { overviewView, renderCanvasPicture, zoomView } from '../../src/render/canvasPicture.js';
+import type { DrawnText } from '../../src/render/canvasTools.js';
+import { pngPalette, renderCanvasPng, renderZoomPng, ZOOM_MARGIN } from '../../src/render/placeImages.js';
+import { CAPTION_STRIP, encodeTimelapse } from '../../src/render/timelapseGif.js';
 import { PlaceBoard } from '../../utils/place/board.js';
-import { PALETTE, rgb } from '../../utils/place/palette.js';
+import { BLANK, PALETTE, rgb } from '../../utils/place/palette.js';
 
 const COLORS = PALETTE.map((_, i) => rgb(i));
 
@@ -49,7 +55,81 @@ describe('canvas pictures', () => {
     board.set(10, 10, 22);
     const png = await renderZoomPng(board, COLORS, { x: 10, y: 10, radius: 3, cell: 20 });
     const image = await pixelsOf(png);
-    // Margin 34, radius 3 around 10: column 10 is the 4th cell.
-    expect(image.at(34 + 3 * 20 + 10, 34 + 3 * 20 + 10)).toEqual(COLORS[22]);
+    // Radius 3 around 10: column 10 is the 4th cell.
+    expect(image.at(ZOOM_MARGIN + 3 * 20 + 10, ZOOM_MARGIN + 3 * 20 + 10)).toEqual(COLORS[22]);
+  });
+});
+
+describe('canvas pictures worth posting', () => {
+  const i18n = new I18n(ASSEMBLY.messages);
+  const sparse = () => {
+    const board = new PlaceBoard(256, 256);
+    for (let x = 120; x < 130; x++) board.set(x, 100, 2);
+    board.set(125, 105, 13);
+    board.revision = 11;
+    return board;
+  };
+
+  it('GIVEN a sparse canvas THEN the painted part is shown large, with the part named and the whole canvas inset', async () => {
+    const board = sparse();
+    const view = overviewView(board, BLANK, 1024);
+    expect(view.part).toBe(true);
+    expect(view.scale).toBeGreaterThanOrEqual(8);
+    expect(view.x0).toBeLessThanOrEqual(120);
+    expect(view.x0 + view.cols).toBeGreaterThan(129);
+    const at = new Date('2025-03-17T14:05:00Z');
+    for (const [locale, words] of [
+      ['en', ['Neural Place', '17 Mar 2025, 14:05 UTC', 'version 11 · 11 pixels painted', 'Showing x ']],
+      ['de', ['Neural Place', '17.03.2025, 14:05 UTC', 'Stand 11 · 11 Pixel bemalt', 'Ausschnitt x ']],
+    ] as const) {
+      const texts: DrawnText[] = [];
+      const png = await renderCanvasPicture(board, COLORS, {
+        view,
+        caption: canvasCaption(i18n.for(locale), board, view, at),
+        record: (x) => texts.push(x),
+      });
+      const drawn = texts.map((x) => x.drawn).join('\n');
+      for (const word of words) expect(drawn).toContain(word);
+      expect((await pixelsOf(png)).width).toBeGreaterThanOrEqual(view.cols * view.scale);
+    }
+  });
+
+  it('GIVEN an empty or a full canvas THEN the whole canvas is shown, the empty one inviting the first pixel', () => {
+    const empty = new PlaceBoard(256, 256);
+    expect(overviewView(empty, BLANK, 1024)).toMatchObject({
+      x0: 0,
+      y0: 0,
+      cols: 256,
+      scale: 4,
+      part: false,
+    });
+    const caption = canvasCaption(i18n.for('de'), empty, overviewView(empty, BLANK, 1024), new Date(0));
+    expect(caption.lines[0]).toBe('Stand 0 · Noch ist nichts gemalt: Mal den ersten Pixel mit /place pixel');
+    const full = new PlaceBoard(256, 256);
+    full.pixels.fill(3);
+    expect(overviewView(full, BLANK, 1024)).toMatchObject({ cols: 256, scale: 4, part: false });
+  });
+
+  it('GIVEN zoom 4 and zoom 16 THEN each canvas pixel is drawn 4 and 16 screen pixels wide, around the pixel asked for', async () => {
+    const board = sparse();
+    expect(zoomView(board, 4, 1024, 125, 100)).toMatchObject({ scale: 4, cols: 256, x0: 0 });
+    const near = zoomView(board, 16, 1024, 125, 100);
+    expect(near).toMatchObject({ scale: 16, cols: 64, rows: 64, part: true });
+    expect(Math.abs(near.x0 + near.cols / 2 - 125.5)).toBeLessThanOrEqual(1);
+    const far = zoomView(board, 32, 1024, 255, 0);
+    expect(far).toMatchObject({ x0: 224, y0: 0, cols: 32 });
+  });
+
+  it('GIVEN captions THEN every timelapse frame carries its date and version in a strip below', async () => {
+    const texts: DrawnText[] = [];
+    const board = sparse();
+    const { width, height } = await encodeTimelapse(
+      [new PlaceBoard(256, 256).pixels, board.pixels],
+      board,
+      COLORS as [number, number, number][],
+      { captions: ['version 0', '17 Mar 2025, 14:05 UTC · version 11'], record: (x) => texts.push(x) },
+    );
+    expect([width, height]).toEqual([512, 512 + CAPTION_STRIP]);
+    expect(texts.map((x) => x.drawn)).toEqual(['version 0', '17 Mar 2025, 14:05 UTC · version 11']);
   });
 });
