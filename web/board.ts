@@ -1,8 +1,9 @@
 import { api } from './api.js';
+import { number, t } from './i18n.js';
 import { buildPalette } from './palette.js';
 import { state } from './state.js';
 import type { Board } from './types.js';
-import { number, view } from './view.js';
+import { view } from './view.js';
 
 const ctx = view.canvas.getContext('2d') as CanvasRenderingContext2D;
 
@@ -38,5 +39,5 @@ export function paint(x: number, y: number, colour: number): void {
 }
 
 export function showRevision(): void {
-  view.revision.textContent = `revision ${number.format(state.revision)}`;
+  view.revision.textContent = t('revision', { revision: number(state.revision) });
 }

@@ -1,9 +1,13 @@
 /**
  * The live canvas page (`/place`): the board from `GET /api/public/place`, kept current by
  * the WebSocket `/api/place/ws`; zoom and pan by wheel, drag, pinch and buttons; a pixel's
- * owner on click; painting (signed in) after a confirmation that shows the cost and the wallet.
+ * owner on click, following every later placement on it; painting (signed in) after a
+ * confirmation that shows the cost and the wallet. It speaks the language the server chose
+ * (`<html lang>`).
  */
 import { loadBoard } from './board.js';
+import { t } from './i18n.js';
+import { trackLayout } from './layout.js';
 import { connect } from './liveUpdates.js';
 import { loadMe } from './member.js';
 import { bindPlacing } from './placing.js';
@@ -12,6 +16,7 @@ import { say } from './view.js';
 import { bindViewport } from './viewportInput.js';
 import { fitToView } from './zoom.js';
 
+trackLayout();
 bindViewport();
 bindPlacing();
 
@@ -24,4 +29,4 @@ async function start(): Promise<void> {
   document.body.dataset.ready = 'true';
 }
 
-void start().catch((error) => say(`Could not load the canvas: ${(error as Error).message}`));
+void start().catch((error) => say(t('loadFailed', { reason: (error as Error).message })));

@@ -1,3 +1,4 @@
+import { colourName, t } from './i18n.js';
 import { state } from './state.js';
 import type { Colour } from './types.js';
 import { view } from './view.js';
@@ -9,8 +10,8 @@ export function buildPalette(palette: Colour[]): void {
     b.className = 'swatch';
     b.style.background = c.hex;
     b.setAttribute('role', 'radio');
-    b.setAttribute('aria-label', `${c.name} ${c.hex}`);
-    b.title = `${i}: ${c.name} ${c.hex}`;
+    b.setAttribute('aria-label', colourLabel(i));
+    b.title = colourLabel(i);
     b.dataset.index = String(i);
     b.addEventListener('click', () => chooseColour(i));
     view.palette.append(b);
@@ -38,12 +39,21 @@ function chooseColour(index: number, focus = false): void {
   updatePlaceButton();
 }
 
-export function colourName(index: number): string {
+/** A palette colour in the page's language: `blue`, `Blau`. */
+export function colourOf(index: number): string {
   const c = state.board?.palette[index];
-  return c ? `${c.name} ${c.hex}` : String(index);
+  return c ? colourName(c.name) : String(index);
+}
+
+/** A palette colour with its hex code: `blue (#3690EA)`, `Blau (#3690EA)`. */
+export function colourLabel(index: number): string {
+  const c = state.board?.palette[index];
+  return c ? t('colour', { name: colourName(c.name), hex: c.hex }) : String(index);
 }
 
 export function updatePlaceButton(): void {
   view.place.disabled = !state.selected || !state.me;
-  view.place.textContent = state.me ? `Paint ${colourName(state.colour)}` : 'Sign in to paint';
+  view.place.textContent = state.me
+    ? t('paint.button', { colour: colourOf(state.colour) })
+    : t('paint.signIn');
 }

@@ -1,41 +1,44 @@
-import { api } from './api.js';
+import { ApiError, api } from './api.js';
 import { paint } from './board.js';
+import { number, points, t } from './i18n.js';
 import { loadMe } from './member.js';
-import { colourName, updatePlaceButton } from './palette.js';
+import { colourLabel, updatePlaceButton } from './palette.js';
+import { pixelPainted, showPixel } from './pixelPanel.js';
 import { state } from './state.js';
-import { $, number, say, view } from './view.js';
+import { $, say, view } from './view.js';
 import { apply } from './zoom.js';
 
+/** Selects a pixel: the cursor, the readout and the panel show it. */
 export async function select(at: { x: number; y: number }): Promise<void> {
   state.selected = at;
   apply();
   updatePlaceButton();
-  view.pixelInfo.textContent = `(${at.x}, ${at.y}) …`;
-  const info = await api<{
-    painted: number;
-    color_index: number | null;
-    owner: string | null;
-    owner_name: string | null;
-    revision: number | null;
-    at: string | null;
-  }>(`/api/public/place/pixel?x=${at.x}&y=${at.y}`).catch(() => null);
-  if (state.selected !== at) return;
-  if (!info || info.painted === 0 || info.color_index === null) {
-    view.pixelInfo.textContent = `(${at.x}, ${at.y}) has never been painted.`;
-    return;
-  }
-  const who = info.owner_name ?? info.owner ?? 'nobody';
-  const when = info.at ? new Date(info.at).toLocaleString() : '';
-  view.pixelInfo.textContent = `(${at.x}, ${at.y}) is ${colourName(info.color_index)}, painted by ${who} at revision ${info.revision} (${when}); painted ${info.painted} time(s).`;
+  view.coords.textContent = `(${at.x}, ${at.y})`;
+  await showPixel(at);
 }
 
 export async function askToPlace(): Promise<void> {
   const at = state.selected;
   const me = state.me;
   if (!at || !me) return;
-  view.confirmText.textContent = `Paint (${at.x}, ${at.y}) ${colourName(state.colour)} for ${number.format(me.pixel_cost)} points? You have ${number.format(me.points)} points.`;
+  view.confirmText.textContent = t('paint.confirm', {
+    x: at.x,
+    y: at.y,
+    colour: colourLabel(state.colour),
+    cost: points(me.pixel_cost),
+    points: points(me.points),
+  });
   view.confirm.showModal();
   $<HTMLButtonElement>('confirm-ok').focus();
+}
+
+/** Why a paint was refused, in the page's language when the page knows the refusal. */
+function refusal(error: unknown): string {
+  const me = state.me;
+  const code = error instanceof ApiError ? error.code : '';
+  const known = ['INSUFFICIENT_PLACE_POINTS', 'RATE_LIMITED', 'NOT_SIGNED_IN', 'FEATURE_DISABLED'];
+  if (!known.includes(code)) return (error as Error).message;
+  return t(`paint.errors.${code}`, { points: points(me?.points ?? 0), cost: points(me?.pixel_cost ?? 0) });
 }
 
 /** The Paint button asks first; the confirmation's OK paints the selected pixel. */
@@ -43,18 +46,27 @@ export function bindPlacing(): void {
   view.place.addEventListener('click', () => void askToPlace());
   view.confirm.addEventListener('close', async () => {
     const at = state.selected;
+    const colour = state.colour;
     if (view.confirm.returnValue !== 'ok' || !at) return;
     try {
       const placed = await api<{ revision: number; points_left: number | null }>('/api/place/pixel', {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
-        body: JSON.stringify({ x: at.x, y: at.y, color_index: state.colour }),
+        body: JSON.stringify({ x: at.x, y: at.y, color_index: colour }),
       });
-      paint(at.x, at.y, state.colour);
-      say(`Painted (${at.x}, ${at.y}) at revision ${placed.revision}.`);
+      paint(at.x, at.y, colour);
+      pixelPainted({
+        ...at,
+        colour,
+        owner: state.me?.client_id ?? null,
+        name: state.me?.name ?? null,
+        revision: placed.revision,
+        at: new Date().toISOString(),
+      });
+      say(t('paint.done', { x: at.x, y: at.y, revision: number(placed.revision) }));
       await loadMe();
     } catch (error) {
-      say(`Not painted: ${(error as Error).message}`);
+      say(t('paint.failed', { reason: refusal(error) }));
     }
   });
 }

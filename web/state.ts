@@ -10,6 +10,8 @@ export const state = {
   selected: null as { x: number; y: number } | null,
   me: null as Me | null,
   zoom: 1,
+  /** Whether the view is still as Fit left it (then it follows the viewport's size). */
+  fitted: true,
   panX: 0,
   panY: 0,
 };

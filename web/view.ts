@@ -8,6 +8,7 @@ export const view = {
   coords: $<HTMLOutputElement>('coords'),
   revision: $<HTMLParagraphElement>('revision'),
   account: $<HTMLParagraphElement>('account'),
+  sheet: $<HTMLDivElement>('sheet'),
   palette: $<HTMLDivElement>('palette'),
   pixelInfo: $<HTMLParagraphElement>('pixel-info'),
   place: $<HTMLButtonElement>('place'),
@@ -18,7 +19,6 @@ export const view = {
   confirmText: $<HTMLParagraphElement>('confirm-text'),
 };
 
-export const number = new Intl.NumberFormat(navigator.language);
 export const say = (text: string) => {
   view.status.textContent = text;
   if (!text) return;

@@ -9,14 +9,19 @@ let pinch: number | null = null;
 
 /** Drag to pan, wheel or pinch to zoom, a tap selects a pixel, arrow keys move it, Enter paints. */
 export function bindViewport(): void {
+  const showCoords = (e: PointerEvent) => {
+    const at = pixelAt(e.clientX, e.clientY);
+    view.coords.textContent = at ? `(${at.x}, ${at.y})` : '(–, –)';
+  };
   view.viewport.addEventListener('pointerdown', (e) => {
     view.viewport.setPointerCapture(e.pointerId);
+    showCoords(e);
     pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
     dragged = 0;
   });
   view.viewport.addEventListener('pointermove', (e) => {
-    const at = pixelAt(e.clientX, e.clientY);
-    view.coords.textContent = at ? `(${at.x}, ${at.y})` : '(–, –)';
+    // A mouse shows where it points; a finger's readout keeps the tapped pixel.
+    if (e.pointerType === 'mouse' || pointers.has(e.pointerId)) showCoords(e);
     const last = pointers.get(e.pointerId);
     if (!last) return;
     pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
@@ -32,6 +37,7 @@ export function bindViewport(): void {
     dragged += Math.abs(e.clientX - last.x) + Math.abs(e.clientY - last.y);
     state.panX += e.clientX - last.x;
     state.panY += e.clientY - last.y;
+    if (dragged >= 6) state.fitted = false;
     apply();
   });
   const release = (e: PointerEvent) => {
@@ -77,5 +83,7 @@ export function bindViewport(): void {
   $('zoom-in').addEventListener('click', () => zoomAt(2, ...centre()));
   $('zoom-out').addEventListener('click', () => zoomAt(0.5, ...centre()));
   $('zoom-fit').addEventListener('click', fitToView);
-  window.addEventListener('resize', fitToView);
+  // The viewport changes size with the window and, on a phone, when the header or the sheet
+  // below it wraps: a fitted view stays fitted.
+  new ResizeObserver(() => state.fitted && fitToView()).observe(view.viewport);
 }

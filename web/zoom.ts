@@ -12,10 +12,22 @@ export function apply(): void {
   }
 }
 
+/** The zoom at which the whole canvas fills the viewport's width or height. */
+function fitZoom(): number {
+  if (!state.board) return 1;
+  const { clientWidth: w, clientHeight: h } = view.viewport;
+  return Math.min(w / state.board.width, h / state.board.height);
+}
+
+/**
+ * The whole canvas, as large as the viewport allows: on a phone it fills the screen's width
+ * (a fractional zoom; pixels stay sharp, some a screen pixel wider than others).
+ */
 export function fitToView(): void {
   if (!state.board) return;
   const { clientWidth: w, clientHeight: h } = view.viewport;
-  state.zoom = Math.max(1, Math.floor(Math.min(w / state.board.width, h / state.board.height)));
+  state.zoom = fitZoom();
+  state.fitted = true;
   state.panX = Math.round((w - state.board.width * state.zoom) / 2);
   state.panY = Math.round((h - state.board.height * state.zoom) / 2);
   apply();
@@ -23,11 +35,14 @@ export function fitToView(): void {
 
 /** Zooms by `factor` keeping the point (px, py) of the viewport where it is. */
 export function zoomAt(factor: number, px: number, py: number): void {
-  const next = Math.min(64, Math.max(1, Math.round(state.zoom * factor)));
+  const wanted = Math.min(64, Math.max(Math.min(1, fitZoom()), state.zoom * factor));
+  // Whole screen pixels per canvas pixel once a pixel is large enough to see.
+  const next = wanted >= 2 ? Math.round(wanted) : wanted;
   if (next === state.zoom) return;
   state.panX = px - ((px - state.panX) * next) / state.zoom;
   state.panY = py - ((py - state.panY) * next) / state.zoom;
   state.zoom = next;
+  state.fitted = false;
   apply();
 }
 

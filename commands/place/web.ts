@@ -41,12 +41,15 @@ export const web: Subcommand = {
       userId: actor.id,
       name: actor.name,
       roleIds: [...invocation.roleIds],
+      locale: i18n.locale,
     });
     return {
       ephemeral: true,
+      // The link expires by the wall clock; said as a duration, so no client or console clock
+      // (a script's clock moves with !wait) can show it as already ended.
       content: i18n.t('place:web.link', {
         url: `${base}/place/login?token=${token}`,
-        atSeconds: Math.floor(expiresAt.getTime() / 1000),
+        count: Math.max(1, Math.round((expiresAt.getTime() - deps.wallClock.now().getTime()) / 60_000)),
       }),
     };
   },

@@ -5,7 +5,7 @@ import { startWeb } from '../support/webHarness.js';
 
 const t = useTestDatabase('web_oauth');
 const PUBLIC_URL = 'https://place.example.org';
-const MEMBER = { id: '896000000000000077', username: 'cleo', global_name: 'Cleo' };
+const MEMBER = { id: '896000000000000077', username: 'cleo', global_name: 'Cleo', locale: 'de' };
 
 /**
  * The optional Discord OAuth2 sign-in, against a stand-in for Discord's token and user
@@ -49,7 +49,7 @@ describe('signing in with Discord (OAuth2)', () => {
     await discord.close();
   });
 
-  it('GIVEN Discord confirms the member THEN a session opens for them; a wrong state or a refused code opens none', async () => {
+  it('GIVEN Discord confirms the member THEN a session opens for them, in their Discord language; a wrong state or a refused code opens none, and a cancel is told on a page', async () => {
     const start = await web.request('GET', '/auth/discord');
     expect(start.status).toBe(302);
     const consent = new URL(start.headers.get('location') as string);
@@ -73,6 +73,13 @@ describe('signing in with Discord (OAuth2)', () => {
       cookie: stateCookie,
     });
     expect([cancelled.status, cancelled.json.error.code]).toEqual([410, 'LINK_INVALID']);
+    // ... and a browser is told on a page what to do, in its language.
+    const page = await web.request('GET', '/auth/discord/callback?error=access_denied', {
+      cookie: stateCookie,
+      headers: { accept: 'text/html', 'accept-language': 'de-DE' },
+    });
+    expect(page.status).toBe(410);
+    expect(page.text).toContain('Discord hat die Anmeldung nicht bestätigt.');
     expect(exchanged).toHaveLength(0);
 
     const refused = await web.request('GET', `/auth/discord/callback?code=bad-code&state=${state}`, {
@@ -96,5 +103,11 @@ describe('signing in with Discord (OAuth2)', () => {
     const session = (back.headers.get('set-cookie') as string).split(';')[0] as string;
     const me = await web.request('GET', '/api/place/session', { cookie: session });
     expect(me.json).toEqual({ signed_in: true, client_id: MEMBER.id, name: 'Cleo' });
+    // The member's Discord language (German) is the page's, whatever the browser says.
+    const place = await web.request('GET', '/place', {
+      cookie: session,
+      headers: { 'accept-language': 'en' },
+    });
+    expect(place.text).toContain('<html lang="de">');
   });
 });

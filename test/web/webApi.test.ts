@@ -76,6 +76,80 @@ describe('the canvas API over real HTTP', () => {
     expect(expired.json.error.code).toBe('LINK_INVALID');
   });
 
+  it('GIVEN a used or expired link opened in a browser THEN a page in the member’s language says what happened and what to do; an API client still gets LINK_INVALID', async () => {
+    const html = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+    const form = (token: string, headers: Record<string, string> = {}) => ({
+      body: `token=${token}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    });
+    const german = await web.deps.services.web.createLink({
+      userId: ANN,
+      name: 'ann',
+      roleIds: [],
+      locale: 'de',
+    });
+    expect(
+      (await web.request('GET', `/place/login?token=${german.token}`, { headers: html })).text,
+    ).toContain('Anmelden und Leinwand öffnen');
+    expect((await web.request('POST', '/place/login', form(german.token, html))).status).toBe(303);
+
+    // The same link again, from the browser's sign-in form, and opened again from Discord.
+    for (const again of [
+      await web.request('POST', '/place/login', form(german.token, html)),
+      await web.request('GET', `/place/login?token=${german.token}`, { headers: html }),
+    ]) {
+      expect(again.status).toBe(410);
+      expect(again.headers.get('content-type')).toContain('text/html');
+      expect(again.text).toContain('<html lang="de">');
+      expect(again.text).toContain('Dieser Anmeldelink wurde schon benutzt oder ist abgelaufen.');
+      expect(again.text).toContain('Führe in Discord /place web aus, um einen neuen zu bekommen.');
+      expect(again.text).not.toContain('<form');
+    }
+    // An expired link of a member whose language is unknown: the browser's language.
+    const late = await web.deps.services.web.createLink({ userId: BEN, name: 'ben', roleIds: [] });
+    wall.advance(11 * 60_000);
+    const expired = await web.request('GET', `/place/login?token=${late.token}`, {
+      headers: { ...html, 'accept-language': 'en-GB,en;q=0.9,de;q=0.5' },
+    });
+    expect(expired.status).toBe(410);
+    expect(expired.text).toContain('This sign-in link was already used or has expired.');
+    expect(expired.text).toContain('Run /place web in Discord for a new one.');
+    // API clients keep the contract: JSON with its code.
+    for (const api of [
+      await web.request('POST', '/place/login', form(german.token)),
+      await web.request('GET', `/place/login?token=${late.token}`),
+    ]) {
+      expect([api.status, api.json.error.code]).toEqual([410, 'LINK_INVALID']);
+    }
+  });
+
+  it('GIVEN the page THEN it speaks the signed-in member’s Discord language, else the browser’s', async () => {
+    const page = (headers: Record<string, string>) => web.request('GET', '/place', { headers });
+    const english = await page({ 'accept-language': 'en-US,en;q=0.9' });
+    expect(english.text).toContain('<html lang="en">');
+    expect(english.text).toContain('>Live placements</h2>');
+    const german = await page({ 'accept-language': 'de-DE,de;q=0.9,en;q=0.8' });
+    expect(german.text).toContain('<html lang="de">');
+    expect(german.text).toContain('>Gerade gesetzte Pixel</h2>');
+    expect(german.text).toContain('>Dein Place-Guthaben</h2>');
+    expect((await page({ 'accept-language': 'fr-FR, de;q=0.5' })).text).toContain('<html lang="de">');
+    expect((await page({})).text).toContain('<html lang="en">');
+
+    const { token } = await web.deps.services.web.createLink({
+      userId: ANN,
+      name: 'ann',
+      roleIds: [],
+      locale: 'de',
+    });
+    const login = await web.request('POST', '/place/login', {
+      body: `token=${token}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] as string;
+    const member = await web.request('GET', '/place', { cookie, headers: { 'accept-language': 'en-US' } });
+    expect(member.text).toContain('<html lang="de">');
+  });
+
   it('GIVEN the page THEN it is served with its bundled script and styles, and logging out ends only that session', async () => {
     const page = await web.request('GET', '/place');
     expect(page.status).toBe(200);

@@ -35,6 +35,13 @@ export interface OpenedSession {
   expiresAt: Date;
 }
 
+/** The identity a link or session speaks for (its language only when it was known). */
+function identityOf(doc: WebIdentity): WebIdentity {
+  const identity: WebIdentity = { userId: doc.userId, name: doc.name, roleIds: doc.roleIds };
+  if (doc.locale) identity.locale = doc.locale;
+  return identity;
+}
+
 export class WebService {
   /** Every window here (links, sessions, rate limits) runs on `wallClock`: real time. */
   constructor(private readonly deps: { store: WebStore; wallClock: Clock }) {}
@@ -63,8 +70,21 @@ export class WebService {
     if (!link) return null;
     const generation = link.generation ?? 0;
     if (generation !== (await this.deps.store.generation(link.userId))) return null;
-    const identity = { userId: link.userId, name: link.name, roleIds: link.roleIds };
-    return this.#open(identity, generation);
+    return this.#open(identityOf(link), generation);
+  }
+
+  /**
+   * What opening a link would find, without using it: whether it still signs in, and the
+   * language of the member it was made for (null when no such link is stored).
+   */
+  async peekLink(linkToken: string): Promise<{ usable: boolean; locale: string | undefined } | null> {
+    const link = await this.deps.store.link(hash(linkToken));
+    if (!link) return null;
+    const usable =
+      link.usedAt === null &&
+      link.expiresAt > this.deps.wallClock.now() &&
+      (link.generation ?? 0) === (await this.deps.store.generation(link.userId));
+    return { usable, locale: link.locale };
   }
 
   /** A session for a member known by other means (Discord OAuth2). */
@@ -91,7 +111,7 @@ export class WebService {
     const session = await this.deps.store.session(hash(token), this.deps.wallClock.now());
     if (!session) return null;
     if ((session.generation ?? 0) !== (await this.deps.store.generation(session.userId))) return null;
-    return { userId: session.userId, name: session.name, roleIds: session.roleIds };
+    return identityOf(session);
   }
 
   signOut(token: string): Promise<void> {

@@ -7,6 +7,8 @@ export interface WebIdentity {
   name: string;
   /** The member's roles at `/place web` (admin rights on the web follow the same rules as commands). */
   roleIds: string[];
+  /** The member's Discord language when the link was made (`de`, `en-US`), if known. */
+  locale?: string;
 }
 
 /** A one-time sign-in link (`/place web`): the SHA-256 of its token, never the token. */
@@ -84,6 +86,11 @@ export class WebStore {
       { $set: { usedAt: now } },
       { returnDocument: 'before' },
     );
+  }
+
+  /** A link as it is, used or not (the sign-in page tells a used link from a fresh one). */
+  link(id: string): Promise<LinkDoc | null> {
+    return this.#links.findOne({ _id: id });
   }
 
   async addSession(session: SessionDoc): Promise<void> {

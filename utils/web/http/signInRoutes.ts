@@ -1,11 +1,13 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { HttpError } from '../../../src/http/contract.js';
 import { parseQuery, parseWith } from '../../../src/http/params.js';
 import type { BotDeps } from '../../../src/interactions/types.js';
 import { SNOWFLAKE_PATTERN } from '../../../src/snowflake.js';
+import { linkUsedPage, signInPage } from '../signInPages.js';
 import { webPage } from '../webPage.js';
 import type { OpenedSession } from '../webService.js';
+import { pageLocale, wantsHtml } from '../webText.js';
 import type { WebGate } from './gate.js';
 
 const login = { token: z.string().regex(/^[\w-]{20,100}$/, { error: 'the token of a sign-in link' }) };
@@ -20,13 +22,18 @@ const oauthQuery = {
 /** The `/place` page and its assets, signing in by one-time link, and Discord OAuth2 when configured. */
 export function signInRoutes(app: FastifyInstance, deps: BotDeps, gate: WebGate): void {
   const { config, services } = deps;
-  const { fromThePage, withinLimits, startSession } = gate;
+  const { identityOf, fromThePage, withinLimits, startSession } = gate;
   // Pages read no query: links to them pick up parameters (a chat app's, a tracker's).
   const page = { config: { page: true } };
   app.get('/', page, async (_request, reply) => reply.redirect('/place'));
-  app.get('/place', page, async (_request, reply) =>
-    reply.type('text/html; charset=utf-8').send((await webPage()).html),
-  );
+  // The page speaks the signed-in member's Discord language, else the browser's.
+  app.get('/place', page, async (request, reply) => {
+    const locale = pageLocale(request, (await identityOf(request))?.locale);
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('vary', 'accept-language, cookie')
+      .send((await webPage()).html[locale]);
+  });
   app.get('/place/app.js', page, async (_request, reply) =>
     reply.type('text/javascript; charset=utf-8').send((await webPage()).js),
   );
@@ -34,11 +41,23 @@ export function signInRoutes(app: FastifyInstance, deps: BotDeps, gate: WebGate)
     reply.type('text/css; charset=utf-8').send((await webPage()).css),
   );
 
-  // Opening the link shows a button; only pressing it uses the link. Discord and other
-  // link previewers fetch URLs they see, and a GET that signed in would burn the link.
+  /**
+   * A link that no longer signs in: a browser gets a page in the member's language saying so
+   * and what to do; an API client the contract's LINK_INVALID.
+   */
+  const linkUsed = async (request: FastifyRequest, reply: FastifyReply, token: string) => {
+    if (!wantsHtml(request)) {
+      throw new HttpError('LINK_INVALID', 'This sign-in link was used or has expired: run /place web again.');
+    }
+    const locale = pageLocale(request, (await services.web.peekLink(token))?.locale);
+    return reply.code(410).type('text/html; charset=utf-8').send(linkUsedPage(locale));
+  };
+  // Opening the link shows a button; only pressing it uses the link (see signInPage).
   app.get('/place/login', async (request, reply) => {
     const { token } = parseQuery(login, request.query);
-    return reply.type('text/html; charset=utf-8').send(signInPage(token));
+    const link = await services.web.peekLink(token);
+    if (!link?.usable) return linkUsed(request, reply, token);
+    return reply.type('text/html; charset=utf-8').send(signInPage(token, pageLocale(request, link.locale)));
   });
   app.post('/place/login', async (request, reply) => {
     fromThePage(request);
@@ -46,25 +65,13 @@ export function signInRoutes(app: FastifyInstance, deps: BotDeps, gate: WebGate)
     const { token } = parseWith(z.object(login).strict(), request.body);
     await withinLimits(request, null);
     const session = await services.web.signIn(token);
-    if (!session) {
-      throw new HttpError('LINK_INVALID', 'This sign-in link was used or has expired: run /place web again.');
-    }
+    if (!session) return linkUsed(request, reply, token);
     await startSession(reply, session);
     return reply.redirect('/place', 303);
   });
   // Discord OAuth2 (optional): only when DISCORD_CLIENT_SECRET and PUBLIC_URL are set.
   const oauth = config.http.discordClientSecret && config.http.publicUrl && config.discord.applicationId;
   if (oauth) registerDiscordOAuth(app, deps, startSession);
-}
-
-function signInPage(token: string): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Sign in · Neural Place</title><link rel="icon" href="data:,"><link rel="stylesheet" href="/place/app.css"></head>
-<body class="signin"><main><h1>Neural Place</h1>
-<form method="post" action="/place/login"><input type="hidden" name="token" value="${token}">
-<button type="submit">Sign in and open the canvas</button></form>
-<p>This link works once, for 10 minutes.</p></main></body></html>`;
 }
 
 /**
@@ -94,21 +101,17 @@ function registerDiscordOAuth(
     }).toString();
     return reply.redirect(url.toString());
   });
-  /** One call to Discord's API, its answer checked; Discord unreachable or odd is a 502, not a crash. */
-  const discord = async <T>(schema: z.ZodType<T>, path: string, init: RequestInit): Promise<T | null> => {
-    let body: unknown;
-    try {
-      const response = await fetch(`${api}${path}`, { ...init, signal: AbortSignal.timeout(10_000) });
-      body = await response.json();
-    } catch {
-      throw new HttpError('UPSTREAM_UNAVAILABLE', 'Discord did not answer: try again in a moment.');
-    }
-    const parsed = schema.safeParse(body);
-    return parsed.success ? parsed.data : null;
-  };
+  const discord = <T>(schema: z.ZodType<T>, path: string, init: RequestInit) =>
+    askDiscord(api, schema, path, init);
   app.get('/auth/discord/callback', async (request, reply) => {
     const query = parseQuery(oauthQuery, request.query);
     if (query.error) {
+      if (wantsHtml(request)) {
+        return reply
+          .code(410)
+          .type('text/html; charset=utf-8')
+          .send(linkUsedPage(pageLocale(request), 'denied'));
+      }
       throw new HttpError(
         'LINK_INVALID',
         `Discord did not confirm the sign-in (${query.error}): try again, or run /place web.`,
@@ -138,6 +141,7 @@ function registerDiscordOAuth(
         id: z.string().regex(SNOWFLAKE_PATTERN),
         username: z.string(),
         global_name: z.string().nullish(),
+        locale: z.string().max(16).nullish(),
       }),
       '/users/@me',
       { headers: { authorization: `Bearer ${token.access_token}` } },
@@ -147,8 +151,27 @@ function registerDiscordOAuth(
       userId: user.id,
       name: user.global_name ?? user.username,
       roleIds: [],
+      ...(user.locale ? { locale: user.locale } : {}),
     });
     await startSession(reply, session);
     return reply.redirect('/place');
   });
+}
+
+/** One call to Discord's API, its answer checked; Discord unreachable or odd is a 502, not a crash. */
+async function askDiscord<T>(
+  api: string,
+  schema: z.ZodType<T>,
+  path: string,
+  init: RequestInit,
+): Promise<T | null> {
+  let body: unknown;
+  try {
+    const response = await fetch(`${api}${path}`, { ...init, signal: AbortSignal.timeout(10_000) });
+    body = await response.json();
+  } catch {
+    throw new HttpError('UPSTREAM_UNAVAILABLE', 'Discord did not answer: try again in a moment.');
+  }
+  const parsed = schema.safeParse(body);
+  return parsed.success ? parsed.data : null;
 }

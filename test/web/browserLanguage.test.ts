@@ -1,0 +1,117 @@
+import { existsSync } from 'node:fs';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTestDatabase } from '../support/database.js';
+import { startWeb } from '../support/webHarness.js';
+
+/**
+ * The page in the member's language, in a real browser: a German browser gets German; a member
+ * whose Discord speaks German gets German in any browser, with German numbers, plurals, colour
+ * names and words (GLOSSARY.de.md); a used link says so in the member's language.
+ */
+const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
+const ANNA = '897200000000000001';
+const t = useTestDatabase('web_browser_language');
+let web: Awaited<ReturnType<typeof startWeb>>;
+let browser: Browser;
+
+async function open(locale: string, path = '/place'): Promise<Page> {
+  const context = await browser.newContext({ locale, viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(`${web.url}${path}`);
+  return page;
+}
+
+const ready = (page: Page) => page.waitForSelector('body[data-ready="true"]');
+
+describe('the /place page in the member’s language', () => {
+  beforeAll(async () => {
+    if (!CHROMIUM) throw new Error('chromium is missing: run node scripts/ensure-setup.mjs');
+    web = await startWeb(t);
+    await web.fund(ANNA, 1_234);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await web?.close();
+  });
+
+  it('GIVEN a German browser, signed out THEN every text on the page is German', async () => {
+    const page = await open('de-DE');
+    await ready(page);
+    expect(await page.getAttribute('html', 'lang')).toBe('de');
+    expect(await page.textContent('#revision')).toBe('Stand 0');
+    expect(await page.textContent('#wallet-title')).toBe('Dein Place-Guthaben');
+    expect(await page.textContent('#wallet')).toBe(
+      'Führe in Discord /place web aus, um dich hier anzumelden.',
+    );
+    expect(await page.textContent('#place')).toBe('Zum Malen anmelden');
+    await page.getByRole('radio', { name: 'Burgunderrot (#6D001A)' }).click();
+    await page.getByRole('button', { name: 'Die ganze Leinwand zeigen' }).click();
+    const box = await page.locator('#board').boundingBox();
+    const cell = (box?.width ?? 0) / 256;
+    await page.mouse.click((box?.x ?? 0) + 3.5 * cell, (box?.y ?? 0) + 4.5 * cell);
+    await expect.poll(() => page.textContent('#pixel-info')).toBe('(3, 4) wurde noch nie gemalt.');
+    await page.context().close();
+  });
+
+  it('GIVEN a member whose Discord speaks German, in an English browser THEN the page, numbers and plurals are German, and the used link says so in German', async () => {
+    const { token } = await web.deps.services.web.createLink({
+      userId: ANNA,
+      name: 'anna',
+      roleIds: [],
+      locale: 'de',
+    });
+    const page = await open('en-US', `/place/login?token=${token}`);
+    await page.getByRole('button', { name: 'Anmelden und Leinwand öffnen' }).click();
+    await page.waitForURL(`${web.url}/place`);
+    await ready(page);
+    expect(await page.getAttribute('html', 'lang')).toBe('de');
+    await expect.poll(() => page.textContent('#account')).toContain('anna · 1.234 Punkte');
+    expect(await page.textContent('#wallet')).toContain(
+      '1.234 Punkte – das reicht für 12 Pixel. Ein Pixel kostet 100 Punkte.',
+    );
+    expect(await page.textContent('#wallet')).toContain('Verdient: 1.234 Punkte, ausgegeben: 0 Punkte');
+
+    await page.getByRole('radio', { name: 'Blau (#3690EA)' }).click();
+    const box = await page.locator('#board').boundingBox();
+    const cell = (box?.width ?? 0) / 256;
+    await page.mouse.click((box?.x ?? 0) + 5.5 * cell, (box?.y ?? 0) + 5.5 * cell);
+    await page.getByRole('button', { name: 'In Blau malen' }).click();
+    expect(await page.textContent('#confirm-text')).toBe(
+      '(5, 5) für 100 Punkte in Blau (#3690EA) malen? Du hast 1.234 Punkte.',
+    );
+    await page.getByRole('button', { name: 'Malen', exact: true }).click();
+    await expect.poll(() => page.textContent('#status')).toBe('(5, 5) gemalt – Stand 1.');
+    await expect
+      .poll(() => page.textContent('#pixel-info'))
+      .toMatch(/^\(5, 5\) ist Blau \(#3690EA\), gemalt von anna \(Stand 1, .+\)\. Bisher einmal gemalt\.$/);
+    await expect
+      .poll(() => page.textContent('#wallet'))
+      .toContain('Verdient: 1.234 Punkte, ausgegeben: 100 Punkte für 1 gesetztes Pixel.');
+    expect(await page.textContent('#feed')).toContain('#1 (5, 5) Blau von dir');
+
+    // The link again: it no longer signs in, and the page says what to do, in German.
+    await page.goto(`${web.url}/place/login?token=${token}`);
+    expect(await page.textContent('#link-used')).toBe(
+      'Dieser Anmeldelink wurde schon benutzt oder ist abgelaufen.',
+    );
+    expect(await page.textContent('main')).toContain(
+      'Führe in Discord /place web aus, um einen neuen zu bekommen.',
+    );
+    await page.getByRole('link', { name: 'Leinwand ohne Anmeldung ansehen' }).click();
+    await ready(page);
+    await page.context().close();
+  });
+
+  it('GIVEN a link pressed twice (the sign-in form sent again) THEN the browser shows the used-link page, not JSON', async () => {
+    const { token } = await web.deps.services.web.createLink({ userId: ANNA, name: 'anna', roleIds: [] });
+    const page = await open('en-US', `/place/login?token=${token}`);
+    const form = page.getByRole('button', { name: 'Sign in and open the canvas' });
+    await web.deps.services.web.signIn(token);
+    await form.click();
+    expect(await page.textContent('#link-used')).toBe('This sign-in link was already used or has expired.');
+    expect(await page.textContent('main')).toContain('Run /place web in Discord for a new one.');
+    await page.context().close();
+  });
+});
