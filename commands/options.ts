@@ -12,11 +12,40 @@ export function parseOptions<T extends z.ZodType>(schema: T, invocation: Invocat
   const problem = issue?.message ?? 'invalid';
   // A schema may name its problem by a catalog key (`games:errors.seedFormat`): read in the member's language.
   const named = /^[a-z]+:[\w.]+$/.test(problem);
+  const given = issue?.path.length === 1 ? invocation.options[String(issue.path[0])] : undefined;
+  // Zod's own English messages ("Too small: …") become a catalog text; a schema's own words stay.
+  const zodDefault = /^(Invalid|Too (small|big))\b/.test(problem);
+  // A named problem reads the issue's numbers too (`{{max}}`).
+  const zod = issue ? zodProblem(issue, given) : {};
+  const problemKey = named ? { ...zod, problemKey: problem } : zodDefault ? zod : {};
   throw invalidInput(`option "${option}": ${problem}`, {
     option,
-    ...(named ? { problemKey: problem } : { problem }),
+    problem,
+    ...problemKey,
     messageKey: 'core:errors.invalidOption',
   });
+}
+
+/** Zod's own problem (English only) as a text of the core catalog, read in the member's language. */
+function zodProblem(issue: z.core.$ZodIssue, given: unknown): Record<string, unknown> {
+  switch (issue.code) {
+    case 'invalid_type':
+      return { problemKey: given === undefined ? 'core:options.missing' : 'core:options.wrongType' };
+    case 'too_small':
+      return issue.origin === 'string'
+        ? { problemKey: 'core:options.tooShort', min: Number(issue.minimum), count: Number(issue.minimum) }
+        : { problemKey: 'core:options.atLeast', min: Number(issue.minimum) };
+    case 'too_big':
+      return issue.origin === 'string'
+        ? { problemKey: 'core:options.tooLong', max: Number(issue.maximum), count: Number(issue.maximum) }
+        : { problemKey: 'core:options.atMost', max: Number(issue.maximum) };
+    case 'invalid_value':
+      return { problemKey: 'core:options.oneOf', list: issue.values.map(String).join(', ') };
+    case 'invalid_format':
+      return { problemKey: 'core:options.format' };
+    default:
+      return {};
+  }
 }
 
 /** A user option: Discord sends the member's id. */

@@ -43,14 +43,19 @@ export const cleanupInactive: Subcommand = {
     await deps.services.admin.record({
       id: `admin.cleanup:${invocation.id}`,
       actorId: actor.id,
-      text: serverI18n.t('admin:audit.cleanedUp', { actor: actor.id, removed, kept, days }),
+      text: serverI18n.t('admin:audit.cleanedUp', {
+        actor: actor.id,
+        count: removed,
+        kept,
+        days: serverI18n.t('admin:cleanup.days', { count: days }),
+      }),
     });
     return {
       ephemeral: true,
       content: i18n.t('admin:cleanup.done', {
-        removed,
-        kept,
-        days,
+        count: removed,
+        days: i18n.t('admin:cleanup.days', { count: days }),
+        kept: kept > 0 ? i18n.t('admin:cleanup.kept', { count: kept }) : '',
         more: candidates.length === BATCH ? i18n.t('admin:cleanup.more') : '',
       }),
     };

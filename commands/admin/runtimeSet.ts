@@ -8,7 +8,7 @@ import { parseOptions } from '../options.js';
 
 const options = z.object({
   key: z.string().min(1),
-  value: z.string().min(1, 'must not be empty').max(100),
+  value: z.string().min(1).max(100),
 });
 
 /** Autocomplete shows at most 25 choices, each name at most 100 characters. */
@@ -66,9 +66,16 @@ export const runtimeSet: Subcommand = {
         after: showSetting(change.after, serverI18n),
       }),
     });
+    // A flag's description says what holds when it is on: switched off, the reply says it no longer holds.
+    const said =
+      typeof change.after === 'boolean'
+        ? change.after
+          ? 'admin:set.switchedOn'
+          : 'admin:set.switchedOff'
+        : 'admin:set.changed';
     return {
       ephemeral: true,
-      content: i18n.t('admin:set.changed', {
+      content: i18n.t(said, {
         key: change.key,
         before: showSetting(change.before, i18n),
         after: showSetting(change.after, i18n),

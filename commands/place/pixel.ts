@@ -4,7 +4,7 @@ import { localized } from '../../src/i18n/definitions.js';
 import type { Translator } from '../../src/i18n/i18n.js';
 import type { Subcommand } from '../../src/interactions/types.js';
 import { PLACE_MESSAGES } from '../../utils/place/messages.js';
-import { PALETTE, parseColor } from '../../utils/place/palette.js';
+import { colorName, PALETTE, parseColor } from '../../utils/place/palette.js';
 import { parseOptions } from '../options.js';
 
 const coordinate = {
@@ -15,9 +15,22 @@ const coordinate = {
 } as const;
 const xy = z.object({ x: z.number().int().min(0), y: z.number().int().min(0) });
 
+/** A colour as a reply names it, in the reader's language: `Rot (#FF4500)`. */
 export function colorLabel(index: number, i18n: Translator): string {
   const c = PALETTE[index];
-  return c ? `${c.name} ${c.hex} (#${index})` : i18n.number(index);
+  return c ? `${colorName(index, i18n.locale)} (${c.hex})` : i18n.number(index);
+}
+
+/** The colours a member may pick while typing, named in their language; either language's name matches. */
+function colorChoices(typed: string, i18n: Translator) {
+  const needle = typed.trim().toLowerCase();
+  return PALETTE.map((c, i) => ({
+    choice: { name: `${colorName(i, i18n.locale)} ${c.hex} (${i})`, value: String(i) },
+    words: `${c.name} ${c.de} ${c.hex} ${i}`.toLowerCase(),
+  }))
+    .filter(({ choice, words }) => `${choice.name.toLowerCase()} ${words}`.includes(needle))
+    .map(({ choice }) => choice)
+    .slice(0, 25);
 }
 
 export const pixel: Subcommand = {
@@ -37,10 +50,7 @@ export const pixel: Subcommand = {
     ],
   },
   autocomplete: {
-    color: async (_ctx, typed) =>
-      PALETTE.map((c, i) => ({ name: `${c.name} ${c.hex} (${i})`, value: String(i) }))
-        .filter((choice) => choice.name.toLowerCase().includes(typed.trim().toLowerCase()))
-        .slice(0, 25),
+    color: async ({ i18n }, typed) => colorChoices(typed, i18n),
   },
   async run({ deps, invocation, actor, i18n }) {
     const { x, y, color: text } = parseOptions(xy.extend({ color: z.string() }), invocation);
@@ -53,7 +63,7 @@ export const pixel: Subcommand = {
       x,
       y,
       color: colorLabel(color, i18n),
-      revision: placed.revision,
+      revision: i18n.number(placed.revision),
       cost: i18n.points(placed.cost),
     };
     if (placed.replayed) return { ephemeral: true, content: i18n.t('place:alreadyPlaced', what) };
@@ -62,7 +72,7 @@ export const pixel: Subcommand = {
         ? ''
         : i18n.t('place:placedLeft', {
             balance: i18n.points(placed.balance),
-            affordable: Math.floor(placed.balance / cost),
+            count: Math.floor(placed.balance / cost),
           });
     return { ephemeral: true, content: i18n.t('place:placed', { ...what, left }) };
   },
@@ -88,7 +98,7 @@ export const info: Subcommand = {
           x,
           y,
           color: colorLabel(found.pixel.color, i18n),
-          revision: found.pixel.revision,
+          revision: i18n.number(found.pixel.revision),
           count: found.painted,
         }),
       };
@@ -101,7 +111,7 @@ export const info: Subcommand = {
         color: colorLabel(found.pixel.color, i18n),
         owner: found.pixel.owner,
         atSeconds: Math.floor(found.pixel.at.getTime() / 1000),
-        revision: found.pixel.revision,
+        revision: i18n.number(found.pixel.revision),
         count: found.painted,
       }),
     };

@@ -78,7 +78,7 @@ export const placeRollback: Subcommand = {
     if (plan.pixels.length === 0) {
       return {
         ephemeral: true,
-        content: i18n.t('place:admin.place.rollbackNothing', { user, placements: plan.placements }),
+        content: i18n.t('place:admin.place.rollbackNothing', { user, count: plan.placements }),
       };
     }
     const board = await deps.services.place.board();
@@ -120,9 +120,11 @@ export const placeRollback: Subcommand = {
           title: i18n.t('place:admin.place.rollbackTitle'),
           description: i18n.t('place:admin.place.rollbackPreview', {
             user,
-            pixels: plan.pixels.length,
-            placements: plan.placements,
-            refund: i18n.points(plan.refund),
+            count: plan.pixels.length,
+            cost: i18n.t('place:admin.place.rollbackCost', {
+              count: plan.placements,
+              refund: i18n.points(plan.refund),
+            }),
           }),
           imageFile: 'rollback.png',
         },
@@ -163,7 +165,7 @@ export const rollbackButtonHandler = defineComponentHandler(rollbackButton, {
       text: serverI18n.t('place:admin.audit.placeRolledBack', {
         actor: actor.id,
         user: result.plan.target,
-        pixels: result.restored,
+        count: result.restored,
         refund: serverI18n.points(result.refunded),
       }),
     });
@@ -171,8 +173,9 @@ export const rollbackButtonHandler = defineComponentHandler(rollbackButton, {
       update: true,
       ephemeral: true,
       content: i18n.t('place:admin.place.rollbackDone', {
-        restored: result.restored,
-        skipped: result.skipped,
+        count: result.restored,
+        skipped:
+          result.skipped > 0 ? i18n.t('place:admin.place.rollbackSkipped', { count: result.skipped }) : '',
         refund: i18n.points(result.refunded),
       }),
       buttons: [],

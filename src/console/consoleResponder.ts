@@ -154,10 +154,14 @@ export function createConsoleOutput(options: {
   };
 }
 
+/** What Discord's client shows for a moment a few seconds ago ("painted just now by @alice"). */
+const JUST_NOW: Record<Locale, string> = { en: 'just now', de: 'gerade eben' };
+
 /** A Discord relative timestamp as the member's client would show it, in their language. */
 function relative(ms: number, locale: Locale): string {
   const abs = Math.abs(ms);
   const format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+  if (ms <= 0 && abs < 45_000) return JUST_NOW[locale];
   if (abs < 1_000) return format.format(0, 'second');
   const sign = ms >= 0 ? 1 : -1;
   if (abs < 90_000) return format.format(sign * Math.round(abs / 1000), 'second');

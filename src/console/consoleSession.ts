@@ -1,17 +1,12 @@
 import type { SteerableClock } from '../clock.js';
 import type { Locale } from '../i18n/i18n.js';
 import type { InteractionRuntime } from '../interactions/runtime.js';
-import type { Invocation } from '../interactions/types.js';
+import type { CommandModule, Invocation } from '../interactions/types.js';
 import { advanceRunningTasks, type Scheduler } from '../scheduler/scheduler.js';
 import type { ConsoleIdentities } from './consoleIdentities.js';
 import { type ConsoleMessage, type ConsoleOutput, ConsoleResponder } from './consoleResponder.js';
-import {
-  ConsoleLineError,
-  convertOptions,
-  names,
-  parseConsoleLine,
-  resolveCommandPath,
-} from './parseConsoleLine.js';
+import { ConsoleLineError, consoleText, nameIn } from './consoleTexts.js';
+import { convertOptions, names, parseConsoleLine, resolveCommandPath } from './parseConsoleLine.js';
 
 export const CONSOLE_GUILD_ID = '100000000000000001';
 export const DEFAULT_MEMBER = 'you';
@@ -71,12 +66,14 @@ export class ConsoleSession {
           return 'quit';
         case 'locale':
           this.locale = action.locale;
-          output.print(`(language is now ${action.locale})`);
+          output.print(this.#text('core:console.languageNow', { locale: action.locale }));
           return 'ok';
         case 'wait': {
           const ran = await this.#wait(action.ms);
-          const timers = ran === 0 ? '' : `; ${ran} timer${ran === 1 ? '' : 's'} ran`;
-          output.print(`(clock is now ${this.deps.clock.now().toISOString()}${timers})`);
+          const timers = ran === 0 ? '' : this.#text('core:console.timersRan', { count: ran });
+          output.print(
+            this.#text('core:console.clockNow', { at: this.deps.clock.now().toISOString(), timers }),
+          );
           return 'ok';
         }
         case 'click':
@@ -88,9 +85,14 @@ export class ConsoleSession {
       }
     } catch (error) {
       if (!(error instanceof ConsoleLineError)) throw error;
-      output.print(`error: ${error.message}`);
+      output.print(this.#text('core:console.error', { message: error.in(this.locale) }));
       return 'failed';
     }
+  }
+
+  /** A console text in the session's language. */
+  #text(key: string, params: Record<string, unknown> = {}): string {
+    return consoleText(this.locale, key, params);
   }
 
   /**
@@ -108,16 +110,19 @@ export class ConsoleSession {
   ): Promise<LineResult> {
     const module = this.deps.runtime.commands.find((c) => names(c.data, action.commandName));
     if (!module) {
-      const known = this.deps.runtime.commands.map((c) => `/${c.data.name}`).join(', ');
-      throw new ConsoleLineError(`there is no /${action.commandName} (commands: ${known})`);
+      const known = this.deps.runtime.commands.map((c) => `/${nameIn(c.data, this.locale)}`).join(', ');
+      throw new ConsoleLineError('core:console.noCommand', { command: action.commandName, known });
     }
-    const path = resolveCommandPath(module, [action.group, action.subcommand], action.loose);
-    const where = `/${[module.data.name, path.group, path.subcommand].filter(Boolean).join(' ')}`;
+    const path = resolveCommandPath(module, [action.group, action.subcommand], action.loose, this.locale);
+    const where = this.#where(module, path);
     const { identities } = this.deps;
-    const { options, users } = convertOptions(where, path.options, action.args, {
-      user: (name) => identities.get(name),
-      channel: (name) => identities.channel(name),
-    });
+    const { options, users } = convertOptions(
+      where,
+      path.options,
+      action.args,
+      { user: (name) => identities.get(name), channel: (name) => identities.channel(name) },
+      this.locale,
+    );
     return this.#dispatch(
       {
         ...this.#base(action.as ?? DEFAULT_MEMBER),
@@ -135,18 +140,29 @@ export class ConsoleSession {
     );
   }
 
+  /** `/kekse schenken`: the command path as a member of the session's language types it. */
+  #where(module: CommandModule, path: { group: string | null; subcommand: string | null }): string {
+    const words = [nameIn(module.data, this.locale)];
+    const top = module.data.options ?? [];
+    const group = top.find((o) => o.name === path.group);
+    const parent = group && 'options' in group ? (group.options ?? []) : top;
+    if (group) words.push(nameIn(group, this.locale));
+    const sub = parent.find((o) => o.name === path.subcommand);
+    if (sub) words.push(nameIn(sub, this.locale));
+    return `/${words.join(' ')}`;
+  }
+
   async #click(as: string, target: string): Promise<LineResult> {
     const message = this.#lastWithButtons;
     const button = message?.buttons.find(
       (b) => b.label.toLowerCase() === target.toLowerCase() || b.customId === target,
     );
-    if (!message || !button) {
-      const offered = message?.buttons.map((b) => `[${b.label}]`).join(' ') ?? 'none';
-      throw new ConsoleLineError(
-        `no button "${target}" on the last message with buttons (offered: ${offered})`,
-      );
+    if (!message) throw new ConsoleLineError('core:console.noButtonAtAll', { target });
+    if (!button) {
+      const offered = message.buttons.map((b) => `[${b.label}]`).join(' ');
+      throw new ConsoleLineError('core:console.noButton', { target, offered });
     }
-    if (button.disabled) throw new ConsoleLineError(`the button [${button.label}] is disabled`);
+    if (button.disabled) throw new ConsoleLineError('core:console.buttonDisabled', { label: button.label });
     return this.#component(as, 'button', button.customId, message.id, []);
   }
 
@@ -156,11 +172,10 @@ export class ConsoleSession {
     const option = select?.options.find(
       (o) => o.label.toLowerCase() === target.toLowerCase() || o.value === target,
     );
-    if (!message || !select || !option) {
-      const offered = select?.options.map((o) => `[${o.label}]`).join(' ') ?? 'none';
-      throw new ConsoleLineError(
-        `no menu option "${target}" on the last message with a menu (offered: ${offered})`,
-      );
+    if (!message || !select) throw new ConsoleLineError('core:console.noMenuAtAll', { target });
+    if (!option) {
+      const offered = select.options.map((o) => `[${o.label}]`).join(' ');
+      throw new ConsoleLineError('core:console.noMenuOption', { target, offered });
     }
     return this.#component(as, 'select', select.customId, message.id, [option.value]);
   }

@@ -4,6 +4,9 @@ import type { DiscordNamed } from '../i18n/definitions.js';
 import { LOCALES, type Locale } from '../i18n/i18n.js';
 import { INTEGER_TEXT, NUMBER_TEXT } from '../interactions/optionText.js';
 import type { CommandModule } from '../interactions/types.js';
+import { ConsoleLineError, nameIn } from './consoleTexts.js';
+
+export { ConsoleLineError } from './consoleTexts.js';
 
 export type ConsoleAction =
   | { kind: 'skip' }
@@ -23,8 +26,6 @@ export type ConsoleAction =
   | { kind: 'locale'; locale: Locale }
   | { kind: 'quit' };
 
-export class ConsoleLineError extends Error {}
-
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 /** The longest `!wait`: ten years, far inside what a Date can hold. */
 const MAX_WAIT_MS = 3_650 * 86_400_000;
@@ -32,9 +33,9 @@ const MAX_WAIT_MS = 3_650 * 86_400_000;
 /** `90s`, `5m`, `2h`, `1d`, `250ms`; at most 3650d. */
 export function parseDuration(text: string): number {
   const match = /^(\d{1,15})(ms|s|m|h|d)$/.exec(text.trim());
-  if (!match) throw new ConsoleLineError(`"${text}" is not a duration (use e.g. 90s, 5m, 2h, 1d)`);
+  if (!match) throw new ConsoleLineError('core:console.notDuration', { text });
   const ms = Number(match[1]) * (UNITS[match[2] as string] as number);
-  if (ms > MAX_WAIT_MS) throw new ConsoleLineError(`"${text}" is too long: !wait goes at most 3650d`);
+  if (ms > MAX_WAIT_MS) throw new ConsoleLineError('core:console.waitTooLong', { text });
   return ms;
 }
 
@@ -51,7 +52,7 @@ export function parseConsoleLine(line: string): ConsoleAction {
   const first = tokens[0] ?? '';
   if (/^\[?as$/i.test(first)) {
     const name = (tokens[1] ?? '').replace(/\]$/, '');
-    if (!name) throw new ConsoleLineError('"as" needs a member name, e.g. as bob /cookies balance');
+    if (!name) throw new ConsoleLineError('core:console.asNeedsName');
     as = name;
     tokens.splice(0, 2);
   }
@@ -60,25 +61,23 @@ export function parseConsoleLine(line: string): ConsoleAction {
     const target = tokens.join(' ');
     if (!target)
       throw new ConsoleLineError(
-        `${head} needs a ${head === '!click' ? 'button label or id' : 'menu option'}`,
+        head === '!click' ? 'core:console.clickNeedsTarget' : 'core:console.chooseNeedsTarget',
       );
     return { kind: head === '!click' ? 'click' : 'choose', as, target };
   }
   if (head === '!wait') {
-    if (as) throw new ConsoleLineError('!wait moves the clock for everyone; drop "as"');
+    if (as) throw new ConsoleLineError('core:console.waitWithAs');
     return { kind: 'wait', ms: parseDuration(tokens[0] ?? '') };
   }
   if (head === '!locale') {
     const wanted = (tokens[0] ?? '').toLowerCase();
     const locale = LOCALES.find((l) => l === wanted);
-    if (!locale) throw new ConsoleLineError(`!locale needs one of: ${LOCALES.join(', ')}`);
+    if (!locale) throw new ConsoleLineError('core:console.localeNeeds', { locales: LOCALES.join(', ') });
     return { kind: 'locale', locale };
   }
   if (head === '!quit' || head === '!exit') return { kind: 'quit' };
   if (!head.startsWith('/') || head.length < 2) {
-    throw new ConsoleLineError(
-      `"${head}" is not a command; lines start with /command, !click, !choose, !wait or as NAME`,
-    );
+    throw new ConsoleLineError('core:console.notCommand', { head });
   }
   const words: string[] = [];
   const args = new Map<string, string>();
@@ -86,11 +85,10 @@ export function parseConsoleLine(line: string): ConsoleAction {
     const colon = token.indexOf(':');
     if (colon > 0) {
       const name = token.slice(0, colon);
-      if (args.has(name))
-        throw new ConsoleLineError(`option ${name} is given twice; Discord sends one value per option`);
+      if (args.has(name)) throw new ConsoleLineError('core:console.optionTwice', { option: name });
       args.set(name, token.slice(colon + 1));
     } else if (args.size === 0) words.push(token);
-    else throw new ConsoleLineError(`"${token}" must be option:value`);
+    else throw new ConsoleLineError('core:console.mustBeNameValue', { token });
   }
   return {
     kind: 'command',
@@ -117,37 +115,51 @@ type LeafOption = Exclude<
   { type: ApplicationCommandOptionType.Subcommand | ApplicationCommandOptionType.SubcommandGroup }
 >;
 
+/** What a member of that language types for a definition: `/kekse schenken`, `mitglied`. */
+function listNames(list: Pick<DiscordNamed, 'name' | 'name_localizations'>[], locale: Locale): string {
+  return list.map((o) => nameIn(o, locale)).join(', ');
+}
+
 /**
  * Resolves the words after the command name against its definition (as Discord's client
- * does) and returns the subcommand path and the leaf option definitions.
+ * does) and returns the subcommand path and the leaf option definitions. Refusals name the
+ * command and its parts as a member of `locale` types them.
  */
 export function resolveCommandPath(
   module: CommandModule,
   words: (string | null)[],
   loose: string[] = [],
+  locale: Locale = 'en',
 ): { group: string | null; subcommand: string | null; options: LeafOption[] } {
-  const usage = (list: { name: string }[]) => list.map((o) => o.name).join(', ');
   const top = module.data.options ?? [];
   const groups = top.filter((o) => o.type === ApplicationCommandOptionType.SubcommandGroup);
   const subs = top.filter((o) => o.type === ApplicationCommandOptionType.Subcommand);
   const [w1, w2] = words;
+  const command = `/${nameIn(module.data, locale)}`;
   if (groups.length === 0 && subs.length === 0) {
-    if (w1) throw new ConsoleLineError(`/${module.data.name} has no subcommand "${w1}"`);
+    if (w1) throw new ConsoleLineError('core:console.noSubcommand', { command, word: w1 });
     return { group: null, subcommand: null, options: top as LeafOption[] };
   }
   const group = groups.find((g) => names(g, w1 ?? null));
   if (group && group.type === ApplicationCommandOptionType.SubcommandGroup) {
     const sub = (group.options ?? []).find((s) => names(s, w2 ?? null));
     if (!sub)
-      throw new ConsoleLineError(`/${module.data.name} ${w1} needs one of: ${usage(group.options ?? [])}`);
+      throw new ConsoleLineError('core:console.needsOneOf', {
+        command: `${command} ${nameIn(group, locale)}`,
+        list: listNames(group.options ?? [], locale),
+      });
     return { group: group.name, subcommand: sub.name, options: (sub.options ?? []) as LeafOption[] };
   }
   const sub = subs.find((s) => names(s, w1 ?? null));
   if (sub && sub.type === ApplicationCommandOptionType.Subcommand && w2) {
-    throw optionsByName(`/${module.data.name} ${w1}`, (sub.options ?? []) as LeafOption[], [w2, ...loose]);
+    const where = `${command} ${nameIn(sub, locale)}`;
+    throw optionsByName(where, (sub.options ?? []) as LeafOption[], [w2, ...loose], locale);
   }
   if (!sub || sub.type !== ApplicationCommandOptionType.Subcommand) {
-    throw new ConsoleLineError(`/${module.data.name} needs one of: ${usage([...groups, ...subs])}`);
+    throw new ConsoleLineError('core:console.needsOneOf', {
+      command,
+      list: listNames([...groups, ...subs], locale),
+    });
   }
   return { group: null, subcommand: sub.name, options: (sub.options ?? []) as LeafOption[] };
 }
@@ -157,11 +169,16 @@ export function resolveCommandPath(
  * option by name, so the console says how to write them, with the member's own values in the
  * options' order (`user:bob amount:50`).
  */
-function optionsByName(command: string, options: LeafOption[], values: string[]): ConsoleLineError {
+function optionsByName(
+  command: string,
+  options: LeafOption[],
+  values: string[],
+  locale: Locale,
+): ConsoleLineError {
   if (options.length === 0)
-    return new ConsoleLineError(`${command} takes no options; drop "${values.join(' ')}"`);
-  const example = options.map((option, i) => `${option.name}:${values[i] ?? '…'}`).join(' ');
-  return new ConsoleLineError(`${command} takes its options as name:value: ${command} ${example}`);
+    return new ConsoleLineError('core:console.noOptions', { command, values: values.join(' ') });
+  const example = options.map((option, i) => `${nameIn(option, locale)}:${values[i] ?? '…'}`).join(' ');
+  return new ConsoleLineError('core:console.byName', { command, example: `${command} ${example}` });
 }
 
 /** How the console finds the member and the channel a typed name means. */
@@ -170,99 +187,147 @@ interface NameResolver {
   channel: (name: string) => { id: string };
 }
 
-/** Converts option text by the option's type, enforcing what Discord's client enforces. */
+/**
+ * Converts option text by the option's type, enforcing what Discord's client enforces;
+ * refusals name the options as a member of `locale` sees them.
+ */
 export function convertOptions(
   where: string,
   definitions: LeafOption[],
   args: Map<string, string>,
   resolve: NameResolver,
+  locale: Locale = 'en',
 ): { options: Record<string, string | number | boolean>; users: Record<string, string> } {
   const options: Record<string, string | number | boolean> = {};
   const users: Record<string, string> = {};
-  renameLocalizedOptions(definitions, args);
-  refuseUnknownOptions(where, definitions, args);
+  renameLocalizedOptions(definitions, args, locale);
+  refuseUnknownOptions(where, definitions, args, locale);
   for (const def of definitions) {
     const text = args.get(def.name);
+    const option = nameIn(def, locale);
     if (text === undefined) {
-      if (def.required) throw new ConsoleLineError(`${where} needs ${def.name}:…`);
+      if (def.required) throw new ConsoleLineError('core:console.needsOption', { command: where, option });
       continue;
     }
-    if (text === '') throw new ConsoleLineError(`${def.name} is empty; give a value or leave the option out`);
-    options[def.name] = convertOption(def, text, resolve, users);
+    if (text === '') throw new ConsoleLineError('core:console.emptyOption', { option });
+    options[def.name] = convertOption(def, text, { resolve, users, locale });
   }
   return { options, users };
 }
 
 /** Options may be typed by a localized name; Discord sends them by their name. */
-function renameLocalizedOptions(definitions: LeafOption[], args: Map<string, string>): void {
+function renameLocalizedOptions(definitions: LeafOption[], args: Map<string, string>, locale: Locale): void {
   for (const [typed, text] of [...args]) {
     const definition = definitions.find((d) => names(d, typed));
     if (definition && definition.name !== typed) {
-      if (args.has(definition.name)) throw new ConsoleLineError(`option ${definition.name} is given twice`);
+      if (args.has(definition.name))
+        throw new ConsoleLineError('core:console.optionTwice', { option: nameIn(definition, locale) });
       args.delete(typed);
       args.set(definition.name, text);
     }
   }
 }
 
-function refuseUnknownOptions(where: string, definitions: LeafOption[], args: Map<string, string>): void {
+function refuseUnknownOptions(
+  where: string,
+  definitions: LeafOption[],
+  args: Map<string, string>,
+  locale: Locale,
+): void {
   for (const name of args.keys()) {
     if (!definitions.some((d) => d.name === name)) {
       throw new ConsoleLineError(
-        `${where} has no option "${name}" (options: ${definitions.map((d) => d.name).join(', ') || 'none'})`,
+        definitions.length === 0 ? 'core:console.noOptionAtAll' : 'core:console.noOption',
+        { command: where, option: name, list: listNames(definitions, locale) },
       );
     }
   }
 }
 
+/** Yes and no as Discord's client offers them for a true/false option, in either language. */
+const TRUE_WORDS = ['true', 'yes', 'wahr', 'ja'];
+const FALSE_WORDS = ['false', 'no', 'falsch', 'nein'];
+/** A member's name as typed: letters of any script (`jürgen`, `zoë`), digits, `_`, `.`, `-`. */
+const MEMBER_NAME = /^@?[\p{L}\p{N}_.-]+$/u;
+/** A channel as typed: `#general`, `#spiele-ecke`, `#küche`. */
+const CHANNEL_NAME = /^#[\p{L}\p{N}_-]+$/u;
+
 /** One option's value from its text; a member's id also records their name in `users`. */
 function convertOption(
   def: LeafOption,
   text: string,
-  resolve: NameResolver,
-  users: Record<string, string>,
+  at: { resolve: NameResolver; users: Record<string, string>; locale: Locale },
 ): string | number | boolean {
+  const option = nameIn(def, at.locale);
   switch (def.type) {
     case ApplicationCommandOptionType.Integer:
-    case ApplicationCommandOptionType.Number: {
-      const integer = def.type === ApplicationCommandOptionType.Integer;
-      const value = Number(text);
-      const ok =
-        (integer ? INTEGER_TEXT : NUMBER_TEXT).test(text) &&
-        (integer ? Number.isSafeInteger(value) : Number.isFinite(value));
-      if (!ok)
-        throw new ConsoleLineError(
-          `${def.name} must be a ${def.type === ApplicationCommandOptionType.Integer ? 'whole number' : 'number'}`,
-        );
-      if (def.min_value !== undefined && value < def.min_value)
-        throw new ConsoleLineError(`${def.name} must be at least ${def.min_value}`);
-      if (def.max_value !== undefined && value > def.max_value)
-        throw new ConsoleLineError(`${def.name} must be at most ${def.max_value}`);
-      return value;
+    case ApplicationCommandOptionType.Number:
+      return convertNumber(def, text, option);
+    case ApplicationCommandOptionType.Boolean: {
+      const word = text.toLowerCase();
+      if (!TRUE_WORDS.includes(word) && !FALSE_WORDS.includes(word))
+        throw new ConsoleLineError('core:console.trueFalse', { option });
+      return TRUE_WORDS.includes(word);
     }
-    case ApplicationCommandOptionType.Boolean:
-      if (text !== 'true' && text !== 'false')
-        throw new ConsoleLineError(`${def.name} must be true or false`);
-      return text === 'true';
     case ApplicationCommandOptionType.User:
     case ApplicationCommandOptionType.Mentionable: {
-      if (!/^@?[\w.-]+$/.test(text))
-        throw new ConsoleLineError(`${def.name} must be a member name, e.g. ${def.name}:bob`);
-      const user = resolve.user(text);
-      users[user.id] = user.name;
+      if (!MEMBER_NAME.test(text)) throw new ConsoleLineError('core:console.memberName', { option });
+      const user = at.resolve.user(text);
+      at.users[user.id] = user.name;
       return user.id;
     }
     case ApplicationCommandOptionType.String: {
-      const choices = def.choices ?? [];
-      if (choices.length > 0 && !choices.some((c) => c.value === text)) {
-        throw new ConsoleLineError(`${def.name} must be one of: ${choices.map((c) => c.value).join(', ')}`);
-      }
-      if (def.max_length !== undefined && text.length > def.max_length)
-        throw new ConsoleLineError(`${def.name} is longer than ${def.max_length} characters`);
+      const value = chosen(def, text, option, at.locale);
+      if (def.max_length !== undefined && value.length > def.max_length)
+        throw new ConsoleLineError('core:console.tooLong', { option, max: def.max_length });
       // Discord's client turns a typed #channel into its mention; so does the console.
-      return /^#[\w-]+$/.test(text) ? `<#${resolve.channel(text).id}>` : text;
+      return CHANNEL_NAME.test(value) ? `<#${at.resolve.channel(value).id}>` : value;
     }
     default:
       return text;
   }
+}
+
+function convertNumber(
+  def: Extract<
+    LeafOption,
+    { type: ApplicationCommandOptionType.Integer | ApplicationCommandOptionType.Number }
+  >,
+  text: string,
+  option: string,
+): number {
+  const integer = def.type === ApplicationCommandOptionType.Integer;
+  const value = Number(text);
+  const ok =
+    (integer ? INTEGER_TEXT : NUMBER_TEXT).test(text) &&
+    (integer ? Number.isSafeInteger(value) : Number.isFinite(value));
+  if (!ok)
+    throw new ConsoleLineError(integer ? 'core:console.wholeNumber' : 'core:console.number', { option });
+  if (def.min_value !== undefined && value < def.min_value)
+    throw new ConsoleLineError('core:console.atLeast', { option, min: def.min_value });
+  if (def.max_value !== undefined && value > def.max_value)
+    throw new ConsoleLineError('core:console.atMost', { option, max: def.max_value });
+  return value;
+}
+
+/**
+ * A string option with choices takes one of them as Discord's client offers it: by its value
+ * or its name in any language, in any case (`seite:kopf` is `heads`). Without choices: the text.
+ */
+function chosen(
+  def: Extract<LeafOption, { type: ApplicationCommandOptionType.String }>,
+  text: string,
+  option: string,
+  locale: Locale,
+): string {
+  const choices = def.choices ?? [];
+  if (choices.length === 0) return text;
+  const typed = text.toLowerCase();
+  const found = choices.find((c) =>
+    [c.value, c.name, ...Object.values(c.name_localizations ?? {})].some(
+      (word) => typeof word === 'string' && word.toLowerCase() === typed,
+    ),
+  );
+  if (!found) throw new ConsoleLineError('core:console.oneOf', { option, list: listNames(choices, locale) });
+  return found.value;
 }

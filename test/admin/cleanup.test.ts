@@ -21,11 +21,22 @@ describe('/admin cleanup inactive', () => {
     c.take();
     await c.session.run('as admin /admin cleanup inactive days:30');
     expect(c.take()).toContain(
-      'Removed 2 inactive profile(s) (not seen for 30 days); kept 1 that earned Place points or placed pixels.',
+      'Removed 2 inactive profiles (not seen for 30 days). Kept 1 that earned Place points or painted pixels.',
     );
     const left = (await t.db.collection('profiles').find({}).toArray()).map((p) =>
       c.identities.nameOf(String(p._id)),
     );
     expect(left.sort()).toEqual(['admin', 'you']);
+  });
+
+  it('GIVEN a German admin and one inactive member THEN the reply counts in the singular, in German', async () => {
+    const c = makeConsole(t);
+    await t.db.collection('profiles').deleteMany({});
+    await c.session.run('!locale de');
+    await c.session.run('as bob /kekse kontostand');
+    await c.session.run('!wait 2d');
+    c.take();
+    await c.session.run('as admin /admin aufräumen inaktive tage:1');
+    expect(c.take()).toContain('🧹 1 inaktives Profil entfernt (seit 1 Tag nicht gesehen).');
   });
 });

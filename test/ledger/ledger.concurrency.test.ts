@@ -153,7 +153,9 @@ describe('ledger under concurrency', () => {
     const ledger = makeLedger(t.cols);
     await Promise.all(Array.from({ length: 100 }, () => seedBalance(ledger, 'newbie', 3)));
     await ledger.flush();
-    expect(await t.cols.cookies.find({ _id: 'newbie' }).toArray()).toEqual([{ _id: 'newbie', cookies: 300, changes: 100 }]);
+    expect(await t.cols.cookies.find({ _id: 'newbie' }).toArray()).toEqual([
+      { _id: 'newbie', cookies: 300, changes: 100 },
+    ]);
     expect((await checkInvariants(t.cols)).problems).toEqual([]);
   });
 

@@ -13,15 +13,29 @@ describe('a flag setting in German', () => {
     c.take();
 
     await c.session.run('as admin /admin einstellungen setzen schlüssel:place_enabled wert:aus');
-    expect(c.take()).toContain('place_enabled (Mitglieder können Pixel setzen): an → aus.');
+    expect(c.take()).toContain(
+      'place_enabled ist jetzt aus (vorher an). Damit gilt nicht mehr: Mitglieder können Pixel setzen.',
+    );
     expect(await c.deps.runtimeConfig.get('place_enabled')).toBe(false);
 
     await c.session.run('as admin /admin einstellungen setzen schlüssel:place_enabled wert:an');
-    expect(c.take()).toContain('place_enabled (Mitglieder können Pixel setzen): aus → an.');
+    expect(c.take()).toContain(
+      'place_enabled ist jetzt an (vorher aus). Damit gilt: Mitglieder können Pixel setzen.',
+    );
     expect(await c.deps.runtimeConfig.get('place_enabled')).toBe(true);
 
     await c.session.run('as admin /admin einstellungen setzen schlüssel:place_enabled wert:vielleicht');
     expect(c.take()).toContain('muss an oder aus sein');
     expect(await c.deps.runtimeConfig.get('place_enabled')).toBe(true);
+  });
+
+  it('GIVEN an English admin switching a flag off THEN the reply does not claim its description still holds', async () => {
+    const c = makeConsole(t);
+    await c.session.run('as admin /admin runtime set key:place_enabled value:off');
+    const reply = c.take();
+    expect(reply).toContain(
+      'place_enabled is now off (was on). So this no longer holds: Members can paint pixels.',
+    );
+    expect(reply).not.toContain('(Members can paint pixels): on → off');
   });
 });
