@@ -140,13 +140,13 @@ describe('the vault heist', () => {
     });
   });
 
-  it('GIVEN a heist just started THEN another is refused until the heist cooldown ends', async () => {
+  it('GIVEN a heist just started THEN another is refused with when the next may start (one heist cooldown per server)', async () => {
     const { deps, clock } = await setUp(success);
     await startWithCrew(deps, [LEADER]);
     await expect(
       deps.services.vault.startHeist({ heistId: 'second', leader: SECOND, stake: 100, locale: 'en' }),
     ).rejects.toMatchObject({
-      code: 'COOLDOWN_ACTIVE',
+      code: 'HEIST_NOT_YET',
       context: { retryAt: clock.now().getTime() + 3_600_000 },
     });
     expect(await balance(deps, SECOND)).toBe(1_000);

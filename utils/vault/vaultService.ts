@@ -10,7 +10,7 @@ import { COOKIE_KINDS, type CookieEconomy } from '../cookieEconomy.js';
 import type { HoldDoc, HoldOwner, Holds, ReserveRequest } from '../holds/holds.js';
 import { insufficientFunds } from '../ledger/errors.js';
 import type { Ledger } from '../ledger/ledger.js';
-import { heistStakeTooSmall } from './errors.js';
+import { heistNotYet, heistStakeTooSmall } from './errors.js';
 import { type VaultFlow, vaultFlows } from './flows.js';
 import type { HeistDoc, HeistResult, HeistStore } from './heistStore.js';
 import { type VaultLiquidity, vaultLiquidity } from './liquidity.js';
@@ -156,11 +156,14 @@ export class VaultService {
     if (balance < start.stake) throw insufficientFunds('cookies', start.leader, balance, start.stake);
     const now = this.deps.clock.now();
     // The whole server shares one heist cooldown; it also keeps two heists from being open at once.
-    await this.deps.cooldowns.claim(
-      'vault.heist',
-      this.deps.economy.house,
-      Math.max(cooldownS, windowS) * 1000,
-    );
+    await this.deps.cooldowns
+      .claim('vault.heist', this.deps.economy.house, Math.max(cooldownS, windowS) * 1000)
+      .catch((error: unknown) => {
+        if (isAppError(error) && error.code === 'COOLDOWN_ACTIVE') {
+          throw heistNotYet(Number(error.context.retryAt));
+        }
+        throw error;
+      });
     const heist: HeistDoc = {
       _id: start.heistId,
       leader: start.leader,
