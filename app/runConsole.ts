@@ -131,7 +131,11 @@ async function runScript(
     if (result === 'quit') break;
     write('\n');
   }
-  write(failed === 0 ? 'script finished: every line ran\n' : `script finished: ${failed} line(s) failed\n`);
+  write(
+    failed === 0
+      ? 'script finished: every line ran\n'
+      : `script finished: ${failed} ${failed === 1 ? 'line' : 'lines'} failed\n`,
+  );
   return failed === 0 ? 0 : 1;
 }
 

@@ -21,29 +21,35 @@ describe('npm start -- --script', () => {
     const { code, stdout } = await runConsole(['--script', 'examples/tour.txt']);
     expect(stdout).toContain('script finished: every line ran');
     expect(stdout).toContain('✅ Already done: you gave 50 🍪 to @bob.');
-    expect(stdout).toMatch(/attachment: out\/\d+-leaderboard\.png \(800x\d+\)/);
-    expect(stdout).toMatch(/attachment: out\/\d+-profile\.png \(900x420\)/);
+    expect(stdout).toMatch(/attachment: out\/\d+-leaderboard\.png \(960x\d+\)/);
+    expect(stdout).toMatch(/attachment: out\/\d+-profile\.png \(900x540\)/);
     expect(stdout).toContain('✅ Round');
     expect(stdout).toMatch(/\[post #heists\]/);
-    expect(stdout).toMatch(/🏆 @\w+ win\(s\) the pot of 400/);
+    // Fresh server: the refusal names the admin's command; a heist with no channel is told in its message.
+    expect(stdout).toContain('an admin adds them with /admin vault fund amount:…');
+    expect(stdout).toContain('the next heist on this server can start in');
+    expect(stdout).toMatch(
+      /\[edit #general\]\n┌ 🏦 Vault heist\n│ @bob planned a heist[^]*?│ (🚓 Caught|💰)/,
+    );
+    expect(stdout).toMatch(/🏆 @\w+ wins the pot of 400/);
     expect(stdout).toContain('poker cash-out');
-    expect(stdout).toMatch(/attachment: out\/\d+-canvas\.png \(1024x1024\)/);
+    expect(stdout).toMatch(/attachment: out\/\d+-canvas\.png \(\d+x\d+\)/);
     expect(stdout).toMatch(/attachment: out\/\d+-timelapse\.gif/);
-    expect(stdout).toMatch(/\[post #canvas\] 🖼️ Neural Place at revision \d+/);
+    expect(stdout).toMatch(/\[post #canvas\] 🖼️ Neural Place at version \d+/);
     // The hunt: draws posted, active time paid, a pixel paid for by hunt rewards alone (the
     // hunter was never granted points), Beacon-Hunt announced and paying double on its path.
     expect(stdout).toMatch(
-      /\[post #hunt\] 🎯 Hunt revision 1: 1 tip\(s\) drawn\.\n@hunter #1: \d+\.\d\d %, a new best!/,
+      /\[post #hunt\] 🎯 Hunt, round 1: 1 tip drawn\.\n@hunter #1: \d+\.\d\d %, a new best! \+/,
     );
     expect(stdout).toContain('⏱️ Active time: +20 points.');
     expect(stdout).not.toMatch(/granted [\d,]+ points to @hunter/);
     expect(stdout).toMatch(
       /> as hunter \/place pixel x:30 y:30 color:green\n\[ephemeral\] 🎨 Painted \(30, 30\)/,
     );
-    expect(stdout).toMatch(/\[post #hunt\] 🧭 A new window is open: the boosted path is \d/);
+    expect(stdout).toMatch(/\[post #hunt\] 🧭 The bonus path of the next draw is \d/);
     expect(stdout).toMatch(/draw \+50 points → @hunter ×2 · revision 1, sequence \d+, boosted path/);
-    expect(stdout).toMatch(/\[post #hunt\] 🎲 Revision 1 is over: its target was (\d+, ){7}\d+\./);
-    expect(stdout).toContain('Revision 1 was already rerolled; the hunt is at revision 2. Nothing changed.');
+    expect(stdout).toMatch(/\[post #hunt\] 🎲 Round 1 is over: its target was (\d+, ){7}\d+\./);
+    expect(stdout).toContain('Round 1 has already ended; the hunt is in round 2. Nothing changed.');
     for (const command of [
       '/help',
       '/cookies balance',
@@ -96,8 +102,15 @@ describe('npm start -- --script', () => {
     expect(stdout).toContain('Das Angebot endet in 10 Minuten.');
     expect(stdout).toContain('🍪 Gesammelt');
     expect(stdout).toContain('Letzter Überfall:');
+    // The glossary's words work as typed: an/aus, colours by German name, /jagd, kopf.
+    expect(stdout).toContain('games.enabled ist jetzt an (vorher aus).');
+    expect(stdout).toContain('die legt ein Admin mit /admin tresor einlegen anzahl:… hinein.');
+    expect(stdout).toMatch(/\[edit #general\]\n┌ 🏦 Tresorraub\n[^]*?│ (🚓 Erwischt|💰)/);
+    expect(stdout).toMatch(/🏆 @\w+ gewinnt den Pot von \d+\n│ @\w+ zeigt /);
+    expect(stdout).toContain('┌ Hilfe: Die Jagd');
+    expect(stdout).toContain('🎨 (1, 1) in Rot (#FF4500) gemalt – 100 Punkte (Stand 1).');
     expect(stdout).toMatch(
-      /> \/jagd verlauf\n\[ephemeral\] Revision 1 · #1 · 50, 50, 50, 50, 50, 50, 50, 50 → \d+,\d\d %/,
+      /> \/jagd verlauf\n\[ephemeral\] Runde 1 · #1 · 50, 50, 50, 50, 50, 50, 50, 50 → \d+,\d\d %/,
     );
     expect(code).toBe(0);
   });
@@ -107,7 +120,7 @@ describe('npm start -- --script', () => {
     writeFileSync(file, '/help\n/cookies give user:bob\n');
     const { code, stdout } = await runConsole(['--script', file]);
     expect(stdout).toContain('error: /cookies give needs amount:…');
-    expect(stdout).toContain('script finished: 1 line(s) failed');
+    expect(stdout).toContain('script finished: 1 line failed');
     expect(code).toBe(1);
   });
 
