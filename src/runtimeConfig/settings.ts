@@ -116,7 +116,11 @@ export function channelSetting(description: string): Setting<string | null> {
       .transform((text) => text.replace(/^<#(\d+)>$/, '$1'))
       .pipe(
         z.union([
-          z.literal('off').transform(() => null),
+          // Shown as "off" or "aus" (showSetting), so accepted as either, whatever the reader's language.
+          z
+            .string()
+            .refine((word) => ['off', 'aus'].includes(word.toLowerCase()))
+            .transform(() => null),
           z.string().regex(SNOWFLAKE_PATTERN, 'core:settings.channel'),
         ]),
       ),

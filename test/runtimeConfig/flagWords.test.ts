@@ -38,4 +38,17 @@ describe('a flag setting in German', () => {
     );
     expect(reply).not.toContain('(Members can paint pixels): on → off');
   });
+
+  it('GIVEN a channel setting shown as aus THEN a German admin can switch it off with wert:aus, and a wrong word names aus', async () => {
+    const c = makeConsole(t);
+    await c.session.run('!locale de');
+    await c.session.run('as admin /admin einstellungen setzen schlüssel:hunt_channel wert:#jagd');
+    expect(await c.deps.runtimeConfig.get('hunt_channel')).not.toBeNull();
+    c.take();
+    await c.session.run('as admin /admin einstellungen setzen schlüssel:hunt_channel wert:Aus');
+    expect(c.take()).toContain('hunt_channel');
+    expect(await c.deps.runtimeConfig.get('hunt_channel')).toBeNull();
+    await c.session.run('as admin /admin einstellungen setzen schlüssel:hunt_channel wert:nirgends');
+    expect(c.take()).toContain('muss ein Kanal (#name), dessen ID oder aus sein');
+  });
 });
