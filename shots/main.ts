@@ -2,12 +2,13 @@
  * `npm run shots`: a picture of every screen. Renders every image the bot
  * draws (shots/images.ts) and the web page at three sizes, signed in and out,
  * in both languages (shots/webPages.ts) into `out/shots/`, then writes the
- * contact sheet `out/shots/index.html`.
+ * contact sheet `out/shots/index.html`, and refreshes the pictures README.md shows (`docs/`).
  */
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { writeContactSheet } from './contactSheet.js';
 import { renderImageShots } from './images.js';
+import { updateReadmeShots } from './readmeShots.js';
 import { renderWebShots } from './webPages.js';
 
 const outDir = path.resolve(process.argv[2] ?? 'out/shots');
@@ -16,5 +17,8 @@ await mkdir(outDir, { recursive: true });
 const images = await renderImageShots(outDir);
 const pages = await renderWebShots(outDir);
 const sheet = await writeContactSheet(outDir, [...images, ...pages]);
-console.log(`shots: ${images.length} images, ${pages.length} web pages → ${sheet}`);
+const docs = await updateReadmeShots(outDir, path.resolve('docs'));
+console.log(
+  `shots: ${images.length} images, ${pages.length} web pages → ${sheet}; ${docs} README pictures in docs/`,
+);
 process.exit(0);

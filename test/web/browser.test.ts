@@ -179,14 +179,14 @@ describe('the /place page in a real browser', () => {
       .poll(() => page.textContent('#confirm-text'))
       .toBe('Paint (10, 10) blue (#3690EA) for 100 points? You have 500 points.');
     await page.getByRole('button', { name: 'Paint', exact: true }).click();
-    await expect.poll(() => page.textContent('#status')).toMatch(/Painted \(10, 10\) at revision [\d,]+\./);
+    await expect.poll(() => page.textContent('#status')).toMatch(/Painted \(10, 10\) in version [\d,]+\./);
     const revision = ((await page.textContent('#status')) ?? '').match(/revision ([\d,]+)/)?.[1];
     // The panel follows the paint at once: no longer "never painted".
     await expect
       .poll(() => page.textContent('#pixel-info'))
       .toMatch(
         new RegExp(
-          `^\\(10, 10\\) is blue \\(#3690EA\\), painted by ann at revision ${revision} \\(.+\\)\\. Painted once\\.$`,
+          `^\\(10, 10\\) is blue \\(#3690EA\\), painted by ann in version ${revision} \\(.+\\)\\. Painted once\\.$`,
         ),
       );
     await expect.poll(() => page.textContent('#account')).toContain('ann · 400 points');
@@ -214,7 +214,7 @@ describe('the /place page in a real browser', () => {
       await expect
         .poll(() => p.textContent('#pixel-info'))
         .toMatch(
-          /^\(10, 10\) is red \(#FF4500\), painted by bob at revision [\d,]+ \(.+\)\. Painted 2 times\.$/,
+          /^\(10, 10\) is red \(#FF4500\), painted by bob in version [\d,]+ \(.+\)\. Painted 2 times\.$/,
         );
     }
     await web.deps.ledger.flush();
