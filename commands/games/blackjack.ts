@@ -44,7 +44,11 @@ export const blackjackCommand: Subcommand = {
       channelId: invocation.channelId ?? null,
       locale: i18n.locale,
     });
-    return handReply(round, i18n);
+    // The hand's message is what the timer edits if the member walks away without pressing.
+    return {
+      ...handReply(round, i18n),
+      onSent: ({ messageId }) => deps.services.games.rememberMessage(round, messageId),
+    };
   },
 };
 

@@ -60,7 +60,11 @@ const create: Subcommand = {
       channelId: ctx.invocation.channelId ?? null,
       locale: ctx.serverI18n.locale,
     });
-    return board(ctx, table, false);
+    // The board is the message every timer edits: known from the start, not from a first press.
+    return {
+      ...(await board(ctx, table, false)),
+      onSent: ({ messageId }) => ctx.deps.services.poker.rememberMessage(table, messageId),
+    };
   },
 };
 

@@ -37,7 +37,11 @@ export const heist: Subcommand = {
       locale: serverI18n.locale,
       channelId: invocation.channelId ?? null,
     });
-    return heistMessage(started, serverI18n);
+    // The crew's message is what the heist's timer edits with the outcome, joined or not.
+    return {
+      ...heistMessage(started, serverI18n),
+      onSent: ({ messageId }) => deps.services.vault.rememberMessage(started, messageId),
+    };
   },
 };
 

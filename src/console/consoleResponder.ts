@@ -10,6 +10,7 @@ import type {
   Reply,
   Responder,
   SelectSpec,
+  SentMessage,
 } from '../interactions/types.js';
 import type { ChannelPost, PostTransport } from '../posting/channelPoster.js';
 
@@ -47,7 +48,7 @@ export class ConsoleResponder implements Responder {
     );
   }
 
-  async send(reply: Reply): Promise<void> {
+  async send(reply: Reply): Promise<SentMessage | null> {
     const update = reply.update === true && this.buttonMessageId !== null;
     this.state = 'replied';
     const tags = [reply.ephemeral ? '[ephemeral]' : null, update ? '[updated message]' : null].filter(
@@ -69,6 +70,7 @@ export class ConsoleResponder implements Responder {
     this.out.print(lines.join('\n'));
     const id = update ? (this.buttonMessageId as string) : this.out.nextMessageId();
     this.out.onMessage({ id, buttons, select: reply.select ?? null }, update);
+    return reply.ephemeral ? null : { messageId: id };
   }
 }
 

@@ -7,7 +7,14 @@ import {
   MessageFlags,
   StringSelectMenuBuilder,
 } from 'discord.js';
-import type { ButtonStyleName, DeferMode, EmbedSpec, Reply, Responder } from '../interactions/types.js';
+import type {
+  ButtonStyleName,
+  DeferMode,
+  EmbedSpec,
+  Reply,
+  Responder,
+  SentMessage,
+} from '../interactions/types.js';
 import type { RepliableInteraction } from './toInvocation.js';
 
 const STYLES: Record<ButtonStyleName, ButtonStyle> = {
@@ -93,32 +100,36 @@ export class DiscordResponder implements Responder {
     await this.#deferring;
   }
 
-  async send(reply: Reply): Promise<void> {
+  async send(reply: Reply): Promise<SentMessage | null> {
     // A deferral still in flight decides how this reply must be sent.
     await this.#deferring?.catch(() => undefined);
     const payload = toPayload(reply);
     const flags = reply.ephemeral ? MessageFlags.Ephemeral : undefined;
     const interaction = this.interaction;
+    const landed = (message: { id: string } | null | undefined): SentMessage | null =>
+      message && !reply.ephemeral ? { messageId: message.id } : null;
     if (this.state === 'fresh') {
       this.state = 'replied';
-      if (reply.update && interaction.isMessageComponent()) await interaction.update(payload);
-      else await interaction.reply({ ...payload, ...(flags ? { flags } : {}) });
-      return;
+      const response =
+        reply.update && interaction.isMessageComponent()
+          ? await interaction.update({ ...payload, withResponse: true })
+          : await interaction.reply({ ...payload, ...(flags ? { flags } : {}), withResponse: true });
+      return landed(response.resource?.message);
     }
     if (this.state === 'deferred') {
       this.state = 'replied';
       if (this.#deferredUpdate) {
         // After a silent acknowledgement the original reply is the component's message.
-        if (reply.update) await interaction.editReply(payload);
-        else await interaction.followUp({ ...payload, ...(flags ? { flags } : {}) });
-      } else if (reply.ephemeral && !this.#deferredEphemeral) {
+        if (reply.update) return landed(await interaction.editReply(payload));
+        return landed(await interaction.followUp({ ...payload, ...(flags ? { flags } : {}) }));
+      }
+      if (reply.ephemeral && !this.#deferredEphemeral) {
         await interaction.deleteReply();
         await interaction.followUp({ ...payload, flags: MessageFlags.Ephemeral });
-      } else {
-        await interaction.editReply(payload);
+        return null;
       }
-      return;
+      return landed(await interaction.editReply(payload));
     }
-    await interaction.followUp({ ...payload, ...(flags ? { flags } : {}) });
+    return landed(await interaction.followUp({ ...payload, ...(flags ? { flags } : {}) }));
   }
 }

@@ -39,4 +39,16 @@ export interface Reply {
   ephemeral?: boolean;
   /** For components: replace the message the component is on instead of sending a new one. */
   update?: boolean;
+  /**
+   * Called once a public reply is sent, with the message it became: a feature records it to
+   * edit that message later from a timer (a heist's crew, a poker board, a blackjack hand), so
+   * the outcome replaces it even when nobody ever pressed one of its buttons. A failure here is
+   * logged, never shown: the member already has the reply.
+   */
+  onSent?(sent: SentMessage): Promise<void>;
+}
+
+/** Where a public reply landed. */
+export interface SentMessage {
+  messageId: string;
 }

@@ -19,6 +19,7 @@ import type {
   Invocation,
   Reply,
   Responder,
+  SentMessage,
 } from './types.js';
 
 /** Discord shows at most 25 autocomplete choices. */
@@ -144,8 +145,9 @@ export class InteractionRuntime {
       });
       clearTimeout(safety);
       const ran = performance.now();
-      await responder.send(reply);
+      const message = await responder.send(reply);
       const sent = performance.now();
+      if (message && reply.onSent) await this.#tellSent(invocation, reply.onSent, message);
       this.#recordHandled(invocation, started, ran, sent);
       return { outcome: 'ok' };
     } catch (error) {
@@ -170,6 +172,19 @@ export class InteractionRuntime {
         needs: route.access,
       });
     }
+  }
+
+  async #tellSent(
+    invocation: Invocation,
+    onSent: NonNullable<Reply['onSent']>,
+    message: SentMessage,
+  ): Promise<void> {
+    await onSent(message).catch((error: unknown) => {
+      this.deps.log.warn(
+        { event: 'interaction.on_sent_failed', command: describe(invocation), err: error },
+        'could not record the message a reply became',
+      );
+    });
   }
 
   #recordHandled(invocation: Invocation, started: number, ran: number, sent: number): void {

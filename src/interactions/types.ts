@@ -11,7 +11,7 @@ import type { ProfileDirectory } from '../profiles/profileDirectory.js';
 import type { MemberLookup } from '../render/memberFaces.js';
 import type { RuntimeConfig } from '../runtimeConfig/runtimeConfig.js';
 import type { Scheduler } from '../scheduler/scheduler.js';
-import type { Reply } from './reply.js';
+import type { Reply, SentMessage } from './reply.js';
 
 /**
  * The runtime speaks this transport-neutral model. The discord.js adapter and the local
@@ -50,7 +50,15 @@ export interface Invocation {
   guildLocale: string | null;
 }
 
-export type { ButtonSpec, ButtonStyleName, EmbedSpec, FileSpec, Reply, SelectSpec } from './reply.js';
+export type {
+  ButtonSpec,
+  ButtonStyleName,
+  EmbedSpec,
+  FileSpec,
+  Reply,
+  SelectSpec,
+  SentMessage,
+} from './reply.js';
 
 /**
  * How to acknowledge before the real reply: a "thinking" placeholder (public or ephemeral),
@@ -66,7 +74,8 @@ export interface DeferMode {
 export interface Responder {
   readonly state: 'fresh' | 'deferred' | 'replied';
   defer(mode: DeferMode): Promise<void>;
-  send(reply: Reply): Promise<void>;
+  /** Sends the reply; returns the message a public reply became (null for an ephemeral one, or when unknown). */
+  send(reply: Reply): Promise<SentMessage | null>;
 }
 
 export type Access = 'everyone' | 'moderator' | 'admin';

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { ASSEMBLY } from '../../commands/index.js';
 import { defineCommand } from '../../src/interactions/defineCommand.js';
 import { InteractionRuntime } from '../../src/interactions/runtime.js';
-import type { CommandModule, DeferMode, Reply, Responder } from '../../src/interactions/types.js';
+import type {
+  CommandModule,
+  DeferMode,
+  Reply,
+  Responder,
+  SentMessage,
+} from '../../src/interactions/types.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { useTestDatabase } from '../support/database.js';
 import { commandInvocation } from '../support/invocations.js';
@@ -17,9 +23,10 @@ class RecordingResponder implements Responder {
     this.deferrals += 1;
     this.state = 'deferred';
   }
-  async send(reply: Reply): Promise<void> {
+  async send(reply: Reply): Promise<SentMessage | null> {
     this.state = 'replied';
     this.sent.push(reply);
+    return reply.ephemeral ? null : { messageId: `message-${this.sent.length}` };
   }
 }
 
@@ -62,6 +69,42 @@ describe('interaction runtime', () => {
     await pending;
     await draining;
     expect(inFlight.sent).toEqual([{ content: 'finished' }]);
+  });
+
+  it('GIVEN a public reply with onSent THEN the command learns the message it became; an ephemeral one never calls it, and a failing onSent only logs', async () => {
+    const learned: string[] = [];
+    const make = (name: string, ephemeral: boolean, fail = false) =>
+      defineCommand({
+        name,
+        description: 'Remembers its message',
+        access: 'everyone',
+        category: 'Test',
+        handler: {
+          async run() {
+            return {
+              content: name,
+              ephemeral,
+              onSent: async ({ messageId }) => {
+                if (fail) throw new Error('store down');
+                learned.push(`${name}:${messageId}`);
+              },
+            };
+          },
+        },
+      });
+    const made = makeBotDeps(t);
+    const runtime = new InteractionRuntime(
+      made.deps,
+      catalog(make('board', false), make('secret', true), make('broken', false, true)),
+    );
+    const board = new RecordingResponder();
+    expect((await runtime.dispatch(invocation('board'), board)).outcome).toBe('ok');
+    await runtime.dispatch(invocation('secret'), new RecordingResponder());
+    const broken = new RecordingResponder();
+    expect((await runtime.dispatch(invocation('broken'), broken)).outcome).toBe('ok');
+    expect(learned).toEqual(['board:message-1']);
+    expect(broken.sent).toHaveLength(1);
+    expect(made.logs.some((line) => line.event === 'interaction.on_sent_failed')).toBe(true);
   });
 
   it('defers a command that declares it before running it', async () => {
