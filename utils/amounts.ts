@@ -4,10 +4,15 @@ import { invalidInput } from '../src/errors.js';
 /** Milli-points per Place point: Place values are stored as integers of 1/1000 point. */
 export const MILLI_PER_POINT = 1000;
 
-const POINTS_TEXT = /^(\d{1,13})(?:\.(\d{1,3}))?$/;
+/**
+ * A decimal point, or a decimal comma with one or two digits (`0,5`, `12,25`: how German
+ * writes them). A comma with three digits (`1,000`) is refused: English reads it as a
+ * thousand, German as one point.
+ */
+const POINTS_TEXT = /^(\d{1,13})(?:\.(\d{1,3})|,(\d{1,2}))?$/;
 
 /**
- * Parses user text such as `12`, `12.5` or `12.345` into integer milli-points, exactly
+ * Parses user text such as `12`, `12.5`, `12,5` or `12.345` into integer milli-points, exactly
  * (no floating point). More than three decimals, signs, exponents and empty text are refused.
  */
 export function parsePlacePoints(text: string): number {
@@ -19,7 +24,7 @@ export function parsePlacePoints(text: string): number {
     });
   }
   const whole = Number(match[1]);
-  const fraction = Number((match[2] ?? '').padEnd(3, '0'));
+  const fraction = Number((match[2] ?? match[3] ?? '').padEnd(3, '0'));
   const milli = whole * MILLI_PER_POINT + fraction;
   if (!Number.isSafeInteger(milli)) throw invalidInput(`"${text}" is too large`, { input: text });
   return milli;

@@ -59,7 +59,19 @@ describe('ledger bad input', () => {
     ['', 'not an amount'],
     ['12.', 'not an amount'],
     ['99999999999999.9', 'not an amount'],
+    // A thousand in English, one point in German: refused rather than guessed.
+    ['1,000', 'not an amount'],
+    ['1,2,3', 'not an amount'],
   ])('refuses Place points text %j', (text, message) => {
     expect(() => parsePlacePoints(text)).toThrow(message);
+  });
+
+  it.each([
+    ['0,5', 500],
+    ['12,25', 12_250],
+    ['12.345', 12_345],
+    ['7', 7_000],
+  ])('reads Place points text %j written the English or the German way', (text, milli) => {
+    expect(parsePlacePoints(text)).toBe(milli);
   });
 });
