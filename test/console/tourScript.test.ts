@@ -29,7 +29,7 @@ describe('npm start -- --script', () => {
     expect(stdout).toContain('an admin adds them with /admin vault fund amount:…');
     expect(stdout).toContain('the next heist on this server can start in');
     expect(stdout).toMatch(
-      /\[edit #general\]\n┌ 🏦 Vault heist\n│ @bob planned a heist[^]*?│ (🚓 Caught|💰)/,
+      /\[edit #general\]\n┌ 🏦 Vault heist\n│ @bob planned a heist[\s\S]*?│ (🚓 Caught|💰)/,
     );
     expect(stdout).toMatch(/🏆 @\w+ wins the pot of 400/);
     expect(stdout).toContain('poker cash-out');
@@ -96,7 +96,7 @@ describe('npm start -- --script', () => {
     const { code, stdout } = await runConsole(['--script', 'examples/tour.de.txt']);
     expect(stdout).toContain('script finished: every line ran');
     expect(stdout).toContain('> /kekse schenken mitglied:bob anzahl:5000');
-    expect(stdout).toContain('❌ Nicht genug: du hast 1.500 🍪, dafür brauchst du aber 5.000 🍪.');
+    expect(stdout).toContain('❌ Nicht genug: Du hast 1.500 🍪, brauchst aber 5.000 🍪.');
     expect(stdout).toContain('✅ Du hast @bob 1.234 🍪 geschenkt. Dir bleiben 266 🍪.');
     expect(stdout).toContain('[post #protokoll] 🎁 @admin hat @you 1.500 🍪 gutgeschrieben: Willkommen');
     expect(stdout).toContain('Das Angebot endet in 10 Minuten.');
@@ -105,7 +105,7 @@ describe('npm start -- --script', () => {
     // The glossary's words work as typed: an/aus, colours by German name, /jagd, kopf.
     expect(stdout).toContain('games.enabled ist jetzt an (vorher aus).');
     expect(stdout).toContain('die legt ein Admin mit /admin tresor einlegen anzahl:… hinein.');
-    expect(stdout).toMatch(/\[edit #general\]\n┌ 🏦 Tresorraub\n[^]*?│ (🚓 Erwischt|💰)/);
+    expect(stdout).toMatch(/\[edit #general\]\n┌ 🏦 Tresorraub\n[\s\S]*?│ (🚓 Erwischt|💰)/);
     expect(stdout).toMatch(/🏆 @\w+ gewinnt den Pot von \d+\n│ @\w+ zeigt /);
     expect(stdout).toContain('┌ Hilfe: Die Jagd');
     expect(stdout).toContain('🎨 (1, 1) in Rot (#FF4500) gemalt – 100 Punkte (Stand 1).');

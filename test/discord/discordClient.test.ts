@@ -226,7 +226,7 @@ describe('the bot through the real discord.js client', () => {
       fake.command(member, 'cookies', ['give'], { user: other.id, amount: 2_500 }, [other]),
     );
     expect(reply?.ephemeral).toBe(true);
-    expect(reply?.content).toBe('❌ Nicht genug: du hast 1.500 🍪, dafür brauchst du aber 2.500 🍪.');
+    expect(reply?.content).toBe('❌ Nicht genug: Du hast 1.500 🍪, brauchst aber 2.500 🍪.');
   });
 
   it("GIVEN a member whose language the bot does not speak THEN it answers in the server's language", async () => {

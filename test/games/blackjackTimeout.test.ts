@@ -31,7 +31,7 @@ const TEXT = {
 /** The result line of a settled hand, whichever way it went. */
 const RESULT = {
   en: /You won|A push|You lost|You get back/,
-  de: /Du gewinnst|Unentschieden|Du hast .* verloren|Du bekommst/,
+  de: /Du hast .* gewonnen|Unentschieden|Du hast .* verloren|Du bekommst/,
 };
 
 /** Deals hands until one is still open after the member's first Hit (the cards are random). */
@@ -88,7 +88,7 @@ describe('a blackjack hand its member walks away from', () => {
   });
 
   it.each(['en', 'de'] as const)(
-    'GIVEN a member who never presses a button (%s) THEN a post in the channel tells them time ran out, with the result',
+    "GIVEN a member who never presses a button (%s) THEN the hand's own message (known from the reply) says time ran out, with the result, and loses its buttons",
     async (locale) => {
       const c = await consoleWithVault(locale);
       let hand: RoundDoc | null = null;
@@ -102,12 +102,12 @@ describe('a blackjack hand its member walks away from', () => {
       expect(await c.session.run('!wait 10m')).toBe('ok');
       const ended = (await rounds().findOne({ _id: hand._id })) as RoundDoc;
       const printed = c.take();
-      const at = printed.indexOf('[post #general] @you');
+      const at = printed.indexOf('[edit #general]');
       expect(at, printed).toBeGreaterThanOrEqual(0);
-      expect(printed.slice(at)).toContain(
-        `${TEXT[locale].timedOut} ${handValue(ended.hand?.player ?? []).total}.`,
-      );
-      expect(printed.slice(at)).toMatch(RESULT[locale]);
+      const end = printed.slice(at);
+      expect(end).toContain(`${TEXT[locale].timedOut} ${handValue(ended.hand?.player ?? []).total}.`);
+      expect(end).toMatch(RESULT[locale]);
+      expect(end).not.toContain('buttons:');
     },
   );
 });

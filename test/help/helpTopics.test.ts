@@ -71,7 +71,7 @@ describe('/help topics and the hunt explained', () => {
     expect(text).toContain('Hilfe: Die Jagd');
     expect(text).toContain('In jeder Runde versteckt der Bot 8 ganze Zahlen von 0 bis 99: das Ziel.');
     expect(text).toContain(
-      `daneben um 2 + 2 + 0 + 0 + 5 + 0 + 0 + 0 = 9 insgesamt, also bekommt der Tipp ${formatScore(exampleScore, 'de')}.`,
+      `insgesamt 2 + 2 + 0 + 0 + 5 + 0 + 0 + 0 = 9 daneben, also bekommt der Tipp ${formatScore(exampleScore, 'de')}.`,
     );
     expect(text).toContain(
       'Alle 5 Minuten gibt es eine Ziehung: Aus den Tipps seit der letzten Ziehung werden 3 zufällig gezogen',

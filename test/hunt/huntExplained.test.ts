@@ -37,7 +37,7 @@ describe('the hunt explained to members', () => {
     await c.session.run('/jagd status');
     const text = c.take();
     expect(text).toContain(
-      '🎯 Die Aufgabe: Finde die 8 versteckten Zahlen (0 bis 99). Genau getroffen gibt 100 %, jeder Schritt daneben etwa 0,38 % weniger; bewertet werden nur gezogene Tipps.',
+      '🎯 Die Aufgabe: Finde die 8 versteckten Zahlen (0 bis 99). Ein Volltreffer bringt 100 %, jeder Schritt daneben etwa 0,38 % weniger; bewertet werden nur gezogene Tipps.',
     );
     expect(text).toMatch(/Runde 1 · Ziehung in 5 Minuten: 1 Tipp wird zufällig gezogen und bewertet\./);
     expect(text).toContain('Für diese Ziehung hast du noch nicht getippt.');
@@ -63,7 +63,7 @@ describe('the hunt explained to members', () => {
     c.take();
     await c.session.run(UNTIL_DRAW);
     const text = c.take();
-    expect(text).toContain('[post #general] 🎯 Jagd, Runde 1: Die Ziehung hat Tipps von hier gezogen.');
+    expect(text).toContain('[post #general] 🎯 Jagd, Runde 1: Gezogen wurden Tipps aus diesem Kanal.');
     expect(text).toMatch(/@ann #1: (\d+,\d\d %, eine neue Bestleistung! |\d+,\d\d % · )\+[\d.,]+ Punkte/);
   });
 

@@ -87,7 +87,7 @@ describe('/place pixel with a colour name', () => {
     );
     await c.session.run('/place info x:1 y:1');
     expect(c.take()).toContain(
-      '(1, 1) ist Rot (#FF4500), gerade eben von @you gemalt (Stand 1); bisher einmal gemalt.',
+      '(1, 1) ist Rot (#FF4500), gerade eben von @you gemalt (Stand 1); noch nie übermalt.',
     );
     await c.session.run('/place pixel x:1 y:1 farbe:lila');
     await c.session.run('/place info x:1 y:1');
@@ -116,7 +116,7 @@ describe('/place pixel with a colour name', () => {
     await c.session.run('!locale de');
     c.take();
     await c.session.run('/place pixel x:1 y:1 farbe:rotblau');
-    expect(c.take()).toContain('Diese Farbe gibt es nicht: nimm einen Namen (z. B. Rot)');
+    expect(c.take()).toContain('Diese Farbe gibt es nicht: Nimm einen Namen (z. B. Rot)');
   });
 
   it('GIVEN a member typing a colour THEN the suggestions name the colours in their language, matching either language', async () => {

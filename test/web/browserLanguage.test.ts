@@ -85,10 +85,10 @@ describe('the /place page in the member’s language', () => {
     await expect.poll(() => page.textContent('#status')).toBe('(5, 5) gemalt – Stand 1.');
     await expect
       .poll(() => page.textContent('#pixel-info'))
-      .toMatch(/^\(5, 5\) ist Blau \(#3690EA\), gemalt von anna \(Stand 1, .+\)\. Bisher einmal gemalt\.$/);
+      .toMatch(/^\(5, 5\) ist Blau \(#3690EA\), gemalt von anna \(Stand 1, .+\)\. Noch nie übermalt\.$/);
     await expect
       .poll(() => page.textContent('#wallet'))
-      .toContain('Verdient: 1.234 Punkte, ausgegeben: 100 Punkte für 1 gesetztes Pixel.');
+      .toContain('Verdient: 1.234 Punkte, ausgegeben: 100 Punkte für 1 gesetzten Pixel.');
     expect(await page.textContent('#feed')).toContain('#1 (5, 5) Blau von dir');
 
     // The link again: it no longer signs in, and the page says what to do, in German.

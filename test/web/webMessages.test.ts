@@ -39,7 +39,7 @@ describe("the web page's texts", () => {
     const all = JSON.stringify(WEB_MESSAGES);
     expect(all).not.toMatch(/\((s|e|en)\)/);
     const de = webTexts('de');
-    expect(de.t('web:wallet.history', { count: 1, earned: 'a', spent: 'b' })).toContain('1 gesetztes Pixel');
+    expect(de.t('web:wallet.history', { count: 1, earned: 'a', spent: 'b' })).toContain('1 gesetzten Pixel');
     expect(de.t('web:wallet.history', { count: 4, earned: 'a', spent: 'b' })).toContain('4 gesetzte Pixel');
     expect(webTexts('en').t('web:points', { count: 1, amount: '1' })).toBe('1 point');
     expect(de.t('web:points', { count: 1000, amount: '1.000' })).toBe('1.000 Punkte');
