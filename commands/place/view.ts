@@ -16,6 +16,7 @@ import { renderPalettePng } from '../../src/render/placeImages.js';
 import { encodeTimelapse, TIMELAPSE_LIMITS } from '../../src/render/timelapseGif.js';
 import { PLACE_MESSAGES } from '../../utils/place/messages.js';
 import { BLANK, colorName, PALETTE, rgb } from '../../utils/place/palette.js';
+import type { Replay } from '../../utils/place/placeService.js';
 import { parseOptions } from '../options.js';
 
 export const COLORS = PALETTE.map((_, i) => rgb(i));
@@ -191,7 +192,7 @@ export const timelapse: Subcommand = {
       invocation,
     );
     const replay = await deps.services.place.replay(from, to, TIMELAPSE_LIMITS.frames);
-    const captions = await frameCaptions(deps.services.place, i18n, replay);
+    const captions = frameCaptions(i18n, replay);
     const { gif, framesUsed } = await encodeTimelapse(replay.frames, replay, COLORS, { captions });
     return {
       embeds: [
@@ -209,36 +210,12 @@ export const timelapse: Subcommand = {
   },
 };
 
-/**
- * Each timelapse frame's caption: its date and version. The replay's frames are spaced evenly
- * by version from `from` (the last is `to`); the date is that version's placement's time.
- */
-async function frameCaptions(
-  place: {
-    changesAfter(
-      after: number,
-      limit: number,
-      options: { advance?: boolean },
-    ): Promise<{ changes: { at: Date }[] }>;
-  },
-  i18n: Translator,
-  replay: { frames: unknown[]; from: number; to: number },
-): Promise<string[]> {
-  const last = replay.frames.length - 1;
-  const step = Math.max(1, Math.ceil((replay.to - replay.from) / Math.max(1, TIMELAPSE_LIMITS.frames - 1)));
-  const captions: string[] = [];
-  for (let i = 0; i <= last; i++) {
-    const revision = i === last ? replay.to : Math.min(replay.to, replay.from + i * step);
-    const at =
-      revision > 0
-        ? (await place.changesAfter(revision - 1, 1, { advance: false })).changes[0]?.at
-        : undefined;
+/** Each timelapse frame's caption: the version it shows and when that version was painted. */
+function frameCaptions(i18n: Translator, replay: Replay): string[] {
+  return replay.moments.map(({ revision, at }) => {
     const n = i18n.number(revision);
-    captions.push(
-      at
-        ? i18n.t('place:picture.frame', { date: captionDate(i18n, at), n })
-        : i18n.t('place:picture.version', { n }),
-    );
-  }
-  return captions;
+    return at
+      ? i18n.t('place:picture.frame', { date: captionDate(i18n, at), n })
+      : i18n.t('place:picture.version', { n });
+  });
 }

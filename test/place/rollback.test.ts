@@ -91,4 +91,26 @@ describe('the timelapse', () => {
     expect(width).toBeLessThanOrEqual(TIMELAPSE_LIMITS.side);
     expect(gif.length).toBeLessThan(TIMELAPSE_LIMITS.bytes);
   });
+
+  it('GIVEN placements at different times THEN each frame carries the version it shows and when that version was painted', async () => {
+    const { deps, clock } = makeBotDeps(t);
+    const place = deps.services.place;
+    await place.grant({ opId: 'tm-grant', moderatorId: 'mod', to: ANN, amount: 100_000_000, reason: '' });
+    const start = (await place.replay(0, Number.MAX_SAFE_INTEGER, 2)).to;
+    const painted: { revision: number; at: number }[] = [];
+    for (let i = 0; i < 40; i++) {
+      clock.advance(60_000);
+      const done = await place.place({ opId: `tm${i}`, userId: ANN, x: i % 9, y: 20, color: 5 });
+      painted.push({ revision: done.revision, at: clock.now().getTime() });
+    }
+    const replay = await place.replay(start + 1, Number.MAX_SAFE_INTEGER, 8);
+    expect(replay.moments).toHaveLength(replay.frames.length);
+    expect(replay.moments.at(-1)?.revision).toBe(replay.to);
+    const revisions = replay.moments.map((m) => m.revision);
+    expect([...revisions].sort((a, b) => a - b)).toEqual(revisions);
+    for (const moment of replay.moments) {
+      const when = painted.find((p) => p.revision === moment.revision);
+      expect(moment.at?.getTime()).toBe(when?.at);
+    }
+  });
 });

@@ -52,6 +52,22 @@ interface PlaceDeps {
  * revision still being written. A revision handed out and then lost (its placer died between
  * 3's two writes) is voided by recovery after the grace, so the watermark never sticks.
  */
+/** The canvas as it stood after one version: its number and when that version was painted (null before any). */
+export interface ReplayFrame {
+  revision: number;
+  at: Date | null;
+}
+
+/** A timelapse's frames (palette indices) and the version and time each shows. */
+export interface Replay {
+  frames: Uint8Array[];
+  moments: ReplayFrame[];
+  width: number;
+  height: number;
+  from: number;
+  to: number;
+}
+
 export class PlaceService {
   #board: Promise<PlaceBoard> | null = null;
   #sizeCache: { width: number; height: number; at: number } | null = null;
@@ -190,21 +206,20 @@ export class PlaceService {
    * evenly spaced by revision (the last is the board at `to`). Replays from revision 0, so
    * every frame is exact; reads the events in batches, never the pixels.
    */
-  async replay(
-    from: number,
-    to: number,
-    maxFrames: number,
-  ): Promise<{ frames: Uint8Array[]; width: number; height: number; from: number; to: number }> {
+  async replay(from: number, to: number, maxFrames: number): Promise<Replay> {
     const canvas = await this.canvas();
     const top = Math.min(to, await this.advance());
     const start = Math.max(0, Math.min(from, top));
     const board = new PlaceBoard(canvas.width, canvas.height);
     const frames: Uint8Array[] = [];
+    const moments: ReplayFrame[] = [];
     const step = Math.max(1, Math.ceil((top - start) / Math.max(1, maxFrames - 1)));
     let nextFrame = start;
     let cursor = 0;
+    let last: ReplayFrame = { revision: 0, at: null };
     if (start === 0) {
       frames.push(board.pixels.slice());
+      moments.push(last);
       nextFrame = step;
     }
     while (cursor < top) {
@@ -212,15 +227,18 @@ export class PlaceService {
       if (events.length === 0) break;
       for (const e of events) {
         if (e.kind !== 'void') board.set(e.x, e.y, e.color);
+        last = { revision: e.revision, at: e.at };
         if (e.revision >= nextFrame && e.revision >= start && frames.length < maxFrames - 1) {
           frames.push(board.pixels.slice());
+          moments.push(last);
           nextFrame = e.revision + step;
         }
       }
       cursor = (events[events.length - 1] as PixelEventDoc).revision;
     }
     frames.push(board.pixels.slice());
-    return { frames, width: canvas.width, height: canvas.height, from: start, to: top };
+    moments.push(last);
+    return { frames, moments, width: canvas.width, height: canvas.height, from: start, to: top };
   }
 
   /** The most placements and the most points earned (`/place leaderboard`). */
