@@ -2,9 +2,11 @@ import { ApplicationCommandOptionType } from 'discord.js';
 import { z } from 'zod';
 import { invalidInputText } from '../../src/errors.js';
 import { localized } from '../../src/i18n/definitions.js';
+import type { Translator } from '../../src/i18n/i18n.js';
 import type { Subcommand } from '../../src/interactions/types.js';
 import { parsePlacePoints } from '../../utils/amounts.js';
 import { grantPlacePoints } from '../../utils/hunt/adminGrant.js';
+import type { BonusEventDoc } from '../../utils/hunt/huntStore.js';
 import { PLACE_MESSAGES } from '../../utils/place/messages.js';
 import { MAX_SIDE } from '../../utils/place/placeService.js';
 import { memberOption, parseOptions } from '../options.js';
@@ -203,12 +205,12 @@ export const placeEarnings: Subcommand = {
     const events = await deps.services.hunt.earnings(limit, target);
     const lines = events.map((e) =>
       i18n.t('place:admin.place.earning', {
-        kind: e.kind,
+        kind: i18n.t(`place:admin.place.kinds.${e.kind}`),
         points: i18n.points(e.milli),
         owner: e.owner,
         source: e.source === e.owner ? '' : ` ← ${e.source}`,
         multiplier: e.multiplier,
-        detail: e.detail,
+        detail: earningDetail(e, i18n),
         atSeconds: Math.floor(e.at.getTime() / 1000),
       }),
     );
@@ -221,3 +223,17 @@ export const placeEarnings: Subcommand = {
     return { ephemeral: true, content: content || i18n.t('place:admin.place.noEarnings') };
   },
 };
+
+/** What an earning was for, in the reader's words; events written before that was stored show their stored text. */
+function earningDetail(e: BonusEventDoc, i18n: Translator): string {
+  if (e.tip) {
+    const tip = i18n.t('place:admin.place.tipDetail', { round: e.tip.revision, sequence: e.tip.sequence });
+    return e.tip.bonusPath ? `${tip}${i18n.t('place:admin.place.onBonusPath')}` : tip;
+  }
+  if (e.grant) {
+    return e.grant.reason
+      ? i18n.t('place:admin.place.grantDetailReason', { who: e.grant.moderatorId, reason: e.grant.reason })
+      : i18n.t('place:admin.place.grantDetail', { who: e.grant.moderatorId });
+  }
+  return e.detail;
+}

@@ -47,7 +47,7 @@ describe('npm start -- --script', () => {
       /> as hunter \/place pixel x:30 y:30 color:green\n\[ephemeral\] 🎨 Painted \(30, 30\)/,
     );
     expect(stdout).toMatch(/\[post #hunt\] 🧭 The bonus path of the next draw is \d/);
-    expect(stdout).toMatch(/draw \+50 points → @hunter ×2 · revision 1, sequence \d+, boosted path/);
+    expect(stdout).toMatch(/draw \+50 points → @hunter ×2 · round 1, tip #\d+, on the bonus path/);
     expect(stdout).toMatch(/\[post #hunt\] 🎲 Round 1 is over: its target was (\d+, ){7}\d+\./);
     expect(stdout).toContain('Round 1 has already ended; the hunt is in round 2. Nothing changed.');
     for (const command of [
@@ -108,6 +108,7 @@ describe('npm start -- --script', () => {
     expect(stdout).toMatch(/\[edit #general\]\n┌ 🏦 Tresorraub\n[\s\S]*?│ (🚓 Erwischt|💰)/);
     expect(stdout).toMatch(/🏆 @\w+ gewinnt den Pot von \d+\n│ @\w+ zeigt /);
     expect(stdout).toContain('┌ Hilfe: Die Jagd');
+    expect(stdout).toMatch(/Ziehung \+25 Punkte → @you ×1 · Runde 1, Tipp #1 · /);
     expect(stdout).toContain('🎨 (1, 1) in Rot (#FF4500) gemalt – 100 Punkte (Stand 1).');
     expect(stdout).toMatch(
       /> \/jagd verlauf\n\[ephemeral\] Runde 1 · #1 · 50, 50, 50, 50, 50, 50, 50, 50 → \d+,\d\d %/,

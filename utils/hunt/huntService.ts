@@ -252,6 +252,7 @@ export class HuntService {
       multiplier: 1,
       units: 1,
       detail: `granted by <@${grant.moderatorId}>${grant.reason ? `: ${grant.reason}` : ''}`,
+      grant: { moderatorId: grant.moderatorId, reason: grant.reason },
       at: this.deps.clock.now(),
     });
   }

@@ -78,7 +78,12 @@ export interface BonusEventDoc {
   milli: number;
   multiplier: number;
   units: number;
+  /** As written when it was paid (English; kept for the audit trail as it was). */
   detail: string;
+  /** A draw bonus's tip (events since issue 25): what screens show in the reader's language. */
+  tip?: { revision: number; sequence: number; bonusPath: boolean };
+  /** An admin grant's moderator and reason (events since issue 25). */
+  grant?: { moderatorId: string; reason: string };
   at: Date;
 }
 

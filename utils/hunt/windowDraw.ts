@@ -112,6 +112,7 @@ export class WindowDraw {
         multiplier: draw.multiplier,
         units: 1,
         detail: `revision ${tip.revision}, sequence ${tip.sequence}${pathWeight > 1 ? ', boosted path' : ''}`,
+        tip: { revision: tip.revision, sequence: tip.sequence, bonusPath: pathWeight > 1 },
         at: this.deps.clock.now(),
       });
     }
