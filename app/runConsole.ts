@@ -73,16 +73,17 @@ export async function runLocalConsole(config: Config, argv: string[]): Promise<n
       locale: config.consoleLocale,
     });
 
+    const words = deps.i18n.for(config.consoleLocale);
     write(
       [
-        `Local console — no Discord needed. Database: ${describeServer(app.database.server)}. Logs: ${logFile}`,
-        `You are "${DEFAULT_MEMBER}"; "as NAME /command" acts as someone else; "${CONSOLE_ADMIN}" has admin rights.`,
-        'Try /help. Also: !click LABEL, !choose OPTION, !wait 5m, !locale de|en, !quit.',
+        words.t('core:console.welcome', { database: describeServer(app.database.server), logFile }),
+        words.t('core:console.youAre', { member: DEFAULT_MEMBER, admin: CONSOLE_ADMIN }),
+        words.t('core:console.try'),
         '',
       ].join('\n'),
     );
 
-    if (args.script !== null) return await runScript(args.script, session, write);
+    if (args.script !== null) return await runScript(args.script, session, deps, write);
     return await runPrompt(deps, app, session, config, write);
   } finally {
     await app.close();
@@ -116,6 +117,7 @@ function withConsoleAdmin(config: Config, adminId: string): Config {
 async function runScript(
   script: string,
   session: ConsoleSession,
+  deps: BotDeps,
   write: (text: string) => void,
 ): Promise<number> {
   const text = readFileSync(script === '-' ? 0 : script, 'utf8');
@@ -126,15 +128,14 @@ async function runScript(
     const result = await session.run(line);
     if (result === 'failed') {
       failed += 1;
-      write(`(line ${index + 1} failed)\n`);
+      write(`${deps.i18n.for(session.locale).t('core:console.lineFailed', { line: index + 1 })}\n`);
     }
     if (result === 'quit') break;
     write('\n');
   }
+  const words = deps.i18n.for(session.locale);
   write(
-    failed === 0
-      ? 'script finished: every line ran\n'
-      : `script finished: ${failed} ${failed === 1 ? 'line' : 'lines'} failed\n`,
+    `${failed === 0 ? words.t('core:console.finished') : words.t('core:console.finishedFailed', { count: failed })}\n`,
   );
   return failed === 0 ? 0 : 1;
 }

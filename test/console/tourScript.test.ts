@@ -94,7 +94,7 @@ describe('npm start -- --script', () => {
 
   it('runs the German tour: German command names, German replies, German numbers', async () => {
     const { code, stdout } = await runConsole(['--script', 'examples/tour.de.txt']);
-    expect(stdout).toContain('script finished: every line ran');
+    expect(stdout).toContain('Skript beendet: Jede Zeile lief.');
     expect(stdout).toContain('> /kekse schenken mitglied:bob anzahl:5000');
     expect(stdout).toContain('❌ Nicht genug: Du hast 1.500 🍪, brauchst aber 5.000 🍪.');
     expect(stdout).toContain('✅ Du hast @bob 1.234 🍪 geschenkt. Dir bleiben 266 🍪.');
