@@ -35,8 +35,11 @@ export const join: Subcommand = {
       await ctx.deps.poster.edit(joined.channelId, joined.messageId, board);
     }
     const hand = joined.game.hand;
+    // In the hand only from the seat they were dealt at (one who left it and sat down again is not).
     const waiting =
-      hand !== null && hand.street !== 'done' && !hand.players.some((p) => p.userId === ctx.actor.id);
+      hand !== null &&
+      hand.street !== 'done' &&
+      !hand.players.some((p) => p.userId === ctx.actor.id && joined.game.seats[p.seat]?.userId === p.userId);
     return {
       content: ctx.serverI18n.t(waiting ? 'poker:joined.nextHand' : 'poker:joined.seated', {
         who: ctx.actor.id,

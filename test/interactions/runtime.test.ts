@@ -2,33 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { ASSEMBLY } from '../../commands/index.js';
 import { defineCommand } from '../../src/interactions/defineCommand.js';
 import { InteractionRuntime } from '../../src/interactions/runtime.js';
-import type {
-  CommandModule,
-  DeferMode,
-  Reply,
-  Responder,
-  SentMessage,
-} from '../../src/interactions/types.js';
+import type { CommandModule } from '../../src/interactions/types.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { useTestDatabase } from '../support/database.js';
 import { commandInvocation } from '../support/invocations.js';
+import { RecordingResponder } from '../support/recordingResponder.js';
 
 const t = useTestDatabase('interaction_runtime');
-
-class RecordingResponder implements Responder {
-  state: Responder['state'] = 'fresh';
-  readonly sent: Reply[] = [];
-  deferrals = 0;
-  async defer(_mode: DeferMode): Promise<void> {
-    this.deferrals += 1;
-    this.state = 'deferred';
-  }
-  async send(reply: Reply): Promise<SentMessage | null> {
-    this.state = 'replied';
-    this.sent.push(reply);
-    return reply.ephemeral ? null : { messageId: `message-${this.sent.length}` };
-  }
-}
 
 const invocation = (commandName: string) => commandInvocation({ commandName });
 

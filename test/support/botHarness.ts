@@ -82,3 +82,25 @@ export function makeBotDeps(
   const deps = createBotDeps(app, options.assembly ?? ASSEMBLY, { transport });
   return { deps, logs: app.logs, clock: app.clock, transport };
 }
+
+let fundings = 0;
+
+/** A funded vault and `each` Cookies for every member: what a heist or a game needs to start. */
+export async function fundVaultAndMembers(
+  deps: BotDeps,
+  vault: number,
+  members: readonly string[],
+  each = 1_000,
+): Promise<void> {
+  fundings += 1;
+  await deps.services.vault.fund({ opId: `fund-${fundings}`, adminId: 'admin', amount: vault, reason: '' });
+  for (const member of members) {
+    await deps.services.cookies.grant({
+      opId: `g-${member}-${fundings}`,
+      adminId: 'admin',
+      to: member,
+      amount: each,
+      reason: '',
+    });
+  }
+}

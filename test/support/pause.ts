@@ -35,3 +35,26 @@ export function pauseAt(
     release,
   };
 }
+
+/**
+ * A place a slow process stops at: `stop()` (awaited by the code under test) resolves
+ * `reached` and waits until the test calls `open()`.
+ */
+export function gate(): { stop(): Promise<void>; reached: Promise<void>; open(): void } {
+  let open = () => {};
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  let arrive = () => {};
+  const reached = new Promise<void>((resolve) => {
+    arrive = resolve;
+  });
+  return {
+    async stop() {
+      arrive();
+      await opened;
+    },
+    reached,
+    open,
+  };
+}

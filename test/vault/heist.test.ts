@@ -3,7 +3,7 @@ import type { BotDeps } from '../../src/interactions/types.js';
 import { cryptoRng, type Rng } from '../../src/rng.js';
 import { checkInvariants } from '../../utils/ledger/invariants.js';
 import type { HeistDoc } from '../../utils/vault/heistStore.js';
-import { makeBotDeps } from '../support/botHarness.js';
+import { fundVaultAndMembers, makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
 
 const t = useTestDatabase('heist');
@@ -11,25 +11,12 @@ const CREW = ['850000000000000001', '850000000000000002', '850000000000000003', 
 const [LEADER, SECOND, THIRD, FOURTH] = CREW as [string, string, string, string];
 const success: Rng = { ...cryptoRng, int: (min) => min };
 const failure: Rng = { ...cryptoRng, int: (_min, max) => max - 1 };
+
 let nextId = 1;
 
 async function setUp(rng: Rng, vault = 200_000) {
   const made = makeBotDeps(t, { rng });
-  await made.deps.services.vault.fund({
-    opId: `fund-${nextId++}`,
-    adminId: 'admin',
-    amount: vault,
-    reason: '',
-  });
-  for (const member of CREW) {
-    await made.deps.services.cookies.grant({
-      opId: `g-${member}-${nextId++}`,
-      adminId: 'admin',
-      to: member,
-      amount: 1_000,
-      reason: '',
-    });
-  }
+  await fundVaultAndMembers(made.deps, vault, CREW);
   return made;
 }
 

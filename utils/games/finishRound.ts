@@ -44,5 +44,8 @@ async function finishHand(deps: GameDeps, round: RoundDoc): Promise<RoundDoc> {
     );
     return undone ? finishHand(deps, undone) : loadRound(deps, round._id);
   }
-  return standForAbsent(deps, round);
+  const stood = await standForAbsent(deps, round);
+  // A press landed first (a Hit or a Double at the last moment): time has still run out on the
+  // hand, and this timer is the last to come, so it carries on from the hand as it is now.
+  return stood.status === 'playing' ? finishHand(deps, stood) : stood;
 }

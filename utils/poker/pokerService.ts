@@ -1,5 +1,5 @@
 import type { Clock } from '../../src/clock.js';
-import { AppError, featureDisabled, invalidInputText } from '../../src/errors.js';
+import { AppError, featureDisabled, invalidInputText, isAppError } from '../../src/errors.js';
 import type { Logger } from '../../src/logger.js';
 import type { Rng } from '../../src/rng.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
@@ -150,7 +150,8 @@ export class PokerService {
     if (buying || (sitting !== null && ((table.game.seats[sitting]?.stack ?? 1) > 0 || inHand))) {
       throw invalidInputText('already seated', 'poker:errors.alreadySeated');
     }
-    if (buyIn < table.minBuyIn || buyIn > table.maxBuyIn) {
+    // Whole chips only: the service is also called by code, not just through zod at the edge.
+    if (!Number.isInteger(buyIn) || buyIn < table.minBuyIn || buyIn > table.maxBuyIn) {
       throw invalidInputText(
         `buy-in ${buyIn} outside ${table.minBuyIn}..${table.maxBuyIn}`,
         'poker:errors.buyInOutside',
@@ -163,10 +164,15 @@ export class PokerService {
     }
     const balance = await this.deps.economy.balance(userId);
     if (balance < buyIn) throw insufficientFunds('cookies', userId, balance, buyIn);
+    // A seat whose player left the hand in play stays theirs until it ends: whoever sits there
+    // now (they themselves, back again) would be taken for that player by the hand's rules.
     const seat =
       sitting ??
       table.game.seats.findIndex(
-        (s, i) => s === null && !table.pending.some((m) => m.seat === i && m.kind === 'buyin'),
+        (s, i) =>
+          s === null &&
+          !table.pending.some((m) => m.seat === i && m.kind === 'buyin') &&
+          !(hand && hand.street !== 'done' && hand.players.some((p) => p.seat === i)),
       );
     if (seat < 0) throw invalidInputText('the table is full', 'poker:errors.tableFull', { seats: MAX_SEATS });
     const n = (table.sittings[seat] ?? 0) + 1;
@@ -190,7 +196,16 @@ export class PokerService {
     });
     if (!reserved) return this.join(tableId, userId, buyIn);
     this.deps.hooks?.step('intent.persisted', move.op);
-    return this.#moves.runMove(reserved, move);
+    const joined = await this.#moves.runMove(reserved, move).catch(async (error: unknown) => {
+      // The table closed meanwhile and called the buy-in off: that, not the ledger's refusal
+      // of the late reserve ("took too long, try again"), is what the member needs to hear.
+      if (!isAppError(error, 'INSUFFICIENT_COOKIES') && (await this.#table(tableId)).status === 'closed')
+        throw tableClosed(tableId);
+      throw error;
+    });
+    // Its chips landed, but the close cashed them out again at once: the member is not seated.
+    if (joined.status === 'closed') throw tableClosed(tableId);
+    return joined;
   }
 
   /** Deals the first hand (the host, or the start timer); later hands follow by themselves. */

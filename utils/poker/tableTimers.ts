@@ -91,6 +91,8 @@ export class TableTimers {
       defineTask(TASK.idle, stepped, async ({ tableId, step }) => {
         const t = await this.deps.tables.get(tableId);
         if (!t || t.step !== step || t.status === 'closed') return;
+        // A sit-down is a sign of life without moving the game: the idle period runs from it.
+        if (!(await this.#abandoned(t))) return this.scheduleIdle(t, t.lastActionAt);
         await told(tableId, await this.#close(poker, t));
       }),
     ];
@@ -134,16 +136,15 @@ export class TableTimers {
     await this.scheduleIdle(table);
   }
 
-  async scheduleIdle(table: TableDoc): Promise<void> {
+  /** The idle close, poker.idle_close_s after now, or after `since` (a sit-down after the last move). */
+  async scheduleIdle(table: TableDoc, since?: Date): Promise<void> {
     const idleS = await this.deps.runtimeConfig.get('poker.idle_close_s');
+    const from = since?.getTime() ?? this.deps.clock.now().getTime();
     await this.#schedule(
       TASK.idle,
-      `${table._id}:${table.step}`,
-      this.deps.clock.now().getTime() + idleS * 1000,
-      {
-        tableId: table._id,
-        step: table.step,
-      },
+      `${table._id}:${table.step}${since ? `:${from}` : ''}`,
+      from + idleS * 1000,
+      { tableId: table._id, step: table.step },
     );
   }
 

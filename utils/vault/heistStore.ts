@@ -84,10 +84,13 @@ export class HeistStore {
     await this.#heists.updateOne({ _id: id }, { $set: { messageId } });
   }
 
-  /** Fixes the result once: only the first caller's result is stored. */
-  fix(id: string, result: HeistResult): Promise<HeistDoc | null> {
+  /**
+   * Fixes the result once: only the first caller's result is stored, and only while the crew
+   * is the `crewSize` it was drawn for (a Join that landed meanwhile makes the caller draw again).
+   */
+  fix(id: string, result: HeistResult, crewSize: number): Promise<HeistDoc | null> {
     return this.#heists.findOneAndUpdate(
-      { _id: id, status: 'open' },
+      { _id: id, status: 'open', crew: { $size: crewSize } },
       { $set: { status: 'settling', result } },
       { returnDocument: 'after' },
     );

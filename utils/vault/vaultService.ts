@@ -195,7 +195,15 @@ export class VaultService {
     if (heist.status !== 'open' || heist.closesAt <= now) return { status: 'closed', heist };
     const maxCrew = await this.deps.runtimeConfig.get('vault.heist_max_crew');
     if (heist.crew.length >= maxCrew) return { status: 'full', heist };
-    const held = await this.deps.holds.reserve(this.#stakeHold(heist, userId));
+    const held = await this.deps.holds
+      .reserve(this.#stakeHold(heist, userId))
+      .catch(async (error: unknown) => {
+        // The timer decided this stake "never arrived" while it was on its way: the ledger turned
+        // the late reserve down and gave it back. The member hears that the heist set off.
+        const hold = await this.deps.holds.get(this.#stakeHold(heist, userId).id);
+        if (hold?.state === 'refused' && (await this.#heist(heistId)).status !== 'open') return hold;
+        throw error;
+      });
     if (held.state !== 'held') return { status: 'closed', heist: await this.#heist(heistId) };
     const joined = await this.deps.heists.join(heistId, userId, now, maxCrew);
     if (joined) return { status: 'joined', heist: joined };
@@ -220,14 +228,21 @@ export class VaultService {
    * crash). Stakes still on their way are decided first (holds.ts): arrived, or never will.
    */
   async closeHeist(heistId: string): Promise<HeistDoc> {
+    return (await this.#close(heistId)).heist;
+  }
+
+  /** Closes a heist; `settledNow` when this call was the one that ended it (only that one tells it). */
+  async #close(heistId: string): Promise<{ heist: HeistDoc; settledNow: boolean }> {
     let heist = await this.#heist(heistId);
-    if (heist.status === 'settled') return heist;
+    if (heist.status === 'settled') return { heist, settledNow: false };
     if (heist.closesAt > this.deps.clock.now()) throw new Error(`heist ${heistId} is still open`);
-    const payers = await this.#payers(heist);
-    if (heist.status === 'open')
-      heist =
-        (await this.deps.heists.fix(heistId, await this.#result(heist, payers))) ??
-        (await this.#heist(heistId));
+    let payers = await this.#payers(heist);
+    while (heist.status === 'open') {
+      // Drawn for the crew as read; a Join that landed since makes the fix miss: read, draw again.
+      const fixed = await this.deps.heists.fix(heistId, await this.#result(heist, payers), heist.crew.length);
+      heist = fixed ?? (await this.#heist(heistId));
+      if (!fixed) payers = await this.#payers(heist);
+    }
     const result = heist.result as HeistResult;
     if (result.outcome === 'success' && result.loot > 0) {
       const loot = await this.deps.holds
@@ -242,15 +257,16 @@ export class VaultService {
       }
     }
     await this.#payOut(heist, payers);
-    return (await this.deps.heists.markSettled(heistId, this.deps.clock.now())) ?? this.#heist(heistId);
+    const settled = await this.deps.heists.markSettled(heistId, this.deps.clock.now());
+    return { heist: settled ?? (await this.#heist(heistId)), settledNow: settled !== null };
   }
 
+  /** The heist's timer; `onClosed` tells its end, once, from the run that ended it (two may run past a lease). */
   tasks(onClosed: (heist: HeistDoc) => Promise<void>): TaskHandler[] {
     return [
       defineTask(HEIST_CLOSE_TASK, z.object({ heistId: z.string() }), async ({ heistId }) => {
-        const before = await this.#heist(heistId);
-        const heist = await this.closeHeist(heistId);
-        if (before.status !== 'settled') await onClosed(heist);
+        const { heist, settledNow } = await this.#close(heistId);
+        if (settledNow) await onClosed(heist);
       }),
     ];
   }
