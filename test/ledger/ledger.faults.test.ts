@@ -1,9 +1,8 @@
 import { MongoClient } from 'mongodb';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { appCollections } from '../../app/openApp.js';
 import { systemClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
-import type { Collections } from '../../src/db/collections.js';
 import { MONEY_PATH_CLIENT_OPTIONS } from '../../src/db/connect.js';
 import { type AppError, isAppError } from '../../src/errors.js';
 import { silentLogger } from '../../src/logger.js';
@@ -14,8 +13,9 @@ import type { LedgerStep } from '../../utils/ledger/ledger.js';
 import { pause } from '../../utils/ledger/patience.js';
 import { recoverLedger } from '../../utils/ledger/recovery.js';
 import { makeConsole } from '../support/consoleHarness.js';
-import { clearDatabase, useTestDatabase } from '../support/database.js';
-import { FaultProxy, type WireRequest } from '../support/faultProxy.js';
+import { useTestDatabase } from '../support/database.js';
+import type { WireRequest } from '../support/faultProxy.js';
+import { useFaultyConnection } from '../support/faultyConnection.js';
 import {
   callLedger,
   GIVE as give,
@@ -28,25 +28,7 @@ import { PROCESS_TEST_TIMEOUT_MS, runNode } from '../support/nodeProcess.js';
 import { waitFor } from '../support/waitFor.js';
 
 const t = useTestDatabase('ledger_faults');
-let proxy: FaultProxy;
-let proxied: MongoClient;
-let faulty: Collections;
-
-beforeAll(async () => {
-  proxy = await FaultProxy.start(t.uri);
-  proxied = new MongoClient(proxy.uri, MONEY_PATH_CLIENT_OPTIONS);
-  await proxied.connect();
-  faulty = appCollections(proxied.db(t.name));
-});
-afterAll(async () => {
-  await proxied?.close();
-  await proxy?.close();
-});
-beforeEach(async () => {
-  proxy.setRule(() => 'pass');
-  proxy.resetStats();
-  await clearDatabase(t.db);
-});
+const net = useFaultyConnection(t);
 
 /** The first balance update (findAndModify) on `account` in `collection`, once. */
 function firstUpdateOf(collection: string, account: string, action: 'cut-reply' | 'drop') {
@@ -151,12 +133,12 @@ describe('ledger under network faults', () => {
       await seedBalance(seeder, 'ben', 1, currency);
       await seedBalance(seeder, HOUSE, 1_000);
       await seeder.flush();
-      proxy.setRule(firstUpdateOf(collection, account, 'cut-reply'));
-      const ledger = makeLedger(faulty);
+      net.proxy.setRule(firstUpdateOf(collection, account, 'cut-reply'));
+      const ledger = makeLedger(net.faulty);
 
       const first = await callLedger(ledger, call);
       expect(first.replayed).toBe(false);
-      expect(proxy.stats.cutReplies).toBe(1);
+      expect(net.proxy.stats.cutReplies).toBe(1);
       await ledger.flush();
       expect(await balances(currency, Object.keys(expected))).toEqual(expected);
 
@@ -170,8 +152,8 @@ describe('ledger under network faults', () => {
 
   it('GIVEN a credit request that never arrives THEN the give fails cleanly, and a retry of the id applies once', async () => {
     await seedBalance(makeLedger(t.cols), 'ann', 100);
-    proxy.setRule(firstUpdateOf('items_cookies', 'ben', 'drop'));
-    const ledger = makeLedger(faulty);
+    net.proxy.setRule(firstUpdateOf('items_cookies', 'ben', 'drop'));
+    const ledger = makeLedger(net.faulty);
 
     const failed = await ledger.transfer(give).catch((e: AppError) => e);
     expect(isAppError(failed, 'LEDGER_UNAVAILABLE')).toBe(true);
@@ -195,7 +177,10 @@ describe('ledger under network faults', () => {
       // rolls back. Its own connection has no socket timeout either: with the file's (30 s), a
       // recovery process slow to start on a busy machine found the stalled process had already
       // given up and rolled its transfers back itself (recovery: "examined":0).
-      const patientClient = new MongoClient(proxy.uri, { ...MONEY_PATH_CLIENT_OPTIONS, socketTimeoutMS: 0 });
+      const patientClient = new MongoClient(net.proxy.uri, {
+        ...MONEY_PATH_CLIENT_OPTIONS,
+        socketTimeoutMS: 0,
+      });
       await patientClient.connect();
       const patient = makeLedger(appCollections(patientClient.db(t.name)), {
         clock: systemClock,
@@ -206,7 +191,7 @@ describe('ledger under network faults', () => {
       const released = new Promise<void>((resolve) => {
         release = resolve;
       });
-      proxy.setRule((r) =>
+      net.proxy.setRule((r) =>
         r.command === 'findAndModify' && (r.body.query as { _id?: string })._id === 'ben'
           ? { stallUntil: released }
           : 'pass',
@@ -220,14 +205,17 @@ describe('ledger under network faults', () => {
         const graceMs = 300;
         await waitFor(
           async () => {
-            if (proxy.stats.stalls < 3) return false;
+            if (net.proxy.stats.stalls < 3) return false;
             const markers = (await t.cols.cookies.findOne({ _id: 'ann' }))?.pendingOps ?? [];
             const stalled = markers.filter((m) => m.op.startsWith('stalled-'));
             return (
               stalled.length === 3 && stalled.every((m) => Date.now() - new Date(m.at).getTime() > graceMs)
             );
           },
-          { timeoutMs: 60_000, what: () => `three stalled transfers (${proxy.stats.stalls} stalls so far)` },
+          {
+            timeoutMs: 60_000,
+            what: () => `three stalled transfers (${net.proxy.stats.stalls} stalls so far)`,
+          },
         );
 
         const recover = await runNode(['app/checkInvariants.ts', '--recover'], {
@@ -243,7 +231,7 @@ describe('ledger under network faults', () => {
 
         release();
         const results = await Promise.all(gives);
-        expect(proxy.stats.stalls).toBe(3);
+        expect(net.proxy.stats.stalls).toBe(3);
         expect(results.map((r) => (isAppError(r) ? r.code : 'succeeded'))).toEqual([
           'LEDGER_UNAVAILABLE',
           'LEDGER_UNAVAILABLE',
@@ -262,12 +250,12 @@ describe('ledger under network faults', () => {
 
   it('GIVEN one member paying 200 times at once while grouped debits lose replies or stall THEN each payment moves once or not at all', async () => {
     await seedBalance(makeLedger(t.cols), 'whale', 1_000);
-    const ledger = makeLedger(faulty, { clock: systemClock, timeouts: { requestTimeoutMs: 400 } });
+    const ledger = makeLedger(net.faulty, { clock: systemClock, timeouts: { requestTimeoutMs: 400 } });
     // Every group of debits on the payer's document (one update pushing several markers):
     // a third lose their reply, a third arrive late, a third pass. The 600 ms lateness (past the
     // 400 ms request timeout) is the fault under test, not a wait; `proxy.settled()` below waits.
     let groups = 0;
-    proxy.setRule((r) => {
+    net.proxy.setRule((r) => {
       const push = (r.body.update as { $push?: { pendingOps?: { $each?: unknown[] } } } | undefined)?.$push;
       if (r.command !== 'findAndModify' || !push?.pendingOps?.$each) return 'pass';
       groups += 1;
@@ -291,9 +279,9 @@ describe('ledger under network faults', () => {
       ),
     );
     expect(groups).toBeGreaterThan(3);
-    proxy.setRule(() => 'pass');
+    net.proxy.setRule(() => 'pass');
     // Every stalled group reaches the server (late) before recovery looks.
-    await proxy.settled();
+    await net.proxy.settled();
     await ledger.flush();
     await recoverLedger({ cols: t.cols, clock: systemClock, log: silentLogger }, { graceMs: 0 });
 
@@ -343,12 +331,12 @@ describe('ledger under network faults', () => {
     const firstFinished = firstCall.then(() => first.flush()).catch(() => undefined);
     // The retry misses (marker, short balance); while it reads the balance document, the first
     // attempt finishes: the read reaches the server once it has, however long that takes.
-    proxy.setRule((r) => {
+    net.proxy.setRule((r) => {
       if (r.command !== 'find' || r.collection !== 'items_cookies') return 'pass';
       release();
       return { stallUntil: firstFinished };
     });
-    const retry = await makeLedger(faulty).transfer(allIn);
+    const retry = await makeLedger(net.faulty).transfer(allIn);
     expect((await firstCall).replayed).toBe(false);
     expect(retry.replayed).toBe(true);
     await first.flush();
@@ -434,13 +422,13 @@ describe('recovery that meets failures', () => {
   it('GIVEN one operation whose recovery write fails THEN the pass finishes the others and the next pass the rest', async () => {
     await interruptedTransfers(3);
     let failedOnce = false;
-    proxy.setRule((r) => {
+    net.proxy.setRule((r) => {
       if (failedOnce || r.command !== 'update' || r.collection !== 'items_cookies') return 'pass';
       failedOnce = true;
       return 'drop';
     });
     const recover = () =>
-      recoverLedger({ cols: faulty, clock: systemClock, log: silentLogger }, { graceMs: 0 });
+      recoverLedger({ cols: net.faulty, clock: systemClock, log: silentLogger }, { graceMs: 0 });
     const first = await recover();
     expect(first.failed).toHaveLength(1);
     expect(first.rolledBack).toBe(2);
@@ -461,7 +449,7 @@ describe('recovery that meets failures', () => {
     await seedBalance(makeLedger(t.cols), 'ann', 100);
     await seedBalance(makeLedger(t.cols), 'ben', 1);
     let blackout = false;
-    proxy.setRule((r) => {
+    net.proxy.setRule((r) => {
       if (!['items_cookies', 'ledger_events'].includes(r.collection ?? '')) return 'pass';
       // The outage under test: every request held past the 250 ms timeout (a slower machine only adds).
       if (blackout) return { stallMs: 1_500 };
@@ -471,18 +459,18 @@ describe('recovery that meets failures', () => {
       }
       return 'pass';
     });
-    const ledger = makeLedger(faulty, { clock: systemClock, timeouts: { requestTimeoutMs: 250 } });
+    const ledger = makeLedger(net.faulty, { clock: systemClock, timeouts: { requestTimeoutMs: 250 } });
     const stuck = await ledger.transfer(give).catch((e: AppError) => e);
     expect(isAppError(stuck, 'OPERATION_IN_PROGRESS')).toBe(true);
     blackout = false;
-    proxy.setRule(() => 'pass');
+    net.proxy.setRule(() => 'pass');
 
     const started = performance.now();
     const loop = startPeriodic(
       'ledger.recovery',
       async () => {
         await ledger.settleAbandoned();
-        return recoverLedger({ cols: faulty, clock: systemClock, log: silentLogger }, { graceMs: 300 });
+        return recoverLedger({ cols: net.faulty, clock: systemClock, log: silentLogger }, { graceMs: 300 });
       },
       { intervalMs: 200, log: silentLogger },
     );
@@ -511,20 +499,20 @@ describe('recovery that meets failures', () => {
 
 describe('what a member sees when a reply is lost', () => {
   it('GIVEN the reply to a grant and to a give is lost THEN each moves once and the replies show real balances', async () => {
-    const c = makeConsole({ db: proxied.db(t.name), cols: faulty });
+    const c = makeConsole({ db: net.db, cols: net.faulty });
     const bob = c.identities.get('bob').id;
     const zoe = c.identities.get('zoe').id;
-    proxy.setRule(firstUpdateOf('items_cookies', bob, 'cut-reply'));
+    net.proxy.setRule(firstUpdateOf('items_cookies', bob, 'cut-reply'));
     expect(await c.session.run('as admin /admin cookies grant user:bob amount:500')).toBe('ok');
     expect(c.take()).toBe('[ephemeral] 🎁 Granted 500 🍪 to @bob; they now have 500 🍪.\n');
 
-    proxy.setRule(firstUpdateOf('items_cookies', zoe, 'cut-reply'));
+    net.proxy.setRule(firstUpdateOf('items_cookies', zoe, 'cut-reply'));
     await c.session.run('as bob /cookies give user:zoe amount:120');
     expect(await c.session.run('as bob !click Give')).toBe('ok');
     expect(c.take()).toContain('✅ You gave 120 🍪 to @zoe. You have 380 🍪 left.');
     expect(await c.session.run('as bob !click Give')).toBe('ok');
     expect(c.take()).toContain('✅ Already done: you gave 120 🍪 to @zoe.');
-    expect(proxy.stats.cutReplies).toBe(2);
+    expect(net.proxy.stats.cutReplies).toBe(2);
     await c.deps.ledger.flush();
     expect(await balances('cookies', [bob, zoe])).toEqual({ [bob]: 380, [zoe]: 120 });
     await expectCleanBooks();

@@ -2,6 +2,7 @@ import { type Clock, ManualClock } from '../../src/clock.js';
 import type { Collections } from '../../src/db/collections.js';
 import { createLogger, silentLogger } from '../../src/logger.js';
 import { cryptoRng } from '../../src/rng.js';
+import type { LedgerEventDoc } from '../../utils/ledger/documents.js';
 import { Ledger, type LedgerHooks, type LedgerOutcome } from '../../utils/ledger/ledger.js';
 import type { CreditInput, DebitInput, TransferInput } from '../../utils/ledger/operationSpec.js';
 import { DEFAULT_LEDGER_TIMEOUTS, type LedgerTimeouts } from '../../utils/ledger/patience.js';
@@ -43,6 +44,31 @@ export function makeLedger(
 }
 
 export { runPool } from '../../src/concurrency.js';
+
+/**
+ * Newest first: where each entry's balance after, minus its change, is not the balance after
+ * the entry below it (`/cookies history` must add up). Entries without a balance are skipped.
+ */
+export function chainBreaks(entries: readonly LedgerEventDoc[]): string[] {
+  const breaks: string[] = [];
+  for (let i = 0; i + 1 < entries.length; i++) {
+    const [newer, older] = [entries[i] as LedgerEventDoc, entries[i + 1] as LedgerEventDoc];
+    if (newer.balanceAfter === null || older.balanceAfter === null) continue;
+    if (newer.balanceAfter - newer.delta !== older.balanceAfter)
+      breaks.push(
+        `${older.opId} → ${older.balanceAfter}, then ${newer.opId} ${newer.delta} → ${newer.balanceAfter}`,
+      );
+  }
+  return breaks;
+}
+
+/** An account's events as stored, in its own order of changes, newest first (no display chaining). */
+export function storedBySequence(cols: Collections, account: string): Promise<LedgerEventDoc[]> {
+  return cols.ledgerEvents
+    .find({ account, sequence: { $ne: null } })
+    .sort({ sequence: -1 })
+    .toArray();
+}
 
 let seeds = 0;
 

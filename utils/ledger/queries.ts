@@ -82,6 +82,12 @@ export class LedgerQueries {
    * order in which they changed the balance, so each "balance after" follows from the one
    * before. The few events without a sequence (a change whose reply was lost and that
    * recovery finished, or one written before sequences existed) are placed by time.
+   *
+   * Each "balance after" is chained from the newest one known: every entry's is the next
+   * newer one's minus that change, so the list always adds up, also across an event whose
+   * balance is unknown and across a change that was applied and then reversed before it
+   * finished (a refused give's debit, which leaves no event: the figures at that moment
+   * were that much lower, and the chain shows them as if it had never been tried).
    */
   async history(
     currency: OperationSpec['currency'],
@@ -97,7 +103,7 @@ export class LedgerQueries {
         .toArray(),
       events.find({ currency, account, sequence: null }).sort({ at: -1, _id: -1 }).limit(limit).toArray(),
     ]);
-    return mergeNewestFirst(sequenced, unsequenced, limit);
+    return chainBalances(mergeNewestFirst(sequenced, unsequenced, limit));
   }
 
   /** One account's changes by kind (count, money in, money out), optionally since a time. */
@@ -172,4 +178,21 @@ function mergeNewestFirst(
     }
   }
   return merged;
+}
+
+/** Newest first: each balance after follows from the newest known one and the changes between. */
+function chainBalances(events: LedgerEventDoc[]): LedgerEventDoc[] {
+  const anchor = events.findIndex((e) => e.balanceAfter !== null);
+  if (anchor < 0) return events;
+  const chained = events.map((e) => ({ ...e }));
+  for (let i = anchor + 1; i < chained.length; i++) {
+    const newer = chained[i - 1] as LedgerEventDoc;
+    (chained[i] as LedgerEventDoc).balanceAfter = (newer.balanceAfter as number) - newer.delta;
+  }
+  for (let i = anchor - 1; i >= 0; i--) {
+    const older = chained[i + 1] as LedgerEventDoc;
+    (chained[i] as LedgerEventDoc).balanceAfter =
+      (older.balanceAfter as number) + (chained[i] as LedgerEventDoc).delta;
+  }
+  return chained;
 }
