@@ -166,9 +166,9 @@ describe('the /place page in a real browser', () => {
     await page.waitForURL(`${web.url}/place`);
     await ready(page);
     await expect.poll(() => page.textContent('#account')).toContain('ann · 500 points');
-    expect(await page.textContent('#wallet')).toContain(
-      '500 points: enough for 5 pixels at 100 points each.',
-    );
+    await expect
+      .poll(() => page.textContent('#wallet'))
+      .toContain('500 points: enough for 5 pixels at 100 points each.');
 
     // Choose blue with the keyboard-usable palette, then tap pixel (10, 10).
     await page.getByRole('radio', { name: 'blue (#3690EA)' }).click();
@@ -180,7 +180,7 @@ describe('the /place page in a real browser', () => {
       .toBe('Paint (10, 10) blue (#3690EA) for 100 points? You have 500 points.');
     await page.getByRole('button', { name: 'Paint', exact: true }).click();
     await expect.poll(() => page.textContent('#status')).toMatch(/Painted \(10, 10\) in version [\d,]+\./);
-    const revision = ((await page.textContent('#status')) ?? '').match(/revision ([\d,]+)/)?.[1];
+    const revision = ((await page.textContent('#status')) ?? '').match(/version ([\d,]+)/)?.[1];
     // The panel follows the paint at once: no longer "never painted".
     await expect
       .poll(() => page.textContent('#pixel-info'))

@@ -40,12 +40,12 @@ describe('the /place page in the member’s language', () => {
     const page = await open('de-DE');
     await ready(page);
     expect(await page.getAttribute('html', 'lang')).toBe('de');
-    expect(await page.textContent('#revision')).toBe('Stand 0');
-    expect(await page.textContent('#wallet-title')).toBe('Dein Place-Guthaben');
-    expect(await page.textContent('#wallet')).toBe(
-      'Führe in Discord /place web aus, um dich hier anzumelden.',
-    );
-    expect(await page.textContent('#place')).toBe('Zum Malen anmelden');
+    await expect.poll(() => page.textContent('#revision')).toBe('Stand 0');
+    await expect.poll(() => page.textContent('#wallet-title')).toBe('Dein Place-Guthaben');
+    await expect
+      .poll(() => page.textContent('#wallet'))
+      .toBe('Führe in Discord /place web aus, um dich hier anzumelden.');
+    await expect.poll(() => page.textContent('#place')).toBe('Zum Malen anmelden');
     await page.getByRole('radio', { name: 'Burgunderrot (#6D001A)' }).click();
     await page.getByRole('button', { name: 'Die ganze Leinwand zeigen' }).click();
     const box = await page.locator('#board').boundingBox();
@@ -68,19 +68,21 @@ describe('the /place page in the member’s language', () => {
     await ready(page);
     expect(await page.getAttribute('html', 'lang')).toBe('de');
     await expect.poll(() => page.textContent('#account')).toContain('anna · 1.234 Punkte');
-    expect(await page.textContent('#wallet')).toContain(
-      '1.234 Punkte – das reicht für 12 Pixel. Ein Pixel kostet 100 Punkte.',
-    );
-    expect(await page.textContent('#wallet')).toContain('Verdient: 1.234 Punkte, ausgegeben: 0 Punkte');
+    await expect
+      .poll(() => page.textContent('#wallet'))
+      .toContain('1.234 Punkte – das reicht für 12 Pixel. Ein Pixel kostet 100 Punkte.');
+    await expect
+      .poll(() => page.textContent('#wallet'))
+      .toContain('Verdient: 1.234 Punkte, ausgegeben: 0 Punkte');
 
     await page.getByRole('radio', { name: 'Blau (#3690EA)' }).click();
     const box = await page.locator('#board').boundingBox();
     const cell = (box?.width ?? 0) / 256;
     await page.mouse.click((box?.x ?? 0) + 5.5 * cell, (box?.y ?? 0) + 5.5 * cell);
     await page.getByRole('button', { name: 'In Blau malen' }).click();
-    expect(await page.textContent('#confirm-text')).toBe(
-      '(5, 5) für 100 Punkte in Blau (#3690EA) malen? Du hast 1.234 Punkte.',
-    );
+    await expect
+      .poll(() => page.textContent('#confirm-text'))
+      .toBe('(5, 5) für 100 Punkte in Blau (#3690EA) malen? Du hast 1.234 Punkte.');
     await page.getByRole('button', { name: 'Malen', exact: true }).click();
     await expect.poll(() => page.textContent('#status')).toBe('(5, 5) gemalt – Stand 1.');
     await expect
@@ -89,16 +91,16 @@ describe('the /place page in the member’s language', () => {
     await expect
       .poll(() => page.textContent('#wallet'))
       .toContain('Verdient: 1.234 Punkte, ausgegeben: 100 Punkte für 1 gesetzten Pixel.');
-    expect(await page.textContent('#feed')).toContain('#1 (5, 5) Blau von dir');
+    await expect.poll(() => page.textContent('#feed')).toContain('#1 (5, 5) Blau von dir');
 
     // The link again: it no longer signs in, and the page says what to do, in German.
     await page.goto(`${web.url}/place/login?token=${token}`);
-    expect(await page.textContent('#link-used')).toBe(
-      'Dieser Anmeldelink wurde schon benutzt oder ist abgelaufen.',
-    );
-    expect(await page.textContent('main')).toContain(
-      'Führe in Discord /place web aus, um einen neuen zu bekommen.',
-    );
+    await expect
+      .poll(() => page.textContent('#link-used'))
+      .toBe('Dieser Anmeldelink wurde schon benutzt oder ist abgelaufen.');
+    await expect
+      .poll(() => page.textContent('main'))
+      .toContain('Führe in Discord /place web aus, um einen neuen zu bekommen.');
     await page.getByRole('link', { name: 'Leinwand ohne Anmeldung ansehen' }).click();
     await ready(page);
     await page.context().close();
@@ -110,8 +112,10 @@ describe('the /place page in the member’s language', () => {
     const form = page.getByRole('button', { name: 'Sign in and open the canvas' });
     await web.deps.services.web.signIn(token);
     await form.click();
-    expect(await page.textContent('#link-used')).toBe('This sign-in link was already used or has expired.');
-    expect(await page.textContent('main')).toContain('Run /place web in Discord for a new one.');
+    await expect
+      .poll(() => page.textContent('#link-used'))
+      .toBe('This sign-in link was already used or has expired.');
+    await expect.poll(() => page.textContent('main')).toContain('Run /place web in Discord for a new one.');
     await page.context().close();
   });
 });
