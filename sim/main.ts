@@ -1,13 +1,22 @@
 /**
  * `npm run sim:economy -- [--days 30] [--agents 200] [--seed n] [--behaviours file] [--out dir]
- * [--set key=value]… [--profile-db]`:
+ * [--set key=value]… [--profile-db]`, or over several sizes and seeds:
+ * `npm run sim:economy -- --sizes 20,50,200 --seeds 3 [--days 30] [--seed first]` (sim/matrix.ts):
+ * every size run with seeds first…first+k−1, each figure reported as a mean with its 95 %
+ * interval, into `out/sim/matrix.md` and a last line
+ * `economy: sizes=… seeds=… days=… supply_growth_pct_per_day=… vault_min_over_reserve=…
+ * best_strategy/baseline=… best_strategy_hi95=… pixels_per_active_hour=… violations=…`.
+ * A single run:
  * a month of a community through the real services on the embedded database, on a simulated
  * clock. Writes a Markdown report with charts to `out/sim/` and ends with the line
  * `economy: days=… agents=… supply_growth_pct_per_day=… vault_min_over_reserve=… gini=…
  * best_strategy/baseline=… pixels_per_active_hour=… violations=…`. Exit 1 on any violation.
  */
+
+import { mkdir } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { loadBehaviours } from './behaviours.js';
+import { type Behaviours, loadBehaviours } from './behaviours.js';
+import { figuresOf, matrixLine, type SizeFigures, writeMatrix } from './matrix.js';
 import { writeReport } from './report.js';
 import { runSimulation, SettingRefused } from './run.js';
 import { summarize, summaryLine } from './summary.js';
@@ -17,6 +26,9 @@ const { values } = parseArgs({
     days: { type: 'string', default: '30' },
     agents: { type: 'string', default: '200' },
     seed: { type: 'string', default: '1' },
+    /** Community sizes to compare (a list of member counts); with --seeds, a matrix of runs. */
+    sizes: { type: 'string' },
+    seeds: { type: 'string' },
     behaviours: { type: 'string', default: 'sim/behaviours.json' },
     out: { type: 'string', default: 'out/sim' },
     'profile-db': { type: 'boolean', default: false },
@@ -44,6 +56,41 @@ const settings = values.set.map((pair): [string, string] => {
   }
   return [pair.slice(0, at), pair.slice(at + 1)];
 });
+
+if (values.sizes !== undefined || values.seeds !== undefined) {
+  const sizes = (values.sizes ?? String(agents)).split(',').map((n) => number('sizes', n.trim(), 2, 5_000));
+  const seeds = number('seeds', values.seeds ?? '1', 1, 100);
+  process.exit(await runMatrix(sizes, seeds, behaviours, settings));
+}
+
+/** Every size with every seed, quietly; one line per run, then the table and the last line. */
+async function runMatrix(
+  sizes: number[],
+  seeds: number,
+  behaviours: Behaviours,
+  settings: [string, string][],
+): Promise<number> {
+  const figures: SizeFigures[] = [];
+  for (const size of sizes) {
+    const runs = [];
+    for (let k = 0; k < seeds; k++) {
+      const started = performance.now();
+      const run = summarize(
+        await runSimulation({ behaviours, days, agents: size, seed: seed + k, settings }),
+      );
+      console.log(
+        `${summaryLine(run)} seed=${seed + k} (${((performance.now() - started) / 1000).toFixed(0)} s)`,
+      );
+      runs.push(run);
+    }
+    figures.push(figuresOf(size, runs));
+  }
+  await mkdir(values.out, { recursive: true });
+  console.log(`report: ${await writeMatrix(values.out, figures, days)}`);
+  const line = matrixLine(figures, days);
+  console.log(line);
+  return figures.some((f) => f.violations > 0) ? 1 : 0;
+}
 
 const started = performance.now();
 let dayStarted = started;
