@@ -5,7 +5,7 @@ import type { BotDeps, ButtonSpec, Reply } from '../../src/interactions/types.js
 import { chipsInHand, legalActions, playableSeats } from '../../utils/poker/engine.js';
 import type { TimedOutcome } from '../../utils/poker/pokerService.js';
 import type { TableDoc } from '../../utils/poker/tableStore.js';
-import { cardText, logText, outcomeText, resultLines } from './boardText.js';
+import { cardText, logText, outcomeText, resultLines, timedLine } from './boardText.js';
 
 export { cardText } from './boardText.js';
 
@@ -70,7 +70,7 @@ export function boardMessage(
   const hand = t.game.hand;
   const live = hand !== null && hand.street !== 'done';
   const told = outcome ? outcomeText(outcome, i18n) : null;
-  const lines: string[] = told ? [`⏱️ **${told}**`] : [];
+  const lines: string[] = told ? [timedLine(told)] : [];
   if (hand && hand.board.length > 0)
     lines.push(i18n.t('poker:board.cards', { cards: hand.board.map(cardText).join(' ') }));
   if (live) lines.push(i18n.t('poker:board.pot', { pot: i18n.number(chipsInHand(hand)) }));

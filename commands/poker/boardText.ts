@@ -93,6 +93,11 @@ export function resultLines(hand: Hand, i18n: Translator): string[] {
   return lines;
 }
 
+/** What a timer did, as the board's first line and the channel post both show it. */
+export function timedLine(text: string): string {
+  return `⏱️ **${text}**`;
+}
+
 /** What a timer did, said at the top of the board it edits (and posted where the table was opened). */
 export function outcomeText(outcome: TimedOutcome, i18n: Translator): string | null {
   switch (outcome.what) {

@@ -15,7 +15,7 @@ import { chipProblems } from '../../utils/poker/tableBooks.js';
 import { type TableDoc, TableStore } from '../../utils/poker/tableStore.js';
 import { parseOptions } from '../options.js';
 import { actButton, boardMessage, boardTiming, cardText, raiseTo, sitButton, tableButton } from './board.js';
-import { outcomeText } from './boardText.js';
+import { outcomeText, timedLine } from './boardText.js';
 import { join } from './join.js';
 
 async function board(ctx: CommandContext, table: TableDoc, update: boolean): Promise<Reply> {
@@ -146,7 +146,7 @@ export const pokerFeature: Feature = {
       }
       const text = outcomeText(outcome, i18n);
       if (text && (!table.messageId || outcome.what === 'closed')) {
-        await deps.poster.postIn(table.channelId, { content: `⏱️ **${text}**` });
+        await deps.poster.postIn(table.channelId, { content: timedLine(text) });
       }
     }),
   // Every table's books: chips conserved, no Cookie operation stuck past the recovery grace, the

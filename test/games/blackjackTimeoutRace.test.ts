@@ -15,6 +15,7 @@ import { VaultService } from '../../utils/vault/vaultService.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
 import { gate } from '../support/pause.js';
+import { within } from '../support/waitFor.js';
 
 /*
  * The blackjack timer standing a hand at the moment its member presses Hit, Stand or Double:
@@ -105,15 +106,6 @@ function timerProcess(rounds: RoundStore, told: RoundDoc[]) {
       { roundId },
       { id: `${FINISH_TASK}:${roundId}`, dueAt: clock.now(), attempt: 1 },
     );
-}
-
-function within<T>(promise: Promise<T>, what: string, ms = 20_000): Promise<T> {
-  return Promise.race([
-    promise,
-    new Promise<never>((_, reject) =>
-      setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), ms).unref(),
-    ),
-  ]);
 }
 
 /** What the hand's message shows for `round` (the board a press or the timer puts there). */

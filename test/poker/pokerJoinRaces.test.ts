@@ -15,7 +15,7 @@ import { commandInvocation } from '../support/invocations.js';
 import { pauseAt } from '../support/pause.js';
 import { openTable } from '../support/pokerTable.js';
 import { RecordingResponder } from '../support/recordingResponder.js';
-import { waitFor } from '../support/waitFor.js';
+import { waitFor, within } from '../support/waitFor.js';
 
 /*
  * Sitting down at a poker table while something else happens to it: the same member twice at
@@ -61,16 +61,6 @@ const table = async (deps: BotDeps) => (await deps.services.poker.get(TABLE)) as
 /** What a refusal tells the member, in English. */
 function refusal(error: unknown): string {
   return describeAppError(error as never, ASSEMBLY.errorMessages, i18n.for('en'));
-}
-
-/** Resolves with `promise`, or fails naming `what` after `ms` (a paused step that never came). */
-function within<T>(promise: Promise<T>, what: string, ms = 20_000): Promise<T> {
-  return Promise.race([
-    promise,
-    new Promise<never>((_, reject) =>
-      setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), ms).unref(),
-    ),
-  ]);
 }
 
 /**

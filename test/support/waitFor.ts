@@ -21,3 +21,13 @@ export async function waitFor<T>(
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }
+
+/** Resolves with `promise`, or fails naming `what` after `ms` (a paused step that never came). */
+export function within<T>(promise: Promise<T>, what: string, ms = 20_000): Promise<T> {
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), ms).unref(),
+    ),
+  ]);
+}

@@ -13,6 +13,7 @@ import { clearDatabase, useTestDatabase } from '../support/database.js';
 import { commandInvocation } from '../support/invocations.js';
 import { gate, pauseAt } from '../support/pause.js';
 import { RecordingResponder } from '../support/recordingResponder.js';
+import { within } from '../support/waitFor.js';
 
 /*
  * The heist's timer resolving it while a last Join is pressed, and two processes resolving it
@@ -99,15 +100,6 @@ async function pressJoin(deps: BotDeps, heistId: string, userId: string): Promis
     replies,
   );
   return replies;
-}
-
-function within<T>(promise: Promise<T>, what: string, ms = 20_000): Promise<T> {
-  return Promise.race([
-    promise,
-    new Promise<never>((_, reject) =>
-      setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), ms).unref(),
-    ),
-  ]);
 }
 
 /** A heist store whose `method` waits at a gate the test opens: a process slow at that write. */
