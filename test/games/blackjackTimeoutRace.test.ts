@@ -12,7 +12,7 @@ import type { BlackjackAction } from '../../utils/games/houseGames/blackjack/rul
 import { type RoundDoc, RoundStore } from '../../utils/games/roundStore.js';
 import { checkInvariants } from '../../utils/ledger/invariants.js';
 import { VaultService } from '../../utils/vault/vaultService.js';
-import { makeBotDeps } from '../support/botHarness.js';
+import { fundVaultAndMembers, makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
 import { gate } from '../support/pause.js';
 import { within } from '../support/waitFor.js';
@@ -36,19 +36,7 @@ let nextId = 1;
 
 async function setUp() {
   const made = makeBotDeps(t);
-  await made.deps.services.vault.fund({
-    opId: `fund-${nextId++}`,
-    adminId: 'admin',
-    amount: VAULT,
-    reason: '',
-  });
-  await made.deps.services.cookies.grant({
-    opId: `g-${nextId++}`,
-    adminId: 'admin',
-    to: YOU,
-    amount: GRANT,
-    reason: '',
-  });
+  await fundVaultAndMembers(made.deps, VAULT, [YOU], GRANT);
   return made;
 }
 
