@@ -52,6 +52,7 @@ export class FaultProxy {
   #rule: FaultRule = () => 'pass';
   readonly #sockets = new Set<Socket>();
   readonly #pending = new Set<Promise<void>>();
+  readonly #dataRequests = new Set<Promise<void>>();
 
   private constructor(
     private readonly server: Server,
@@ -88,6 +89,15 @@ export class FaultProxy {
   /** Resolves once every stalled request has been delivered and answered. */
   async settled(): Promise<void> {
     while (this.#pending.size > 0) await Promise.all([...this.#pending]);
+  }
+
+  /**
+   * Resolves once every request on a collection has been delivered and answered, including
+   * those the driver stopped waiting for: a request abandoned on a timeout still lands, and
+   * what it writes belongs to the run it was sent in (the monitor's own requests do not count).
+   */
+  async quiet(): Promise<void> {
+    while (this.#dataRequests.size > 0) await Promise.all([...this.#dataRequests]);
   }
 
   async close(): Promise<void> {
@@ -168,13 +178,14 @@ export class FaultProxy {
         upstream.write(frame);
         await answered;
       });
-      if (stalled) this.#hold(chain);
+      if (stalled) this.#hold(this.#pending, chain);
+      if (request?.collection) this.#hold(this.#dataRequests, chain);
     });
   }
 
-  #hold(delivery: Promise<void>): void {
-    const tracked = delivery.finally(() => this.#pending.delete(tracked));
-    this.#pending.add(tracked);
+  #hold(held: Set<Promise<void>>, delivery: Promise<void>): void {
+    const tracked = delivery.finally(() => held.delete(tracked));
+    held.add(tracked);
   }
 
   #track(socket: Socket): void {

@@ -162,6 +162,9 @@ export async function runFaultSuite(options: FaultRunOptions): Promise<FaultRunR
       verdicts.set(planned.opId, verdict ?? { status: 'refused', code: 'NEVER_ANSWERED' });
     }
     await ledger.flush();
+    // A request the ledger stopped waiting for (its 700 ms timeout, easily passed on a busy
+    // machine) still lands: a late settle adds its fence then. Read the books once it has.
+    await proxy.quiet();
 
     const fences = await measureFences(cols);
     const violations = await findViolations(cols, plan, verdicts);
