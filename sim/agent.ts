@@ -29,10 +29,22 @@ export interface Agent {
   tipped: Map<string, string>;
 }
 
-/** The community: `count` members split between the archetypes by their shares. */
-export function makeAgents(behaviours: Behaviours, count: number, rng: Rng): Agent[] {
-  const { archetypes } = behaviours;
-  const agents: Agent[] = [];
+/**
+ * Members per greedy strategy in one run when its share gives fewer: enough that its figure
+ * over the seeds of a size rests on at least five members (`perStrategy` = ⌈5 / seeds⌉).
+ * The greedy together never take more than half the community; the honest archetypes give up
+ * members for them, the largest first.
+ */
+export interface GreedyFloor {
+  perStrategy: number;
+}
+
+/** How many members follow each archetype: the shares by largest remainder, then the greedy floor. */
+export function archetypeCounts(
+  archetypes: readonly Archetype[],
+  count: number,
+  floor?: GreedyFloor,
+): number[] {
   // Largest remainder: every archetype with a share gets its members, the counts add up.
   const exact = archetypes.map((a) => a.share * count);
   const counts = exact.map(Math.floor);
@@ -41,6 +53,29 @@ export function makeAgents(behaviours: Behaviours, count: number, rng: Rng): Age
     const index = order[k % order.length]?.[1] as number;
     counts[index] = (counts[index] ?? 0) + 1;
   }
+  if (!floor) return counts;
+  const greedy = archetypes.flatMap((a, i) => (a.strategy === 'honest' ? [] : [i]));
+  const honest = archetypes.flatMap((a, i) => (a.strategy === 'honest' ? [i] : []));
+  const greedyTotal = () => greedy.reduce((s, i) => s + (counts[i] ?? 0), 0);
+  for (let raised = true; raised; ) {
+    raised = false;
+    for (const i of greedy) {
+      if ((counts[i] ?? 0) >= floor.perStrategy || greedyTotal() + 1 > count / 2) continue;
+      const donor = [...honest].sort((a, b) => (counts[b] ?? 0) - (counts[a] ?? 0))[0];
+      if (donor === undefined || (counts[donor] ?? 0) <= 1) continue;
+      counts[donor] = (counts[donor] ?? 0) - 1;
+      counts[i] = (counts[i] ?? 0) + 1;
+      raised = true;
+    }
+  }
+  return counts;
+}
+
+/** The community: `count` members split between the archetypes by their shares (and the greedy floor). */
+export function makeAgents(behaviours: Behaviours, count: number, rng: Rng, floor?: GreedyFloor): Agent[] {
+  const { archetypes } = behaviours;
+  const agents: Agent[] = [];
+  const counts = archetypeCounts(archetypes, count, floor);
   archetypes.forEach((archetype, a) => {
     for (let i = 0; i < (counts[a] ?? 0); i++) {
       agents.push({

@@ -21,6 +21,9 @@ import { writeReport } from './report.js';
 import { runSimulation, SettingRefused } from './run.js';
 import { summarize, summaryLine } from './summary.js';
 
+/** A greedy strategy's figure rests on at least so many members over the seeds of a size. */
+const MIN_MEMBERS_PER_STRATEGY = 5;
+
 const { values } = parseArgs({
   options: {
     days: { type: 'string', default: '30' },
@@ -76,7 +79,14 @@ async function runMatrix(
     for (let k = 0; k < seeds; k++) {
       const started = performance.now();
       const run = summarize(
-        await runSimulation({ behaviours, days, agents: size, seed: seed + k, settings }),
+        await runSimulation({
+          behaviours,
+          days,
+          agents: size,
+          seed: seed + k,
+          settings,
+          greedyFloor: { perStrategy: Math.ceil(MIN_MEMBERS_PER_STRATEGY / seeds) },
+        }),
       );
       console.log(
         `${summaryLine(run)} seed=${seed + k} (${((performance.now() - started) / 1000).toFixed(0)} s)`,
@@ -100,6 +110,7 @@ const result = await runSimulation({
   agents,
   seed,
   settings,
+  greedyFloor: { perStrategy: MIN_MEMBERS_PER_STRATEGY },
   profileDb: values['profile-db'],
   onDay: (d, slowest) => {
     console.log(

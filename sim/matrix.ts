@@ -12,7 +12,10 @@ export interface SizeFigures {
   /** The lowest of every run: the vault must never fall under its reserve, in any run. */
   vaultMinOverReserve: number;
   gini: Interval;
-  /** Each greedy strategy's earnings against the honest baseline, over the seeds. */
+  /**
+   * Each greedy strategy's earnings against the honest baseline: `ratio` over its members of
+   * every seed (each member's own hours), `members` how many that is.
+   */
   strategies: { strategy: Strategy; currency: 'cookies' | 'place'; members: number; ratio: Interval }[];
   pixelsPerActiveHour: Interval;
   violations: number;
@@ -23,21 +26,16 @@ export const SUPPLY_GROWTH_TARGET = { min: 0.5, max: 2 } as const;
 
 /** The figures of one size from the summaries of its runs (one per seed). */
 export function figuresOf(agents: number, runs: readonly Summary[]): SizeFigures {
-  const greedy = new Map<
-    string,
-    { strategy: Strategy; currency: 'cookies' | 'place'; members: number[]; ratios: number[] }
-  >();
+  const greedy = new Map<string, { strategy: Strategy; currency: 'cookies' | 'place'; ratios: number[] }>();
   for (const run of runs) {
     for (const s of run.strategies.filter((f) => f.strategy !== 'honest')) {
       const key = `${s.strategy}:${s.currency}`;
       const entry = greedy.get(key) ?? {
         strategy: s.strategy,
         currency: s.currency,
-        members: [],
         ratios: [],
       };
-      entry.members.push(s.members);
-      entry.ratios.push(s.ratio);
+      entry.ratios.push(...s.memberRatios);
       greedy.set(key, entry);
     }
   }
@@ -50,7 +48,7 @@ export function figuresOf(agents: number, runs: readonly Summary[]): SizeFigures
     strategies: [...greedy.values()].map((g) => ({
       strategy: g.strategy,
       currency: g.currency,
-      members: Math.min(...g.members),
+      members: g.ratios.length,
       ratio: meanInterval(g.ratios),
     })),
     pixelsPerActiveHour: meanInterval(runs.map((r) => r.pixelsPerActiveHour)),

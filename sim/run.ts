@@ -11,6 +11,7 @@ import { createLogger } from '../src/logger.js';
 import type { PostTransport } from '../src/posting/channelPoster.js';
 import { seededRng } from '../src/rng.js';
 import { Ledger } from '../utils/ledger/ledger.js';
+import type { GreedyFloor } from './agent.js';
 import type { Behaviours } from './behaviours.js';
 import type { DayStats } from './dayStats.js';
 import { type CommandTotal, DbProfile } from './dbProfile.js';
@@ -40,6 +41,8 @@ export async function runSimulation(options: {
   days: number;
   agents: number;
   seed: number;
+  /** At least so many members per greedy strategy (sim/agent.ts, `GreedyFloor`). */
+  greedyFloor?: GreedyFloor;
   env?: Record<string, string>;
   /** Runtime settings an operator changes before the run (`--set key=value`): candidate defaults. */
   settings?: [string, string][];
@@ -85,6 +88,7 @@ export async function runSimulation(options: {
       behaviours: options.behaviours,
       days: options.days,
       agents: options.agents,
+      ...(options.greedyFloor ? { greedyFloor: options.greedyFloor } : {}),
       rng: seededRng(`members:${options.seed}`),
       ...(options.onDay ? { onDay: (day) => options.onDay?.(day, profile?.take(12) ?? null) } : {}),
     });

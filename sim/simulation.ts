@@ -6,7 +6,7 @@ import type { Assembly } from '../src/features/assemble.js';
 import type { BotDeps } from '../src/interactions/types.js';
 import type { Rng } from '../src/rng.js';
 import { advanceRunningTasks } from '../src/scheduler/scheduler.js';
-import { type Agent, linkWorkers, makeAgents, planDay } from './agent.js';
+import { type Agent, type GreedyFloor, linkWorkers, makeAgents, planDay } from './agent.js';
 import { Attempts } from './attempts.js';
 import type { Behaviours } from './behaviours.js';
 import { type DayStats, endOfDay } from './dayStats.js';
@@ -32,6 +32,8 @@ export interface SimOptions {
   behaviours: Behaviours;
   days: number;
   agents: number;
+  /** At least so many members per greedy strategy (sim/agent.ts, `GreedyFloor`). */
+  greedyFloor?: GreedyFloor;
   /** The simulation's own choices (who acts, what they bet); the bot has its own Rng. */
   rng: Rng;
   onDay?: (day: DayStats) => void;
@@ -69,7 +71,7 @@ class Simulation {
       settings: UNREAD_SETTINGS,
     };
     this.#ctx = ctx;
-    this.#agents = makeAgents(options.behaviours, options.agents, options.rng);
+    this.#agents = makeAgents(options.behaviours, options.agents, options.rng, options.greedyFloor);
     const members = new Map<string, Agent>();
     for (const agent of this.#agents) members.set(agent.id, agent);
     const hunting = new HuntSide(ctx);

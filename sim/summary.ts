@@ -19,6 +19,8 @@ export interface StrategyFigure {
   perHour: number;
   /** Against the honest members' `perHour` in the same currency. */
   ratio: number;
+  /** Each member's own earnings per hour against the same baseline (members with hours only). */
+  memberRatios: number[];
 }
 
 export interface Summary {
@@ -107,13 +109,17 @@ export function summarize(result: SimResult): Summary {
     const group = agents.filter((a) => a.strategy === strategy);
     const currency = CURRENCY[strategy];
     const value = perHour(group, currency);
+    const against = (v: number) => (baseline[currency] > 0 ? v / baseline[currency] : 0);
     strategies.push({
       strategy,
       currency,
       members: group.length,
       activeHours: hoursFor(group, currency),
       perHour: value,
-      ratio: baseline[currency] > 0 ? value / baseline[currency] : 0,
+      ratio: against(value),
+      memberRatios: group
+        .filter((a) => hoursFor([a], currency) > 0)
+        .map((a) => against(perHour([a], currency))),
     });
     if (strategy === 'honest') {
       strategies.push({
@@ -123,6 +129,7 @@ export function summarize(result: SimResult): Summary {
         activeHours: huntingHours(honestHunters),
         perHour: baseline.place,
         ratio: 1,
+        memberRatios: [],
       });
     }
   }

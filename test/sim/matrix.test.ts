@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { archetypeCounts } from '../../sim/agent.js';
+import { loadBehaviours } from '../../sim/behaviours.js';
 import { meanInterval } from '../../sim/interval.js';
 import { figuresOf, matrixLine } from '../../sim/matrix.js';
 import type { StrategyFigure, Summary } from '../../sim/summary.js';
@@ -11,6 +13,7 @@ function run(overrides: Partial<Summary> & { thief?: number }): Summary {
     activeHours: 10,
     perHour: 0,
     ratio: overrides.thief ?? 1,
+    memberRatios: [overrides.thief ?? 1],
   };
   return {
     days: 30,
@@ -61,5 +64,38 @@ describe('figures over seeds and sizes (sim:economy --sizes --seeds)', () => {
     expect(hi).toBeGreaterThan(4);
     expect(line).toContain('pixels_per_active_hour=12.0');
     expect(line).toMatch(/violations=1$/);
+  });
+
+  it("GIVEN two seeds of three thieves each THEN the thieves' interval rests on all six members", () => {
+    const seed = (ratios: number[]) =>
+      run({ strategies: [{ ...run({}).strategies[0], memberRatios: ratios } as StrategyFigure] });
+    const size = figuresOf(50, [seed([0.9, 1.1, 1.0]), seed([1.2, 0.8, 1.0])]);
+    expect(size.strategies[0]?.members).toBe(6);
+    expect(size.strategies[0]?.ratio.mean).toBeCloseTo(1, 6);
+    expect(size.strategies[0]?.ratio.n).toBe(6);
+  });
+});
+
+describe('who follows a greedy strategy (sim/agent.ts)', () => {
+  const behaviours = loadBehaviours('sim/behaviours.json');
+  const greedyCounts = (count: number, perStrategy: number) => {
+    const counts = archetypeCounts(behaviours.archetypes, count, { perStrategy });
+    const greedy = behaviours.archetypes.flatMap((a, i) => (a.strategy === 'honest' ? [] : [counts[i] ?? 0]));
+    return { counts, greedy };
+  };
+
+  it.each([20, 50, 200, 1_000])(
+    'GIVEN %i members over three seeds THEN every greedy strategy has two or more in each run, and the counts add up',
+    (count) => {
+      const { counts, greedy } = greedyCounts(count, 2);
+      expect(counts.reduce((s, c) => s + c, 0)).toBe(count);
+      for (const g of greedy) expect(g).toBeGreaterThanOrEqual(Math.max(2, Math.floor(count * 0.03)));
+    },
+  );
+
+  it('GIVEN a floor the community cannot afford THEN the greedy take at most half of it', () => {
+    const { counts, greedy } = greedyCounts(20, 5);
+    expect(greedy.reduce((s, c) => s + c, 0)).toBe(10);
+    expect(counts.reduce((s, c) => s + c, 0)).toBe(20);
   });
 });
