@@ -104,6 +104,39 @@ export function summarize(result: SimResult): Summary {
     cookies: honestHours > 0 ? collected / honestHours : 0,
     place: perHour(honestHunters, 'place'),
   };
+  const strategies = strategyFigures(agents, baseline, perHour);
+  const greedy = strategies.filter((s) => s.strategy !== 'honest');
+  const hunters = agents.filter((a) => a.huntMs > 0);
+  const hunting = huntingHours(hunters);
+  const byPath = new Map<string, number>();
+  for (const a of honest) {
+    for (const [kind, t] of result.cookieTotals.get(a.id) ?? []) {
+      const path = pathOf(kind);
+      byPath.set(path, (byPath.get(path) ?? 0) + (t.in - t.out) / honestHours);
+    }
+  }
+  const last = days[days.length - 1];
+  return {
+    days: days.length,
+    agents: agents.length,
+    supplyGrowthPctPerDay: growth.length > 0 ? growth.reduce((s, g) => s + g, 0) / growth.length : 0,
+    vaultMinOverReserve: result.reserve > 0 ? result.vaultMin / result.reserve : Number.POSITIVE_INFINITY,
+    gini: last?.gini ?? 0,
+    strategies,
+    bestStrategyOverBaseline: Math.max(0, ...greedy.map((s) => s.ratio)),
+    pixelsPerActiveHour: hunting > 0 ? hunters.reduce((s, a) => s + a.pixels, 0) / hunting : 0,
+    cookiesPerHourByPath: byPath,
+    violations: days.reduce((s, d) => s + d.violations.length, 0),
+  };
+}
+
+/** Each strategy's earnings per hour against the honest baseline, as a group and member by member. */
+function strategyFigures(
+  agents: Agent[],
+  baseline: Record<'cookies' | 'place', number>,
+  perHour: (group: Agent[], currency: 'cookies' | 'place') => number,
+): StrategyFigure[] {
+  const honestHunters = agents.filter((a) => a.strategy === 'honest' && a.huntMs > 0);
   const strategies: StrategyFigure[] = [];
   for (const strategy of new Set(agents.map((a) => a.strategy))) {
     const group = agents.filter((a) => a.strategy === strategy);
@@ -133,29 +166,7 @@ export function summarize(result: SimResult): Summary {
       });
     }
   }
-  const greedy = strategies.filter((s) => s.strategy !== 'honest');
-  const hunters = agents.filter((a) => a.huntMs > 0);
-  const hunting = huntingHours(hunters);
-  const byPath = new Map<string, number>();
-  for (const a of honest) {
-    for (const [kind, t] of result.cookieTotals.get(a.id) ?? []) {
-      const path = pathOf(kind);
-      byPath.set(path, (byPath.get(path) ?? 0) + (t.in - t.out) / honestHours);
-    }
-  }
-  const last = days[days.length - 1];
-  return {
-    days: days.length,
-    agents: agents.length,
-    supplyGrowthPctPerDay: growth.length > 0 ? growth.reduce((s, g) => s + g, 0) / growth.length : 0,
-    vaultMinOverReserve: result.reserve > 0 ? result.vaultMin / result.reserve : Number.POSITIVE_INFINITY,
-    gini: last?.gini ?? 0,
-    strategies,
-    bestStrategyOverBaseline: Math.max(0, ...greedy.map((s) => s.ratio)),
-    pixelsPerActiveHour: hunting > 0 ? hunters.reduce((s, a) => s + a.pixels, 0) / hunting : 0,
-    cookiesPerHourByPath: byPath,
-    violations: days.reduce((s, d) => s + d.violations.length, 0),
-  };
+  return strategies;
 }
 
 /** The report's last line. */

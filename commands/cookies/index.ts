@@ -53,7 +53,7 @@ export const cookiesFeature: Feature = {
     return {
       cookies: CookieService.create(infra, { economy, prompts: new GivePromptStore(infra.db), collects }),
       collect: new CrumbCollect({ ...infra, economy, store: collects }),
-      steal: new StealService({ ...infra, economy, exposure: new ExposureStore(infra.db) }),
+      steal: new StealService({ ...infra, economy, exposure: new ExposureStore(infra.db), bags: collects }),
     };
   },
   tasks: (deps) => deps.services.cookies.tasks(),

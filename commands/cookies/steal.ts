@@ -32,7 +32,7 @@ export const steal: Subcommand = {
     switch (result.status) {
       case 'stolen':
         return {
-          content: i18n.t('cookies:steal.stolen', {
+          content: i18n.t(result.bagFull ? 'cookies:steal.stolenBagFull' : 'cookies:steal.stolen', {
             amount: i18n.cookies(result.amount),
             victim: user,
             chance,

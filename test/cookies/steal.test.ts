@@ -27,6 +27,7 @@ const RULES: StealRules = {
   fineMax: 1_000,
   minVictimBalance: 100,
   protectionMs: 24 * HOUR,
+  allowancePct: 50,
 };
 
 describe('steal balancing (COOKIE_LOGIC.md worked examples)', () => {
@@ -74,6 +75,18 @@ async function setUp(rng: Rng, victimCookies: number) {
   return made;
 }
 
+/**
+ * Fills each thief's loot bag through a real collect, with rewards and a bag share large
+ * enough that the bag is not what these tests are about (the bag's own tests set it small).
+ */
+async function fillBags(deps: BotDeps, thieves: readonly string[], perThief = 10_000): Promise<void> {
+  await deps.runtimeConfig.set('cookies.collect_min', String(perThief / 10), 'admin');
+  await deps.runtimeConfig.set('cookies.collect_max', String(perThief / 10), 'admin');
+  await deps.runtimeConfig.set('cookies.steal_allowance_pct', '1000', 'admin');
+  await deps.runtimeConfig.set('cookies.steal_allowance_max', String(perThief), 'admin');
+  for (const thief of thieves) await deps.services.collect.collect(thief, 'command');
+}
+
 async function lost(deps: BotDeps, start: number): Promise<number> {
   await deps.ledger.flush();
   return start - (await deps.ledger.balanceOf('cookies', VICTIM));
@@ -84,6 +97,7 @@ describe('/cookies steal', () => {
 
   it('GIVEN 20 thieves making 200 attempts at once on one victim THEN the victim loses exactly the hourly budget, and more only as the hour rolls on', async () => {
     const { deps, clock } = await setUp(luckyRng, 100_000);
+    await fillBags(deps, THIEVES, 100_000);
     await deps.runtimeConfig.set('cookies.steal_max_loot', '700', 'admin');
     let attempt = 0;
     const wave = () =>
@@ -122,17 +136,19 @@ describe('/cookies steal', () => {
       amount: 2_000,
       reason: '',
     });
+    await fillBags(deps, [thief], 2_000); // a collect of 200: 2,200 in all
     const result = await deps.services.steal.steal({ opId: 'caught', thief, victim: VICTIM });
-    expect(result).toMatchObject({ status: 'caught', fine: 100 });
+    expect(result).toMatchObject({ status: 'caught', fine: 110 });
     await deps.ledger.flush();
-    expect(await deps.ledger.balanceOf('cookies', thief)).toBe(1_900);
-    expect(await deps.ledger.balanceOf('cookies', deps.ledger.houseAccountId)).toBe(100);
+    expect(await deps.ledger.balanceOf('cookies', thief)).toBe(2_090);
+    expect(await deps.ledger.balanceOf('cookies', deps.ledger.houseAccountId)).toBe(110);
     expect(await lost(deps, 5_000)).toBe(0);
   });
 
   it('GIVEN a new member, a poor one, oneself or the vault THEN the attempt is refused with the numbers and nothing moves', async () => {
     const { deps, clock } = await setUp(luckyRng, 50);
     const thief = THIEVES[0] as string;
+    await fillBags(deps, [thief], 1_000);
     const attempt = (victim: string) =>
       deps.services.steal.steal({ opId: `a-${victim}`, thief, victim }).catch((e: unknown) => e);
     expect(await attempt(VICTIM)).toMatchObject({
@@ -157,6 +173,71 @@ describe('/cookies steal', () => {
       context: { until: null },
     });
     expect(await lost(deps, 50)).toBe(0);
-    expect(await deps.ledger.balanceOf('cookies', thief)).toBe(0);
+    expect(await deps.ledger.balanceOf('cookies', thief)).toBe(100); // their collect, nothing more
+  });
+});
+
+describe('the loot bag: a thief carries at most what their collects put in it', () => {
+  beforeEach(() => clearDatabase(t.db));
+  const thief = THIEVES[0] as string;
+  /** Collects of exactly 100 (no streak yet) put 50 in the bag at the default 50 %. */
+  const collectsOf100 = async (deps: BotDeps) => {
+    await deps.runtimeConfig.set('cookies.collect_min', '100', 'admin');
+    await deps.runtimeConfig.set('cookies.collect_max', '100', 'admin');
+  };
+
+  it('GIVEN a thief who never collected THEN the attempt is refused before the roll with the share, and nothing moves', async () => {
+    const { deps } = await setUp(luckyRng, 10_000);
+    const refused = await deps.services.steal
+      .steal({ opId: 'empty', thief, victim: VICTIM })
+      .catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: 'STEAL_BAG_EMPTY', context: { pct: 50 } });
+    expect(await lost(deps, 10_000)).toBe(0);
+    expect(await deps.ledger.balanceOf('cookies', deps.ledger.houseAccountId)).toBe(0);
+  });
+
+  it('GIVEN a bag of 50 and a roll worth 800 THEN the thief carries 50, is told the bag was full, and the next attempt waits for a collect', async () => {
+    const { deps, clock } = await setUp(luckyRng, 10_000);
+    await collectsOf100(deps);
+    await deps.services.collect.collect(thief, 'command');
+    const first = await deps.services.steal.steal({ opId: 'one', thief, victim: VICTIM });
+    expect(first).toMatchObject({ status: 'stolen', amount: 50, bagFull: true });
+    expect(await lost(deps, 10_000)).toBe(50);
+    const second = await deps.services.steal.steal({ opId: 'two', thief, victim: VICTIM }).catch((e) => e);
+    expect(second).toMatchObject({ code: 'STEAL_BAG_EMPTY' });
+    clock.advance(HOUR);
+    await deps.services.collect.collect(thief, 'command');
+    expect(await deps.services.steal.steal({ opId: 'three', thief, victim: VICTIM })).toMatchObject({
+      status: 'stolen',
+      amount: 50, // a second collect of 100 the same day: half of it again
+    });
+    expect(await lost(deps, 10_000)).toBe(100);
+  });
+
+  it('GIVEN 30 attempts at once from a bag of 50, racing a collect THEN no more is carried than the bag ever held, and the books balance', async () => {
+    const { deps, clock } = await setUp(luckyRng, 10_000);
+    await collectsOf100(deps);
+    await deps.services.collect.collect(thief, 'command');
+    clock.advance(HOUR);
+    const attempts = Array.from({ length: 30 }, (_, i) =>
+      deps.services.steal.steal({ opId: `race-${i}`, thief, victim: VICTIM }).catch((e: unknown) => e),
+    );
+    const collected = deps.services.collect.collect(thief, 'command');
+    const results = await Promise.all(attempts);
+    const second = await collected;
+    const carried = results.reduce<number>(
+      (sum, r) =>
+        sum + ((r as { status?: string }).status === 'stolen' ? (r as { amount: number }).amount : 0),
+      0,
+    );
+    const everHeld = 50 + Math.floor(second.amount / 2);
+    expect(carried).toBeLessThanOrEqual(everHeld);
+    expect(carried).toBeGreaterThanOrEqual(50);
+    expect(await lost(deps, 10_000)).toBe(carried);
+    for (const r of results) {
+      if ((r as { status?: string }).status !== 'stolen')
+        expect(r).toMatchObject({ code: 'STEAL_BAG_EMPTY' });
+    }
+    expect((await checkInvariants(t.cols)).problems).toEqual([]);
   });
 });

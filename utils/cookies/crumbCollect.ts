@@ -4,7 +4,7 @@ import type { Rng } from '../../src/rng.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import { COOKIE_KINDS, type CookieEconomy } from '../cookieEconomy.js';
 import type { HoldDoc, Holds } from '../holds/holds.js';
-import type { CollectDoc, CollectStore, PendingCollect } from './collectStore.js';
+import type { AllowanceRule, CollectDoc, CollectStore, PendingCollect } from './collectStore.js';
 
 /** Where a collect came from; both run exactly the same code. */
 export type CollectVia = 'command' | 'bakery';
@@ -32,6 +32,8 @@ export interface CollectRules {
   max: number;
   streakBonusPct: number;
   streakMaxDays: number;
+  /** What each collect puts in the member's loot bag (stealing; collectStore.ts). */
+  allowance: AllowanceRule;
 }
 
 /**
@@ -100,19 +102,23 @@ export class CrumbCollect {
 
   async rules(): Promise<CollectRules> {
     const c = this.deps.runtimeConfig;
-    const [cooldownS, min, max, streakBonusPct, streakMaxDays] = await Promise.all([
-      c.get('cookies.collect_cooldown_s'),
-      c.get('cookies.collect_min'),
-      c.get('cookies.collect_max'),
-      c.get('cookies.collect_streak_bonus_pct'),
-      c.get('cookies.collect_streak_max_days'),
-    ]);
+    const [cooldownS, min, max, streakBonusPct, streakMaxDays, allowancePct, allowanceMax] =
+      await Promise.all([
+        c.get('cookies.collect_cooldown_s'),
+        c.get('cookies.collect_min'),
+        c.get('cookies.collect_max'),
+        c.get('cookies.collect_streak_bonus_pct'),
+        c.get('cookies.collect_streak_max_days'),
+        c.get('cookies.steal_allowance_pct'),
+        c.get('cookies.steal_allowance_max'),
+      ]);
     return {
       cooldownMs: cooldownS * 1000,
       min: Math.min(min, max),
       max: Math.max(min, max),
       streakBonusPct,
       streakMaxDays,
+      allowance: { pct: allowancePct, max: allowanceMax },
     };
   }
 
@@ -165,12 +171,12 @@ export class CrumbCollect {
       ttlMs: FINISH_AFTER_MS,
     });
     const until = new Date(now.getTime() + rules.cooldownMs);
-    const ok = await this.deps.store.claim(userId, previous?.until ?? null, {
-      until,
-      lastAt: now,
-      streak,
-      pending,
-    });
+    const ok = await this.deps.store.claim(
+      userId,
+      previous,
+      { until, lastAt: now, streak, pending },
+      rules.allowance,
+    );
     if (!ok) {
       await this.deps.holds.void(pending.opId);
       return null;

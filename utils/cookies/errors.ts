@@ -5,6 +5,7 @@ declare module '../../src/errors.js' {
     GIVE_ABOVE_LIMIT: true;
     STEAL_PROTECTED: true;
     STEAL_TARGET_TOO_POOR: true;
+    STEAL_BAG_EMPTY: true;
   }
 }
 
@@ -28,8 +29,13 @@ export function stealTargetTooPoor(victim: string, balance: number, min: number)
   });
 }
 
+/** The thief's loot bag is empty: only collecting fills it (`pct` % of each reward). */
+export function stealBagEmpty(pct: number): AppError {
+  return new AppError('STEAL_BAG_EMPTY', 'the loot bag is empty: collect first', { pct });
+}
+
 export const COOKIES_ERROR_MESSAGES: ErrorMessages<
-  'GIVE_ABOVE_LIMIT' | 'STEAL_PROTECTED' | 'STEAL_TARGET_TOO_POOR'
+  'GIVE_ABOVE_LIMIT' | 'STEAL_PROTECTED' | 'STEAL_TARGET_TOO_POOR' | 'STEAL_BAG_EMPTY'
 > = {
   GIVE_ABOVE_LIMIT: (c, _, i18n) =>
     i18n.t('cookies:errors.GIVE_ABOVE_LIMIT', {
@@ -49,4 +55,6 @@ export const COOKIES_ERROR_MESSAGES: ErrorMessages<
       balance: i18n.cookies(Number(c.balance)),
       min: i18n.cookies(Number(c.min)),
     }),
+  STEAL_BAG_EMPTY: (c, _, i18n) =>
+    i18n.t('cookies:errors.STEAL_BAG_EMPTY', { pct: i18n.number(Number(c.pct)) }),
 };

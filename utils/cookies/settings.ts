@@ -35,6 +35,8 @@ export const COOKIES_SETTINGS = defineSettings('cookies', {
   steal_fine_pct: wholeNumberSetting(d('steal_fine_pct'), 5, 0, 100),
   steal_fine_min: wholeNumberSetting(d('steal_fine_min'), 20, 0, 1_000_000_000),
   steal_fine_max: wholeNumberSetting(d('steal_fine_max'), 1_000, 0, 1_000_000_000),
+  steal_allowance_pct: wholeNumberSetting(d('steal_allowance_pct'), 50, 0, 1_000),
+  steal_allowance_max: wholeNumberSetting(d('steal_allowance_max'), 1_000, 0, 1_000_000_000),
 });
 
 declare module '../../src/runtimeConfig/settings.js' {

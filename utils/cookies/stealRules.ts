@@ -17,6 +17,8 @@ export interface StealRules {
   fineMax: number;
   minVictimBalance: number;
   protectionMs: number;
+  /** Share of each collect that goes into the thief's loot bag, in % (the bag bounds every loot). */
+  allowancePct: number;
 }
 
 const clamp = (value: number, low: number, high: number) => Math.min(high, Math.max(low, value));

@@ -4,12 +4,20 @@ import type { ProfileDirectory } from '../../src/profiles/profileDirectory.js';
 import type { Rng } from '../../src/rng.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import { COOKIE_KINDS, type CookieEconomy } from '../cookieEconomy.js';
-import { stealProtected, stealTargetTooPoor } from './errors.js';
+import type { CollectStore } from './collectStore.js';
+import { stealBagEmpty, stealProtected, stealTargetTooPoor } from './errors.js';
 import type { ExposureStore } from './exposureStore.js';
 import { type StealRules, stealChancePct, stealFine, stealLoot, stealSucceeds } from './stealRules.js';
 
 export type StealResult =
-  | { status: 'stolen'; amount: number; chancePct: number; victimLostThisHour: number }
+  | {
+      status: 'stolen';
+      amount: number;
+      chancePct: number;
+      victimLostThisHour: number;
+      /** The loot bag held less than the roll allowed: the thief carried off all it held. */
+      bagFull: boolean;
+    }
   /** The roll succeeded but the victim already lost their hourly budget: nothing moved. */
   | { status: 'shielded'; chancePct: number; freesAt: Date | null }
   /** The roll succeeded but the victim spent the Cookies first: nothing moved. */
@@ -19,6 +27,8 @@ export type StealResult =
 interface StealDeps {
   economy: CookieEconomy;
   exposure: ExposureStore;
+  /** The thieves' loot bags, filled by their collects. */
+  bags: Pick<CollectStore, 'get' | 'takeAllowance' | 'returnAllowance'>;
   runtimeConfig: RuntimeConfig;
   profiles: ProfileDirectory;
   clock: Clock;
@@ -49,6 +59,7 @@ export class StealService {
       fineMax,
       minVictimBalance,
       protectionH,
+      allowancePct,
     ] = await Promise.all([
       c.get('cookies.steal_base_chance_pct'),
       c.get('cookies.steal_min_chance_pct'),
@@ -64,6 +75,7 @@ export class StealService {
       c.get('cookies.steal_fine_max'),
       c.get('cookies.steal_min_victim_balance'),
       c.get('cookies.steal_protection_h'),
+      c.get('cookies.steal_allowance_pct'),
     ]);
     return {
       baseChancePct,
@@ -80,6 +92,7 @@ export class StealService {
       fineMax: Math.max(fineMin, fineMax),
       minVictimBalance,
       protectionMs: protectionH * 3_600_000,
+      allowancePct,
     };
   }
 
@@ -99,15 +112,19 @@ export class StealService {
     if (!stealSucceeds(chancePct, this.deps.rng.int(0, 10_000)))
       return this.#caught(opId, thief, thiefBalance, rules, chancePct);
 
-    const want = stealLoot(rules, thiefBalance, victimBalance);
+    // The bag first: what the thief may carry bounds what the victim's budget is asked for.
+    const rolled = stealLoot(rules, thiefBalance, victimBalance);
+    const carried = await this.deps.bags.takeAllowance(thief, rolled);
+    if (carried === 0) throw stealBagEmpty(rules.allowancePct);
     const claim = await this.deps.exposure.reserve(
       victim,
       { id: opId, thief },
-      want,
+      carried,
       rules.hourlyBudget,
       now,
       rules.heatWindowMs,
     );
+    await this.deps.bags.returnAllowance(thief, carried - claim.granted);
     if (claim.granted === 0) return { status: 'shielded', chancePct, freesAt: claim.freesAt };
     try {
       await this.deps.economy.transfer(victim, thief, {
@@ -119,6 +136,7 @@ export class StealService {
     } catch (error) {
       if (!isAppError(error, 'INSUFFICIENT_COOKIES')) throw error;
       await this.deps.exposure.release(victim, opId);
+      await this.deps.bags.returnAllowance(thief, claim.granted);
       return { status: 'escaped', chancePct };
     }
     return {
@@ -126,6 +144,7 @@ export class StealService {
       amount: claim.granted,
       chancePct,
       victimLostThisHour: claim.lostThisHour + claim.granted,
+      bagFull: carried < rolled && claim.granted === carried,
     };
   }
 
@@ -142,6 +161,9 @@ export class StealService {
     const protectedUntil = firstSeen ? firstSeen.getTime() + rules.protectionMs : Number.POSITIVE_INFINITY;
     if (protectedUntil > this.deps.clock.now().getTime())
       throw stealProtected(victim, firstSeen ? protectedUntil : null);
+    // An empty bag is refused before the roll: no fine for an attempt that could carry nothing.
+    if (((await this.deps.bags.get(thief))?.stealAllowance ?? 0) <= 0)
+      throw stealBagEmpty(rules.allowancePct);
     return rules;
   }
 
