@@ -92,14 +92,17 @@ export function summarize(result: SimResult): Summary {
   };
   const honest = agents.filter((a) => a.strategy === 'honest');
   const honestHunters = honest.filter((a) => a.huntMs > 0);
-  // Honest play's Cookie income is collecting (what the honest members did at the games is
-  // spending: with a house edge it averages below zero, and would make any strategy look good
-  // against a negative baseline). Its Place income is what the hunt paid them.
+  // Honest play's Cookie income is collecting and the bakery's share (what the honest members
+  // did at the games is spending: with a house edge it averages below zero, and would make any
+  // strategy look good against a negative baseline). Its Place income is what the hunt paid them.
   const honestHours = hours(honest);
-  const collected = honest.reduce(
-    (s, a) => s + (result.cookieTotals.get(a.id)?.get(COOKIE_KINDS.collect)?.in ?? 0),
-    0,
-  );
+  const collected = honest.reduce((s, a) => {
+    const totals = result.cookieTotals.get(a.id);
+    // The bakery's share goes to every collector alike: honest income, as collecting is.
+    return (
+      s + (totals?.get(COOKIE_KINDS.collect)?.in ?? 0) + (totals?.get(COOKIE_KINDS.bakeryShare)?.in ?? 0)
+    );
+  }, 0);
   const baseline = {
     cookies: honestHours > 0 ? collected / honestHours : 0,
     place: perHour(honestHunters, 'place'),

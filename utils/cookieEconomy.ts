@@ -30,6 +30,7 @@ export const COOKIE_KINDS = {
   pokerBuyIn: 'poker.buyin',
   pokerCashOut: 'poker.cashout',
   pokerRake: 'poker.rake',
+  bakeryShare: 'cookies.bakery_share',
 } as const;
 
 export type CookieKind = (typeof COOKIE_KINDS)[keyof typeof COOKIE_KINDS];
@@ -106,6 +107,19 @@ export class CookieEconomy {
   /** The vault, a table's pot or a hold: not a member (leaderboards and targets leave them out). */
   isSystemAccount(account: string): boolean {
     return this.ledger.isSystemAccount(account);
+  }
+
+  /** What moved between `since` and `until` by kind, for the members and for the vault. */
+  flows(
+    since: Date,
+    until: Date,
+  ): Promise<{ members: Map<string, KindTotal>; house: Map<string, KindTotal> }> {
+    return this.ledger.queries.flowsByKind('cookies', since, until);
+  }
+
+  /** The members with a change of `kind` between `since` and `until`. */
+  membersWith(kind: CookieKind, since: Date, until: Date): Promise<string[]> {
+    return this.ledger.queries.accountsWithKind('cookies', kind, since, until);
   }
 
   /** One member's (or the vault's) changes by kind, for profiles and `/vault show`. */

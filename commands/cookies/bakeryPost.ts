@@ -1,6 +1,8 @@
 import { ApplicationCommandOptionType } from 'discord.js';
 import { localized } from '../../src/i18n/definitions.js';
+import type { Translator } from '../../src/i18n/i18n.js';
 import type { Subcommand } from '../../src/interactions/types.js';
+import type { BakeryShareDoc } from '../../utils/cookies/bakeryShareStore.js';
 import { COOKIES_MESSAGES } from '../../utils/cookies/messages.js';
 import { bakeryMessage } from './collect.js';
 
@@ -24,3 +26,14 @@ export const bakeryPost: Subcommand = {
     return bakeryMessage(serverI18n);
   },
 };
+
+/** The bakery's share of a day, as the bakery's channel is told (in the server's language). */
+export function bakeryShareText(shared: BakeryShareDoc, i18n: Translator): string {
+  return i18n.t('cookies:bakeryShare.posted', {
+    count: shared.paid,
+    members: i18n.number(shared.paid),
+    share: i18n.cookies(shared.share),
+    take: i18n.cookies(shared.houseTake),
+    paid: i18n.cookies(shared.share * shared.paid),
+  });
+}

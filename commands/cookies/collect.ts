@@ -16,14 +16,14 @@ export const collect: Subcommand = {
     type: ApplicationCommandOptionType.Subcommand,
     ...localized(COOKIES_MESSAGES, 'commands.collect'),
   },
-  async run({ deps, actor, i18n }) {
-    return collectedReply(await deps.services.collect.collect(actor.id, 'command'), i18n);
+  async run({ deps, actor, i18n, serverI18n }) {
+    return collectedReply(await deps.services.collect.collect(actor.id, 'command', serverI18n.locale), i18n);
   },
 };
 
 export const bakeryButtonHandler = defineComponentHandler(bakeryButton, {
-  async run({ deps, actor, i18n }) {
-    return collectedReply(await deps.services.collect.collect(actor.id, 'bakery'), i18n);
+  async run({ deps, actor, i18n, serverI18n }) {
+    return collectedReply(await deps.services.collect.collect(actor.id, 'bakery', serverI18n.locale), i18n);
   },
 });
 

@@ -1,7 +1,10 @@
 import type { Feature } from '../../src/features/feature.js';
 import { localized } from '../../src/i18n/definitions.js';
+import { resolveLocale } from '../../src/i18n/i18n.js';
 import { defineCommand } from '../../src/interactions/defineCommand.js';
 import { CookieEconomy } from '../../utils/cookieEconomy.js';
+import { BakeryShare } from '../../utils/cookies/bakeryShare.js';
+import { BakeryShareStore } from '../../utils/cookies/bakeryShareStore.js';
 import { CollectStore } from '../../utils/cookies/collectStore.js';
 import { CookieService } from '../../utils/cookies/cookieService.js';
 import { CrumbCollect } from '../../utils/cookies/crumbCollect.js';
@@ -11,7 +14,7 @@ import { GivePromptStore } from '../../utils/cookies/givePromptStore.js';
 import { COOKIES_MESSAGES } from '../../utils/cookies/messages.js';
 import { COOKIES_SETTINGS } from '../../utils/cookies/settings.js';
 import { StealService } from '../../utils/cookies/stealService.js';
-import { bakeryPost } from './bakeryPost.js';
+import { bakeryPost, bakeryShareText } from './bakeryPost.js';
 import { balance } from './balance.js';
 import { bakeryButtonHandler, collect } from './collect.js';
 import { cookiesGrant } from './cookiesGrant.js';
@@ -50,11 +53,25 @@ export const cookiesFeature: Feature = {
   createServices(infra) {
     const economy = new CookieEconomy(infra.ledger);
     const collects = new CollectStore(infra.db);
+    const bakery = new BakeryShare({
+      ...infra,
+      economy,
+      store: new BakeryShareStore(infra.db),
+      reserve: infra.config.ledger.houseMinReserve,
+    });
     return {
       cookies: CookieService.create(infra, { economy, prompts: new GivePromptStore(infra.db), collects }),
-      collect: new CrumbCollect({ ...infra, economy, store: collects }),
+      collect: new CrumbCollect({ ...infra, economy, store: collects, bakery }),
+      bakery,
       steal: new StealService({ ...infra, economy, exposure: new ExposureStore(infra.db), bags: collects }),
     };
   },
-  tasks: (deps) => deps.services.cookies.tasks(),
+  tasks: (deps) => [
+    ...deps.services.cookies.tasks(),
+    // The day's share, told in the bakery's channel (when set) in the server's language.
+    ...deps.services.bakery.tasks(async (shared, locale) => {
+      const i18n = deps.i18n.for(resolveLocale(locale));
+      await deps.poster.post('cookies.bakery_channel', { content: bakeryShareText(shared, i18n) });
+    }),
+  ],
 };

@@ -1,9 +1,11 @@
 import type { Clock } from '../../src/clock.js';
 import { AppError, featureDisabled } from '../../src/errors.js';
+import type { Locale } from '../../src/i18n/i18n.js';
 import type { Rng } from '../../src/rng.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import { COOKIE_KINDS, type CookieEconomy } from '../cookieEconomy.js';
 import type { HoldDoc, Holds } from '../holds/holds.js';
+import type { BakeryShare } from './bakeryShare.js';
 import type { AllowanceRule, CollectDoc, CollectStore, PendingCollect } from './collectStore.js';
 
 /** Where a collect came from; both run exactly the same code. */
@@ -68,6 +70,8 @@ export function collectReward(
 
 interface CrumbCollectDeps {
   economy: CookieEconomy;
+  /** The day's collectors get the bakery's share: a collect plans its day's (bakeryShare.ts). */
+  bakery?: Pick<BakeryShare, 'plan'>;
   holds: Holds;
   store: CollectStore;
   runtimeConfig: RuntimeConfig;
@@ -122,7 +126,8 @@ export class CrumbCollect {
     };
   }
 
-  async collect(userId: string, via: CollectVia): Promise<Collected> {
+  /** `serverLocale`: the language the bakery's share of the day is announced in. */
+  async collect(userId: string, via: CollectVia, serverLocale: Locale = 'en'): Promise<Collected> {
     if (!(await this.deps.runtimeConfig.get('cookies.collect_enabled'))) {
       throw featureDisabled('cookies:errors.collectDisabled', 'cookies.collect_enabled');
     }
@@ -133,7 +138,10 @@ export class CrumbCollect {
       const now = this.deps.clock.now();
       if (previous && previous.until > now) throw collectCooldown(previous.until);
       const claimed = await this.#claim(userId, previous, now, rules, via);
-      if (claimed) return claimed;
+      if (claimed) {
+        await this.deps.bakery?.plan(now, serverLocale);
+        return claimed;
+      }
     }
     const held = await this.deps.store.get(userId);
     throw collectCooldown(held?.until ?? this.deps.clock.now());

@@ -131,6 +131,22 @@ export class LedgerQueries {
     return { members, house };
   }
 
+  /** The members with a change of `kind` between `since` and `until` (the day's collectors). */
+  async accountsWithKind(
+    currency: OperationSpec['currency'],
+    kind: string,
+    since: Date,
+    until: Date,
+  ): Promise<string[]> {
+    const rows = await this.deps.cols.ledgerEvents
+      .aggregate<{ _id: string }>([
+        { $match: { currency, kind, account: this.#memberIds(), at: { $gte: since, $lt: until } } },
+        { $group: { _id: '$account' } },
+      ])
+      .toArray();
+    return rows.map((r) => r._id).sort();
+  }
+
   /** The events matching `match`, summed by kind on the server. */
   async #byKind(match: Filter<LedgerEventDoc>): Promise<Map<string, KindTotal>> {
     const rows = await this.deps.cols.ledgerEvents

@@ -1,0 +1,162 @@
+import { z } from 'zod';
+import type { Clock } from '../../src/clock.js';
+import type { Locale } from '../../src/i18n/i18n.js';
+import type { Logger } from '../../src/logger.js';
+import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
+import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
+import { COOKIE_KINDS, type CookieEconomy } from '../cookieEconomy.js';
+import type { BakeryShareDoc, BakeryShareStore } from './bakeryShareStore.js';
+
+declare module '../../src/features/services.js' {
+  interface FeatureServices {
+    bakery: BakeryShare;
+  }
+}
+
+export const BAKERY_SHARE_TASK = 'cookies.bakery_share';
+const DAY_MS = 86_400_000;
+/** A day is shared this long after it ended: every collect and round of it is recorded by then. */
+const SHARE_AFTER_MS = 10 * 60_000;
+/** Flows into and out of the vault that are not the members' play: funding and the share itself. */
+const NOT_TAKEN = new Set<string>([COOKIE_KINDS.vaultFund, COOKIE_KINDS.bakeryShare]);
+
+interface BakeryShareDeps {
+  economy: CookieEconomy;
+  store: BakeryShareStore;
+  runtimeConfig: RuntimeConfig;
+  scheduler: Scheduler;
+  clock: Clock;
+  log: Logger;
+  /** The vault's minimum reserve (HOUSE_MIN_RESERVE_COOKIES). */
+  reserve: number;
+}
+
+/** The UTC day of `at`, as the share's id names it. */
+export function dayOf(at: Date): string {
+  return at.toISOString().slice(0, 10);
+}
+
+/**
+ * What the bakery shares out of one day (COOKIE_LOGIC.md, "The bakery's share"): `pct` % of
+ * what the vault took from the members that day, never more than the vault holds above its
+ * target, split in whole equal parts between the members who collected.
+ */
+export function bakeryPool(input: {
+  houseTake: number;
+  vault: number;
+  target: number;
+  pct: number;
+  recipients: number;
+}): { pool: number; share: number } {
+  const surplus = Math.max(0, input.vault - input.target);
+  const pool = Math.min(surplus, Math.floor((Math.max(0, input.houseTake) * input.pct) / 100));
+  const share = input.recipients > 0 ? Math.floor(pool / input.recipients) : 0;
+  return { pool: share * input.recipients, share };
+}
+
+/**
+ * The bakery's share: the vault gives back to the community what it won above its target, so
+ * the house games cannot drain a small community's Cookies into a vault that grows and grows.
+ * Once a day (ten minutes after UTC midnight), a durable task decides the share of the day
+ * before, records the decision, then pays each collector with an operation id of its own.
+ * A collect plans the task of its day; the task, like every durable timer, runs once.
+ */
+export class BakeryShare {
+  /** The day this process planned the task for already (a collect each hour asks again). */
+  #planned: string | null = null;
+
+  constructor(private readonly deps: BakeryShareDeps) {}
+
+  /**
+   * Plans the share of the day of `now`, once per day and process, announced in `locale` (the
+   * server's language of the collect that planned it). Never fails a collect: a share that
+   * could not be planned is planned by the next collect.
+   */
+  async plan(now: Date, locale: Locale): Promise<void> {
+    const day = dayOf(now);
+    if (this.#planned === day) return;
+    const dayEnd = Date.parse(`${day}T00:00:00Z`) + DAY_MS;
+    try {
+      await this.deps.scheduler.schedule({
+        id: `${BAKERY_SHARE_TASK}:${day}`,
+        kind: BAKERY_SHARE_TASK,
+        dueAt: new Date(dayEnd + SHARE_AFTER_MS),
+        payload: { day, locale },
+      });
+      this.#planned = day;
+    } catch (error) {
+      this.deps.log.warn(
+        { event: 'cookies.bakery_share.plan_failed', day, err: error },
+        'could not plan the bakery share',
+      );
+    }
+  }
+
+  /** Decides the share of `day` (or reads the decision already made) and pays what is unpaid. */
+  async share(day: string): Promise<BakeryShareDoc> {
+    const decision =
+      (await this.deps.store.get(day)) ?? (await this.deps.store.decide(await this.#decide(day)));
+    if (decision.paidAt !== null) return decision;
+    let paid = 0;
+    for (const member of decision.recipients) {
+      if (decision.share <= 0) break;
+      const ok = await this.deps.economy.tryFromHouse(member, {
+        opId: `${BAKERY_SHARE_TASK}:${day}:${member}`,
+        amount: decision.share,
+        kind: COOKIE_KINDS.bakeryShare,
+        source: 'system',
+      });
+      // The vault reached its reserve meanwhile (a big win): what is left stays in it.
+      if (!ok) break;
+      paid++;
+    }
+    await this.deps.store.markPaid(day, paid, this.deps.clock.now());
+    this.deps.log.info(
+      { event: 'cookies.bakery_share', day, share: decision.share, paid },
+      'bakery share paid',
+    );
+    return { ...decision, paid, paidAt: this.deps.clock.now() };
+  }
+
+  async #decide(day: string): Promise<BakeryShareDoc> {
+    const since = new Date(`${day}T00:00:00Z`);
+    const until = new Date(since.getTime() + DAY_MS);
+    const c = this.deps.runtimeConfig;
+    const [pct, targetX, flows, recipients, vault] = await Promise.all([
+      c.get('cookies.bakery_share_pct'),
+      c.get('cookies.bakery_share_above_reserve_x'),
+      this.deps.economy.flows(since, until),
+      this.deps.economy.membersWith(COOKIE_KINDS.collect, since, until),
+      this.deps.economy.balance(this.deps.economy.house),
+    ]);
+    let houseTake = 0;
+    for (const [kind, t] of flows.house) if (!NOT_TAKEN.has(kind)) houseTake += t.in - t.out;
+    const target = this.deps.reserve * targetX;
+    const { pool, share } = bakeryPool({ houseTake, vault, target, pct, recipients: recipients.length });
+    return {
+      _id: day,
+      houseTake,
+      vault,
+      target,
+      pool,
+      share,
+      recipients: share > 0 ? recipients : [],
+      decidedAt: this.deps.clock.now(),
+      paidAt: null,
+      paid: 0,
+    };
+  }
+
+  /** The daily task; `onShared` tells the community (the bakery's channel), in `locale`. */
+  tasks(onShared: (shared: BakeryShareDoc, locale: string) => Promise<void>): TaskHandler[] {
+    const payload = z.object({ day: z.string(), locale: z.string().default('en') });
+    return [
+      defineTask(BAKERY_SHARE_TASK, payload, async ({ day, locale }) => {
+        const before = await this.deps.store.get(day);
+        const shared = await this.share(day);
+        // Told once: by the run that paid. A run after a crash past the payments tells nobody.
+        if (before?.paidAt == null && shared.paid > 0) await onShared(shared, locale);
+      }),
+    ];
+  }
+}
