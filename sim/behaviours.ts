@@ -57,9 +57,21 @@ export const behavioursSchema = z.object({
     /** Cookies the operator puts in the vault at the start, and the reserve it must keep. */
     vaultFund: z.number().int().min(0),
     reserve: z.number().int().min(0),
-    /** Moderators' event prizes: so many grants a day to members active that day. */
-    cookieGrantsPerDay: z.object({ count: z.number().int().min(0), amount: z.number().int().min(1) }),
-    placeGrantsPerDay: z.object({ count: z.number().int().min(0), points: z.number().int().min(1) }),
+    /**
+     * Moderators' event prizes: so many grants a day to members active that day; with
+     * `perMembers`, that many for every `perMembers` members (a server of a tenth the size
+     * runs a tenth of the events; a fraction is a chance of one more).
+     */
+    cookieGrantsPerDay: z.object({
+      count: z.number().int().min(0),
+      amount: z.number().int().min(1),
+      perMembers: z.number().int().min(1).optional(),
+    }),
+    placeGrantsPerDay: z.object({
+      count: z.number().int().min(0),
+      points: z.number().int().min(1),
+      perMembers: z.number().int().min(1).optional(),
+    }),
     /**
      * An admin rerolls the hunt's target every so many days (at midnight; 0: never): a new
      * revision, where every hunter's best starts again and score progress pays again.

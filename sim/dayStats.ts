@@ -2,7 +2,7 @@ import type { Db } from 'mongodb';
 import type { Collections } from '../src/db/collections.js';
 import type { Assembly } from '../src/features/assemble.js';
 import type { BotDeps } from '../src/interactions/types.js';
-import { checkInvariants } from '../utils/ledger/invariants.js';
+import type { InvariantCheckpoint } from '../utils/ledger/invariants.js';
 import type { KindTotal } from '../utils/ledger/ledger.js';
 import type { Agent } from './agent.js';
 import { gini } from './gini.js';
@@ -22,21 +22,32 @@ export interface DayStats {
   houseFlows: Map<string, KindTotal>;
   placeFlows: Map<string, KindTotal>;
   violations: string[];
+  /** Wall time of the day's end-of-day checks and reads, in ms (the rest of the day is play). */
+  checkMs: number;
 }
 
 /** The economy at the end of day `day` (from 0), with the ledger's and every feature's invariants checked. */
 export async function endOfDay(
-  bot: { deps: BotDeps; db: Db; cols: Collections; assembly: Assembly },
+  bot: { deps: BotDeps; db: Db; cols: Collections; assembly: Assembly; checkpoint: InvariantCheckpoint },
   agents: Agent[],
   hunting: HuntSide,
   day: number,
   dayStart: number,
 ): Promise<DayStats> {
   const { deps, db, assembly } = bot;
+  const started = performance.now();
   await deps.ledger.flush();
   const balances = await Promise.all(agents.map((a) => deps.ledger.balanceOf('cookies', a.id)));
-  const report = await checkInvariants(bot.cols);
-  const features = await assembly.checkInvariants(db, deps.config, deps.ledger, deps.clock.now());
+  // From the last checkpoint: only the day's events are read (a full check ends the run).
+  const report = await bot.checkpoint.check(new Date(deps.clock.now().getTime() + 1));
+  // Each feature's books for what ended today and what is still open.
+  const features = await assembly.checkInvariants(
+    db,
+    deps.config,
+    deps.ledger,
+    deps.clock.now(),
+    new Date(dayStart),
+  );
   const since = new Date(dayStart);
   const until = new Date(dayStart + DAY_MS);
   const cookies = await deps.ledger.queries.flowsByKind('cookies', since, until);
@@ -54,5 +65,6 @@ export async function endOfDay(
     houseFlows: cookies.house,
     placeFlows: place.members,
     violations: [...report.problems, ...features],
+    checkMs: performance.now() - started,
   };
 }

@@ -19,7 +19,7 @@ import { type Behaviours, loadBehaviours } from './behaviours.js';
 import { figuresOf, matrixLine, type SizeFigures, writeMatrix } from './matrix.js';
 import { writeReport } from './report.js';
 import { runSimulation, SettingRefused } from './run.js';
-import { summarize, summaryLine } from './summary.js';
+import { speedLine, summarize, summaryLine } from './summary.js';
 
 /** A greedy strategy's figure rests on at least so many members over the seeds of a size. */
 const MIN_MEMBERS_PER_STRATEGY = 5;
@@ -104,6 +104,8 @@ async function runMatrix(
 
 const started = performance.now();
 let dayStarted = started;
+/** Each day's wall time (play and checks), to show that a day costs the same at day 30 as at day 1. */
+const dayTimes: number[] = [];
 const result = await runSimulation({
   behaviours,
   days,
@@ -114,8 +116,9 @@ const result = await runSimulation({
   profileDb: values['profile-db'],
   onDay: (d, slowest) => {
     console.log(
-      `day ${d.day}: supply ${d.supply} vault ${d.vault} gini ${d.gini.toFixed(3)} active ${d.activeAgents} pixels ${d.pixels} violations ${d.violations.length} (${((performance.now() - dayStarted) / 1000).toFixed(0)} s)`,
+      `day ${d.day}: supply ${d.supply} vault ${d.vault} gini ${d.gini.toFixed(3)} active ${d.activeAgents} pixels ${d.pixels} violations ${d.violations.length} (${((performance.now() - dayStarted) / 1000).toFixed(1)} s, checks ${(d.checkMs / 1000).toFixed(1)} s)`,
     );
+    dayTimes.push(performance.now() - dayStarted);
     dayStarted = performance.now();
     for (const problem of d.violations) console.log(`  violation: ${problem}`);
     for (const c of slowest ?? []) {
@@ -138,5 +141,6 @@ const report = await writeReport(values.out, result, summary, {
   settings,
 });
 console.log(`report: ${report} (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+console.log(speedLine(dayTimes));
 console.log(summaryLine(summary));
 process.exit(summary.violations === 0 ? 0 : 1);

@@ -1,6 +1,6 @@
 import type { Agent } from './agent.js';
 import type { Behaviours } from './behaviours.js';
-import { pick, uniform } from './random.js';
+import { chance, pick, uniform } from './random.js';
 import type { SimContext } from './simContext.js';
 
 type Operator = Behaviours['operator'];
@@ -30,6 +30,17 @@ export async function fundVault(ctx: SimContext, operator: Operator): Promise<vo
   });
 }
 
+/** How many prizes today: `count`, or `count` per `perMembers` members (a fraction is a chance of one more). */
+function prizesToday(
+  ctx: SimContext,
+  grants: { count: number; perMembers?: number | undefined },
+  members: number,
+): number {
+  if (grants.perMembers === undefined) return grants.count;
+  const expected = (grants.count * members) / grants.perMembers;
+  return Math.floor(expected) + (chance(ctx.rng, expected - Math.floor(expected)) ? 1 : 0);
+}
+
 /** Moderators' prizes at noon, to members who play today. */
 export async function noonPrizes(
   ctx: SimContext,
@@ -41,7 +52,7 @@ export async function noonPrizes(
   const today = agents.filter((a) => a.session);
   if (today.length === 0) return;
   const { cookieGrantsPerDay: cookies, placeGrantsPerDay: place } = operator;
-  for (let i = 0; i < cookies.count; i++) {
+  for (let i = 0; i < prizesToday(ctx, cookies, agents.length); i++) {
     await attempts.try('grant cookies', () =>
       deps.services.cookies.grant({
         opId: `sim.grant.cookies:${now}:${i}`,
@@ -52,7 +63,7 @@ export async function noonPrizes(
       }),
     );
   }
-  for (let i = 0; i < place.count; i++) {
+  for (let i = 0; i < prizesToday(ctx, place, agents.length); i++) {
     await attempts.try('grant points', () =>
       deps.services.place.grant({
         opId: `sim.grant.place:${now}:${i}`,

@@ -6,6 +6,7 @@ import type { Assembly } from '../src/features/assemble.js';
 import type { BotDeps } from '../src/interactions/types.js';
 import type { Rng } from '../src/rng.js';
 import { advanceRunningTasks } from '../src/scheduler/scheduler.js';
+import { checkInvariants, InvariantCheckpoint } from '../utils/ledger/invariants.js';
 import { type Agent, type GreedyFloor, linkWorkers, makeAgents, planDay } from './agent.js';
 import { Attempts } from './attempts.js';
 import type { Behaviours } from './behaviours.js';
@@ -59,6 +60,7 @@ class Simulation {
   /** When day 1 began. */
   #start = 0;
   #vaultMin = Number.POSITIVE_INFINITY;
+  readonly #checkpoint: InvariantCheckpoint;
   /** When the next durable timer is due (read again after every step with actions). */
   #nextDue: number | null = null;
 
@@ -71,6 +73,7 @@ class Simulation {
       settings: UNREAD_SETTINGS,
     };
     this.#ctx = ctx;
+    this.#checkpoint = new InvariantCheckpoint(options.cols);
     this.#agents = makeAgents(options.behaviours, options.agents, options.rng, options.greedyFloor);
     const members = new Map<string, Agent>();
     for (const agent of this.#agents) members.set(agent.id, agent);
@@ -100,12 +103,28 @@ class Simulation {
         await this.#step(now, step === 0);
       }
       await this.#advanceTo(dayStart + DAY_MS);
-      const stats = await endOfDay(this.#o, this.#agents, hunting, day, dayStart);
+      const stats = await endOfDay(
+        { ...this.#o, checkpoint: this.#checkpoint },
+        this.#agents,
+        hunting,
+        day,
+        dayStart,
+      );
       days.push(stats);
       this.#o.onDay?.(stats);
     }
     await table.close();
     await deps.ledger.flush();
+    // The daily checks read from a checkpoint; the run ends with one over the whole history.
+    const full = await checkInvariants(this.#o.cols);
+    const features = await this.#o.assembly.checkInvariants(
+      this.#o.db,
+      deps.config,
+      deps.ledger,
+      clock.now(),
+    );
+    const last = days.at(-1);
+    if (last) last.violations.push(...[...full.problems, ...features].map((p) => `full check: ${p}`));
     // Since day 1 began: the opening savings are not something the run earned.
     const totals = await memberTotals(deps, this.#agents, new Date(start));
     return {

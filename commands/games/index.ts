@@ -8,7 +8,7 @@ import { seedSource } from '../../utils/games/fairness.js';
 import { FairnessStore } from '../../utils/games/fairnessStore.js';
 import { GameService } from '../../utils/games/gameService.js';
 import { GAMES_MESSAGES } from '../../utils/games/messages.js';
-import { RoundStore } from '../../utils/games/roundStore.js';
+import { type RoundDoc, RoundStore } from '../../utils/games/roundStore.js';
 import { GAMES_SETTINGS } from '../../utils/games/settings.js';
 import { holdsByOwner, openOnes, postedTo } from '../../utils/holds/invariants.js';
 import { VaultService } from '../../utils/vault/vaultService.js';
@@ -69,10 +69,12 @@ export const gamesFeature: Feature = {
         });
     }),
   // An ended round holds nothing, and paid its member exactly the payout it recorded.
-  async checkInvariants(db) {
-    const holds = await holdsByOwner(db, 'game');
+  async checkInvariants(db, _config, _ledger, _now, since) {
+    const ended: RoundDoc[] = [];
+    for await (const round of new RoundStore(db).ended(since)) ended.push(round);
+    const holds = await holdsByOwner(db, 'game', since ? ended.map((r) => r._id) : undefined);
     const problems: string[] = [];
-    for await (const round of new RoundStore(db).ended()) {
+    for (const round of ended) {
       const own = holds.get(round._id);
       if (!own) continue; // a round from before holds
       const open = openOnes(own);

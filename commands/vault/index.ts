@@ -54,10 +54,11 @@ export const vaultFeature: Feature = {
         });
     }),
   // A settled heist holds nothing, and paid its crew exactly the loot it recorded.
-  async checkInvariants(db) {
-    const holds = await holdsByOwner(db, 'heist');
+  async checkInvariants(db, _config, _ledger, _now, since) {
+    const settled = await new HeistStore(db).settled(since);
+    const holds = await holdsByOwner(db, 'heist', since ? settled.map((h) => h._id) : undefined);
     const problems: string[] = [];
-    for (const heist of await new HeistStore(db).settled()) {
+    for (const heist of settled) {
       const own = holds.get(heist._id);
       if (!own) continue; // a heist from before holds
       const open = openOnes(own);

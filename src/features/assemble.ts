@@ -20,7 +20,13 @@ export interface Assembly {
   messages: Readonly<Record<string, Messages>>;
   ensureIndexes(db: Db): Promise<void>;
   /** Every feature's own invariants (beyond the ledger's), as a list of problems. */
-  checkInvariants(db: Db, config: Config, ledger: MoneyLayer['ledger'], now?: Date): Promise<string[]>;
+  checkInvariants(
+    db: Db,
+    config: Config,
+    ledger: MoneyLayer['ledger'],
+    now?: Date,
+    since?: Date,
+  ): Promise<string[]>;
   /** The settings with the defaults the configuration chooses (DEFAULT_PLACE_PIXEL_COST, …). */
   settingsFor(config: Config): SettingsCatalog;
   createServices(infra: FeatureInfra): FeatureServices;
@@ -95,10 +101,10 @@ export function assembleFeatures(features: readonly Feature[]): Assembly {
       }
       return catalog as SettingsCatalog;
     },
-    async checkInvariants(db, config, ledger, now = new Date()) {
+    async checkInvariants(db, config, ledger, now = new Date(), since) {
       // In the registry's order: money in play first (the money layer), then each feature's books.
       const found = await Promise.all(
-        features.map((f) => f.checkInvariants?.(db, config, ledger, now) ?? []),
+        features.map((f) => f.checkInvariants?.(db, config, ledger, now, since) ?? []),
       );
       return found.flat();
     },

@@ -74,9 +74,17 @@ export interface Feature {
   /**
    * Checks of the feature's own books, run by `npm run check:invariants` (problems, or none):
    * what each owner of money in play recorded against what its holds and pot hold. `now` is
-   * the clock the books were written by.
+   * the clock the books were written by. With `since` (a checkpoint: the economy simulation's
+   * daily check), only what ended or changed since then and what is still open: a check that
+   * costs a day's activity, not the whole history.
    */
-  checkInvariants?(db: Db, config: Config, ledger: MoneyLayer['ledger'], now: Date): Promise<string[]>;
+  checkInvariants?(
+    db: Db,
+    config: Config,
+    ledger: MoneyLayer['ledger'],
+    now: Date,
+    since?: Date,
+  ): Promise<string[]>;
   /** Its explanation in /help, gathered by the help feature (`commandsFrom`). */
   guide?: HelpGuide;
   createServices?(infra: FeatureInfra): Partial<FeatureServices>;

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { checkInvariants } from '../../utils/ledger/invariants.js';
+import { ManualClock } from '../../src/clock.js';
+import { checkInvariants, InvariantCheckpoint } from '../../utils/ledger/invariants.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
 import { makeLedger, seedBalance } from '../support/ledgerHarness.js';
 import { PROCESS_TEST_TIMEOUT_MS, runNode } from '../support/nodeProcess.js';
@@ -63,5 +64,42 @@ describe('the invariant checker', () => {
     expect(stdout).toContain('DIFFERENCE cookies/bo: stored balance 35, events explain 30');
     expect(stdout).toContain('invariants: 2 difference(s)');
     expect(code).toBe(1);
+  });
+});
+
+describe("the invariant check from a checkpoint (the simulation's daily check)", () => {
+  beforeEach(() => clearDatabase(t.db));
+
+  it('GIVEN three days of transfers, each checked from the last checkpoint THEN each report equals the full check, and a balance changed behind the ledger on day 3 is found', async () => {
+    const clock = new ManualClock(new Date('2026-01-01T00:00:00Z'));
+    const ledger = makeLedger(t.cols, { clock });
+    const checkpoint = new InvariantCheckpoint(t.cols);
+    await seedBalance(ledger, 'ada', 1_000);
+    for (let day = 1; day <= 3; day++) {
+      for (let i = 0; i < 5; i++) {
+        clock.advance(3_600_000);
+        await ledger.transfer({
+          opId: `give-${day}-${i}`,
+          currency: 'cookies',
+          from: i % 2 === 0 ? 'ada' : 'bo',
+          to: i % 2 === 0 ? 'bo' : 'cy',
+          amount: 10,
+          kind: 'give',
+        });
+      }
+      await ledger.flush();
+      if (day === 3) await t.cols.cookies.updateOne({ _id: 'cy' }, { $inc: { cookies: 7 } });
+      const daily = await checkpoint.check(new Date(clock.now().getTime() + 1));
+      const full = await checkInvariants(t.cols);
+      expect(daily).toEqual(full);
+      expect(daily.problems).toEqual(
+        day === 3
+          ? [
+              'cookies/cy: stored balance 67, events explain 60',
+              'cookies: balances total 1007, minted 1000 - burned 0 = 1000',
+            ]
+          : [],
+      );
+    }
   });
 });

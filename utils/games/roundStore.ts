@@ -77,8 +77,12 @@ export class RoundStore {
   }
 
   /** Every round that ended (the checker). */
-  ended(): AsyncIterable<RoundDoc> {
-    return this.#rounds.find({ status: { $in: ['settled', 'refunded'] } });
+  /** Every ended round; with `since`, those that ended since then. */
+  ended(since?: Date): AsyncIterable<RoundDoc> {
+    return this.#rounds.find({
+      status: { $in: ['settled', 'refunded'] },
+      ...(since ? { settledAt: { $gte: since } } : {}),
+    });
   }
 
   /** The member's most recent round. */

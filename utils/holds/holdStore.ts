@@ -107,8 +107,8 @@ export class HoldStore {
   }
 
   /** Every hold of one owner kind (the checker). */
-  ofKind(kind: string): AsyncIterable<HoldDoc> {
-    return this.#holds.find({ 'owner.kind': kind });
+  ofKind(kind: string, owners?: string[]): AsyncIterable<HoldDoc> {
+    return this.#holds.find({ 'owner.kind': kind, ...(owners ? { 'owner.id': { $in: owners } } : {}) });
   }
 
   /** Every hold not yet ended (the checker). */
@@ -117,7 +117,11 @@ export class HoldStore {
   }
 
   /** Every hold, for the checker's comparison of hold accounts with hold states. */
-  all(): AsyncIterable<HoldDoc> {
-    return this.#holds.find({});
+  all(since?: Date): AsyncIterable<HoldDoc> {
+    if (!since) return this.#holds.find({});
+    // From a checkpoint: the open ones and those that ended since.
+    return this.#holds.find({
+      $or: [{ state: { $in: [...OPEN_HOLD_STATES] } }, { endedAt: { $gte: since } }],
+    });
   }
 }

@@ -3,10 +3,13 @@ import type { Ledger } from '../ledger/ledger.js';
 import { type HoldDoc, HoldStore, OPEN_HOLD_STATES } from './holdStore.js';
 import { ENDED } from './holds.js';
 
-/** Every hold of one owner kind (ended ones too), by owner id: what a feature's checker holds against its books. */
-export async function holdsByOwner(db: Db, kind: string): Promise<Map<string, HoldDoc[]>> {
+/**
+ * Every hold of one owner kind (ended ones too), by owner id: what a feature's checker holds
+ * against its books. `owners`: only theirs (the owners a checkpointed check looks at).
+ */
+export async function holdsByOwner(db: Db, kind: string, owners?: string[]): Promise<Map<string, HoldDoc[]>> {
   const byOwner = new Map<string, HoldDoc[]>();
-  for await (const hold of new HoldStore(db).ofKind(kind)) {
+  for await (const hold of new HoldStore(db).ofKind(kind, owners)) {
     byOwner.set(hold.owner.id, [...(byOwner.get(hold.owner.id) ?? []), hold]);
   }
   return byOwner;
@@ -31,10 +34,16 @@ export function postedTo(holds: HoldDoc[] | undefined, account: string, kind?: s
  * says (its amount while held, nothing once ended), and no hold stays open past its deadline
  * plus `graceMs` (its timer should have ended it). Each problem names the hold and its owner.
  */
-export async function holdProblems(db: Db, ledger: Ledger, now: Date, graceMs: number): Promise<string[]> {
+export async function holdProblems(
+  db: Db,
+  ledger: Ledger,
+  now: Date,
+  graceMs: number,
+  since?: Date,
+): Promise<string[]> {
   const problems: string[] = [];
   const holds: HoldDoc[] = [];
-  for await (const hold of new HoldStore(db).all()) holds.push(hold);
+  for await (const hold of new HoldStore(db).all(since)) holds.push(hold);
   const balances = new Map<string, number>();
   for (const currency of ['cookies', 'place'] as const) {
     const accounts = holds.filter((h) => h.currency === currency && h.from !== null).map((h) => h.account);

@@ -18,6 +18,6 @@ export const moneyLayer: Feature = {
   name: 'ledger',
   messages: LEDGER_MESSAGES,
   errors: LEDGER_ERROR_MESSAGES,
-  checkInvariants: (db, config, ledger, now) =>
-    holdProblems(db, ledger, now, config.ledger.recoveryGraceMs + HOLD_GRACE_MS),
+  checkInvariants: (db, config, ledger, now, since) =>
+    holdProblems(db, ledger, now, config.ledger.recoveryGraceMs + HOLD_GRACE_MS, since),
 };

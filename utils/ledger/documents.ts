@@ -144,6 +144,8 @@ export async function ensureLedgerIndexes(db: Db): Promise<void> {
   const c = ledgerCollections(db);
   await Promise.all([
     c.ledgerEvents.createIndex({ opId: 1 }, { name: 'by_op' }),
+    // A day's flows (/admin economy, the bakery's share) and a checkpointed invariant check.
+    c.ledgerEvents.createIndex({ at: 1 }, { name: 'by_time' }),
     c.ledgerEvents.createIndex({ currency: 1, account: 1, at: -1 }, { name: 'by_account' }),
     c.ledgerEvents.createIndex({ currency: 1, account: 1, sequence: -1 }, { name: 'by_account_sequence' }),
     c.ledgerStuckOps.createIndex({ resolvedAt: 1 }, { name: 'open_first' }),

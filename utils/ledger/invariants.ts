@@ -1,6 +1,6 @@
 import type { Collections } from '../../src/db/collections.js';
 import { createBooks } from './books.js';
-import type { Currency } from './documents.js';
+import type { Currency, LedgerEventDoc } from './documents.js';
 
 export interface CurrencyTotals {
   /** Sum of all stored balances. */
@@ -32,21 +32,8 @@ interface Recomputed {
  * Recomputes every wallet from the audit events and the total supply (minted minus
  * burned), and compares both with the stored balances. Every difference is listed.
  */
-export async function checkInvariants(cols: Collections): Promise<InvariantReport> {
-  const problems: string[] = [];
-  const totals: Record<Currency, CurrencyTotals> = {
-    cookies: { balances: 0, minted: 0, burned: 0, accounts: 0 },
-    place: { balances: 0, minted: 0, burned: 0, accounts: 0 },
-  };
-  const { recomputed, transfers, eventCount } = await replayEvents(cols, totals);
-  checkTransfers(transfers, problems);
-  const fenceCount = await checkBooks(cols, recomputed, totals, problems);
-  checkSupply(totals, problems);
-
-  const stuck = await cols.ledgerStuckOps.find({ resolvedAt: null }).toArray();
-  for (const s of stuck) problems.push(`stuck operation ${s.opId} (attempt ${s.attempt}): ${s.problem}`);
-
-  return { ok: problems.length === 0, problems, totals, events: eventCount, fences: fenceCount };
+export function checkInvariants(cols: Collections): Promise<InvariantReport> {
+  return new InvariantCheckpoint(cols).check();
 }
 
 interface TransferLegs {
@@ -55,44 +42,72 @@ interface TransferLegs {
   legs: number;
 }
 
-/** Every wallet as the audit events explain it; adds up minted and burned, and each transfer's legs. */
-async function replayEvents(
-  cols: Collections,
-  totals: Record<Currency, CurrencyTotals>,
-): Promise<{
-  recomputed: Map<string, Recomputed>;
-  transfers: Map<string, TransferLegs>;
-  eventCount: number;
-}> {
-  const recomputed = new Map<string, Recomputed>();
-  const transfers = new Map<string, TransferLegs>();
-  let eventCount = 0;
-  for await (const event of cols.ledgerEvents.find({})) {
-    eventCount++;
+/**
+ * The same check, from a checkpoint: each call reads only the events recorded since the last
+ * one (by their time), adds them to what it recomputed before, and compares the result with
+ * every balance as `checkInvariants` does. What the events explain is kept in memory, so a
+ * day's check costs that day's events and the accounts, not the whole history. An event
+ * recorded later with an older time (a recovery rolling an old operation forward) is not
+ * read by a later call: the balance it changed then differs and is reported. The economy
+ * simulation checks this way every day and once in full at the end.
+ */
+export class InvariantCheckpoint {
+  readonly #recomputed = new Map<string, Recomputed>();
+  /** Transfers seen with fewer than both legs, or legs that disagree (complete ones are forgotten). */
+  readonly #transfers = new Map<string, TransferLegs>();
+  readonly #flows: Record<Currency, { minted: number; burned: number }> = {
+    cookies: { minted: 0, burned: 0 },
+    place: { minted: 0, burned: 0 },
+  };
+  #events = 0;
+  #from: Date | null = null;
+
+  constructor(private readonly cols: Collections) {}
+
+  /** Reads the events before `until` (all of them without it) not read yet, then checks the books. */
+  async check(until?: Date): Promise<InvariantReport> {
+    const at = {
+      ...(this.#from ? { $gte: this.#from } : {}),
+      ...(until ? { $lt: until } : {}),
+    };
+    for await (const event of this.cols.ledgerEvents.find(Object.keys(at).length > 0 ? { at } : {})) {
+      this.#fold(event);
+    }
+    if (until) this.#from = until;
+    const problems: string[] = [];
+    for (const [opId, t] of this.#transfers) {
+      if (t.legs !== 2 || t.debit !== t.credit) {
+        problems.push(`transfer ${opId}: ${t.legs} event(s), debited ${t.debit}, credited ${t.credit}`);
+      } else this.#transfers.delete(opId);
+    }
+    const totals: Record<Currency, CurrencyTotals> = {
+      cookies: { balances: 0, ...this.#flows.cookies, accounts: 0 },
+      place: { balances: 0, ...this.#flows.place, accounts: 0 },
+    };
+    const fenceCount = await checkBooks(this.cols, this.#recomputed, totals, problems);
+    checkSupply(totals, problems);
+    const stuck = await this.cols.ledgerStuckOps.find({ resolvedAt: null }).toArray();
+    for (const s of stuck) problems.push(`stuck operation ${s.opId} (attempt ${s.attempt}): ${s.problem}`);
+    return { ok: problems.length === 0, problems, totals, events: this.#events, fences: fenceCount };
+  }
+
+  #fold(event: LedgerEventDoc): void {
+    this.#events++;
     const key = `${event.currency}/${event.account}`;
-    const r = recomputed.get(key) ?? { balance: 0, earned: 0, spent: 0, placements: 0 };
+    const r = this.#recomputed.get(key) ?? { balance: 0, earned: 0, spent: 0, placements: 0 };
     r.balance += event.delta;
     if (event.delta > 0) r.earned += event.delta;
     else r.spent -= event.delta;
     r.placements += event.placements;
-    recomputed.set(key, r);
-    if (event.type === 'credit') totals[event.currency].minted += event.delta;
-    if (event.type === 'debit') totals[event.currency].burned -= event.delta;
+    this.#recomputed.set(key, r);
+    if (event.type === 'credit') this.#flows[event.currency].minted += event.delta;
+    if (event.type === 'debit') this.#flows[event.currency].burned -= event.delta;
     if (event.type === 'transfer') {
-      const t = transfers.get(event.opId) ?? { debit: 0, credit: 0, legs: 0 };
+      const t = this.#transfers.get(event.opId) ?? { debit: 0, credit: 0, legs: 0 };
       t.legs++;
       if (event.leg === 'debit') t.debit -= event.delta;
       else t.credit += event.delta;
-      transfers.set(event.opId, t);
-    }
-  }
-  return { recomputed, transfers, eventCount };
-}
-
-function checkTransfers(transfers: Map<string, TransferLegs>, problems: string[]): void {
-  for (const [opId, t] of transfers) {
-    if (t.legs !== 2 || t.debit !== t.credit) {
-      problems.push(`transfer ${opId}: ${t.legs} event(s), debited ${t.debit}, credited ${t.credit}`);
+      this.#transfers.set(event.opId, t);
     }
   }
 }

@@ -56,8 +56,11 @@ export class HeistStore {
   }
 
   /** Every heist that paid out (the checker). */
-  settled(): Promise<HeistDoc[]> {
-    return this.#heists.find({ status: 'settled' }).toArray();
+  /** Every settled heist; with `since`, those settled since then. */
+  settled(since?: Date): Promise<HeistDoc[]> {
+    return this.#heists
+      .find({ status: 'settled', ...(since ? { settledAt: { $gte: since } } : {}) })
+      .toArray();
   }
 
   latest(): Promise<HeistDoc | null> {
