@@ -5,6 +5,7 @@
  * when any text is cut or overflows its box.
  */
 import { canvasScenes } from './canvasScenes.js';
+import { economyScenes } from './economyScenes.js';
 import { leaderboardScenes, profileScenes } from './memberScenes.js';
 import type { ImageScene } from './sceneKit.js';
 
@@ -12,5 +13,5 @@ export type { ImageScene } from './sceneKit.js';
 
 /** Every image the bot makes. */
 export function imageScenes(): ImageScene[] {
-  return [...profileScenes(), ...leaderboardScenes(), ...canvasScenes()];
+  return [...profileScenes(), ...leaderboardScenes(), ...canvasScenes(), ...economyScenes()];
 }

@@ -4,15 +4,22 @@ import { localized } from '../../src/i18n/definitions.js';
 import { defineCommand } from '../../src/interactions/defineCommand.js';
 import type { CommandModule } from '../../src/interactions/types.js';
 import { AuditLog } from '../../utils/admin/auditLog.js';
+import { EconomyHealth } from '../../utils/admin/economyHealth.js';
+import { EconomyStore } from '../../utils/admin/economyStore.js';
 import { ADMIN_MESSAGES } from '../../utils/admin/messages.js';
 import { ADMIN_SETTINGS } from '../../utils/admin/settings.js';
 import { cleanupInactive } from './cleanup.js';
+import { economyHealth } from './economyHealth.js';
 import { runtimeSet } from './runtimeSet.js';
 import { runtimeShow } from './runtimeShow.js';
 
 const runtime: AdminGroup = {
   ...localized(ADMIN_MESSAGES, 'commands.runtime'),
   subcommands: [runtimeShow, runtimeSet],
+};
+const economy: AdminGroup = {
+  ...localized(ADMIN_MESSAGES, 'commands.economy'),
+  subcommands: [economyHealth],
 };
 const cleanup: AdminGroup = {
   ...localized(ADMIN_MESSAGES, 'commands.cleanup'),
@@ -21,10 +28,10 @@ const cleanup: AdminGroup = {
 
 /**
  * `/admin`: the runtime settings first, then every feature's groups in the registry's order,
- * then the cleanup. Two groups with one name would shadow each other's handlers: refused.
+ * then the economy's health and the cleanup. Two groups with one name would shadow each other's handlers: refused.
  */
 export function adminCommand(features: readonly Feature[]): CommandModule {
-  const groups = [runtime, ...features.flatMap((f) => f.adminGroups ?? []), cleanup];
+  const groups = [runtime, ...features.flatMap((f) => f.adminGroups ?? []), economy, cleanup];
   const names = new Set<string>();
   for (const { name } of groups) {
     if (names.has(name)) throw new Error(`admin group ${name} is declared twice`);
@@ -46,6 +53,13 @@ export const adminFeature: Feature = {
   commandsFrom: (features) => [adminCommand(features)],
   messages: ADMIN_MESSAGES,
   settings: ADMIN_SETTINGS,
-  createServices: (infra) => ({ admin: new AuditLog(infra) }),
+  createServices: (infra) => ({
+    admin: new AuditLog(infra),
+    economy: new EconomyHealth({
+      ...infra,
+      store: new EconomyStore(infra.db),
+      reserve: infra.config.ledger.houseMinReserve,
+    }),
+  }),
   tasks: (deps) => deps.services.admin.tasks(),
 };

@@ -29,6 +29,7 @@ describe('/admin from the features', () => {
       'vault',
       'place',
       'hunt',
+      'economy',
       'cleanup',
     ]);
     // The button families keep their ids, so confirmations already posted still work.
@@ -51,7 +52,13 @@ describe('/admin from the features', () => {
     ]);
     expect(commands.map((c) => c.data.name)).toEqual(['admin', 'other']);
     const admin = commands[0];
-    expect(admin?.data.options?.map((o) => o.name)).toEqual(['runtime', 'alpha', 'beta', 'cleanup']);
+    expect(admin?.data.options?.map((o) => o.name)).toEqual([
+      'runtime',
+      'alpha',
+      'beta',
+      'economy',
+      'cleanup',
+    ]);
     expect(Object.keys(admin?.handlers ?? {})).toContain('beta go');
     expect(admin?.components.map((c) => c.family)).toEqual(['a.confirm']);
   });

@@ -39,6 +39,18 @@ export class LedgerQueries {
     return docs.map((doc) => ({ account: doc._id, balance: readBalance(book, doc) }));
   }
 
+  /** Every member's positive balance (not the vault's, a pot's or a hold's): the supply and its spread. */
+  async memberBalances(currency: OperationSpec['currency']): Promise<number[]> {
+    const book = this.#books[currency];
+    const field = book.balanceField;
+    const docs = await book.collection
+      .find({ _id: this.#memberIds(), [field]: { $gt: 0 } } as Filter<BalanceDoc>, {
+        projection: { [field]: 1 },
+      })
+      .toArray();
+    return docs.map((doc) => readBalance(book, doc));
+  }
+
   /** A Place wallet as stored: balance, lifetime earned and spent (milli-points), placements. */
   async placeWallet(
     identity: string,
