@@ -16,6 +16,7 @@ export const README_SHOTS: Readonly<Record<string, string>> = {
   'web-phone-390x844.png': 'web/phone-en-paint-in.png',
   'web-phone-de-390x844.png': 'web/phone-de-paint-in.png',
   'web-used-link-de.png': 'web/desktop-de-used-link-out.png',
+  'economy-de.png': 'images/economy-month-de.png',
 };
 
 /** Copies README's pictures from the shots just taken into `docsDir`. */

@@ -2,10 +2,10 @@ import type { Db } from 'mongodb';
 import type { Collections } from '../src/db/collections.js';
 import type { Assembly } from '../src/features/assemble.js';
 import type { BotDeps } from '../src/interactions/types.js';
+import { gini } from '../utils/admin/economyHealth.js';
 import type { InvariantCheckpoint } from '../utils/ledger/invariants.js';
 import type { KindTotal } from '../utils/ledger/ledger.js';
 import type { Agent } from './agent.js';
-import { gini } from './gini.js';
 import type { HuntSide } from './huntSide.js';
 import { DAY_MS, HOUR_MS } from './time.js';
 

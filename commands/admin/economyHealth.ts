@@ -94,8 +94,9 @@ function tableRows(report: EconomyReport, week: EconomyDay[], i18n: Translator):
   };
   const lowest = (days: EconomyDay[]) => {
     const min = Math.min(...days.map((d) => d.vault));
-    const times = report.reserve > 0 ? i18n.number(round(min / report.reserve, 1)) : '–';
-    return t('vaultLowest', { vault: i18n.number(min), times });
+    // No reserve set: the vault alone (a multiple of nothing says nothing).
+    if (report.reserve <= 0) return i18n.number(min);
+    return t('vaultLowest', { vault: i18n.number(min), times: i18n.number(round(min / report.reserve, 1)) });
   };
   const flow = (sign: 1 | -1) => (days: EconomyDay[]) =>
     i18n.number(

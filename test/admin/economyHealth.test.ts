@@ -20,6 +20,8 @@ describe('the economy health figures', () => {
   it('GIVEN balances THEN Gini is 0 when all hold the same and near 1 when one holds all', () => {
     expect(gini([100, 100, 100])).toBe(0);
     expect(gini([0, 0, 0, 1_000])).toBeCloseTo(0.75, 6);
+    expect(gini([1, 2, 3, 4])).toBeCloseTo(0.25, 6);
+    expect(gini([])).toBe(0);
   });
 
   it('GIVEN a supply from 1,000 to 1,210 over two days THEN it grew 10 % a day', () => {

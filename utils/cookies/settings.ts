@@ -37,10 +37,10 @@ export const COOKIES_SETTINGS = defineSettings('cookies', {
   steal_fine_min: wholeNumberSetting(d('steal_fine_min'), 20, 0, 1_000_000_000),
   steal_fine_max: wholeNumberSetting(d('steal_fine_max'), 1_000, 0, 1_000_000_000),
   steal_allowance_pct: wholeNumberSetting(d('steal_allowance_pct'), 50, 0, 1_000),
+  steal_allowance_max: wholeNumberSetting(d('steal_allowance_max'), 1_000, 0, 1_000_000_000),
   bakery_share_pct: wholeNumberSetting(d('bakery_share_pct'), 80, 0, 100),
   bakery_share_above_reserve_x: wholeNumberSetting(d('bakery_share_above_reserve_x'), 3, 1, 1_000),
   bakery_channel: channelSetting(d('bakery_channel')),
-  steal_allowance_max: wholeNumberSetting(d('steal_allowance_max'), 1_000, 0, 1_000_000_000),
 });
 
 declare module '../../src/runtimeConfig/settings.js' {
