@@ -136,6 +136,16 @@ export class Scheduler {
     return created;
   }
 
+  /**
+   * Drops a planned task that is no longer needed (a hold that ended before its timer): only
+   * while it is due and nobody holds its lease; one already running finishes as planned. The
+   * task's handler must still be harmless when it runs anyway (it is, by the contract above).
+   */
+  async cancel(id: string): Promise<boolean> {
+    const result = await this.deps.tasks.deleteOne({ _id: id, status: 'due', leaseOwner: null });
+    return result.deletedCount === 1;
+  }
+
   async get(id: string): Promise<DueTaskDoc | null> {
     return this.deps.tasks.findOne({ _id: id });
   }

@@ -46,6 +46,7 @@ describe('holds: money in play', () => {
     const held = await deps.holds.reserve(stake('h1'));
     expect(held.state).toBe('held');
     expect([await cookies(deps, ANN), await cookies(deps, held.account)]).toEqual([700, 300]);
+    expect(await deps.scheduler.get('holds.expire:h1')).not.toBeNull();
     const posted = await deps.holds.post('h1', [{ to: BEN, amount: 120, kind: 'games.payout' }], {
       rest: 'return',
     });
@@ -65,6 +66,8 @@ describe('holds: money in play', () => {
     expect([await cookies(deps, ANN), await cookies(deps, BEN), await cookies(deps, held.account)]).toEqual([
       880, 120, 0,
     ]);
+    // Ended, the hold needs its timer no more: it was dropped rather than left to wake for nothing.
+    expect(await deps.scheduler.get('holds.expire:h1')).toBeNull();
     await expectClean(deps, clock.now());
   });
 

@@ -6,6 +6,7 @@ import { defineTask, Scheduler } from '../../src/scheduler/scheduler.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
 import { PROCESS_TEST_TIMEOUT_MS, startNode } from '../support/nodeProcess.js';
 import type { SchedulerChildPlan } from '../support/schedulerChild.js';
+import { waitFor } from '../support/waitFor.js';
 
 const t = useTestDatabase('scheduler');
 const START = new Date('2026-06-01T10:00:00Z');
@@ -83,6 +84,35 @@ describe('durable timers', () => {
     await s.runDue();
     await s.runDue();
     expect((await runs.find().toArray()).map((r) => r.n)).toEqual([1]);
+  });
+
+  it('GIVEN a planned task cancelled THEN it never runs; one already claimed by a running process runs anyway', async () => {
+    const clock = new ManualClock(START);
+    const { s, runs } = scheduler('a', clock);
+    await s.schedule({ id: 'dropped', kind: 'test.record', dueAt: START, payload: { n: 1 } });
+    expect(await s.cancel('dropped')).toBe(true);
+    expect(await s.cancel('dropped')).toBe(false);
+    // Claimed by another process, which is running it: the cancel leaves it to finish.
+    const other = new Scheduler({ tasks: t.cols.dueTasks, clock, log: silentLogger }, { owner: 'b' });
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let started = false;
+    other.register([
+      defineTask('test.record', z.object({ n: z.number() }), async ({ n }, task) => {
+        started = true;
+        await gate;
+        await runs.insertOne({ task: task.id, owner: 'b', n });
+      }),
+    ]);
+    await s.schedule({ id: 'running', kind: 'test.record', dueAt: START, payload: { n: 2 } });
+    const running = other.runDue();
+    await waitFor(() => started, { what: 'the other process to start the task' });
+    expect(await s.cancel('running')).toBe(false);
+    release();
+    await running;
+    expect((await runs.find().toArray()).map((r) => r.n)).toEqual([2]);
   });
 
   it('GIVEN a failing handler THEN it is retried later and set aside after the last attempt', async () => {

@@ -265,10 +265,12 @@ export class Holds {
     const found = await this.deps.ledger.closeAccount(hold.currency, hold.account);
     if (found.closed) {
       return (
-        (await this.deps.store.move(hold._id, ['reserving'], {
-          state: endAs,
-          endedAt: this.deps.clock.now(),
-        })) ?? this.#hold(hold._id)
+        (await this.#ended(
+          await this.deps.store.move(hold._id, ['reserving'], {
+            state: endAs,
+            endedAt: this.deps.clock.now(),
+          }),
+        )) ?? this.#hold(hold._id)
       );
     }
     if (found.balance === 0) throw stillOpen(hold);
@@ -295,10 +297,12 @@ export class Holds {
       }
     }
     return (
-      (await this.deps.store.move(hold._id, ['posting'], {
-        state: 'posted',
-        endedAt: this.deps.clock.now(),
-      })) ?? this.#hold(hold._id)
+      (await this.#ended(
+        await this.deps.store.move(hold._id, ['posting'], {
+          state: 'posted',
+          endedAt: this.deps.clock.now(),
+        }),
+      )) ?? this.#hold(hold._id)
     );
   }
 
@@ -317,11 +321,25 @@ export class Holds {
       });
     }
     return (
-      (await this.deps.store.move(hold._id, ['voiding'], {
-        state: 'voided',
-        endedAt: this.deps.clock.now(),
-      })) ?? this.#hold(hold._id)
+      (await this.#ended(
+        await this.deps.store.move(hold._id, ['voiding'], {
+          state: 'voided',
+          endedAt: this.deps.clock.now(),
+        }),
+      )) ?? this.#hold(hold._id)
     );
+  }
+
+  /**
+   * A hold this call just ended needs its timer no more: dropped, so the scheduler does not
+   * claim, run and mark it for nothing. Best effort: a timer that stays (a failed delete, a
+   * run already under way) finds the hold ended and does nothing.
+   */
+  async #ended(hold: HoldDoc | null): Promise<HoldDoc | null> {
+    if (hold && ENDED.includes(hold.state)) {
+      await this.deps.scheduler.cancel(`${EXPIRE_TASK}:${hold._id}`).catch(() => false);
+    }
+    return hold;
   }
 
   async #hold(id: string): Promise<HoldDoc> {
