@@ -141,6 +141,10 @@ const report = await writeReport(values.out, result, summary, {
   settings,
 });
 console.log(`report: ${report} (${((performance.now() - started) / 1000).toFixed(0)} s)`);
-console.log(speedLine(dayTimes));
+console.log(
+  `${speedLine(dayTimes)} checks: day1=${((result.days[0]?.checkMs ?? 0) / 1000).toFixed(1)} s ` +
+    `day${result.days.length}=${((result.days.at(-1)?.checkMs ?? 0) / 1000).toFixed(1)} s ` +
+    `full_at_end=${(result.fullCheckMs / 1000).toFixed(1)} s`,
+);
 console.log(summaryLine(summary));
 process.exit(summary.violations === 0 ? 0 : 1);

@@ -9,6 +9,8 @@ export interface SimResult {
   /** The vault's lowest balance, checked every simulated hour, and the reserve. */
   vaultMin: number;
   reserve: number;
+  /** Wall time of the one full check at the end (what every day's check cost before checkpoints). */
+  fullCheckMs: number;
   /** Refusals by code (expected: cooldowns, limits, a poor member's bet). */
   refusals: Map<string, number>;
   actions: Map<string, number>;

@@ -116,6 +116,7 @@ class Simulation {
     await table.close();
     await deps.ledger.flush();
     // The daily checks read from a checkpoint; the run ends with one over the whole history.
+    const fullStarted = performance.now();
     const full = await checkInvariants(this.#o.cols);
     const features = await this.#o.assembly.checkInvariants(
       this.#o.db,
@@ -125,6 +126,7 @@ class Simulation {
     );
     const last = days.at(-1);
     if (last) last.violations.push(...[...full.problems, ...features].map((p) => `full check: ${p}`));
+    const fullCheckMs = performance.now() - fullStarted;
     // Since day 1 began: the opening savings are not something the run earned.
     const totals = await memberTotals(deps, this.#agents, new Date(start));
     return {
@@ -132,6 +134,7 @@ class Simulation {
       days,
       vaultMin: this.#vaultMin,
       reserve: deps.config.ledger.houseMinReserve,
+      fullCheckMs,
       refusals: this.#ctx.attempts.refusals,
       actions: this.#ctx.attempts.actions,
       ...totals,
