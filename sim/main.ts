@@ -78,19 +78,21 @@ async function runMatrix(
     const runs = [];
     for (let k = 0; k < seeds; k++) {
       const started = performance.now();
-      const run = summarize(
-        await runSimulation({
-          behaviours,
-          days,
-          agents: size,
-          seed: seed + k,
-          settings,
-          greedyFloor: { perStrategy: Math.ceil(MIN_MEMBERS_PER_STRATEGY / seeds) },
-        }),
-      );
+      const result = await runSimulation({
+        behaviours,
+        days,
+        agents: size,
+        seed: seed + k,
+        settings,
+        greedyFloor: { perStrategy: Math.ceil(MIN_MEMBERS_PER_STRATEGY / seeds) },
+      });
+      const run = summarize(result);
       console.log(
         `${summaryLine(run)} seed=${seed + k} (${((performance.now() - started) / 1000).toFixed(0)} s)`,
       );
+      // A violation is never only counted: each one is named, with its day.
+      for (const d of result.days)
+        for (const problem of d.violations) console.log(`  violation day ${d.day}: ${problem}`);
       runs.push(run);
     }
     figures.push(figuresOf(size, runs));
