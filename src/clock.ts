@@ -5,6 +5,18 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => new Date() };
 
+export const DAY_MS = 86_400_000;
+
+/** The UTC day of `at` as `2026-03-01`: how daily records are named (the bakery's share, the economy's days). */
+export function utcDay(at: Date | number): string {
+  return new Date(at).toISOString().slice(0, 10);
+}
+
+/** When the UTC day `day` (`2026-03-01`) begins. */
+export function startOfUtcDay(day: string): Date {
+  return new Date(`${day}T00:00:00Z`);
+}
+
 /** A clock that can be moved forward: `!wait` in the console, the simulation's days. */
 export interface SteerableClock extends Clock {
   advance(ms: number): void;

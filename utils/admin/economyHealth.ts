@@ -1,4 +1,4 @@
-import type { Clock } from '../../src/clock.js';
+import { type Clock, DAY_MS, startOfUtcDay, utcDay } from '../../src/clock.js';
 import { COOKIE_KINDS } from '../cookieEconomy.js';
 import type { KindTotal, Ledger } from '../ledger/ledger.js';
 import { PLACE_KINDS } from '../placeEconomy.js';
@@ -10,7 +10,6 @@ declare module '../../src/features/services.js' {
   }
 }
 
-const DAY_MS = 86_400_000;
 /** What the hunt pays (the Place points members earn by playing, not prizes or refunds). */
 const HUNT_KINDS = new Set<string>([PLACE_KINDS.progress, PLACE_KINDS.draw, PLACE_KINDS.time]);
 /** Funding the vault is the operator's, not the economy's: it is not a faucet members see. */
@@ -73,12 +72,12 @@ export class EconomyHealth {
   async report(days: number): Promise<EconomyReport> {
     const now = this.deps.clock.now();
     const todayStart = Math.floor(now.getTime() / DAY_MS) * DAY_MS;
-    const ids = Array.from({ length: days - 1 }, (_, i) => isoDay(todayStart - (days - 1 - i) * DAY_MS));
+    const ids = Array.from({ length: days - 1 }, (_, i) => utcDay(todayStart - (days - 1 - i) * DAY_MS));
     const kept = await this.deps.store.days(ids);
     const closed: EconomyDayDoc[] = [];
     for (const id of ids) closed.push(kept.get(id) ?? (await this.#sumAndKeep(id, now)));
     // Today so far, the present millisecond included.
-    const today = await this.#sum(isoDay(todayStart), new Date(now.getTime() + 1), now);
+    const today = await this.#sum(utcDay(todayStart), new Date(now.getTime() + 1), now);
     const { queries } = this.deps.ledger;
     const [balances, vault] = await Promise.all([
       queries.memberBalances('cookies'),
@@ -93,14 +92,13 @@ export class EconomyHealth {
   }
 
   async #sumAndKeep(id: string, now: Date): Promise<EconomyDayDoc> {
-    const start = Date.parse(`${id}T00:00:00Z`);
-    const day = await this.#sum(id, new Date(start + DAY_MS), now);
+    const day = await this.#sum(id, new Date(startOfUtcDay(id).getTime() + DAY_MS), now);
     await this.deps.store.keep(day);
     return day;
   }
 
   async #sum(id: string, until: Date, now: Date): Promise<EconomyDayDoc> {
-    const since = new Date(`${id}T00:00:00Z`);
+    const since = startOfUtcDay(id);
     const { queries } = this.deps.ledger;
     const [cookies, place] = await Promise.all([
       queries.flowsByKind('cookies', since, until),
@@ -146,8 +144,4 @@ function walkBack(days: EconomyDayDoc[], supplyNow: number, vaultNow: number): E
 
 function sum(values: readonly number[]): number {
   return values.reduce((s, v) => s + v, 0);
-}
-
-function isoDay(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Clock } from '../../src/clock.js';
+import { type Clock, DAY_MS, startOfUtcDay, utcDay } from '../../src/clock.js';
 import type { Locale } from '../../src/i18n/i18n.js';
 import type { Logger } from '../../src/logger.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
@@ -14,7 +14,6 @@ declare module '../../src/features/services.js' {
 }
 
 export const BAKERY_SHARE_TASK = 'cookies.bakery_share';
-const DAY_MS = 86_400_000;
 /** A day is shared this long after it ended: every collect and round of it is recorded by then. */
 const SHARE_AFTER_MS = 10 * 60_000;
 /** Flows into and out of the vault that are not the members' play: funding and the share itself. */
@@ -29,11 +28,6 @@ interface BakeryShareDeps {
   log: Logger;
   /** The vault's minimum reserve (HOUSE_MIN_RESERVE_COOKIES). */
   reserve: number;
-}
-
-/** The UTC day of `at`, as the share's id names it. */
-export function dayOf(at: Date): string {
-  return at.toISOString().slice(0, 10);
 }
 
 /**
@@ -73,9 +67,9 @@ export class BakeryShare {
    * could not be planned is planned by the next collect.
    */
   async plan(now: Date, locale: Locale): Promise<void> {
-    const day = dayOf(now);
+    const day = utcDay(now);
     if (this.#planned === day) return;
-    const dayEnd = Date.parse(`${day}T00:00:00Z`) + DAY_MS;
+    const dayEnd = startOfUtcDay(day).getTime() + DAY_MS;
     try {
       await this.deps.scheduler.schedule({
         id: `${BAKERY_SHARE_TASK}:${day}`,
@@ -119,7 +113,7 @@ export class BakeryShare {
   }
 
   async #decide(day: string): Promise<BakeryShareDoc> {
-    const since = new Date(`${day}T00:00:00Z`);
+    const since = startOfUtcDay(day);
     const until = new Date(since.getTime() + DAY_MS);
     const c = this.deps.runtimeConfig;
     const [pct, targetX, flows, recipients, vault] = await Promise.all([
