@@ -30,8 +30,8 @@ export interface Agent {
 }
 
 /**
- * Members per greedy strategy in one run when its share gives fewer: enough that its figure
- * over the seeds of a size rests on at least five members (`perStrategy` = ⌈5 / seeds⌉).
+ * Members per greedy strategy in one run when its share gives fewer: five in a single run; in
+ * a matrix ⌈15 / seeds⌉, so that its figure over the seeds of a size rests on 15 members.
  * The greedy together never take more than half the community; the honest archetypes give up
  * members for them, the largest first.
  */

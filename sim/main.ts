@@ -1,8 +1,9 @@
 /**
  * `npm run sim:economy -- [--days 30] [--agents 200] [--seed n] [--behaviours file] [--out dir]
  * [--set key=value]… [--profile-db]`, or over several sizes and seeds:
- * `npm run sim:economy -- --sizes 20,50,200 --seeds 3 [--days 30] [--seed first]` (sim/matrix.ts):
- * every size run with seeds first…first+k−1, each figure reported as a mean with its 95 %
+ * `npm run sim:economy -- --sizes 20,50,200 --seeds 3 [--days 30] [--seed first] [--jobs 2]`
+ * (sim/matrix.ts): every size run with seeds first…first+k−1 (more for a size too small to give
+ * each greedy strategy 15 members over k seeds; `--jobs` runs at once, each in a process of its own), each figure reported as a mean with its 95 %
  * interval, into `out/sim/matrix.md` and a last line
  * `economy: sizes=… seeds=… days=… supply_growth_pct_per_day=… vault_min_over_reserve=…
  * best_strategy/baseline=… best_strategy_hi95=… pixels_per_active_hour=… violations=…`.
@@ -14,15 +15,25 @@
  */
 
 import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { archetypeCounts } from './agent.js';
 import { type Behaviours, loadBehaviours } from './behaviours.js';
 import { figuresOf, matrixLine, type SizeFigures, writeMatrix } from './matrix.js';
+import { type RunPlan, runPlan, runPlans, writeOutcome } from './matrixRuns.js';
 import { writeReport } from './report.js';
 import { runSimulation, SettingRefused } from './run.js';
 import { speedLine, summarize, summaryLine } from './summary.js';
 
-/** A greedy strategy's figure rests on at least so many members over the seeds of a size. */
+/** A single run's members per greedy strategy (the greedy floor, sim/agent.ts). */
 const MIN_MEMBERS_PER_STRATEGY = 5;
+/**
+ * In a matrix, each greedy strategy's interval rests on at least so many members per size:
+ * a doubling gambler's month is a few big losses among many small wins, and over five members
+ * its interval spans more than the whole band it is judged by. A small community gives the
+ * greedy at most half its members, so a size runs more seeds than asked until it has them.
+ */
+const MATRIX_MEMBERS_PER_STRATEGY = 15;
 
 const { values } = parseArgs({
   options: {
@@ -37,6 +48,11 @@ const { values } = parseArgs({
     'profile-db': { type: 'boolean', default: false },
     /** A runtime setting changed before the run, as `/admin runtime set` would: a candidate default. */
     set: { type: 'string', multiple: true, default: [] },
+    /** How many runs of a matrix at once, each in a process of its own (sim/matrixRuns.ts). */
+    jobs: { type: 'string', default: '1' },
+    /** A matrix's child run: its members per greedy strategy, and where its outcome goes. */
+    'greedy-floor': { type: 'string', default: String(MIN_MEMBERS_PER_STRATEGY) },
+    'outcome-json': { type: 'string' },
   },
 });
 const number = (name: string, text: string, min: number, max: number) => {
@@ -50,6 +66,8 @@ const number = (name: string, text: string, min: number, max: number) => {
 const days = number('days', values.days, 1, 365);
 const agents = number('agents', values.agents, 2, 5_000);
 const seed = number('seed', values.seed, 0, 2 ** 31);
+const jobs = number('jobs', values.jobs, 1, 16);
+const perStrategy = number('greedy-floor', values['greedy-floor'], 0, 1_000);
 const behaviours = loadBehaviours(values.behaviours);
 const settings = values.set.map((pair): [string, string] => {
   const at = pair.indexOf('=');
@@ -59,6 +77,13 @@ const settings = values.set.map((pair): [string, string] => {
   }
   return [pair.slice(0, at), pair.slice(at + 1)];
 });
+
+if (values['outcome-json'] !== undefined) {
+  const plan = { agents, seed, days, perStrategy, behavioursFile: values.behaviours, settings };
+  const outcome = await runPlan(plan, behaviours);
+  await writeOutcome(values['outcome-json'], outcome);
+  process.exit(outcome.violations.length === 0 ? 0 : 1);
+}
 
 if (values.sizes !== undefined || values.seeds !== undefined) {
   const sizes = (values.sizes ?? String(agents)).split(',').map((n) => number('sizes', n.trim(), 2, 5_000));
@@ -73,30 +98,33 @@ async function runMatrix(
   behaviours: Behaviours,
   settings: [string, string][],
 ): Promise<number> {
-  const figures: SizeFigures[] = [];
-  for (const size of sizes) {
-    const runs = [];
-    for (let k = 0; k < seeds; k++) {
-      const started = performance.now();
-      const result = await runSimulation({
-        behaviours,
-        days,
-        agents: size,
-        seed: seed + k,
-        settings,
-        greedyFloor: { perStrategy: Math.ceil(MIN_MEMBERS_PER_STRATEGY / seeds) },
-      });
-      const run = summarize(result);
-      console.log(
-        `${summaryLine(run)} seed=${seed + k} (${((performance.now() - started) / 1000).toFixed(0)} s)`,
-      );
-      // A violation is never only counted: each one is named, with its day.
-      for (const d of result.days)
-        for (const problem of d.violations) console.log(`  violation day ${d.day}: ${problem}`);
-      runs.push(run);
-    }
-    figures.push(figuresOf(size, runs));
-  }
+  const plans: RunPlan[] = sizes.flatMap((size) => {
+    const perStrategy = Math.ceil(MATRIX_MEMBERS_PER_STRATEGY / seeds);
+    const counts = archetypeCounts(behaviours.archetypes, size, { perStrategy });
+    const fewest = Math.min(
+      ...behaviours.archetypes.flatMap((a, i) => (a.strategy === 'honest' ? [] : [counts[i] ?? 0])),
+    );
+    const runs = Math.max(seeds, Math.ceil(MATRIX_MEMBERS_PER_STRATEGY / Math.max(1, fewest)));
+    return Array.from({ length: runs }, (_, k) => ({
+      agents: size,
+      seed: seed + k,
+      days,
+      perStrategy,
+      behavioursFile: values.behaviours,
+      settings,
+    }));
+  });
+  const logDir = path.join(values.out, 'runs');
+  const outcomes = await runPlans(plans, { jobs, behaviours, logDir }, (plan, outcome) => {
+    console.log(`${summaryLine(outcome.summary)} seed=${plan.seed} (${outcome.seconds.toFixed(0)} s)`);
+    for (const problem of outcome.violations) console.log(`  violation ${problem}`);
+  });
+  const figures: SizeFigures[] = sizes.map((size) =>
+    figuresOf(
+      size,
+      outcomes.filter((_, i) => plans[i]?.agents === size).map((o) => o.summary),
+    ),
+  );
   await mkdir(values.out, { recursive: true });
   console.log(`report: ${await writeMatrix(values.out, figures, days)}`);
   const line = matrixLine(figures, days);
@@ -114,7 +142,7 @@ const result = await runSimulation({
   agents,
   seed,
   settings,
-  greedyFloor: { perStrategy: MIN_MEMBERS_PER_STRATEGY },
+  greedyFloor: { perStrategy },
   profileDb: values['profile-db'],
   onDay: (d, slowest) => {
     console.log(

@@ -74,7 +74,7 @@ export function matrixLine(sizes: readonly SizeFigures[], days: number): string 
   )[0];
   const ratios = sizes.flatMap((s) => s.strategies.map((g) => g.ratio));
   return (
-    `economy: sizes=${sizes.map((s) => s.agents).join(',')} seeds=${sizes[0]?.seeds ?? 0} days=${days} ` +
+    `economy: sizes=${sizes.map((s) => s.agents).join(',')} seeds=${Math.min(...sizes.map((s) => s.seeds))} days=${days} ` +
     `supply_growth_pct_per_day=${number(worst?.supplyGrowthPctPerDay.mean ?? Number.NaN, 2)} ` +
     `vault_min_over_reserve=${number(Math.min(...sizes.map((s) => s.vaultMinOverReserve)), 2)} ` +
     `best_strategy/baseline=${number(Math.max(0, ...ratios.map((r) => r.mean)), 2)} ` +
