@@ -117,6 +117,12 @@ export class CookieEconomy {
     return this.ledger.queries.flowsByKind('cookies', since, until);
   }
 
+  /** Every member's Cookies together (the vault, tables' pots and holds left out). */
+  async supply(): Promise<number> {
+    const balances = await this.ledger.queries.memberBalances('cookies');
+    return balances.reduce((sum, balance) => sum + balance, 0);
+  }
+
   /** The members with a change of `kind` between `since` and `until`. */
   membersWith(kind: CookieKind, since: Date, until: Date): Promise<string[]> {
     return this.ledger.queries.accountsWithKind('cookies', kind, since, until);

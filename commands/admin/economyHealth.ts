@@ -27,13 +27,30 @@ export const economyHealth: Subcommand = {
   async run({ deps, i18n }) {
     const report = await deps.services.economy.report(MONTH);
     const png = await renderEconomyImage(economyPicture(report, i18n));
+    const supply = supplyLine(await deps.services.bakery.supplyState(), i18n);
     return {
       ephemeral: true,
-      content: i18n.t('admin:economy.caption', { days: MONTH }),
+      content: `${i18n.t('admin:economy.caption', { days: MONTH })}\n${supply}`,
       files: [{ name: 'economy.png', data: png }],
     };
   },
 };
+
+/** Where the supply rule stands (COOKIE_LOGIC.md, "Following the supply"). */
+function supplyLine(
+  state: { targetBp: number; growthPct: number | null; ratePct: number; shares: boolean },
+  i18n: Translator,
+): string {
+  const pct = (n: number) =>
+    n.toLocaleString(i18n.locale === 'de' ? 'de-DE' : 'en-US', { maximumFractionDigits: 2 });
+  if (state.targetBp === 0) return i18n.t('admin:economy.supplyOff');
+  if (state.growthPct === null) return i18n.t('admin:economy.supplyUnmeasured', { rate: state.ratePct });
+  return i18n.t(state.shares ? 'admin:economy.supplyShares' : 'admin:economy.supplyPauses', {
+    growth: pct(state.growthPct),
+    target: pct(state.targetBp / 100),
+    rate: state.ratePct,
+  });
+}
 
 /** The report as the image shows it, every text in `i18n`'s language. */
 export function economyPicture(report: EconomyReport, i18n: Translator): EconomyPicture {

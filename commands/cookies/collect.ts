@@ -34,6 +34,7 @@ function collectedReply(c: Collected, i18n: Translator): Reply {
       ? i18n.t('cookies:collect.streakBonus', { bonus: i18n.cookies(c.bonus), streak: c.streak })
       : i18n.t('cookies:collect.streak', { streak: c.streak }),
     c.balance === null ? '' : i18n.t('cookies:collect.balance', { balance: i18n.cookies(c.balance) }),
+    c.ratePct < 100 ? i18n.t('cookies:collect.rate', { pct: c.ratePct }) : '',
     i18n.t('cookies:collect.next', { atSeconds: Math.floor(c.nextAt.getTime() / 1000) }),
   ];
   return {

@@ -48,6 +48,45 @@ export function bakeryPool(input: {
   return { pool: share * input.recipients, share };
 }
 
+/** How many points a collect's rate moves a day per percentage point of growth off the target. */
+export const RATE_STEP_PER_POINT = 4;
+/** The rule measures the supply once the members hold this much per member who collected that day. */
+export const RULE_FROM_PER_COLLECTOR = 1_000;
+/** The growth is measured over the week before a day (from the decision of 7–14 days earlier). */
+const WEEK_DAYS = 7;
+/** A collect reads the decided rate again this often: a decision made elsewhere is seen by then. */
+const RATE_READ_EVERY_MS = 10 * 60_000;
+
+/**
+ * Following the supply (COOKIE_LOGIC.md): each day the members' Cookies are measured against
+ * the week before. Growing faster than the target, collects pay a few points less each day
+ * (down to `minPct`) and the bakery does not share; slower, the rate recovers the same way and
+ * the bakery shares. `targetBp` 0 turns the rule off: collects pay in full, the bakery shares.
+ */
+export function supplyRule(input: {
+  supply: number;
+  /** The decision of 7–14 days before, if any, and how many days before. */
+  reference: { supply: number; daysBefore: number } | null;
+  previousRatePct: number;
+  collectors: number;
+  targetBp: number;
+  minPct: number;
+}): { growthPct: number | null; collectRatePct: number; share: boolean } {
+  const { reference, targetBp, minPct } = input;
+  if (targetBp === 0) return { growthPct: null, collectRatePct: 100, share: true };
+  const measured =
+    reference !== null && reference.supply >= RULE_FROM_PER_COLLECTOR * Math.max(1, input.collectors);
+  const growthPct = measured
+    ? ((input.supply / reference.supply) ** (1 / reference.daysBefore) - 1) * 100
+    : null;
+  if (growthPct === null) {
+    return { growthPct, collectRatePct: Math.max(minPct, input.previousRatePct), share: true };
+  }
+  const off = growthPct - targetBp / 100;
+  const rate = Math.round(input.previousRatePct - RATE_STEP_PER_POINT * off);
+  return { growthPct, collectRatePct: Math.min(100, Math.max(minPct, rate)), share: off < 0 };
+}
+
 /**
  * The bakery's share: the vault gives back to the community what it won above its target, so
  * the house games cannot drain a small community's Cookies into a vault that grows and grows.
@@ -58,6 +97,8 @@ export function bakeryPool(input: {
 export class BakeryShare {
   /** The day this process planned the task for already (a collect each hour asks again). */
   #planned: string | null = null;
+  /** The decided collect rate as last read, and when (by the clock). */
+  #rate: { pct: number; readAt: number } | null = null;
 
   constructor(private readonly deps: BakeryShareDeps) {}
 
@@ -84,6 +125,41 @@ export class BakeryShare {
         'could not plan the bakery share',
       );
     }
+  }
+
+  /**
+   * What a collect pays now, in % of its figure: the newest decision's rate (100 before any,
+   * or with the rule off), never under the current minimum.
+   */
+  async collectRatePct(): Promise<number> {
+    const c = this.deps.runtimeConfig;
+    const [targetBp, minPct] = await Promise.all([
+      c.get('cookies.supply_growth_target_bp'),
+      c.get('cookies.collect_rate_min_pct'),
+    ]);
+    if (targetBp === 0) return 100;
+    const now = this.deps.clock.now().getTime();
+    if (this.#rate === null || now - this.#rate.readAt >= RATE_READ_EVERY_MS) {
+      const newest = await this.deps.store.newest();
+      this.#rate = { pct: newest?.collectRatePct ?? 100, readAt: now };
+    }
+    return Math.min(100, Math.max(minPct, this.#rate.pct));
+  }
+
+  /** Where the supply rule stands, for moderators: the newest night's measure and the rate now. */
+  async supplyState(): Promise<{
+    targetBp: number;
+    growthPct: number | null;
+    ratePct: number;
+    shares: boolean;
+  }> {
+    const [targetBp, newest, ratePct] = await Promise.all([
+      this.deps.runtimeConfig.get('cookies.supply_growth_target_bp'),
+      this.deps.store.newest(),
+      this.collectRatePct(),
+    ]);
+    const growthPct = targetBp === 0 ? null : (newest?.growthPct ?? null);
+    return { targetBp, growthPct, ratePct, shares: growthPct === null || growthPct < targetBp / 100 };
   }
 
   /** Decides the share of `day` (or reads the decision already made) and pays what is unpaid. */
@@ -116,17 +192,44 @@ export class BakeryShare {
     const since = startOfUtcDay(day);
     const until = new Date(since.getTime() + DAY_MS);
     const c = this.deps.runtimeConfig;
-    const [pct, targetX, flows, recipients, vault] = await Promise.all([
-      c.get('cookies.bakery_share_pct'),
-      c.get('cookies.bakery_share_above_reserve_x'),
-      this.deps.economy.flows(since, until),
-      this.deps.economy.membersWith(COOKIE_KINDS.collect, since, until),
-      this.deps.economy.balance(this.deps.economy.house),
-    ]);
+    const dayBefore = (days: number) => utcDay(since.getTime() - days * DAY_MS);
+    const [pct, targetX, targetBp, minPct, flows, recipients, vault, supply, previous, reference] =
+      await Promise.all([
+        c.get('cookies.bakery_share_pct'),
+        c.get('cookies.bakery_share_above_reserve_x'),
+        c.get('cookies.supply_growth_target_bp'),
+        c.get('cookies.collect_rate_min_pct'),
+        this.deps.economy.flows(since, until),
+        this.deps.economy.membersWith(COOKIE_KINDS.collect, since, until),
+        this.deps.economy.balance(this.deps.economy.house),
+        this.deps.economy.supply(),
+        this.deps.store.newest(dayBefore(1)),
+        this.deps.store.newest(dayBefore(WEEK_DAYS)),
+      ]);
+    const referenceDays = reference
+      ? Math.round((since.getTime() - startOfUtcDay(reference._id).getTime()) / DAY_MS)
+      : 0;
+    const rule = supplyRule({
+      supply,
+      reference:
+        reference?.supply !== undefined && referenceDays <= 2 * WEEK_DAYS
+          ? { supply: reference.supply, daysBefore: referenceDays }
+          : null,
+      previousRatePct: previous?.collectRatePct ?? 100,
+      collectors: recipients.length,
+      targetBp,
+      minPct,
+    });
     let houseTake = 0;
     for (const [kind, t] of flows.house) if (!NOT_TAKEN.has(kind)) houseTake += t.in - t.out;
     const target = this.deps.reserve * targetX;
-    const { pool, share } = bakeryPool({ houseTake, vault, target, pct, recipients: recipients.length });
+    const { pool, share } = bakeryPool({
+      houseTake,
+      vault,
+      target,
+      pct: rule.share ? pct : 0,
+      recipients: recipients.length,
+    });
     return {
       _id: day,
       houseTake,
@@ -138,6 +241,9 @@ export class BakeryShare {
       decidedAt: this.deps.clock.now(),
       paidAt: null,
       paid: 0,
+      supply,
+      growthPct: rule.growthPct,
+      collectRatePct: rule.collectRatePct,
     };
   }
 

@@ -20,6 +20,15 @@ export interface BakeryShareDoc {
   /** The members who collected that day. */
   recipients: string[];
   decidedAt: Date;
+  /**
+   * The members' Cookies when decided, their growth a day over the week before (% a day, null
+   * without a week of decisions behind it), and what a collect pays from this decision on (%
+   * of its figure): the supply rule (COOKIE_LOGIC.md, "Following the supply"). Absent on
+   * decisions recorded before the rule: they count as no measure and 100 %.
+   */
+  supply?: number;
+  growthPct?: number | null;
+  collectRatePct?: number;
   /** Set once every recipient was paid (or the vault reached its reserve). */
   paidAt: Date | null;
   paid: number;
@@ -35,6 +44,11 @@ export class BakeryShareStore {
 
   get(day: string): Promise<BakeryShareDoc | null> {
     return this.#docs.findOne({ _id: day });
+  }
+
+  /** The newest decision of `day` or before it (the newest of all without `day`). */
+  newest(day?: string): Promise<BakeryShareDoc | null> {
+    return this.#docs.findOne(day === undefined ? {} : { _id: { $lte: day } }, { sort: { _id: -1 } });
   }
 
   /** Records a decision unless one is recorded already; returns the one that holds. */

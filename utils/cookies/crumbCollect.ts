@@ -21,6 +21,8 @@ export interface Collected {
   nextAt: Date;
   /** Balance right after the reward (null when it is not known: the reply was lost). */
   balance: number | null;
+  /** What collects pay while the supply grows too fast, in % of their figure (100: in full). */
+  ratePct: number;
 }
 
 /** How long after a claim an uncredited reward is finished by its hold's timer. */
@@ -36,6 +38,8 @@ export interface CollectRules {
   streakMaxDays: number;
   /** What each collect puts in the member's loot bag (stealing; collectStore.ts). */
   allowance: AllowanceRule;
+  /** The share of its figure a collect pays now, in % (following the supply; bakeryShare.ts). */
+  ratePct: number;
 }
 
 /**
@@ -57,21 +61,28 @@ export function liveStreak(last: { lastAt: Date; streak: number } | null, now: D
   return days <= 1 ? last.streak : 0;
 }
 
-/** The reward for one collect: a base drawn from [min, max], plus the streak bonus on it. */
+/**
+ * The reward for one collect: a base drawn from [min, max], plus the streak bonus on it, both
+ * at the rate the supply rule set (at least 1 Cookie).
+ */
 export function collectReward(
   rules: CollectRules,
   streak: number,
   rng: Rng,
 ): { base: number; bonus: number } {
-  const base = rng.int(rules.min, rules.max + 1);
+  const drawn = rng.int(rules.min, rules.max + 1);
   const days = Math.min(streak - 1, rules.streakMaxDays);
-  return { base, bonus: Math.floor((base * rules.streakBonusPct * days) / 100) };
+  const bonus = Math.floor((drawn * rules.streakBonusPct * days) / 100);
+  return {
+    base: Math.max(1, Math.floor((drawn * rules.ratePct) / 100)),
+    bonus: Math.floor((bonus * rules.ratePct) / 100),
+  };
 }
 
 interface CrumbCollectDeps {
   economy: CookieEconomy;
   /** The day's collectors get the bakery's share: a collect plans its day's (bakeryShare.ts). */
-  bakery?: Pick<BakeryShare, 'plan'>;
+  bakery?: Pick<BakeryShare, 'plan' | 'collectRatePct'>;
   holds: Holds;
   store: CollectStore;
   runtimeConfig: RuntimeConfig;
@@ -106,7 +117,7 @@ export class CrumbCollect {
 
   async rules(): Promise<CollectRules> {
     const c = this.deps.runtimeConfig;
-    const [cooldownS, min, max, streakBonusPct, streakMaxDays, allowancePct, allowanceMax] =
+    const [cooldownS, min, max, streakBonusPct, streakMaxDays, allowancePct, allowanceMax, ratePct] =
       await Promise.all([
         c.get('cookies.collect_cooldown_s'),
         c.get('cookies.collect_min'),
@@ -115,6 +126,7 @@ export class CrumbCollect {
         c.get('cookies.collect_streak_max_days'),
         c.get('cookies.steal_allowance_pct'),
         c.get('cookies.steal_allowance_max'),
+        this.deps.bakery?.collectRatePct() ?? 100,
       ]);
     return {
       cooldownMs: cooldownS * 1000,
@@ -123,6 +135,7 @@ export class CrumbCollect {
       streakBonusPct,
       streakMaxDays,
       allowance: { pct: allowancePct, max: allowanceMax },
+      ratePct,
     };
   }
 
@@ -198,6 +211,7 @@ export class CrumbCollect {
       bestStreak: Math.max(streak, previous?.bestStreak ?? 0),
       nextAt: until,
       balance,
+      ratePct: rules.ratePct,
     };
   }
 

@@ -41,6 +41,8 @@ export const COOKIES_SETTINGS = defineSettings('cookies', {
   bakery_share_pct: wholeNumberSetting(d('bakery_share_pct'), 80, 0, 100),
   bakery_share_above_reserve_x: wholeNumberSetting(d('bakery_share_above_reserve_x'), 3, 1, 1_000),
   bakery_channel: channelSetting(d('bakery_channel')),
+  supply_growth_target_bp: wholeNumberSetting(d('supply_growth_target_bp'), 125, 0, 10_000),
+  collect_rate_min_pct: wholeNumberSetting(d('collect_rate_min_pct'), 25, 1, 100),
 });
 
 declare module '../../src/runtimeConfig/settings.js' {
