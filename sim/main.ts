@@ -23,7 +23,7 @@ import { figuresOf, matrixLine, type SizeFigures, writeMatrix } from './matrix.j
 import { type RunPlan, runPlan, runPlans, writeOutcome } from './matrixRuns.js';
 import { writeReport } from './report.js';
 import { runSimulation, SettingRefused } from './run.js';
-import { speedLine, summarize, summaryLine } from './summary.js';
+import { dayLine, speedLine, summarize, summaryLine } from './summary.js';
 
 /** A single run's members per greedy strategy (the greedy floor, sim/agent.ts). */
 const MIN_MEMBERS_PER_STRATEGY = 5;
@@ -80,7 +80,12 @@ const settings = values.set.map((pair): [string, string] => {
 
 if (values['outcome-json'] !== undefined) {
   const plan = { agents, seed, days, perStrategy, behavioursFile: values.behaviours, settings };
-  const outcome = await runPlan(plan, behaviours);
+  // The day lines go to the matrix's log of this run (out/sim/runs/).
+  let dayStarted = performance.now();
+  const outcome = await runPlan(plan, behaviours, (d) => {
+    console.log(dayLine(d, performance.now() - dayStarted));
+    dayStarted = performance.now();
+  });
   await writeOutcome(values['outcome-json'], outcome);
   process.exit(outcome.violations.length === 0 ? 0 : 1);
 }
@@ -145,9 +150,7 @@ const result = await runSimulation({
   greedyFloor: { perStrategy },
   profileDb: values['profile-db'],
   onDay: (d, slowest) => {
-    console.log(
-      `day ${d.day}: supply ${d.supply} vault ${d.vault} gini ${d.gini.toFixed(3)} active ${d.activeAgents} pixels ${d.pixels} violations ${d.violations.length} (${((performance.now() - dayStarted) / 1000).toFixed(1)} s, checks ${(d.checkMs / 1000).toFixed(1)} s)`,
-    );
+    console.log(dayLine(d, performance.now() - dayStarted));
     dayTimes.push(performance.now() - dayStarted);
     dayStarted = performance.now();
     for (const problem of d.violations) console.log(`  violation: ${problem}`);

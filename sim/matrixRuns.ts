@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runPool } from '../src/concurrency.js';
 import type { Behaviours } from './behaviours.js';
+import type { DayStats } from './dayStats.js';
 import { runSimulation } from './run.js';
 import { type Summary, summarize } from './summary.js';
 
@@ -25,8 +26,12 @@ export interface RunOutcome {
   seconds: number;
 }
 
-/** Runs one plan in this process. */
-export async function runPlan(plan: RunPlan, behaviours: Behaviours): Promise<RunOutcome> {
+/** Runs one plan in this process; `onDay` sees each day as it ends. */
+export async function runPlan(
+  plan: RunPlan,
+  behaviours: Behaviours,
+  onDay?: (day: DayStats) => void,
+): Promise<RunOutcome> {
   const started = performance.now();
   const result = await runSimulation({
     behaviours,
@@ -35,6 +40,7 @@ export async function runPlan(plan: RunPlan, behaviours: Behaviours): Promise<Ru
     seed: plan.seed,
     settings: plan.settings,
     greedyFloor: { perStrategy: plan.perStrategy },
+    ...(onDay ? { onDay } : {}),
   });
   return {
     summary: summarize(result),

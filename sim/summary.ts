@@ -3,6 +3,7 @@ import type { KindTotal } from '../utils/ledger/ledger.js';
 import { PLACE_KINDS } from '../utils/placeEconomy.js';
 import type { Agent } from './agent.js';
 import type { Strategy } from './behaviours.js';
+import type { DayStats } from './dayStats.js';
 import type { SimResult } from './simResult.js';
 
 /** Not earnings of a strategy: gifts between members and moderators' prizes. */
@@ -170,6 +171,14 @@ function strategyFigures(
     }
   }
   return strategies;
+}
+
+/** A day as a run prints it, with its wall time `ms` (play and checks). */
+export function dayLine(d: DayStats, ms: number): string {
+  return (
+    `day ${d.day}: supply ${d.supply} vault ${d.vault} gini ${d.gini.toFixed(3)} active ${d.activeAgents} ` +
+    `pixels ${d.pixels} violations ${d.violations.length} (${(ms / 1000).toFixed(1)} s, checks ${(d.checkMs / 1000).toFixed(1)} s)`
+  );
 }
 
 /** The report's last line. */

@@ -36,6 +36,27 @@ describe('the hunt lottery and its rewards', () => {
     expect((await checkInvariants(t.cols)).problems).toEqual([]);
   });
 
+  it('GIVEN a window drawn a day ago THEN the next draw archives its tips: the drawn stay in the history, the missed are gone, and a scan of today reads only today', async () => {
+    const { deps, clock } = makeBotDeps(t, { rng: low });
+    const hunt = deps.services.hunt;
+    await deps.runtimeConfig.set('hunt_draws_per_window', '1', 'admin');
+    const { window } = await hunt.tip(ANN, [3, 3, 3, 3, 3, 3, 3, 3], null);
+    await hunt.tip(BEN, [9, 9, 9, 9, 9, 9, 9, 9], null);
+    clock.advance(window.closesAt.getTime() - clock.now().getTime());
+    await deps.scheduler.runDue();
+    const tips = t.db.collection('hunt_tips');
+    expect(await tips.countDocuments({})).toBe(2);
+    // A day later, another window is drawn: yesterday's tips leave `hunt_tips`.
+    clock.advance(25 * 3_600_000);
+    const today = await hunt.tip(BEN, [4, 4, 4, 4, 4, 4, 4, 4], null);
+    clock.advance(today.window.closesAt.getTime() - clock.now().getTime());
+    await deps.scheduler.runDue();
+    expect((await tips.find({}).toArray()).map((tip) => tip._id)).toEqual([`${today.window._id}:${BEN}`]);
+    expect((await hunt.history(ANN, 5)).map((h) => [h.sequence, h.status])).toEqual([[1, 'drawn']]);
+    expect((await hunt.history(BEN, 5)).map((h) => h.window)).toEqual([today.window.index]);
+    expect(await t.db.collection('hunt_drawn_tips').countDocuments({})).toBe(1);
+  });
+
   it('GIVEN Beacon-Hunt THEN a drawn tip on the boosted path earns 50, and 25 with the multiplier off', async () => {
     const { deps, clock, transport } = makeBotDeps(t, { rng: low });
     const hunt = deps.services.hunt;

@@ -85,6 +85,35 @@ describe('placing pixels', () => {
     expect(await deps.services.place.wallet(ann)).toMatchObject({ balance: 150 * POINT, placements: 1 });
   });
 
+  it('GIVEN placements finished or refused a day ago THEN the sweep prunes them, and the same id asked again after is charged and written once', async () => {
+    const { deps, clock } = makeBotDeps(t);
+    const [ann, ben] = members(2) as [string, string];
+    await fund(deps, [ann], 250);
+    const old = await deps.services.place.place({ opId: 'old', userId: ann, x: 2, y: 2, color: 3 });
+    await expect(
+      deps.services.place.place({ opId: 'poor', userId: ben, x: 2, y: 3, color: 3 }),
+    ).rejects.toThrow();
+    const placements = t.db.collection('place_placements');
+    expect(await placements.countDocuments({})).toBe(2);
+    // A day and an hour later, a new placement plans the sweep; it prunes what is past a day.
+    clock.advance(25 * 3_600_000);
+    await deps.services.place.place({ opId: 'new', userId: ann, x: 2, y: 4, color: 3 });
+    clock.advance(121_000);
+    await deps.scheduler.runDue();
+    expect((await placements.find({}).toArray()).map((p) => p._id)).toEqual([placementId(ann, 'new')]);
+
+    const again = await deps.services.place.place({ opId: 'old', userId: ann, x: 2, y: 2, color: 3 });
+    expect(again).toMatchObject({ revision: old.revision, replayed: true });
+    await deps.ledger.flush();
+    expect(await deps.services.place.wallet(ann)).toMatchObject({ balance: 50 * POINT, placements: 2 });
+    // The retry's own document is finished by the next sweep; the books and the canvas agree.
+    clock.advance(121_000);
+    await deps.scheduler.runDue();
+    expect((await deps.services.place.changesAfter(0, 10)).changes).toHaveLength(2);
+    expect((await checkInvariants(t.cols)).problems).toEqual([]);
+    expect(await ASSEMBLY.checkInvariants(t.db, deps.config, deps.ledger, deps.clock.now())).toEqual([]);
+  });
+
   it('GIVEN bad input THEN each is refused with the numbers and nothing is charged', async () => {
     const { deps } = makeBotDeps(t);
     const [ann] = members(1) as [string];

@@ -8,9 +8,10 @@ import { defineTask, type Scheduler, type TaskHandler } from '../../src/schedule
 import type { Holds } from '../holds/holds.js';
 import type { PlaceEconomy } from '../placeEconomy.js';
 import { ActiveTimePay } from './activeTime.js';
-import type { HuntStore, TaskDoc, TipDoc, WindowDoc } from './huntStore.js';
+import type { HuntStore, TaskDoc, WindowDoc } from './huntStore.js';
 import type { RewardSettings } from './rewards.js';
 import { MAX_WEIGHT, WEIGHTS } from './scoring.js';
+import { TIPS_KEPT_MS, type TipDoc } from './tipStore.js';
 import { type Drawn, targetOf, WindowDraw } from './windowDraw.js';
 
 export type { Drawn } from './windowDraw.js';
@@ -24,6 +25,8 @@ declare module '../../src/features/services.js' {
 const CLOSE_TASK = 'hunt.window.close';
 const OPENED_TASK = 'hunt.window.opened';
 const REROLLED_TASK = 'hunt.rerolled';
+/** Day-old tips are archived at most this often, by the clock (with a window's draw). */
+const ARCHIVE_EVERY_MS = 3_600_000;
 const REROLLED = z.object({ revision: z.number().int(), locale: z.enum(LOCALES).optional() });
 
 /** What the hunt's timers tell the channel (the feature posts them). */
@@ -189,7 +192,7 @@ export class HuntService {
       status: 'pending',
       ...(where ? { channelId: where.channelId, locale: where.locale } : {}),
     };
-    await this.deps.store.putTip(tip);
+    await this.deps.store.tips.put(tip);
     return { tip, window };
   }
 
@@ -207,6 +210,7 @@ export class HuntService {
       }),
       defineTask(CLOSE_TASK, windowTask, async ({ windowId }) => {
         const result = await this.closeWindow(windowId);
+        await this.#archiveTips();
         if (!result) return;
         await announce.drawn(result.window, result.drawn);
         // A hunt in progress goes on: the next window opens (and Beacon-Hunt announces its path)
@@ -230,6 +234,16 @@ export class HuntService {
   }
 
   /** Draws a window (its timer; safe to run again): its draw and rewards (windowDraw.ts). */
+  #archivedAt = Number.NEGATIVE_INFINITY;
+
+  /** At most hourly, with a window's draw: tips a day old leave `hunt_tips` (tipStore.ts). */
+  async #archiveTips(): Promise<void> {
+    const now = this.deps.clock.now().getTime();
+    if (now - this.#archivedAt < ARCHIVE_EVERY_MS) return;
+    this.#archivedAt = now;
+    await this.deps.store.tips.archive(new Date(now - TIPS_KEPT_MS));
+  }
+
   closeWindow(windowId: string): Promise<{ window: WindowDoc; drawn: Drawn[] } | null> {
     return this.#draw.closeWindow(windowId);
   }
@@ -285,7 +299,7 @@ export class HuntService {
   async status(identity: string) {
     const [task, window] = await Promise.all([this.task(), this.currentWindow()]);
     const [tip, best] = await Promise.all([
-      this.deps.store.tip(`${window._id}:${identity}`),
+      this.deps.store.tips.get(`${window._id}:${identity}`),
       this.deps.store.best(task.revision, identity),
     ]);
     return { revision: task.revision, window, tip, best: best?.best ?? null };
@@ -303,7 +317,7 @@ export class HuntService {
   }
 
   history(identity: string, limit: number): Promise<TipDoc[]> {
-    return this.deps.store.history(identity, limit);
+    return this.deps.store.tips.history(identity, limit);
   }
 
   async #rewardSettings(): Promise<RewardSettings> {

@@ -3,6 +3,7 @@ import { dropRetiredIndex, JOURNALED } from '../../src/db/collections.js';
 import { isDuplicateKey } from '../../src/db/duplicateKey.js';
 import type { Locale } from '../../src/i18n/i18n.js';
 import type { Span } from './rewards.js';
+import { TipStore } from './tipStore.js';
 
 /** The hunt's task: its hidden target, per revision (a reroll starts a new one). */
 export interface TaskDoc {
@@ -26,24 +27,6 @@ export interface WindowDoc {
   status: 'open' | 'drawn';
   drawn?: string[];
   /** The server's language of the tip that opened it (its posts speak it; the next window inherits it). */
-  locale?: Locale;
-}
-
-/** A member's (or worker's) tip of one window: a new tip in the same window replaces it. */
-export interface TipDoc {
-  _id: string;
-  revision: number;
-  window: number;
-  identity: string;
-  sequence: number;
-  guess: number[];
-  path: number | null;
-  at: Date;
-  status: 'pending' | 'drawn' | 'missed';
-  score?: number;
-  /** Where a member made it (a worker's tip: nowhere): its draw is told there when no hunt channel takes it. */
-  channelId?: string | null;
-  /** The server's language where it was made. */
   locale?: Locale;
 }
 
@@ -89,7 +72,6 @@ export interface BonusEventDoc {
 
 const TASK = 'hunt_task';
 const WINDOWS = 'hunt_windows';
-const TIPS = 'hunt_tips';
 const SEQUENCES = 'hunt_sequences';
 const BESTS = 'hunt_bests';
 const TIME = 'hunt_time';
@@ -120,11 +102,11 @@ export interface TimeDoc {
   paidUntil?: number;
 }
 
-/** The only code that touches the hunt's collections. */
+/** The only code that touches the hunt's collections (the tips through `tips`). */
 export class HuntStore {
+  readonly tips: TipStore;
   readonly #task: Collection<TaskDoc>;
   readonly #windows: Collection<WindowDoc>;
-  readonly #tips: Collection<TipDoc>;
   readonly #sequences: Collection<{ _id: string; next: number }>;
   readonly #bests: Collection<BestDoc>;
   readonly #progress: Collection<ProgressEventDoc>;
@@ -133,9 +115,9 @@ export class HuntStore {
 
   constructor(db: Db) {
     const j = { writeConcern: JOURNALED };
+    this.tips = new TipStore(db);
     this.#task = db.collection<TaskDoc>(TASK, j);
     this.#windows = db.collection<WindowDoc>(WINDOWS, j);
-    this.#tips = db.collection<TipDoc>(TIPS, j);
     this.#sequences = db.collection<{ _id: string; next: number }>(SEQUENCES, j);
     this.#bests = db.collection<BestDoc>(BESTS, j);
     this.#progress = db.collection<ProgressEventDoc>(PROGRESS_EVENTS, j);
@@ -183,10 +165,9 @@ export class HuntStore {
 
   static async ensureIndexes(db: Db): Promise<void> {
     await Promise.all([
-      db.collection(TIPS).createIndex({ revision: 1, window: 1, status: 1 }, { name: 'by_window' }),
-      db.collection(TIPS).createIndex({ identity: 1, at: -1 }, { name: 'by_identity' }),
+      TipStore.ensureIndexes(db),
       // `{ _id, status }` filters use the `_id` index on every server now (tools/mongo-java-server).
-      dropRetiredIndex(db, TIPS, 'guard_status'),
+      dropRetiredIndex(db, 'hunt_tips', 'guard_status'),
       dropRetiredIndex(db, WINDOWS, 'guard_status'),
       db.collection(BESTS).createIndex({ revision: 1, best: -1 }, { name: 'leaderboard' }),
       db.collection(BONUS_EVENTS).createIndex({ at: -1 }, { name: 'newest_first' }),
@@ -264,34 +245,6 @@ export class HuntStore {
     return (before?.next ?? 0) + 1;
   }
 
-  /** Stores the identity's tip of a window, replacing a pending one. */
-  async putTip(tip: TipDoc): Promise<void> {
-    await this.#tips
-      .replaceOne({ _id: tip._id, status: 'pending' }, tip, { upsert: true })
-      .catch((error: unknown) => {
-        // The window was drawn meanwhile (the tip is no longer pending): the caller is told so.
-        if (isDuplicateKey(error)) throw new WindowClosed();
-        throw error;
-      });
-  }
-
-  tipsOf(revision: number, window: number): Promise<TipDoc[]> {
-    return this.#tips.find({ revision, window }).toArray();
-  }
-
-  tip(id: string): Promise<TipDoc | null> {
-    return this.#tips.findOne({ _id: id });
-  }
-
-  async markTips(ids: string[], status: TipDoc['status'], revision: number, window: number): Promise<void> {
-    if (ids.length > 0) await this.#tips.updateMany({ _id: { $in: ids } }, { $set: { status } });
-    await this.#tips.updateMany({ revision, window, status: 'pending' }, { $set: { status: 'missed' } });
-  }
-
-  async setScore(id: string, score: number): Promise<void> {
-    await this.#tips.updateOne({ _id: id }, { $set: { score } });
-  }
-
   best(revision: number, identity: string): Promise<BestDoc | null> {
     return this.#bests.findOne({ _id: `${revision}:${identity}` });
   }
@@ -349,10 +302,6 @@ export class HuntStore {
     return this.#bests.find({ revision }).sort({ best: -1, _id: 1 }).limit(limit).toArray();
   }
 
-  history(identity: string, limit: number): Promise<TipDoc[]> {
-    return this.#tips.find({ identity, status: 'drawn' }).sort({ at: -1 }).limit(limit).toArray();
-  }
-
   async addProgress(event: ProgressEventDoc): Promise<void> {
     await this.#progress.insertOne(event).catch((error: unknown) => {
       if (!isDuplicateKey(error)) throw error;
@@ -376,8 +325,4 @@ export class HuntStore {
       if (!isDuplicateKey(error)) throw error;
     });
   }
-}
-
-export class WindowClosed extends Error {
-  override readonly name = 'WindowClosed';
 }

@@ -3,9 +3,10 @@ import type { Rng } from '../../src/rng.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import { PLACE_KINDS, type PlaceEconomy } from '../placeEconomy.js';
 import { weightedDraw } from './draw.js';
-import type { HuntStore, TaskDoc, TipDoc, WindowDoc } from './huntStore.js';
+import type { HuntStore, TaskDoc, WindowDoc } from './huntStore.js';
 import { drawReward, progressReward, type RewardSettings } from './rewards.js';
 import { score } from './scoring.js';
+import type { TipDoc } from './tipStore.js';
 
 export interface Drawn {
   tip: TipDoc;
@@ -54,7 +55,7 @@ export class WindowDraw {
         this.deps.runtimeConfig.get('hunt_draws_per_window'),
         this.deps.runtimeConfig.get('beacon_bonus_weight'),
       ]);
-      const tips = await this.deps.store.tipsOf(window.revision, window.index);
+      const tips = await this.deps.store.tips.ofWindow(window.revision, window.index);
       const entries = tips.map((t) => ({
         id: t._id,
         weight: t.path !== null && t.path === window?.beaconPath ? weight : 1,
@@ -63,14 +64,14 @@ export class WindowDraw {
       window =
         (await this.deps.store.closeWindow(windowId, drawn)) ?? (await this.deps.store.getWindow(windowId));
       if (!window) return null;
-      await this.deps.store.markTips(window.drawn ?? [], 'drawn', window.revision, window.index);
+      await this.deps.store.tips.mark(window.drawn ?? [], 'drawn', window.revision, window.index);
     }
     const task = await this.deps.task();
     const settings = await this.deps.settings();
     const weight = await this.deps.runtimeConfig.get('beacon_bonus_weight');
     const drawn: Drawn[] = [];
     for (const id of window.drawn ?? []) {
-      const tip = await this.deps.store.tip(id);
+      const tip = await this.deps.store.tips.get(id);
       if (!tip) continue;
       drawn.push(
         await this.#evaluate(
@@ -89,7 +90,7 @@ export class WindowDraw {
     // Scored on its own revision's target, also when a reroll came before the window's draw.
     const target = targetOf(task, tip.revision);
     const value = target ? score(tip.guess, target) : 0;
-    await this.deps.store.setScore(tip._id, value);
+    await this.deps.store.tips.setScore(tip._id, value);
     const key = `${tip.revision}:${tip.identity}:${tip.sequence}`;
 
     // The draw bonus: idempotent over revision, identity and sequence.

@@ -60,6 +60,22 @@ export class PlacementStore {
     return this.#placements.find({ status: 'refused', at: { $gt: since } }).toArray();
   }
 
+  /**
+   * Deletes finished and refused placements asked for before `before`. A placement's record
+   * is its pixel event (kept with the canvas) and its payment (the ledger's); the document only
+   * carries it from asked to written. Kept, they made the sweep's two reads a minute scan a
+   * collection that grew with every pixel on the embedded server. The same id asked again
+   * after (a client retrying a day late) is paid once and written once all the same: the
+   * ledger knows its payment, the events' unique `opId` its pixel.
+   */
+  async prune(before: Date): Promise<number> {
+    const result = await this.#placements.deleteMany({
+      status: { $in: ['done', 'refused'] },
+      at: { $lt: before },
+    });
+    return result.deletedCount;
+  }
+
   /** Placements not finished since before `before` (recovery). */
   unfinished(before: Date): Promise<PlacementDoc[]> {
     return this.#placements

@@ -13,6 +13,10 @@ export const FINISH_AFTER_MS = 60_000;
  * after all (past the ledger's recovery grace, which rolls an interrupted payment forward).
  */
 const REFUSAL_WATCH_MS = 10 * 60_000;
+/** Finished and refused placements are kept this long (far past any retry and the refusal watch). */
+export const PLACEMENTS_KEPT_MS = 86_400_000;
+/** They are pruned at most this often, by the clock. */
+const PRUNE_EVERY_MS = 3_600_000;
 
 interface SweepDeps {
   store: PlaceStore;
@@ -31,6 +35,7 @@ interface SweepDeps {
 export class PlaceSweep {
   /** The minute whose sweep this process already scheduled (one write a minute, not one a placement). */
   #scheduledFor = -1;
+  #prunedAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly deps: SweepDeps) {}
 
@@ -69,7 +74,12 @@ export class PlaceSweep {
       await this.deps.finish(placement, true).catch(() => undefined);
       finished++;
     }
-    return { finished, voided: await this.deps.voidLostRevisions() };
+    const voided = await this.deps.voidLostRevisions();
+    if (now.getTime() - this.#prunedAt >= PRUNE_EVERY_MS) {
+      this.#prunedAt = now.getTime();
+      await this.deps.store.placements.prune(new Date(now.getTime() - PLACEMENTS_KEPT_MS));
+    }
+    return { finished, voided };
   }
 
   async ensureScheduled(now: Date): Promise<void> {
