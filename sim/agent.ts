@@ -31,7 +31,7 @@ export interface Agent {
 
 /**
  * Members per greedy strategy in one run when its share gives fewer: five in a single run; in
- * a matrix ⌈15 / seeds⌉, so that its figure over the seeds of a size rests on 15 members.
+ * a matrix ⌈10 / seeds⌉, so that its figure over the seeds of a size rests on 10 members.
  * The greedy together never take more than half the community; the honest archetypes give up
  * members for them, the largest first.
  */

@@ -3,7 +3,7 @@
  * [--set key=value]… [--profile-db]`, or over several sizes and seeds:
  * `npm run sim:economy -- --sizes 20,50,200 --seeds 3 [--days 30] [--seed first] [--jobs 2]`
  * (sim/matrix.ts): every size run with seeds first…first+k−1 (more for a size too small to give
- * each greedy strategy 15 members over k seeds; `--jobs` runs at once, each in a process of its own), each figure reported as a mean with its 95 %
+ * each greedy strategy 10 members over k seeds; `--jobs` runs at once, each in a process of its own), each figure reported as a mean with its 95 %
  * interval, into `out/sim/matrix.md` and a last line
  * `economy: sizes=… seeds=… days=… supply_growth_pct_per_day=… vault_min_over_reserve=…
  * best_strategy/baseline=… best_strategy_hi95=… pixels_per_active_hour=… violations=…`.
@@ -31,9 +31,10 @@ const MIN_MEMBERS_PER_STRATEGY = 5;
  * In a matrix, each greedy strategy's interval rests on at least so many members per size:
  * a doubling gambler's month is a few big losses among many small wins, and over five members
  * its interval spans more than the whole band it is judged by. A small community gives the
- * greedy at most half its members, so a size runs more seeds than asked until it has them.
+ * greedy at most half its members, so a size runs more seeds than asked until it has them
+ * (20 members: 5 seeds).
  */
-const MATRIX_MEMBERS_PER_STRATEGY = 15;
+const MATRIX_MEMBERS_PER_STRATEGY = 10;
 
 const { values } = parseArgs({
   options: {
