@@ -61,13 +61,16 @@ export class MarkerSweeper {
         },
       });
     }
-    const ids = [...attemptsByAccount.keys()];
-    ops.push({
-      updateMany: {
-        filter: { _id: { $in: ids }, pendingOps: { $size: 0 } },
-        update: { $unset: { pendingOps: '' } },
-      },
-    });
+    // One guarded update per account, each naming its `_id`: `{ _id: { $in }, pendingOps }`
+    // made the embedded server read the whole balance collection after every operation.
+    for (const accountId of attemptsByAccount.keys()) {
+      ops.push({
+        updateOne: {
+          filter: { _id: accountId, pendingOps: { $size: 0 } },
+          update: { $unset: { pendingOps: '' } },
+        },
+      });
+    }
     try {
       await collection.bulkWrite(ops, { ordered: true });
     } catch (error) {

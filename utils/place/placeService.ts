@@ -277,8 +277,9 @@ export class PlaceService {
     // which move it right after each placement, and read it as it stands: one query, not three.
     const committed = options.advance === false ? (await this.canvas()).committed : await this.advance();
     const events = await this.deps.store.eventsBetween(after, committed, limit);
-    const revision = events.length === limit ? (events[events.length - 1] as PixelEventDoc)._id : committed;
-    return { changes: events.filter((e) => e.kind !== 'void'), revision: Math.max(after, revision) };
+    // Every revision up to the watermark has its event: all of (after, through] were read.
+    const through = Math.min(committed, after + limit);
+    return { changes: events.filter((e) => e.kind !== 'void'), revision: Math.max(after, through) };
   }
 
   /** Moves the watermark over every settled revision; returns it (watermark.ts). */

@@ -203,17 +203,25 @@ export class PlaceStore {
     after: number,
     upTo: number,
   ): Promise<{ count: number; painters: number; top: { owner: string; count: number }[] }> {
-    const rows = await this.#events
-      .aggregate<{ _id: string; count: number }>([
-        { $match: { _id: { $gt: after, $lte: upTo }, kind: 'place' } },
-        { $group: { _id: '$owner', count: { $sum: 1 } } },
-        { $sort: { count: -1, _id: 1 } },
-      ])
-      .toArray();
+    const counts = new Map<string, number>();
+    // By `_id`s alone, in batches (eventsBetween): a range, or any second field in the filter,
+    // would read the whole history on the embedded server.
+    for (let from = after; from < upTo; from += PERIOD_BATCH) {
+      const events = await this.#events
+        .find(
+          { _id: { $in: revisionsIn(from, Math.min(upTo, from + PERIOD_BATCH)) } },
+          { projection: { owner: 1, kind: 1 } },
+        )
+        .toArray();
+      for (const { owner, kind } of events) {
+        if (kind === 'place' && owner !== null) counts.set(owner, (counts.get(owner) ?? 0) + 1);
+      }
+    }
+    const rows = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
     return {
-      count: rows.reduce((n, r) => n + r.count, 0),
+      count: rows.reduce((n, [, count]) => n + count, 0),
       painters: rows.length,
-      top: rows.slice(0, 3).map((r) => ({ owner: r._id, count: r.count })),
+      top: rows.slice(0, 3).map(([owner, count]) => ({ owner, count })),
     };
   }
 
@@ -235,21 +243,28 @@ export class PlaceStore {
     return this.#events.findOne({ _id: revision });
   }
 
-  /** Events with revisions in (after, upTo], in revision order. */
+  /**
+   * Events with revisions in (after, min(upTo, after + limit)], in revision order. Read by
+   * their `_id`s, named one by one: every server serves that from the `_id` index, where a
+   * range of `_id`s makes the embedded server read the canvas's whole history (every 50 ms of
+   * a live feed, every watermark move). Revisions up to the watermark all have an event.
+   */
   eventsBetween(after: number, upTo: number, limit: number): Promise<PixelEventDoc[]> {
+    const ids = revisionsIn(after, Math.min(upTo, after + limit));
+    if (ids.length === 0) return Promise.resolve([]);
     return this.#events
-      .find({ _id: { $gt: after, $lte: upTo } })
+      .find({ _id: { $in: ids } })
       .sort({ _id: 1 })
-      .limit(limit)
       .toArray();
   }
 
-  /** The revisions written after `after` (for the watermark), in order. */
-  async writtenAfter(after: number, limit: number): Promise<number[]> {
+  /** Which revisions in (after, min(upTo, after + limit)] are written (for the watermark), in order. */
+  async writtenIn(after: number, upTo: number, limit: number): Promise<number[]> {
+    const ids = revisionsIn(after, Math.min(upTo, after + limit));
+    if (ids.length === 0) return [];
     const docs = await this.#events
-      .find({ _id: { $gt: after } }, { projection: { _id: 1 } })
+      .find({ _id: { $in: ids } }, { projection: { _id: 1 } })
       .sort({ _id: 1 })
-      .limit(limit)
       .toArray();
     return docs.map((d) => d._id);
   }
@@ -347,4 +362,12 @@ export class PlaceStore {
       .limit(1)
       .next();
   }
+}
+
+/** How many revisions the period's summary reads at once. */
+const PERIOD_BATCH = 5_000;
+
+/** The revisions after `after` up to `upTo`, each named. */
+function revisionsIn(after: number, upTo: number): number[] {
+  return Array.from({ length: Math.max(0, upTo - after) }, (_, i) => after + 1 + i);
 }

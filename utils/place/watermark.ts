@@ -29,7 +29,7 @@ export class PlaceWatermark {
     for (;;) {
       const canvas = await this.deps.canvas();
       if (canvas.committed >= canvas.revision) return canvas.committed;
-      const written = await this.deps.store.writtenAfter(canvas.committed, WATERMARK_SCAN);
+      const written = await this.deps.store.writtenIn(canvas.committed, canvas.revision, WATERMARK_SCAN);
       let to = canvas.committed;
       for (const revision of written) {
         if (revision !== to + 1) break;
