@@ -24,6 +24,8 @@ export interface DayStats {
   violations: string[];
   /** Wall time of the day's end-of-day checks and reads, in ms (the rest of the day is play). */
   checkMs: number;
+  /** The day's check read the whole history again (InvariantCheckpoint: a difference to explain). */
+  checkReread: boolean;
 }
 
 /** The economy at the end of day `day` (from 0), with the ledger's and every feature's invariants checked. */
@@ -39,6 +41,7 @@ export async function endOfDay(
   await deps.ledger.flush();
   const balances = await Promise.all(agents.map((a) => deps.ledger.balanceOf('cookies', a.id)));
   // From the last checkpoint: only the day's events are read (a full check ends the run).
+  const rereads = bot.checkpoint.rereads;
   const report = await bot.checkpoint.check(new Date(deps.clock.now().getTime() + 1));
   // Each feature's books for what ended today and what is still open.
   const features = await assembly.checkInvariants(
@@ -66,5 +69,6 @@ export async function endOfDay(
     placeFlows: place.members,
     violations: [...report.problems, ...features],
     checkMs: performance.now() - started,
+    checkReread: bot.checkpoint.rereads > rereads,
   };
 }

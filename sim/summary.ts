@@ -177,7 +177,7 @@ function strategyFigures(
 export function dayLine(d: DayStats, ms: number): string {
   return (
     `day ${d.day}: supply ${d.supply} vault ${d.vault} gini ${d.gini.toFixed(3)} active ${d.activeAgents} ` +
-    `pixels ${d.pixels} violations ${d.violations.length} (${(ms / 1000).toFixed(1)} s, checks ${(d.checkMs / 1000).toFixed(1)} s)`
+    `pixels ${d.pixels} violations ${d.violations.length} (${(ms / 1000).toFixed(1)} s, checks ${(d.checkMs / 1000).toFixed(1)} s${d.checkReread ? ', read all again' : ''})`
   );
 }
 

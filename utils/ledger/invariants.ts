@@ -62,6 +62,8 @@ export class InvariantCheckpoint {
   };
   #events = 0;
   #from: Date | null = null;
+  /** How many checks had to read every event again (a difference the day's events did not explain). */
+  rereads = 0;
 
   constructor(private readonly cols: Collections) {}
 
@@ -75,6 +77,7 @@ export class InvariantCheckpoint {
     const incremental = this.#from !== null;
     const report = await this.#checkFrom(until);
     if (!incremental || report.ok) return report;
+    this.rereads++;
     this.#reset();
     return this.#checkFrom(until);
   }
