@@ -45,8 +45,17 @@ function supplyLine(
     n.toLocaleString(i18n.locale === 'de' ? 'de-DE' : 'en-US', { maximumFractionDigits: 2 });
   if (state.targetBp === 0) return i18n.t('admin:economy.supplyOff');
   if (state.growthPct === null) return i18n.t('admin:economy.supplyUnmeasured', { rate: state.ratePct });
+  // As shown (2 decimals, never "-0"): a falling supply shrank, it did not grow by a negative rate.
+  const growth = round(state.growthPct, 2) || 0;
+  if (growth < 0) {
+    return i18n.t('admin:economy.supplyShrinks', {
+      shrink: pct(-growth),
+      target: pct(state.targetBp / 100),
+      rate: state.ratePct,
+    });
+  }
   return i18n.t(state.shares ? 'admin:economy.supplyShares' : 'admin:economy.supplyPauses', {
-    growth: pct(state.growthPct),
+    growth: pct(growth),
     target: pct(state.targetBp / 100),
     rate: state.ratePct,
   });
