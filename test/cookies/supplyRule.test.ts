@@ -148,7 +148,9 @@ describe('a server whose Cookies grow too fast', () => {
 
     // Moderators see where the rule stands under the economy's picture.
     await c.session.run('as admin /admin wirtschaft lage');
-    expect(c.take()).toMatch(/um \d+,\d+ % pro Tag gewachsen \(Ziel 1,25 %\): Sammeln bringt \d+ %, und die Bäckerei behält/);
+    expect(c.take()).toMatch(
+      /um \d+,\d+ % pro Tag gewachsen \(Ziel 1,25 %\): Sammeln bringt \d+ %, und die Bäckerei behält/,
+    );
 
     await c.deps.runtimeConfig.set('cookies.supply_growth_target_bp', '0', 'admin');
     expect(await c.deps.services.bakery.collectRatePct()).toBe(100);
