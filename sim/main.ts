@@ -176,7 +176,10 @@ const report = await writeReport(values.out, result, summary, {
 });
 console.log(`report: ${report} (${((performance.now() - started) / 1000).toFixed(0)} s)`);
 console.log(
-  `${speedLine(dayTimes)} checks: day1=${((result.days[0]?.checkMs ?? 0) / 1000).toFixed(1)} s ` +
+  `${speedLine(dayTimes)} ${speedLine(
+    dayTimes.map((ms, i) => ms - (result.days[i]?.checkMs ?? 0)),
+    'play',
+  )} checks: day1=${((result.days[0]?.checkMs ?? 0) / 1000).toFixed(1)} s ` +
     `day${result.days.length}=${((result.days.at(-1)?.checkMs ?? 0) / 1000).toFixed(1)} s ` +
     `full_at_end=${(result.fullCheckMs / 1000).toFixed(1)} s`,
 );

@@ -193,16 +193,17 @@ export function summaryLine(s: Summary): string {
 
 /**
  * How the cost of a day moved over the run: day 1 and the last day, and the mean of the last
- * three days over the first three (one day's activity varies; three smooth it).
+ * three days over the first three (one day's activity varies; three smooth it). `label`
+ * `play`: the days without their end-of-day checks, what the bot itself did.
  */
-export function speedLine(dayMs: readonly number[]): string {
+export function speedLine(dayMs: readonly number[], label = 'speed'): string {
   const s = (ms: number) => (ms / 1000).toFixed(1);
   const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
   const first = dayMs[0] ?? 0;
   const last = dayMs.at(-1) ?? 0;
   const ratio = (a: number, b: number) => (b > 0 ? (a / b).toFixed(2) : '–');
   return (
-    `speed: day1=${s(first)} s day${dayMs.length}=${s(last)} s ratio=${ratio(last, first)} ` +
+    `${label}: day1=${s(first)} s day${dayMs.length}=${s(last)} s ratio=${ratio(last, first)} ` +
     `last3/first3=${ratio(mean(dayMs.slice(-3)), mean(dayMs.slice(0, 3)))} total=${s(dayMs.reduce((a, b) => a + b, 0))} s`
   );
 }

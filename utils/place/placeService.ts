@@ -276,6 +276,8 @@ export class PlaceService {
     // A reader that polls often (the live feed) may leave moving the watermark to the placers,
     // which move it right after each placement, and read it as it stands: one query, not three.
     const committed = options.advance === false ? (await this.canvas()).committed : await this.advance();
+    // Nothing new (nearly every tick of a live feed): no read of the events at all.
+    if (committed <= after) return { changes: [], revision: after };
     const events = await this.deps.store.eventsBetween(after, committed, limit);
     // Every revision up to the watermark has its event: all of (after, through] were read.
     const through = Math.min(committed, after + limit);
