@@ -128,14 +128,14 @@ async function runMatrix(
   const figures: SizeFigures[] = sizes.map((size) =>
     figuresOf(
       size,
-      outcomes.filter((_, i) => plans[i]?.agents === size).map((o) => o.summary),
+      outcomes.flatMap((o, i) => (o && plans[i]?.agents === size ? [o.summary] : [])),
     ),
   );
   await mkdir(values.out, { recursive: true });
   console.log(`report: ${await writeMatrix(values.out, figures, days)}`);
   const line = matrixLine(figures, days);
   console.log(line);
-  return figures.some((f) => f.violations > 0) ? 1 : 0;
+  return figures.some((f) => f.violations > 0) || outcomes.includes(null) ? 1 : 0;
 }
 
 const started = performance.now();

@@ -73,13 +73,14 @@ async function readOutcome(file: string): Promise<RunOutcome> {
  * and its database server), so on this two-core machine two side by side take about as long
  * as one after the other (20 members: 31 s a simulated day each, against 16 s alone); on a
  * larger machine they finish in half the time. A child's day lines go to `<logDir>/<members>-seed<seed>.log`, to follow a long matrix
- * while it runs. Outcomes come back in the plans' order; `onDone` sees each as it finishes.
+ * while it runs. Outcomes come back in the plans' order (null for a run that crashed: named on
+ * stderr, left out of the figures); `onDone` sees each as it finishes.
  */
 export async function runPlans(
   plans: readonly RunPlan[],
   options: { jobs: number; behaviours: Behaviours; logDir: string },
   onDone: (plan: RunPlan, outcome: RunOutcome) => void,
-): Promise<RunOutcome[]> {
+): Promise<(RunOutcome | null)[]> {
   const { jobs, behaviours, logDir } = options;
   const dir = jobs > 1 ? await mkdtemp(path.join(tmpdir(), 'sim-matrix-')) : null;
   if (dir) await mkdir(logDir, { recursive: true });
@@ -93,9 +94,12 @@ export async function runPlans(
       onDone(plan, outcome);
       return outcome;
     });
-    return settled.map((s) => {
-      if (s.status === 'rejected') throw s.reason;
-      return s.value;
+    // A run that crashed is named and left out; the others still make the matrix.
+    return settled.map((s, i) => {
+      if (s.status === 'fulfilled') return s.value;
+      const plan = plans[i] as RunPlan;
+      console.error(`the run of ${plan.agents} members, seed ${plan.seed} failed: ${String(s.reason)}`);
+      return null;
     });
   } finally {
     if (dir) await rm(dir, { recursive: true, force: true });

@@ -24,6 +24,9 @@ const NO_POSTS: PostTransport = {
   edit: async () => {},
 };
 
+/** The socket's backstop in a simulation: ten minutes (see `connectDatabase` below). */
+const END_OF_RUN_READ_MS = 600_000;
+
 /** A `--set` the bot refused (an unknown key, a value out of range), with what it said. */
 export class SettingRefused extends Error {
   constructor(readonly refusal: AppError) {
@@ -64,6 +67,10 @@ export async function runSimulation(options: {
   const server = await startDatabaseServer(config.mongo, { persistent: false }, log);
   const { client, db } = await connectDatabase(server.uri, `sim_economy_${randomBytes(4).toString('hex')}`, {
     monitorCommands: options.profileDb === true,
+    // The run ends with reads of its whole history (the full check, each member's totals):
+    // a month of 50 members is over a million events, which the embedded server reads for
+    // longer than the bot's 30-second backstop. Money paths have their own timeout (ledger).
+    socketTimeoutMS: END_OF_RUN_READ_MS,
   });
   await ensureAppIndexes(db);
   const profile = options.profileDb ? new DbProfile(client) : null;

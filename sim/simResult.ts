@@ -19,17 +19,16 @@ export interface SimResult {
   placeTotals: Map<string, Map<string, KindTotal>>;
 }
 
-/** Each member's Cookie and Place totals by kind since `since`. */
+/** Each member's Cookie and Place totals by kind since `since`: one read of the history per currency. */
 export async function memberTotals(
   deps: BotDeps,
   agents: Agent[],
   since: Date,
 ): Promise<Pick<SimResult, 'cookieTotals' | 'placeTotals'>> {
-  const cookieTotals = new Map<string, Map<string, KindTotal>>();
-  const placeTotals = new Map<string, Map<string, KindTotal>>();
-  for (const agent of agents) {
-    cookieTotals.set(agent.id, await deps.ledger.queries.totalsByKind('cookies', agent.id, since));
-    placeTotals.set(agent.id, await deps.ledger.queries.totalsByKind('place', agent.id, since));
-  }
-  return { cookieTotals, placeTotals };
+  const ids = agents.map((a) => a.id);
+  const { queries } = deps.ledger;
+  return {
+    cookieTotals: await queries.totalsByAccountAndKind('cookies', ids, since),
+    placeTotals: await queries.totalsByAccountAndKind('place', ids, since),
+  };
 }

@@ -88,12 +88,13 @@ export const MONEY_PATH_CLIENT_OPTIONS = {
 
 /**
  * Connects a client to a chosen server, selects the database and creates every index.
- * `monitorCommands` makes the client emit an event per command (the simulation's profile).
+ * `monitorCommands` makes the client emit an event per command (the simulation's profile);
+ * `socketTimeoutMS` replaces the backstop for a client whose reads may be long (the simulation).
  */
 export async function connectDatabase(
   uri: string,
   dbName: string,
-  options: { monitorCommands?: boolean } = {},
+  options: { monitorCommands?: boolean; socketTimeoutMS?: number } = {},
 ): Promise<Pick<Database, 'client' | 'db'>> {
   const client = new MongoClient(uri, { ...MONEY_PATH_CLIENT_OPTIONS, ...options });
   await client.connect();

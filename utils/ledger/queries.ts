@@ -159,19 +159,33 @@ export class LedgerQueries {
     return rows.map((r) => r._id).sort();
   }
 
+  /**
+   * Several accounts' totals by kind since `since`, in one pass over the events (a report on
+   * many members: one read of the history, not one per member).
+   */
+  async totalsByAccountAndKind(
+    currency: OperationSpec['currency'],
+    accounts: readonly string[],
+    since: Date,
+  ): Promise<Map<string, Map<string, KindTotal>>> {
+    const rows = await this.deps.cols.ledgerEvents
+      .aggregate<{ _id: { account: string; kind: string }; count: number; in: number; out: number }>([
+        { $match: { currency, account: { $in: [...accounts] }, at: { $gte: since } } },
+        { $group: { _id: { account: '$account', kind: '$kind' }, ...KIND_SUMS } },
+      ])
+      .toArray();
+    const totals = new Map<string, Map<string, KindTotal>>(accounts.map((a) => [a, new Map()]));
+    for (const r of rows)
+      totals.get(r._id.account)?.set(r._id.kind, { count: r.count, in: r.in, out: r.out });
+    return totals;
+  }
+
   /** The events matching `match`, summed by kind on the server. */
   async #byKind(match: Filter<LedgerEventDoc>): Promise<Map<string, KindTotal>> {
     const rows = await this.deps.cols.ledgerEvents
       .aggregate<{ _id: string; count: number; in: number; out: number }>([
         { $match: match },
-        {
-          $group: {
-            _id: '$kind',
-            count: { $sum: 1 },
-            in: { $sum: { $cond: [{ $gt: ['$delta', 0] }, '$delta', 0] } },
-            out: { $sum: { $cond: [{ $lt: ['$delta', 0] }, { $subtract: [0, '$delta'] }, 0] } },
-          },
-        },
+        { $group: { _id: '$kind', ...KIND_SUMS } },
       ])
       .toArray();
     return new Map(rows.map((r) => [r._id, { count: r.count, in: r.in, out: r.out }]));
@@ -181,6 +195,13 @@ export class LedgerQueries {
     return { $nin: [this.deps.houseAccountId], $not: new RegExp(`^(${POT_PREFIX}|${HOLD_PREFIX})`) };
   }
 }
+
+/** A group's count, and what its events put in and took out. */
+const KIND_SUMS = {
+  count: { $sum: 1 },
+  in: { $sum: { $cond: [{ $gt: ['$delta', 0] }, '$delta', 0] } },
+  out: { $sum: { $cond: [{ $lt: ['$delta', 0] }, { $subtract: [0, '$delta'] }, 0] } },
+};
 
 /**
  * Merges an account's events in their sequence order with those that have none, newest
