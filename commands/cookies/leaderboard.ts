@@ -32,9 +32,10 @@ export const leaderboard: Subcommand = {
   async run({ deps, invocation, actor, i18n }) {
     const size = await deps.runtimeConfig.get('cookies.leaderboard_size');
     const rows = await deps.services.cookies.leaderboard(size);
+    // A reader outside the top: their own row, from their balance and rank (not their history).
     const mine = rows.some((r) => r.userId === actor.id)
       ? null
-      : await deps.services.cookies.profile(actor.id);
+      : await deps.services.cookies.standing(actor.id);
     const names = await namesOf(
       deps,
       invocation,

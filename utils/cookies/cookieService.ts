@@ -177,6 +177,16 @@ export class CookieService {
     return top.map((row, i) => ({ rank: i + 1, userId: row.account, cookies: row.balance }));
   }
 
+  /** A member's balance and place among the members (null: holds nothing), without their history. */
+  async standing(userId: string): Promise<{ balance: number; rank: number | null }> {
+    const balance = await this.balance(userId);
+    return { balance, rank: await this.#rankOf(balance) };
+  }
+
+  async #rankOf(balance: number): Promise<number | null> {
+    return balance > 0 ? (await this.deps.ledger.queries.countRicherThan('cookies', balance)) + 1 : null;
+  }
+
   /** A member's Cookie life at a glance (`/cookies profile`). */
   async profile(userId: string): Promise<CookieProfile> {
     const [balance, totals, collect] = await Promise.all([
@@ -191,7 +201,7 @@ export class CookieService {
     return {
       userId,
       balance,
-      rank: balance > 0 ? (await this.deps.ledger.queries.countRicherThan('cookies', balance)) + 1 : null,
+      rank: await this.#rankOf(balance),
       streak: liveStreak(collect, this.deps.clock.now()),
       bestStreak: collect?.bestStreak ?? 0,
       collects: of(COOKIE_KINDS.collect).count,

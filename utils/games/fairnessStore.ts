@@ -175,14 +175,18 @@ export class FairnessStore {
     return revealed;
   }
 
-  /** The server seed behind a hash, whether still in use (for the round's own draws) or revealed. */
-  async serverSeed(hash: string): Promise<{ serverSeed: string; revealed: boolean } | null> {
+  /**
+   * The server seed behind a hash of `userId`'s seeds, whether still in use (for the round's
+   * own draws) or revealed. Each read names the member's document by `_id` (the current seed
+   * of every member who ever played was read in full for every round otherwise).
+   */
+  async serverSeed(userId: string, hash: string): Promise<{ serverSeed: string; revealed: boolean } | null> {
     const revealed = await this.#revealed.findOne({ _id: hash });
     if (revealed) return { serverSeed: revealed.serverSeed, revealed: true };
-    const current = await this.#current.findOne({ serverSeedHash: hash });
+    const current = await this.#current.findOne({ _id: userId, serverSeedHash: hash });
     if (current) return { serverSeed: current.serverSeed, revealed: false };
     // Rotated out a moment ago, its revealed record not yet written: it is revealed all the same.
-    const rotated = await this.#current.findOne({ 'previous.serverSeedHash': hash });
+    const rotated = await this.#current.findOne({ _id: userId, 'previous.serverSeedHash': hash });
     return rotated?.previous ? { serverSeed: rotated.previous.serverSeed, revealed: true } : null;
   }
 }

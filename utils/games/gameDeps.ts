@@ -35,7 +35,7 @@ export async function releaseIfEnded(deps: GameDeps, round: RoundDoc): Promise<v
 }
 
 export async function roundSeeds(deps: GameDeps, round: RoundDoc): Promise<FairnessInput> {
-  const found = await deps.fairness.serverSeed(round.seed.serverSeedHash);
+  const found = await deps.fairness.serverSeed(round.userId, round.seed.serverSeedHash);
   if (!found) throw new Error(`round ${round._id}: server seed ${round.seed.serverSeedHash} is missing`);
   return { serverSeed: found.serverSeed, memberSeed: round.seed.memberSeed, nonce: round.seed.nonce };
 }

@@ -133,7 +133,7 @@ export class GameService {
         roundId: round._id,
       });
     }
-    const found = await this.deps.fairness.serverSeed(round.seed.serverSeedHash);
+    const found = await this.deps.fairness.serverSeed(round.userId, round.seed.serverSeedHash);
     if (!found?.revealed) return { status: 'sealed', round };
     const seeds = {
       serverSeed: found.serverSeed,

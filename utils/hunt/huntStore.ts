@@ -171,8 +171,12 @@ export class HuntStore {
       dropRetiredIndex(db, WINDOWS, 'guard_status'),
       db.collection(BESTS).createIndex({ revision: 1, best: -1 }, { name: 'leaderboard' }),
       db.collection(BONUS_EVENTS).createIndex({ at: -1 }, { name: 'newest_first' }),
-      db.collection(BONUS_EVENTS).createIndex({ ownerId: 1, at: -1 }, { name: 'by_owner' }),
-      db.collection(PROGRESS_EVENTS).createIndex({ clientId: 1, at: -1 }, { name: 'by_client' }),
+      // `owner` is what the events hold and the reads ask for (the first indexes named fields
+      // the documents never had, so a member's recent earnings read everything, on any server).
+      db.collection(BONUS_EVENTS).createIndex({ owner: 1, at: -1 }, { name: 'by_owner_at' }),
+      db.collection(PROGRESS_EVENTS).createIndex({ owner: 1, at: -1 }, { name: 'by_owner_at' }),
+      dropRetiredIndex(db, BONUS_EVENTS, 'by_owner'),
+      dropRetiredIndex(db, PROGRESS_EVENTS, 'by_client'),
     ]);
   }
 
