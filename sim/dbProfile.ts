@@ -10,9 +10,12 @@ function shapeOf(event: CommandStartedEvent): string {
     first(command.updates)?.q ??
     first(command.deletes)?.q ??
     first(command.pipeline)?.$match) as Record<string, unknown> | undefined;
+  // A timer's writes name its kind (the id's first part): which feature's timers cost the most.
+  const id = filter?._id;
+  const kind = collection === 'due_tasks' && typeof id === 'string' ? ` ${id.split(':')[0]}` : '';
   return `${event.commandName} ${collection} {${Object.keys(filter ?? {})
     .sort()
-    .join(', ')}}`;
+    .join(', ')}}${kind}`;
 }
 
 export interface CommandTotal {
@@ -43,10 +46,18 @@ export class DbProfile {
     client.on('commandFailed', (event) => this.#started.delete(event.requestId));
   }
 
-  /** The shapes that took the most time since the last call, most first; the counts restart. */
+  /**
+   * The shapes that took the most time since the last call, most first, after one line `all`
+   * of every command; the counts restart.
+   */
   take(limit: number): CommandTotal[] {
-    const top = [...this.#totals.values()].sort((a, b) => b.ms - a.ms).slice(0, limit);
+    const shapes = [...this.#totals.values()];
+    const all: CommandTotal = { shape: 'all', count: 0, ms: 0 };
+    for (const t of shapes) {
+      all.count += t.count;
+      all.ms += t.ms;
+    }
     this.#totals.clear();
-    return top;
+    return [all, ...shapes.sort((a, b) => b.ms - a.ms).slice(0, limit)];
   }
 }

@@ -97,7 +97,7 @@ export async function runSimulation(options: {
       agents: options.agents,
       ...(options.greedyFloor ? { greedyFloor: options.greedyFloor } : {}),
       rng: seededRng(`members:${options.seed}`),
-      ...(options.onDay ? { onDay: (day) => options.onDay?.(day, profile?.take(12) ?? null) } : {}),
+      ...(options.onDay ? { onDay: (day) => options.onDay?.(day, profile?.take(80) ?? null) } : {}),
     });
   } finally {
     if (server.persistent) await db.dropDatabase().catch(() => {});

@@ -53,4 +53,45 @@ describe('a bot process killed in the middle of a draw', { timeout: PROCESS_TEST
       expect((await checkInvariants(t.cols)).problems).toEqual([]);
     },
   );
+
+  it.each([
+    ['before the credit', 'credit.before'],
+    ['after the credit', 'credit.applied'],
+  ])(
+    'GIVEN a kill while paying active time %s THEN the sweep pays that minute once, and later minutes are paid as before',
+    async (_, step) => {
+      const { deps, clock } = makeBotDeps(t);
+      const { stdout } = await runCrashChild<HuntCrashPlan>(
+        'test/support/huntCrashChild.ts',
+        { windowId: '', kind: 'place.time', step, advanceMs: 0, activeMember: ANN },
+        t,
+      );
+      expect(stdout).toContain(reached(`place.time ${step}`));
+      // Nothing is paid until the sweep: the minute is owed, not lost and not paid twice.
+      const died = new Date(clock.now().getTime() + 60_000);
+      clock.advance(7 * 60_000);
+      await recoverLedger(
+        { cols: t.cols, clock, log: silentLogger },
+        { graceMs: 0, fenceRetentionMs: 86_400_000 },
+      );
+      await deps.scheduler.runDue();
+      await deps.scheduler.runDue(); // a second pass finds nothing left to pay
+      await deps.ledger.flush();
+      // One interval of 60 s at 20 points.
+      expect(await deps.ledger.balanceOf('place', ANN)).toBe(20_000);
+      const earned = await deps.services.hunt.recentEarnings(ANN, 10);
+      expect(earned.map((e) => [e.kind, e.milli, e.at.getTime()])).toEqual([
+        ['time', 20_000, died.getTime()],
+      ]);
+      // The member comes back: their next minute is paid at once, and the sweep adds nothing.
+      await deps.services.hunt.activity(ANN);
+      clock.advance(60_000);
+      expect(await deps.services.hunt.activity(ANN)).toBe(20_000);
+      clock.advance(7 * 60_000);
+      await deps.scheduler.runDue();
+      await deps.ledger.flush();
+      expect(await deps.ledger.balanceOf('place', ANN)).toBe(40_000);
+      expect((await checkInvariants(t.cols)).problems).toEqual([]);
+    },
+  );
 });

@@ -163,6 +163,45 @@ describe('the hunt lottery and its rewards', () => {
     expect(await deps.services.hunt.activity(ANN)).toBe(0);
   });
 
+  it('GIVEN two minutes owed by claims from before the sweep (paid through holds and their timers) THEN each is paid once through its hold, a new minute by a credit, and nothing stays owed', async () => {
+    const { deps, clock } = makeBotDeps(t);
+    const at = clock.now();
+    const owed = (n: number) => ({
+      id: `hunt.time:${ANN}:${n}`,
+      identity: ANN,
+      milli: 20_000,
+      units: 1,
+      detail: '',
+      at,
+    });
+    // What a claim of that shape left when its process died before paying.
+    await t.db.collection('hunt_time').insertOne({ _id: ANN as never, version: 2, owed: [owed(1), owed(2)] });
+    for (const n of [1, 2]) {
+      await deps.scheduler.schedule({
+        id: `hunt.time.pay:${owed(n).id}`,
+        kind: 'hunt.time.pay',
+        dueAt: new Date(at.getTime() + 60_000),
+        payload: { owner: ANN, id: owed(n).id },
+      });
+    }
+    // The member hunts on after the upgrade: a new minute, paid at once by its claim.
+    await deps.services.hunt.activity(ANN);
+    clock.advance(60_000);
+    expect(await deps.services.hunt.activity(ANN)).toBe(20_000);
+    clock.advance(7 * 60_000);
+    await deps.scheduler.runDue();
+    await deps.scheduler.runDue();
+    await deps.ledger.flush();
+    expect(await deps.ledger.balanceOf('place', ANN)).toBe(60_000);
+    const holds = await deps.holds.ofOwner({ kind: 'hunt.time', id: ANN });
+    expect(holds.map((h) => [h._id, h.state]).sort()).toEqual([
+      [owed(1).id, 'posted'],
+      [owed(2).id, 'posted'],
+    ]);
+    expect((await t.db.collection('hunt_time').findOne({ _id: ANN as never }))?.owed).toEqual([]);
+    expect((await checkInvariants(t.cols)).problems).toEqual([]);
+  });
+
   it('GIVEN score rewards switched on after some drawn tips THEN the bests from before earn nothing; only the later improvement pays', async () => {
     const { deps, clock } = makeBotDeps(t, { rng: low });
     const hunt = deps.services.hunt;

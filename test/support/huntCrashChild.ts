@@ -1,6 +1,7 @@
 /**
- * Child process of the hunt crash test: closes a window through the real service and dies
- * when a reward of the named kind reaches the named ledger step.
+ * Child process of the hunt crash test: closes a window through the real service (or, with
+ * `activeMember`, hunts a member's requests a minute apart) and dies when a reward of the named
+ * kind reaches the named ledger step.
  * Input (JSON in argv[2]): HuntCrashPlan.
  */
 import { cryptoRng } from '../../src/rng.js';
@@ -12,6 +13,8 @@ export interface HuntCrashPlan extends ChildDatabase {
   kind: string;
   step: string;
   advanceMs: number;
+  /** A member whose requests, a minute apart, earn active time (instead of a window's close). */
+  activeMember?: string;
 }
 
 await crashChild<HuntCrashPlan>(async ({ plan, db, cols }) => {
@@ -27,5 +30,11 @@ await crashChild<HuntCrashPlan>(async ({ plan, db, cols }) => {
     },
   );
   clock.advance(plan.advanceMs);
+  if (plan.activeMember) {
+    for (;;) {
+      await deps.services.hunt.activity(plan.activeMember);
+      clock.advance(60_000);
+    }
+  }
   await deps.services.hunt.closeWindow(plan.windowId);
 });

@@ -3,18 +3,24 @@ import type { Clock } from '../../src/clock.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
 import type { Holds } from '../holds/holds.js';
-import { PLACE_KINDS } from '../placeEconomy.js';
+import { PLACE_KINDS, type PlaceEconomy } from '../placeEconomy.js';
 import type { HuntStore, OwedTime } from './huntStore.js';
 import { ActiveTime, claimSpans, type RewardSettings, type Span } from './rewards.js';
 
-const TIME_TASK = 'hunt.time.pay';
-/** A claim's payment left unmade (its process died) is made by its timer this much later. */
-const TIME_PAYMENT_AFTER_MS = 60_000;
+/** The sweep that pays what claims left owed (their process died before paying). */
+const SWEEP_TASK = 'hunt.time.owed';
+/** One sweep per this much time with claims in it, not one timer per payment. */
+const SWEEP_EVERY_MS = 300_000;
+/** A payment owed this long is the sweep's: its claim had time enough to make it. */
+const SWEEP_AFTER_MS = 60_000;
+/** The timer of one payment, as claims before 2026-12-02 scheduled it (still run for those). */
+const LEGACY_TIME_TASK = 'hunt.time.pay';
 /** Stretches of active time older than this are forgotten by the owner's claim (and count nothing late). */
 const TIME_HORIZON_MS = 86_400_000;
 
 interface ActiveTimeDeps {
   store: HuntStore;
+  economy: PlaceEconomy;
   holds: Holds;
   runtimeConfig: RuntimeConfig;
   scheduler: Scheduler;
@@ -27,15 +33,20 @@ interface ActiveTimeDeps {
 
 /**
  * Active time (PRODUCT.md §3): an identity's requests close together count as time, and its
- * owner is paid once for the union of its identities' time, every whole interval of it,
- * through a promised hold that its timer makes good if the claiming process dies.
+ * owner is paid once for the union of its identities' time, every whole interval of it. The
+ * claim records the payment owed in the same write that claims the time; a ledger credit with
+ * the owed id as its operation id pays it, once, whoever makes it: the claim at once, or the
+ * sweep a few minutes later when the claiming process died in between.
  */
 export class ActiveTimePay {
   /** Active time not yet paid, in this process's memory only (rewards.ts, `ActiveTime`). */
   readonly #time = new ActiveTime();
+  /** The sweep period this process scheduled last (a schedule per period, not per claim). */
+  #sweepPlanned = -1;
 
   constructor(private readonly deps: ActiveTimeDeps) {
-    // A payment of active time past its deadline is owed while its claim still lists it.
+    // Claims before 2026-12-02 paid through a promised hold: one past its deadline is owed while
+    // its claim still lists it (the sweep then records it as paid).
     deps.holds.own('hunt.time', {
       onExpiry: async (hold) => {
         const owed = (await deps.store.timeOf(hold.owner.id))?.owed?.some((o) => o.id === hold._id);
@@ -44,12 +55,20 @@ export class ActiveTimePay {
     });
   }
 
-  /** A claim of active time whose payment its process did not get to make. */
-  task(): TaskHandler {
-    return defineTask(TIME_TASK, z.object({ owner: z.string(), id: z.string() }), async ({ owner, id }) => {
-      const owed = (await this.deps.store.timeOf(owner))?.owed?.find((o) => o.id === id);
-      if (owed) await this.#payTime(owner, owed);
-    });
+  /** The sweep of owed payments, and the one-payment timers claims scheduled before it. */
+  tasks(): TaskHandler[] {
+    return [
+      defineTask(SWEEP_TASK, z.object({ period: z.number().int() }), async () => {
+        const before = new Date(this.deps.clock.now().getTime() - SWEEP_AFTER_MS);
+        for (const doc of await this.deps.store.owedSince(before)) {
+          for (const owed of doc.owed ?? []) if (owed.at <= before) await this.#pay(doc._id, owed);
+        }
+      }),
+      defineTask(LEGACY_TIME_TASK, z.object({ owner: z.string(), id: z.string() }), async ({ owner, id }) => {
+        const owed = (await this.deps.store.timeOf(owner))?.owed?.find((o) => o.id === id);
+        if (owed) await this.#pay(owner, owed);
+      }),
+    ];
   }
 
   /**
@@ -88,32 +107,34 @@ export class ActiveTimePay {
                 .map(([a, b]) => `${new Date(a).toISOString()} – ${new Date(b).toISOString()}`)
                 .join(', '),
               at: this.deps.clock.now(),
+              via: 'credit',
             }
           : null;
-      if (owed) await this.#scheduleTimePayment(owner, owed.id);
+      // The sweep first: a process that dies after the claim leaves a payment the sweep makes.
+      if (owed) await this.#scheduleSweep(now);
       if (await this.deps.store.swapTime(owner, version, claim, owed)) {
-        return owed ? this.#payTime(owner, owed) : 0;
+        return owed ? this.#pay(owner, owed) : 0;
       }
     }
     return 0;
   }
 
-  /** Makes an owed payment of active time (the claim, its timer, or the owner's next claim): once. */
-  async #payTime(owner: string, owed: OwedTime): Promise<number> {
-    await this.deps.holds.reserve({
-      id: owed.id,
-      currency: 'place',
-      from: null,
-      amount: owed.milli,
-      kind: PLACE_KINDS.time,
-      source: owed.identity,
-      reason: `${owed.units} interval(s) of active time`,
-      owner: { kind: 'hunt.time', id: owner },
-      ttlMs: TIME_PAYMENT_AFTER_MS,
-    });
-    const hold = await this.deps.holds.post(owed.id, [
-      { to: owner, amount: owed.milli, kind: PLACE_KINDS.time },
-    ]);
+  /**
+   * Makes an owed payment of active time (the claim, or the sweep): once, however often it is
+   * asked, and then no longer owed. Returns the milli-points this call paid.
+   */
+  async #pay(owner: string, owed: OwedTime): Promise<number> {
+    const reason = `${owed.units} interval(s) of active time`;
+    const paid =
+      owed.via === 'credit'
+        ? await this.deps.economy.reward(owner, {
+            opId: owed.id,
+            amount: owed.milli,
+            kind: PLACE_KINDS.time,
+            source: owed.identity,
+            reason,
+          })
+        : await this.#payThroughHold(owner, owed, reason);
     await this.deps.store.addBonus({
       _id: owed.id,
       kind: 'time',
@@ -126,15 +147,37 @@ export class ActiveTimePay {
       at: owed.at,
     });
     await this.deps.store.paid(owner, owed.id);
-    return hold.state === 'posted' ? owed.milli : 0;
+    return paid.replayed ? 0 : owed.milli;
   }
 
-  async #scheduleTimePayment(owner: string, id: string): Promise<void> {
-    await this.deps.scheduler.schedule({
-      id: `${TIME_TASK}:${id}`,
-      kind: TIME_TASK,
-      dueAt: new Date(this.deps.clock.now().getTime() + TIME_PAYMENT_AFTER_MS),
-      payload: { owner, id },
+  /** A claim written before 2026-12-02: its promised hold pays it (reserved again if it never was). */
+  async #payThroughHold(owner: string, owed: OwedTime, reason: string): Promise<{ replayed: boolean }> {
+    await this.deps.holds.reserve({
+      id: owed.id,
+      currency: 'place',
+      from: null,
+      amount: owed.milli,
+      kind: PLACE_KINDS.time,
+      source: owed.identity,
+      reason,
+      owner: { kind: 'hunt.time', id: owner },
+      ttlMs: SWEEP_AFTER_MS,
     });
+    const hold = await this.deps.holds.post(owed.id, [
+      { to: owner, amount: owed.milli, kind: PLACE_KINDS.time },
+    ]);
+    return { replayed: hold.state !== 'posted' };
+  }
+
+  async #scheduleSweep(now: number): Promise<void> {
+    const period = Math.floor(now / SWEEP_EVERY_MS);
+    if (period === this.#sweepPlanned) return;
+    await this.deps.scheduler.schedule({
+      id: `${SWEEP_TASK}:${period}`,
+      kind: SWEEP_TASK,
+      dueAt: new Date((period + 1) * SWEEP_EVERY_MS + SWEEP_AFTER_MS),
+      payload: { period },
+    });
+    this.#sweepPlanned = period;
   }
 }

@@ -217,7 +217,7 @@ export class HuntService {
         // without waiting for someone to ask. A window nobody tipped in lets the hunt rest.
         if (result.drawn.length > 0) await this.currentWindow(result.window.locale);
       }),
-      this.#activeTime.task(),
+      ...this.#activeTime.tasks(),
       defineTask(REROLLED_TASK, REROLLED, async ({ revision, locale }) => {
         const task = await this.task();
         const target = targetOf(task, revision);

@@ -78,7 +78,7 @@ const TIME = 'hunt_time';
 const PROGRESS_EVENTS = 'place_progress_events';
 const BONUS_EVENTS = 'place_bonus_events';
 
-/** A payment of active time decided by a claim and not yet known to be made (its hold pays it once). */
+/** A payment of active time decided by a claim and not yet known to be made. */
 export interface OwedTime {
   id: string;
   identity: string;
@@ -86,6 +86,12 @@ export interface OwedTime {
   units: number;
   detail: string;
   at: Date;
+  /**
+   * How it is paid, once: `credit`, a ledger credit whose operation id is `id` (made by the
+   * claim, or by the sweep a few minutes later); absent (claims written before 2026-12-02),
+   * through a promised hold of that id and its timer (activeTime.ts keeps paying those).
+   */
+  via?: 'credit';
 }
 
 /**
@@ -158,6 +164,11 @@ export class HuntStore {
     }
   }
 
+  /** Owners with a payment of active time owed since `before` or earlier (the sweep's read). */
+  async owedSince(before: Date): Promise<TimeDoc[]> {
+    return this.#time.find({ 'owed.at': { $lte: before } }, { projection: { owed: 1 } }).toArray();
+  }
+
   /** A payment of active time is made: it is no longer owed. */
   async paid(owner: string, id: string): Promise<void> {
     await this.#time.updateOne({ _id: owner }, { $pull: { owed: { id } } });
@@ -170,6 +181,8 @@ export class HuntStore {
       dropRetiredIndex(db, 'hunt_tips', 'guard_status'),
       dropRetiredIndex(db, WINDOWS, 'guard_status'),
       db.collection(BESTS).createIndex({ revision: 1, best: -1 }, { name: 'leaderboard' }),
+      // The owed-time sweep's read; claims with nothing owed have no key in it.
+      db.collection(TIME).createIndex({ 'owed.at': 1 }, { name: 'owed_at' }),
       db.collection(BONUS_EVENTS).createIndex({ at: -1 }, { name: 'newest_first' }),
       // `owner` is what the events hold and the reads ask for (the first indexes named fields
       // the documents never had, so a member's recent earnings read everything, on any server).
