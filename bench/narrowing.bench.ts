@@ -5,7 +5,11 @@
  * launcher (tools/mongo-java-server, "Narrowing") gave it MongoDB's plan. Medians of 300 calls
  * at 1,000 and at 160,000 documents; the last line is
  * `narrowing: <kind> guarded update <ms> -> <ms> ms, findOneAndUpdate <ms> -> <ms> ms (ratio <x>)`:
- * flat (ratio about 1) when the `_id` index serves them.
+ * flat (ratio about 1) when the `_id` index serves them. Then a range read by time (the newest
+ * 100 documents, `{ at: { $gte } }` on an index that is not unique, as the day's ledger check
+ * and the scheduler read): `narrowing: <kind> range of 100 by time <ms> -> <ms> ms (ratio <x>)`.
+ * mongo-java-server kept no such index and read every document, until its launcher's
+ * OrderedIndex.
  */
 import { randomBytes } from 'node:crypto';
 import type { Collection } from 'mongodb';
@@ -20,6 +24,8 @@ interface Account {
   _id: string;
   status: 'open';
   balance: number;
+  /** Creation order as a time: account k at k seconds. */
+  at: Date;
 }
 
 async function median(size: number, call: (id: string) => Promise<unknown>): Promise<number> {
@@ -39,6 +45,7 @@ async function growTo(accounts: Collection<Account>, size: number): Promise<void
         _id: `a${k + j}`,
         status: 'open' as const,
         balance: 1_000_000,
+        at: new Date((k + j) * 1000),
       })),
     );
   }
@@ -50,6 +57,8 @@ try {
   const accounts = db.collection<Account>('accounts');
   const update: number[] = [];
   const findAndModify: number[] = [];
+  const range: number[] = [];
+  await accounts.createIndex({ at: 1 }, { name: 'by_time' });
   // Warm-up: a fresh server's first calls also pay for the JVM compiling its code.
   await growTo(accounts, SIZES[0]);
   await median(SIZES[0], (id) => accounts.findOne({ _id: id, status: 'open' }));
@@ -69,6 +78,12 @@ try {
         ),
       ),
     );
+    range.push(
+      await median(size, () => accounts.find({ at: { $gte: new Date((size - 100) * 1000) } }).toArray()),
+    );
+    console.log(
+      `${size} documents: range of the newest 100 by time ${range.at(-1)?.toFixed(2)} ms (median of ${CALLS})`,
+    );
     console.log(
       `${size} documents: update { _id, status } ${update.at(-1)?.toFixed(2)} ms, findOneAndUpdate { _id, balance ≥ 1 } ${findAndModify.at(-1)?.toFixed(2)} ms (medians of ${CALLS})`,
     );
@@ -77,6 +92,10 @@ try {
   const [f0, f1] = findAndModify as [number, number];
   console.log(
     `narrowing: ${server.kind} guarded update ${u0.toFixed(2)} -> ${u1.toFixed(2)} ms, findOneAndUpdate ${f0.toFixed(2)} -> ${f1.toFixed(2)} ms (ratio ${(Math.max(u1 / u0, f1 / f0)).toFixed(2)})`,
+  );
+  const [r0, r1] = range as [number, number];
+  console.log(
+    `narrowing: ${server.kind} range of 100 by time ${r0.toFixed(2)} -> ${r1.toFixed(2)} ms (ratio ${(r1 / r0).toFixed(2)})`,
   );
 } finally {
   await db.dropDatabase().catch(() => {});

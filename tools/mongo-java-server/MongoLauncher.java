@@ -18,8 +18,15 @@ import de.bwaldvogel.mongo.bson.Document;
 import de.bwaldvogel.mongo.bson.ObjectId;
 import de.bwaldvogel.mongo.oplog.Oplog;
 import java.net.InetSocketAddress;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Date;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
@@ -29,7 +36,9 @@ import java.util.stream.Collectors;
  * process exited or was killed), it shuts down, so no orphan keeps a port or a file lock.
  *
  * Both backends are wrapped so that reads see whole documents (Snapshots below) and a
- * filter that pins a unique index's keys uses that index (Narrowing below).
+ * filter that pins a unique index's keys uses that index (Narrowing below). The memory
+ * backend also keeps the indexes that are not unique, which the library only pretends to
+ * create (OrderedIndex below).
  *
  * Usage: java -cp <jars> MongoLauncher.java memory
  *        java -cp <jars> MongoLauncher.java h2 <file>
@@ -109,7 +118,7 @@ final class Snapshots {
  */
 record Narrowing<P>(Index<P> index, Document pinned) {
     static <P> Narrowing<P> of(List<Index<P>> indexes, Document query) {
-        if (indexes.stream().anyMatch(index -> index.canHandle(query))) return null;
+        if (indexes.stream().anyMatch(index -> index.isUnique() && index.canHandle(query))) return null;
         for (Index<P> index : indexes) {
             if (!index.isUnique()) continue;
             Document pinned = new Document();
@@ -125,11 +134,232 @@ record Narrowing<P>(Index<P> index, Document pinned) {
 
     private static boolean isPlain(Object value) {
         return value instanceof String || value instanceof Number || value instanceof Boolean
-            || value instanceof Date || value instanceof ObjectId;
+            || value instanceof Instant || value instanceof Date || value instanceof ObjectId;
     }
 
     Iterable<P> positions() {
         return index.getPositions(pinned);
+    }
+
+    /**
+     * The candidates of a filter, from the best index for it: a unique index that handles it
+     * whole, one whose keys it pins, else the ordered index that narrows it most. Null: none
+     * helps, every document is read.
+     */
+    static <P> Iterable<P> candidates(List<Index<P>> indexes, Document query) {
+        for (Index<P> index : indexes) {
+            if (index.isUnique() && index.canHandle(query)) return index.getPositions(query);
+        }
+        var narrowing = of(indexes, query);
+        if (narrowing != null) return narrowing.positions();
+        Index<P> best = null;
+        int bestScore = 0;
+        for (Index<P> index : indexes) {
+            int score = index instanceof OrderedIndex<?> ordered ? ordered.score(query) : 0;
+            if (score > bestScore) {
+                best = index;
+                bestScore = score;
+            }
+        }
+        return best == null ? null : best.getPositions(query);
+    }
+}
+
+/**
+ * mongo-java-server 1.47.0 keeps no index that is not unique: it logs a warning and creates an
+ * EmptyIndex, so every filter on such keys (a range of times, a member's history, the
+ * scheduler's due tasks) read the whole collection, and read more every day the bot ran. The
+ * memory backend keeps them here: documents grouped by the values of the index's keys but the
+ * last, ordered by the last. A filter that pins every key but the last to plain values, and
+ * the last to a value or a range of dates, numbers or strings (or leaves the last out, with
+ * more than one key), reads only that part. What the index cannot place (a value that is an
+ * array, a subdocument, null or missing; a key of another type) is a candidate of every
+ * filter, so the candidates always hold every match; the collection then applies the whole
+ * filter to them, as it does for a unique index. Keys with a dot (paths into arrays) stay
+ * EmptyIndex. Candidates come in position order, the order a full read visits them.
+ * Checked by test/db/embeddedServer.test.ts; measured by `npm run bench:narrowing`.
+ */
+final class OrderedIndex<P> extends Index<P> {
+    /** A last-key value in order: dates, then numbers, then strings, each by value. */
+    private record Ordered(int type, Comparable<Object> value) implements Comparable<Ordered> {
+        @SuppressWarnings("unchecked")
+        static Ordered of(Object raw) {
+            // BSON dates arrive as Instant (Date in older versions of the library).
+            if (raw instanceof Instant i) return new Ordered(0, (Comparable<Object>) (Object) i.toEpochMilli());
+            if (raw instanceof Date d) return new Ordered(0, (Comparable<Object>) (Object) d.getTime());
+            if (raw instanceof Number n) return new Ordered(1, (Comparable<Object>) (Object) n.doubleValue());
+            if (raw instanceof String s) return new Ordered(2, (Comparable<Object>) (Object) s);
+            return null;
+        }
+
+        /** Within a type, a null value (the type's edge, in a range) comes before every value. */
+        @Override
+        public int compareTo(Ordered other) {
+            if (type != other.type) return Integer.compare(type, other.type);
+            if (value == null || other.value == null) return value == other.value ? 0 : value == null ? -1 : 1;
+            return value.compareTo(other.value);
+        }
+    }
+
+    /** The documents of one group (one set of values of the first keys), by `_id`. */
+    private static final class Group<P> {
+        final TreeMap<Ordered, Map<Object, P>> ordered = new TreeMap<>();
+        final Map<Object, P> loose = new HashMap<>();
+    }
+
+    private final Map<List<Object>, Group<P>> groups = new HashMap<>();
+    /** Documents whose first keys the index cannot group: candidates of every filter. */
+    private final Map<Object, P> unplaced = new HashMap<>();
+    private long count;
+
+    OrderedIndex(String name, List<IndexKey> keys, boolean sparse) {
+        super(name, keys, sparse);
+    }
+
+    static boolean canKeep(List<IndexKey> keys) {
+        return keys.stream().noneMatch(key -> key.getKey().contains(".") || key.getKey().startsWith("$"));
+    }
+
+    private String lastKey() {
+        return keys().get(keys().size() - 1);
+    }
+
+    /** The first keys' values as a group's name, or null when one is not a plain value. */
+    private List<Object> groupOf(Document values) {
+        List<Object> group = new ArrayList<>();
+        for (String key : keys().subList(0, keys().size() - 1)) {
+            Object value = values.get(key);
+            if (value instanceof Number n) value = n.doubleValue();
+            else if (!(value instanceof String || value instanceof Boolean || value instanceof Instant
+                || value instanceof Date || value instanceof ObjectId)) return null;
+            group.add(value);
+        }
+        return group;
+    }
+
+    private Map<Object, P> slotOf(Document document, boolean create) {
+        List<Object> name = groupOf(document);
+        if (name == null) return unplaced;
+        Group<P> group = create ? groups.computeIfAbsent(name, n -> new Group<>()) : groups.get(name);
+        if (group == null) return null;
+        Ordered last = Ordered.of(document.get(lastKey()));
+        if (last == null) return group.loose;
+        return create ? group.ordered.computeIfAbsent(last, l -> new HashMap<>()) : group.ordered.get(last);
+    }
+
+    /**
+     * The part of the last key a filter asks for, bounds included (a strict bound's own value is
+     * a candidate the filter then drops; two numbers may share a double); null when not one range.
+     * A bound whose value is null is its type's edge: an open side stops where its type ends,
+     * as MongoDB compares only values of one type.
+     */
+    private record Range(Ordered from, Ordered to) {
+        static final Range ALL = new Range(null, null);
+
+        static Range of(Object condition) {
+            Ordered point = Ordered.of(condition);
+            if (point != null) return new Range(point, point);
+            if (!(condition instanceof Document ops) || ops.isEmpty()) return null;
+            Ordered from = null, to = null;
+            for (String op : ops.keySet()) {
+                Ordered bound = Ordered.of(ops.get(op));
+                if (bound == null) return null;
+                switch (op) {
+                    case "$gt", "$gte" -> from = bound;
+                    case "$lt", "$lte" -> to = bound;
+                    default -> { return null; }
+                }
+            }
+            if (from != null && to != null && from.type != to.type) return null;
+            int type = from != null ? from.type : to.type;
+            return new Range(from != null ? from : new Ordered(type, null), to != null ? to : new Ordered(type + 1, null));
+        }
+
+        <V> Map<Ordered, V> of(TreeMap<Ordered, V> map) {
+            Ordered first = from.value == null ? map.ceilingKey(from) : from;
+            Ordered last = to.value == null ? map.lowerKey(to) : to;
+            if (first == null || last == null || first.compareTo(last) > 0) return Map.of();
+            return map.subMap(first, true, last, true);
+        }
+    }
+
+    /** How many keys a filter pins or ranges (0: this index cannot narrow it). */
+    int score(Document query) {
+        if (groupOf(query) == null) return 0;
+        if (!query.containsKey(lastKey())) return keys().size() > 1 ? keys().size() - 1 : 0;
+        return Range.of(query.get(lastKey())) == null ? 0 : keys().size();
+    }
+
+    @Override
+    public synchronized boolean canHandle(Document query) {
+        return score(query) > 0;
+    }
+
+    @Override
+    public synchronized Iterable<P> getPositions(Document query) {
+        List<P> positions = new ArrayList<>(unplaced.values());
+        Group<P> group = groups.get(groupOf(query));
+        if (group != null) {
+            positions.addAll(group.loose.values());
+            Range range = query.containsKey(lastKey()) ? Range.of(query.get(lastKey())) : Range.ALL;
+            Collection<Map<Object, P>> slots = range == Range.ALL ? group.ordered.values()
+                : range.of(group.ordered).values();
+            for (Map<Object, P> slot : slots) positions.addAll(slot.values());
+        }
+        positions.sort(null); // the memory backend's positions are list indexes: Integer
+        return positions;
+    }
+
+    @Override
+    public synchronized P getPosition(Document document) {
+        return null; // the `_id` index answers where a document is
+    }
+
+    @Override
+    public void checkAdd(Document document, MongoCollection<P> collection) {
+        // Not unique: nothing refuses a document.
+    }
+
+    @Override
+    public synchronized void add(Document document, P position, MongoCollection<P> collection) {
+        slotOf(document, true).put(document.get("_id"), position);
+        count++;
+    }
+
+    @Override
+    public synchronized P remove(Document document) {
+        Map<Object, P> slot = slotOf(document, false);
+        P position = slot == null ? null : slot.remove(document.get("_id"));
+        if (position != null) count--;
+        return position;
+    }
+
+    @Override
+    public void checkUpdate(Document oldDocument, Document newDocument, MongoCollection<P> collection) {
+        // Not unique: nothing refuses a change.
+    }
+
+    @Override
+    public synchronized void updateInPlace(Document oldDocument, Document newDocument, P position,
+                                           MongoCollection<P> collection) {
+        if (remove(oldDocument) != null) add(newDocument, position, collection);
+    }
+
+    @Override
+    public synchronized long getCount() {
+        return count;
+    }
+
+    @Override
+    public long getDataSize() {
+        return count * 16;
+    }
+
+    @Override
+    public synchronized void drop() {
+        groups.clear();
+        unplaced.clear();
+        count = 0;
     }
 }
 
@@ -140,6 +370,13 @@ final class SnapshotMemoryBackend extends MemoryBackend {
             @Override
             protected MemoryCollection openOrCreateCollection(String collectionName, CollectionOptions options) {
                 return new SnapshotMemoryCollection(this, collectionName, options, cursorRegistry);
+            }
+
+            @Override
+            protected Index<Integer> openOrCreateSecondaryIndex(String collectionName, String indexName,
+                                                                List<IndexKey> keys, boolean sparse) {
+                return OrderedIndex.canKeep(keys) ? new OrderedIndex<>(indexName, keys, sparse)
+                    : super.openOrCreateSecondaryIndex(collectionName, indexName, keys, sparse);
             }
         };
     }
@@ -153,9 +390,9 @@ final class SnapshotMemoryCollection extends MemoryCollection {
     @Override
     protected QueryResult queryDocuments(Document query, Document orderBy, int skip, int limit, int batchSize,
                                          Document fields) {
-        var narrowing = Narrowing.of(getIndexes(), query);
-        if (narrowing == null) return super.queryDocuments(query, orderBy, skip, limit, batchSize, fields);
-        return matchDocuments(query, narrowing.positions(), orderBy, skip, limit, batchSize, fields);
+        var candidates = Narrowing.candidates(getIndexes(), query);
+        if (candidates == null) return super.queryDocuments(query, orderBy, skip, limit, batchSize, fields);
+        return matchDocuments(query, candidates, orderBy, skip, limit, batchSize, fields);
     }
 
     @Override
@@ -214,9 +451,9 @@ final class SnapshotH2Collection extends H2Collection {
     @Override
     protected QueryResult queryDocuments(Document query, Document orderBy, int skip, int limit, int batchSize,
                                          Document fields) {
-        var narrowing = Narrowing.of(getIndexes(), query);
-        if (narrowing == null) return super.queryDocuments(query, orderBy, skip, limit, batchSize, fields);
-        return matchDocuments(query, narrowing.positions(), orderBy, skip, limit, batchSize, fields);
+        var candidates = Narrowing.candidates(getIndexes(), query);
+        if (candidates == null) return super.queryDocuments(query, orderBy, skip, limit, batchSize, fields);
+        return matchDocuments(query, candidates, orderBy, skip, limit, batchSize, fields);
     }
 
     @Override

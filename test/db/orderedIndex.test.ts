@@ -1,0 +1,140 @@
+import fc from 'fast-check';
+import { type Collection, Double, type Filter, type Sort } from 'mongodb';
+import { beforeEach, describe, expect, test } from 'vitest';
+import { clearDatabase, useTestDatabase } from '../support/database.js';
+
+/**
+ * The embedded server's indexes that are not unique (OrderedIndex in tools/mongo-java-server)
+ * decide which documents a filter reads. They must never leave one out: every filter answers
+ * the same with the indexes as without them, whatever was inserted, changed and deleted, with
+ * values of every type in the indexed fields (arrays, null, missing, mixed numbers). On MongoDB
+ * (MONGODB_URI) the same test holds trivially, as it should.
+ */
+interface Doc {
+  _id: number;
+  at?: unknown;
+  group?: unknown;
+  n: number;
+}
+
+const day = (d: number) => new Date(Date.UTC(2026, 0, d));
+const atValue = fc.oneof(
+  fc.integer({ min: 1, max: 6 }).map(day),
+  fc.integer({ min: -2, max: 3 }),
+  fc.constant(new Double(2)),
+  fc.constantFrom('a', 'b', 'c'),
+  fc.constant(null),
+  fc.constant(undefined),
+  fc.constant([day(2), day(5)]),
+);
+const groupValue = fc.oneof(
+  fc.constantFrom('x', 'y'),
+  fc.constant(1),
+  fc.constant(new Double(1)),
+  fc.constant(['x', 'y']),
+  fc.constant(undefined),
+);
+const bound = fc.oneof(
+  fc.integer({ min: 0, max: 7 }).map(day),
+  fc.integer({ min: -3, max: 4 }),
+  fc.constantFrom('a', 'b', 'bb'),
+);
+const atFilter = fc.oneof(
+  bound,
+  fc.record({ $gte: bound }, { requiredKeys: [] }),
+  fc.record({ $gt: bound, $lt: bound }, { requiredKeys: [] }),
+  fc.record({ $gte: bound, $lte: bound }, { requiredKeys: [] }),
+);
+const filter = fc.oneof(
+  atFilter.map((at) => ({ at })),
+  fc.tuple(fc.constantFrom('x', 'y', 1), atFilter).map(([group, at]) => ({ group, at })),
+  fc.constantFrom('x', 'y', 1).map((group) => ({ group })),
+  fc.tuple(atFilter, fc.integer({ min: 0, max: 3 })).map(([at, n]) => ({ at, n: { $lte: n } })),
+);
+const step = fc.oneof(
+  fc.record({ op: fc.constant('insert' as const), at: atValue, group: groupValue, n: fc.nat(3) }),
+  fc.record({ op: fc.constant('set' as const), id: fc.nat(29), at: atValue, group: groupValue }),
+  fc.record({ op: fc.constant('unset' as const), id: fc.nat(29) }),
+  fc.record({ op: fc.constant('delete' as const), id: fc.nat(29) }),
+);
+
+type Step = typeof step extends fc.Arbitrary<infer S> ? S : never;
+
+function fields(s: { at: unknown; group: unknown }): Partial<Doc> {
+  return {
+    ...(s.at === undefined ? {} : { at: s.at }),
+    ...(s.group === undefined ? {} : { group: s.group }),
+  };
+}
+
+async function apply(docs: Collection<Doc>, steps: Step[]): Promise<void> {
+  let next = 0;
+  for (const s of steps) {
+    if (s.op === 'insert') await docs.insertOne({ _id: next++, n: s.n, ...fields(s) });
+    else if (s.op === 'set') await docs.updateOne({ _id: s.id % Math.max(next, 1) }, { $set: fields(s) });
+    else if (s.op === 'unset')
+      await docs.updateOne({ _id: s.id % Math.max(next, 1) }, { $unset: { at: '' } });
+    else await docs.deleteOne({ _id: s.id % Math.max(next, 1) });
+  }
+}
+
+describe('indexes that are not unique, on the embedded server', () => {
+  const t = useTestDatabase('ordered_index');
+  beforeEach(() => clearDatabase(t.db));
+
+  test('every filter finds the same documents with the indexes as without, after any inserts, changes and deletes', async () => {
+    const indexed = t.db.collection<Doc>('indexed');
+    const plain = t.db.collection<Doc>('plain');
+    await indexed.createIndex({ at: 1 }, { name: 'by_at' });
+    await indexed.createIndex({ group: 1, at: -1 }, { name: 'by_group_at' });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(step, { minLength: 1, maxLength: 40 }),
+        fc.array(filter, { minLength: 1, maxLength: 6 }),
+        async (steps, filters) => {
+          await Promise.all([indexed.deleteMany({}), plain.deleteMany({})]);
+          await apply(indexed, steps);
+          await apply(plain, steps);
+          for (const f of filters) {
+            const sort: Sort = { n: 1, _id: -1 };
+            const [withIndex, without] = await Promise.all(
+              [indexed, plain].map((c) => c.find(f as Filter<Doc>).toArray()),
+            );
+            const ids = (docs: Doc[]) => docs.map((d) => d._id).sort((a, b) => a - b);
+            expect(ids(withIndex as Doc[]), JSON.stringify(f)).toEqual(ids(without as Doc[]));
+            const [firstTwo, plainTwo] = await Promise.all(
+              [indexed, plain].map((c) => c.find(f as Filter<Doc>, { sort, limit: 2 }).toArray()),
+            );
+            expect(firstTwo, JSON.stringify(f)).toEqual(plainTwo);
+            const [counted, plainCount] = await Promise.all(
+              [indexed, plain].map((c) => c.countDocuments(f as Filter<Doc>)),
+            );
+            expect(counted).toBe(plainCount);
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  test('a range of times reads only its part: the scheduler claims a due task among many done ones, and deletes by range', async () => {
+    const tasks = t.db.collection<{ _id: string; status: string; dueAt: Date }>('tasks');
+    await tasks.createIndex({ status: 1, dueAt: 1 }, { name: 'due_first' });
+    await tasks.insertMany(
+      Array.from({ length: 500 }, (_, i) => ({
+        _id: `t${i}`,
+        status: i === 250 ? 'due' : 'done',
+        dueAt: day(1),
+      })),
+    );
+    const claimed = await tasks.findOneAndUpdate(
+      { status: 'due', dueAt: { $lte: day(2) } },
+      { $set: { status: 'running' } },
+      { sort: { dueAt: 1, _id: 1 }, returnDocument: 'after' },
+    );
+    expect(claimed?._id).toBe('t250');
+    expect(await tasks.countDocuments({ status: 'due', dueAt: { $lte: day(2) } })).toBe(0);
+    expect((await tasks.deleteMany({ status: 'done', dueAt: { $lt: day(2) } })).deletedCount).toBe(499);
+    expect(await tasks.find({}).toArray()).toEqual([{ _id: 't250', status: 'running', dueAt: day(1) }]);
+  });
+});
