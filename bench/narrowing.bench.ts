@@ -7,7 +7,8 @@
  * `narrowing: <kind> guarded update <ms> -> <ms> ms, findOneAndUpdate <ms> -> <ms> ms (ratio <x>)`:
  * flat (ratio about 1) when the `_id` index serves them. Then a range read by time (the newest
  * 100 documents, `{ at: { $gte } }` on an index that is not unique, as the day's ledger check
- * and the scheduler read): `narrowing: <kind> range of 100 by time <ms> -> <ms> ms (ratio <x>)`.
+ * and the scheduler read), and the same 100 summed by an aggregation (the economy's figures):
+ * `narrowing: <kind> range of 100 by time <ms> -> <ms> ms, aggregated <ms> -> <ms> ms (ratio <x>)`.
  * mongo-java-server kept no such index and read every document, until its launcher's
  * OrderedIndex.
  */
@@ -58,6 +59,7 @@ try {
   const update: number[] = [];
   const findAndModify: number[] = [];
   const range: number[] = [];
+  const summed: number[] = [];
   await accounts.createIndex({ at: 1 }, { name: 'by_time' });
   // Warm-up: a fresh server's first calls also pay for the JVM compiling its code.
   await growTo(accounts, SIZES[0]);
@@ -78,11 +80,17 @@ try {
         ),
       ),
     );
-    range.push(
-      await median(size, () => accounts.find({ at: { $gte: new Date((size - 100) * 1000) } }).toArray()),
+    const newest = { at: { $gte: new Date((size - 100) * 1000) } };
+    range.push(await median(size, () => accounts.find(newest).toArray()));
+    summed.push(
+      await median(size, () =>
+        accounts
+          .aggregate([{ $match: newest }, { $group: { _id: null, n: { $sum: '$balance' } } }])
+          .toArray(),
+      ),
     );
     console.log(
-      `${size} documents: range of the newest 100 by time ${range.at(-1)?.toFixed(2)} ms (median of ${CALLS})`,
+      `${size} documents: range of the newest 100 by time ${range.at(-1)?.toFixed(2)} ms, their sum by aggregation ${summed.at(-1)?.toFixed(2)} ms (medians of ${CALLS})`,
     );
     console.log(
       `${size} documents: update { _id, status } ${update.at(-1)?.toFixed(2)} ms, findOneAndUpdate { _id, balance ≥ 1 } ${findAndModify.at(-1)?.toFixed(2)} ms (medians of ${CALLS})`,
@@ -94,8 +102,9 @@ try {
     `narrowing: ${server.kind} guarded update ${u0.toFixed(2)} -> ${u1.toFixed(2)} ms, findOneAndUpdate ${f0.toFixed(2)} -> ${f1.toFixed(2)} ms (ratio ${(Math.max(u1 / u0, f1 / f0)).toFixed(2)})`,
   );
   const [r0, r1] = range as [number, number];
+  const [s0, s1] = summed as [number, number];
   console.log(
-    `narrowing: ${server.kind} range of 100 by time ${r0.toFixed(2)} -> ${r1.toFixed(2)} ms (ratio ${(r1 / r0).toFixed(2)})`,
+    `narrowing: ${server.kind} range of 100 by time ${r0.toFixed(2)} -> ${r1.toFixed(2)} ms, aggregated ${s0.toFixed(2)} -> ${s1.toFixed(2)} ms (ratio ${Math.max(r1 / r0, s1 / s0).toFixed(2)})`,
   );
 } finally {
   await db.dropDatabase().catch(() => {});

@@ -5,6 +5,7 @@ import de.bwaldvogel.mongo.MongoServer;
 import de.bwaldvogel.mongo.backend.ArrayFilters;
 import de.bwaldvogel.mongo.backend.CollectionOptions;
 import de.bwaldvogel.mongo.backend.CursorRegistry;
+import de.bwaldvogel.mongo.backend.DatabaseResolver;
 import de.bwaldvogel.mongo.backend.Index;
 import de.bwaldvogel.mongo.backend.IndexKey;
 import de.bwaldvogel.mongo.backend.QueryResult;
@@ -17,6 +18,7 @@ import de.bwaldvogel.mongo.backend.memory.MemoryDatabase;
 import de.bwaldvogel.mongo.bson.Document;
 import de.bwaldvogel.mongo.bson.ObjectId;
 import de.bwaldvogel.mongo.oplog.Oplog;
+import io.netty.channel.Channel;
 import java.net.InetSocketAddress;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -168,18 +170,31 @@ record Narrowing<P>(Index<P> index, Document pinned) {
 /**
  * mongo-java-server 1.47.0 keeps no index that is not unique: it logs a warning and creates an
  * EmptyIndex, so every filter on such keys (a range of times, a member's history, the
- * scheduler's due tasks) read the whole collection, and read more every day the bot ran. The
- * memory backend keeps them here: documents grouped by the values of the index's keys but the
- * last, ordered by the last. A filter that pins every key but the last to plain values, and
- * the last to a value or a range of dates, numbers or strings (or leaves the last out, with
- * more than one key), reads only that part. What the index cannot place (a value that is an
- * array, a subdocument, null or missing; a key of another type) is a candidate of every
- * filter, so the candidates always hold every match; the collection then applies the whole
- * filter to them, as it does for a unique index. Keys with a dot (paths into arrays) stay
- * EmptyIndex. Candidates come in position order, the order a full read visits them.
- * Checked by test/db/embeddedServer.test.ts; measured by `npm run bench:narrowing`.
+ * scheduler's due tasks, a hold's owner) read the whole collection, and read more every day
+ * the bot ran. The memory backend keeps them here: documents grouped by the values of the
+ * index's keys but the last, ordered by the last (keys may be paths into subdocuments).
+ *
+ * A filter is served when it names every key but the last with a plain value or `$in` of
+ * plain values, and the last with a value, `$in` of values, or a range of dates, numbers or
+ * strings (or leaves the last out, with more than one key). It reads only those parts. The
+ * candidates always hold every match, and the collection applies the whole filter to them,
+ * as for a unique index:
+ * - an array on a key's path (the filter may match one element), a NaN or a type the index
+ *   does not order is a candidate of every filter the index serves;
+ * - a key that is missing, null, a subdocument, a boolean or an ObjectId cannot equal or fall
+ *   in the range of the values such a filter names, so it is read only for the keys a filter
+ *   leaves out.
+ * Numbers compare as doubles (-0 as 0), dates by their milliseconds; bounds are read
+ * inclusively (the filter drops the bound's own value when strict). Candidates come in
+ * position order, the order a full read visits them. Checked against the same collection
+ * without indexes by test/db/orderedIndex.test.ts; measured by `npm run bench:narrowing`.
  */
 final class OrderedIndex<P> extends Index<P> {
+    /** What a key's path meets that the index cannot order or group: an array. */
+    private static final Object ARRAY = new Object();
+    /** Filters naming more groups than this (many `$in` values) are not served. */
+    private static final int MAX_GROUPS = 256;
+
     /** A last-key value in order: dates, then numbers, then strings, each by value. */
     private record Ordered(int type, Comparable<Object> value) implements Comparable<Ordered> {
         @SuppressWarnings("unchecked")
@@ -187,7 +202,9 @@ final class OrderedIndex<P> extends Index<P> {
             // BSON dates arrive as Instant (Date in older versions of the library).
             if (raw instanceof Instant i) return new Ordered(0, (Comparable<Object>) (Object) i.toEpochMilli());
             if (raw instanceof Date d) return new Ordered(0, (Comparable<Object>) (Object) d.getTime());
-            if (raw instanceof Number n) return new Ordered(1, (Comparable<Object>) (Object) n.doubleValue());
+            if (raw instanceof Number n && !Double.isNaN(n.doubleValue())) {
+                return new Ordered(1, (Comparable<Object>) (Object) (n.doubleValue() + 0.0));
+            }
             if (raw instanceof String s) return new Ordered(2, (Comparable<Object>) (Object) s);
             return null;
         }
@@ -201,65 +218,13 @@ final class OrderedIndex<P> extends Index<P> {
         }
     }
 
-    /** The documents of one group (one set of values of the first keys), by `_id`. */
-    private static final class Group<P> {
-        final TreeMap<Ordered, Map<Object, P>> ordered = new TreeMap<>();
-        final Map<Object, P> loose = new HashMap<>();
-    }
-
-    private final Map<List<Object>, Group<P>> groups = new HashMap<>();
-    /** Documents whose first keys the index cannot group: candidates of every filter. */
-    private final Map<Object, P> unplaced = new HashMap<>();
-    private long count;
-
-    OrderedIndex(String name, List<IndexKey> keys, boolean sparse) {
-        super(name, keys, sparse);
-    }
-
-    static boolean canKeep(List<IndexKey> keys) {
-        return keys.stream().noneMatch(key -> key.getKey().contains(".") || key.getKey().startsWith("$"));
-    }
-
-    private String lastKey() {
-        return keys().get(keys().size() - 1);
-    }
-
-    /** The first keys' values as a group's name, or null when one is not a plain value. */
-    private List<Object> groupOf(Document values) {
-        List<Object> group = new ArrayList<>();
-        for (String key : keys().subList(0, keys().size() - 1)) {
-            Object value = values.get(key);
-            if (value instanceof Number n) value = n.doubleValue();
-            else if (!(value instanceof String || value instanceof Boolean || value instanceof Instant
-                || value instanceof Date || value instanceof ObjectId)) return null;
-            group.add(value);
-        }
-        return group;
-    }
-
-    private Map<Object, P> slotOf(Document document, boolean create) {
-        List<Object> name = groupOf(document);
-        if (name == null) return unplaced;
-        Group<P> group = create ? groups.computeIfAbsent(name, n -> new Group<>()) : groups.get(name);
-        if (group == null) return null;
-        Ordered last = Ordered.of(document.get(lastKey()));
-        if (last == null) return group.loose;
-        return create ? group.ordered.computeIfAbsent(last, l -> new HashMap<>()) : group.ordered.get(last);
-    }
-
     /**
-     * The part of the last key a filter asks for, bounds included (a strict bound's own value is
-     * a candidate the filter then drops; two numbers may share a double); null when not one range.
-     * A bound whose value is null is its type's edge: an open side stops where its type ends,
-     * as MongoDB compares only values of one type.
+     * The part of the last key a filter asks for, bounds included; a bound with a null value is
+     * its type's edge: an open side stops where its type ends, as MongoDB compares only values
+     * of one type.
      */
     private record Range(Ordered from, Ordered to) {
-        static final Range ALL = new Range(null, null);
-
-        static Range of(Object condition) {
-            Ordered point = Ordered.of(condition);
-            if (point != null) return new Range(point, point);
-            if (!(condition instanceof Document ops) || ops.isEmpty()) return null;
+        static Range of(Document ops) {
             Ordered from = null, to = null;
             for (String op : ops.keySet()) {
                 Ordered bound = Ordered.of(ops.get(op));
@@ -275,19 +240,151 @@ final class OrderedIndex<P> extends Index<P> {
             return new Range(from != null ? from : new Ordered(type, null), to != null ? to : new Ordered(type + 1, null));
         }
 
-        <V> Map<Ordered, V> of(TreeMap<Ordered, V> map) {
+        <V> Collection<V> in(TreeMap<Ordered, V> map) {
             Ordered first = from.value == null ? map.ceilingKey(from) : from;
             Ordered last = to.value == null ? map.lowerKey(to) : to;
-            if (first == null || last == null || first.compareTo(last) > 0) return Map.of();
-            return map.subMap(first, true, last, true);
+            if (first == null || last == null || first.compareTo(last) > 0) return List.of();
+            return map.subMap(first, true, last, true).values();
         }
     }
 
-    /** How many keys a filter pins or ranges (0: this index cannot narrow it). */
+    /** The documents of one group (one set of values of the first keys), by `_id`. */
+    private static final class Group<P> {
+        final TreeMap<Ordered, Map<Object, P>> ordered = new TreeMap<>();
+        /** The last key an array, a NaN or a type not ordered: a candidate of every filter. */
+        final Map<Object, P> loose = new HashMap<>();
+        /** The last key missing, null or a value no served filter names: read only when left out. */
+        final Map<Object, P> absent = new HashMap<>();
+
+        boolean isEmpty() {
+            return ordered.isEmpty() && loose.isEmpty() && absent.isEmpty();
+        }
+    }
+
+    /** Where one document is kept: its map, and (in a group) the group's name and its slot. */
+    private record Place<P>(Map<Object, P> map, List<Object> group, Ordered slot) {}
+
+    private final Map<List<Object>, Group<P>> groups = new HashMap<>();
+    /** A first key with an array on its path: a candidate of every filter. */
+    private final Map<Object, P> unplaced = new HashMap<>();
+    /** A first key missing, null or a subdocument: no served filter can match it. */
+    private final Map<Object, P> ungrouped = new HashMap<>();
+    private long count;
+
+    OrderedIndex(String name, List<IndexKey> keys, boolean sparse) {
+        super(name, keys, sparse);
+    }
+
+    static boolean canKeep(List<IndexKey> keys) {
+        return keys.stream().noneMatch(key -> key.getKey().startsWith("$") || key.getKey().contains(".$"));
+    }
+
+    private List<String> firstKeys() {
+        return keys().subList(0, keys().size() - 1);
+    }
+
+    private String lastKey() {
+        return keys().get(keys().size() - 1);
+    }
+
+    /** The value at a path of subdocuments; ARRAY when an array is on the way, null when missing. */
+    private static Object valueAt(Document document, String path) {
+        Object value = document;
+        for (String part : path.split("\\.")) {
+            if (value instanceof List<?>) return ARRAY;
+            if (!(value instanceof Document d)) return null;
+            value = d.get(part);
+        }
+        return value instanceof List<?> ? ARRAY : value;
+    }
+
+    /** A value as a group's name holds it (numbers as doubles, dates as Instant); null if not plain. */
+    private static Object plain(Object value) {
+        if (value instanceof Number n) return n.doubleValue() + 0.0;
+        if (value instanceof Date d) return d.toInstant();
+        if (value instanceof String || value instanceof Boolean || value instanceof Instant
+            || value instanceof ObjectId) return value;
+        return null;
+    }
+
+    private static boolean neverNamed(Object value) {
+        return value == null || value instanceof Document || value instanceof Boolean || value instanceof ObjectId;
+    }
+
+    private Place<P> locate(Document document, boolean create) {
+        List<Object> name = new ArrayList<>();
+        for (String key : firstKeys()) {
+            Object value = valueAt(document, key);
+            Object plain = value == ARRAY ? null : plain(value);
+            if (plain == null) return new Place<>(value == null || value instanceof Document ? ungrouped : unplaced, null, null);
+            name.add(plain);
+        }
+        Group<P> group = create ? groups.computeIfAbsent(name, n -> new Group<>()) : groups.get(name);
+        if (group == null) return null;
+        Object last = valueAt(document, lastKey());
+        Ordered slot = last == ARRAY ? null : Ordered.of(last);
+        if (slot == null) return new Place<>(neverNamed(last) ? group.absent : group.loose, name, null);
+        Map<Object, P> map = create ? group.ordered.computeIfAbsent(slot, o -> new HashMap<>()) : group.ordered.get(slot);
+        return map == null ? null : new Place<>(map, name, slot);
+    }
+
+    /** The groups a filter names (each first key a plain value or `$in` of them); null if not served. */
+    private List<List<Object>> groupsOf(Document query) {
+        List<List<Object>> names = List.of(List.of());
+        for (String key : firstKeys()) {
+            List<Object> values = plainsOf(query.get(key));
+            if (values == null || names.size() * values.size() > MAX_GROUPS) return null;
+            List<List<Object>> longer = new ArrayList<>();
+            for (List<Object> name : names) {
+                for (Object value : values) {
+                    List<Object> next = new ArrayList<>(name);
+                    next.add(value);
+                    longer.add(next);
+                }
+            }
+            names = longer;
+        }
+        return names;
+    }
+
+    private static List<Object> plainsOf(Object condition) {
+        if (condition instanceof Document ops) {
+            if (ops.size() != 1 || !(ops.get("$in") instanceof List<?> in)) return null;
+            List<Object> values = new ArrayList<>();
+            for (Object v : in) {
+                Object plain = plain(v);
+                if (plain == null) return null;
+                values.add(plain);
+            }
+            return values;
+        }
+        Object plain = plain(condition);
+        return plain == null ? null : List.of(plain);
+    }
+
+    /** The ranges of the last key a condition names (a value or `$in`: points); null if not served. */
+    private static List<Range> rangesOf(Object condition) {
+        Ordered point = Ordered.of(condition);
+        if (point != null) return List.of(new Range(point, point));
+        if (!(condition instanceof Document ops) || ops.isEmpty()) return null;
+        if (ops.size() == 1 && ops.get("$in") instanceof List<?> in) {
+            List<Range> points = new ArrayList<>();
+            for (Object v : in) {
+                Ordered p = Ordered.of(v);
+                if (p == null) return null;
+                points.add(new Range(p, p));
+            }
+            return points;
+        }
+        Range range = Range.of(ops);
+        return range == null ? null : List.of(range);
+    }
+
+    /** How many keys a filter names in a way this index serves (0: it cannot narrow it). */
     int score(Document query) {
-        if (groupOf(query) == null) return 0;
+        if (groupsOf(query) == null) return 0;
         if (!query.containsKey(lastKey())) return keys().size() > 1 ? keys().size() - 1 : 0;
-        return Range.of(query.get(lastKey())) == null ? 0 : keys().size();
+        return rangesOf(query.get(lastKey())) == null ? 0 : keys().size();
     }
 
     @Override
@@ -298,16 +395,23 @@ final class OrderedIndex<P> extends Index<P> {
     @Override
     public synchronized Iterable<P> getPositions(Document query) {
         List<P> positions = new ArrayList<>(unplaced.values());
-        Group<P> group = groups.get(groupOf(query));
-        if (group != null) {
+        List<Range> ranges = query.containsKey(lastKey()) ? rangesOf(query.get(lastKey())) : null;
+        for (List<Object> name : groupsOf(query)) {
+            Group<P> group = groups.get(name);
+            if (group == null) continue;
             positions.addAll(group.loose.values());
-            Range range = query.containsKey(lastKey()) ? Range.of(query.get(lastKey())) : Range.ALL;
-            Collection<Map<Object, P>> slots = range == Range.ALL ? group.ordered.values()
-                : range.of(group.ordered).values();
-            for (Map<Object, P> slot : slots) positions.addAll(slot.values());
+            if (ranges == null) {
+                positions.addAll(group.absent.values());
+                for (Map<Object, P> slot : group.ordered.values()) positions.addAll(slot.values());
+            } else {
+                for (Range range : ranges) for (Map<Object, P> slot : range.in(group.ordered)) positions.addAll(slot.values());
+            }
         }
-        positions.sort(null); // the memory backend's positions are list indexes: Integer
-        return positions;
+        // The memory backend's positions are list indexes (Integer); `$in` may name a part twice.
+        positions.sort(null);
+        List<P> distinct = new ArrayList<>(positions.size());
+        for (P position : positions) if (distinct.isEmpty() || !distinct.get(distinct.size() - 1).equals(position)) distinct.add(position);
+        return distinct;
     }
 
     @Override
@@ -322,15 +426,22 @@ final class OrderedIndex<P> extends Index<P> {
 
     @Override
     public synchronized void add(Document document, P position, MongoCollection<P> collection) {
-        slotOf(document, true).put(document.get("_id"), position);
+        locate(document, true).map().put(document.get("_id"), position);
         count++;
     }
 
     @Override
     public synchronized P remove(Document document) {
-        Map<Object, P> slot = slotOf(document, false);
-        P position = slot == null ? null : slot.remove(document.get("_id"));
-        if (position != null) count--;
+        Place<P> place = locate(document, false);
+        P position = place == null ? null : place.map().remove(document.get("_id"));
+        if (position == null) return null;
+        count--;
+        // Emptied parts go, so a range does not walk the slots of every value a key ever had.
+        if (place.group() != null) {
+            Group<P> group = groups.get(place.group());
+            if (place.slot() != null && place.map().isEmpty()) group.ordered.remove(place.slot());
+            if (group.isEmpty()) groups.remove(place.group());
+        }
         return position;
     }
 
@@ -359,7 +470,52 @@ final class OrderedIndex<P> extends Index<P> {
     public synchronized void drop() {
         groups.clear();
         unplaced.clear();
+        ungrouped.clear();
         count = 0;
+    }
+}
+
+/**
+ * mongo-java-server 1.47.0 runs every aggregation over the whole collection
+ * (`queryAllAsStream`) and only then applies its first `$match`: the economy's figures by
+ * day (`flowsByKind`), a member's totals, the vault's day read every ledger event. Here the
+ * database remembers, for the command it is running, the pipeline's first `$match`, and the
+ * collection reads only that filter's candidates from its indexes; the `$match` stage still
+ * filters them. A pipeline that reads other collections (`$lookup`, `$unionWith`,
+ * `$graphLookup`) is left as it was.
+ */
+final class Pushdown {
+    private static final ThreadLocal<Document> MATCH = new ThreadLocal<>();
+    private static final ThreadLocal<String> COLLECTION = new ThreadLocal<>();
+    private static final Set<String> READS_OTHERS = Set.of("$lookup", "$unionWith", "$graphLookup");
+
+    private Pushdown() {}
+
+    static Document around(String command, Document query, Supplier<Document> run) {
+        Document match = command.equalsIgnoreCase("aggregate") ? firstMatch(query) : null;
+        if (match == null) return run.get();
+        MATCH.set(match);
+        COLLECTION.set((String) query.get("aggregate"));
+        try {
+            return run.get();
+        } finally {
+            MATCH.remove();
+            COLLECTION.remove();
+        }
+    }
+
+    private static Document firstMatch(Document query) {
+        if (!(query.get("aggregate") instanceof String) || !(query.get("pipeline") instanceof List<?> stages)
+            || stages.isEmpty()) return null;
+        for (Object stage : stages) {
+            if (!(stage instanceof Document d) || d.keySet().stream().anyMatch(READS_OTHERS::contains)) return null;
+        }
+        return ((Document) stages.get(0)).get("$match") instanceof Document match ? match : null;
+    }
+
+    /** The first `$match` of the aggregation running on this thread over `collection`, if any. */
+    static Document matchFor(String collection) {
+        return collection.equals(COLLECTION.get()) ? MATCH.get() : null;
     }
 }
 
@@ -367,6 +523,12 @@ final class SnapshotMemoryBackend extends MemoryBackend {
     @Override
     public MemoryDatabase openOrCreateDatabase(String databaseName) {
         return new MemoryDatabase(databaseName, getCursorRegistry()) {
+            @Override
+            public Document handleCommand(Channel channel, String command, Document query,
+                                          DatabaseResolver resolver, Oplog oplog) {
+                return Pushdown.around(command, query, () -> super.handleCommand(channel, command, query, resolver, oplog));
+            }
+
             @Override
             protected MemoryCollection openOrCreateCollection(String collectionName, CollectionOptions options) {
                 return new SnapshotMemoryCollection(this, collectionName, options, cursorRegistry);
@@ -385,6 +547,38 @@ final class SnapshotMemoryBackend extends MemoryBackend {
 final class SnapshotMemoryCollection extends MemoryCollection {
     SnapshotMemoryCollection(MongoDatabase database, String name, CollectionOptions options, CursorRegistry cursors) {
         super(database, name, options, cursors);
+    }
+
+    /**
+     * Index creation and removal under the collection's lock, as its writes are: a write between
+     * an index's filling and its joining the list would be missing from it (the library locks
+     * only the database there).
+     */
+    @Override
+    public synchronized void addIndex(Index<Integer> index) {
+        super.addIndex(index);
+    }
+
+    @Override
+    public synchronized void dropIndex(String indexName) {
+        super.dropIndex(indexName);
+    }
+
+    /** An aggregation's input: its first `$match`'s candidates when an index narrows it (Pushdown). */
+    @Override
+    public Iterable<Document> queryAll() {
+        Document match = Pushdown.matchFor(getCollectionName());
+        if (match != null) {
+            synchronized (this) {
+                var candidates = Narrowing.candidates(getIndexes(), match);
+                if (candidates != null) {
+                    List<Document> documents = new ArrayList<>();
+                    for (Integer position : candidates) documents.add(getDocument(position).cloneDeeply());
+                    return documents;
+                }
+            }
+        }
+        return handleQuery(new Document());
     }
 
     @Override
