@@ -103,28 +103,41 @@ describe("the invariant check from a checkpoint (the simulation's daily check)",
     }
   });
 
-  it('GIVEN an operation recorded after a checkpoint with a time before it (a late recovery) THEN the check reads everything again and finds nothing wrong', async () => {
-    const clock = new ManualClock(new Date('2026-01-01T00:00:00Z'));
-    const ledger = makeLedger(t.cols, { clock });
-    const checkpoint = new InvariantCheckpoint(t.cols);
-    await seedBalance(ledger, 'ada', 1_000);
-    await ledger.flush();
-    clock.advance(3_600_000);
-    expect((await checkpoint.check(new Date(clock.now().getTime() + 1))).problems).toEqual([]);
-    // A second process whose clock still reads the start: its give is recorded now, dated then.
-    const late = makeLedger(t.cols, { clock: new ManualClock(new Date('2026-01-01T00:00:00Z')) });
-    await late.transfer({
-      opId: 'late-give',
-      currency: 'cookies',
-      from: 'ada',
-      to: 'bo',
-      amount: 40,
-      kind: 'give',
-    });
-    await late.flush();
-    clock.advance(3_600_000);
-    const report = await checkpoint.check(new Date(clock.now().getTime() + 1));
-    expect(report.problems).toEqual([]);
-    expect(report).toEqual(await checkInvariants(t.cols));
-  });
+  it.each([
+    ['half an hour (an operation in flight while the last check read)', 30, 0],
+    ['a day (a late recovery)', 24 * 60, 1],
+  ])(
+    'GIVEN an operation recorded after a checkpoint dated %s before it THEN the next check finds nothing wrong, reading everything again only past the hour',
+    async (_, minutesBefore, rereads) => {
+      const clock = new ManualClock(new Date('2026-01-02T00:00:00Z'));
+      const ledger = makeLedger(t.cols, { clock });
+      const checkpoint = new InvariantCheckpoint(t.cols);
+      await seedBalance(ledger, 'ada', 1_000);
+      await ledger.flush();
+      expect((await checkpoint.check(new Date(clock.now().getTime() + 1))).problems).toEqual([]);
+      // A second process whose clock is behind: its give is recorded now, dated then.
+      const behind = new ManualClock(new Date(clock.now().getTime() - minutesBefore * 60_000));
+      const late = makeLedger(t.cols, { clock: behind });
+      await late.transfer({
+        opId: 'late-give',
+        currency: 'cookies',
+        from: 'ada',
+        to: 'bo',
+        amount: 40,
+        kind: 'give',
+      });
+      await late.flush();
+      clock.advance(3_600_000);
+      const report = await checkpoint.check(new Date(clock.now().getTime() + 1));
+      expect(report.problems).toEqual([]);
+      expect(report).toEqual(await checkInvariants(t.cols));
+      expect(checkpoint.rereads).toBe(rereads);
+      // The next check reads the hour again without counting an event twice.
+      clock.advance(600_000);
+      expect(await checkpoint.check(new Date(clock.now().getTime() + 1))).toEqual(
+        await checkInvariants(t.cols),
+      );
+      expect(checkpoint.rereads).toBe(rereads);
+    },
+  );
 });

@@ -43,14 +43,20 @@ interface TransferLegs {
 }
 
 /**
+ * Events recorded this long after their time (an operation in flight while a check read) are
+ * still read by the next check, not found by reading everything again.
+ */
+const LATE_EVENTS_MS = 3_600_000;
+
+/**
  * The same check, from a checkpoint: each call reads only the events recorded since the last
- * one (by their time), adds them to what it recomputed before, and compares the result with
- * every balance as `checkInvariants` does. What the events explain is kept in memory, so a
- * day's check costs that day's events and the accounts, not the whole history. An event
- * recorded later with an older time (a recovery rolling an old operation forward) is not in
- * any later window: the balance it changed then differs, and the check reads everything
- * again before it reports. The economy simulation checks this way every day and once in
- * full at the end.
+ * one (by their time, from an hour before it, skipping those it read already), adds them to
+ * what it recomputed before, and compares the result with every balance as `checkInvariants`
+ * does. What the events explain is kept in memory, so a day's check costs that day's events
+ * and the accounts, not the whole history. An event recorded more than an hour after its
+ * time (a recovery rolling an old operation forward) is in no later window: the balance it
+ * changed then differs, and the check reads everything again before it reports. The economy
+ * simulation checks this way every day and once in full at the end.
  */
 export class InvariantCheckpoint {
   readonly #recomputed = new Map<string, Recomputed>();
@@ -62,6 +68,8 @@ export class InvariantCheckpoint {
   };
   #events = 0;
   #from: Date | null = null;
+  /** The events of the last hour before `#from` already read, by id, with their time. */
+  #recent = new Map<string, number>();
   /** How many checks had to read every event again (a difference the day's events did not explain). */
   rereads = 0;
 
@@ -84,13 +92,22 @@ export class InvariantCheckpoint {
 
   async #checkFrom(until?: Date): Promise<InvariantReport> {
     const at = {
-      ...(this.#from ? { $gte: this.#from } : {}),
+      ...(this.#from ? { $gte: new Date(this.#from.getTime() - LATE_EVENTS_MS) } : {}),
       ...(until ? { $lt: until } : {}),
     };
     for await (const event of this.cols.ledgerEvents.find(Object.keys(at).length > 0 ? { at } : {})) {
+      if (this.#recent.has(event._id)) continue;
       this.#fold(event);
+      if (until && event.at.getTime() >= until.getTime() - LATE_EVENTS_MS) {
+        this.#recent.set(event._id, event.at.getTime());
+      }
     }
-    if (until) this.#from = until;
+    if (until) {
+      this.#from = until;
+      for (const [id, time] of this.#recent) {
+        if (time < until.getTime() - LATE_EVENTS_MS) this.#recent.delete(id);
+      }
+    }
     const problems: string[] = [];
     for (const [opId, t] of this.#transfers) {
       if (t.legs !== 2 || t.debit !== t.credit) {
@@ -115,6 +132,7 @@ export class InvariantCheckpoint {
     this.#flows.place = { minted: 0, burned: 0 };
     this.#events = 0;
     this.#from = null;
+    this.#recent.clear();
   }
 
   #fold(event: LedgerEventDoc): void {
