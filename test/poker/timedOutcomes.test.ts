@@ -87,6 +87,19 @@ describe("what a poker timer did is told on the table's board", () => {
     },
   );
 
+  it('GIVEN players who act before their clock runs out THEN only the turn being played has a clock waiting: a passed turn leaves no timer to run for nothing', async () => {
+    const { deps, tableId } = await seatedTable('en');
+    const started = await deps.services.poker.start(tableId, ANN);
+    const called = await deps.services.poker.act(tableId, ANN, { type: 'call' }, started.step);
+    const checked = await deps.services.poker.act(tableId, BEN, { type: 'check' }, called.step);
+    const waiting = await t.db
+      .collection('due_tasks')
+      .find({ status: 'due', kind: { $in: ['poker.turn', 'poker.deal', 'poker.idle'] } })
+      .toArray();
+    expect(checked.game.hand?.street).toBe('flop');
+    expect(waiting.map((task) => task._id)).toEqual([`poker.turn:${tableId}:${checked.step}`]);
+  });
+
   it.each(['en', 'de'] as const)(
     'GIVEN a table nobody plays at THEN it closes after poker.idle_close_s and the board says why and what each was paid (%s)',
     async (locale) => {

@@ -93,6 +93,7 @@ export class TableMoves {
     });
     if (!saved) return null;
     await this.deps.timers.scheduleTimers(saved);
+    await this.deps.timers.dropTimers(table);
     return rakeMove ? this.runMove(saved, rakeMove) : saved;
   }
 

@@ -115,25 +115,43 @@ export class TableTimers {
   }
 
   async scheduleTimers(table: TableDoc): Promise<void> {
+    for (const timer of await this.#timersOf(table)) {
+      await this.#schedule(timer.kind, timer.id, timer.at, { tableId: table._id, step: table.step });
+    }
+  }
+
+  /**
+   * Drops the timers of a state the table has left (its step moved on): each would find the
+   * step changed and do nothing, after a claim, a read and a mark. Best effort: a timer already
+   * running, or one this misses, still does nothing.
+   */
+  async dropTimers(left: TableDoc): Promise<void> {
+    for (const timer of await this.#timersOf(left)) {
+      await this.deps.scheduler.cancel(`${timer.kind}:${timer.id}`).catch(() => false);
+    }
+  }
+
+  /** The timers a table's state plans: its turn clock, its next deal, or its start and idle close. */
+  async #timersOf(table: TableDoc): Promise<{ kind: string; id: string; at: number }[]> {
     const now = this.deps.clock.now().getTime();
     const hand = table.game.hand;
-    const payload = { tableId: table._id, step: table.step };
-    if (table.status === 'closed') return;
+    const at = `${table._id}:${table.step}`;
+    if (table.status === 'closed') return [];
     if (hand && hand.street !== 'done' && hand.toAct !== null) {
       const turnS = await this.deps.runtimeConfig.get('poker.turn_s');
-      await this.#schedule(TASK.turn, `${table._id}:${table.step}`, now + turnS * 1000, payload);
-      return;
+      return [{ kind: TASK.turn, id: at, at: now + turnS * 1000 }];
     }
     if (table.status === 'playing' && playableSeats(table.game).length >= 2) {
       const nextS = await this.deps.runtimeConfig.get('poker.next_hand_s');
-      await this.#schedule(TASK.deal, `${table._id}:${table.step}`, now + nextS * 1000, payload);
-      return;
+      return [{ kind: TASK.deal, id: at, at: now + nextS * 1000 }];
     }
+    const idleS = await this.deps.runtimeConfig.get('poker.idle_close_s');
+    const idle = { kind: TASK.idle, id: at, at: now + idleS * 1000 };
     if (table.status === 'open' && playableSeats(table.game).length >= 2) {
       const startS = await this.deps.runtimeConfig.get('poker.start_delay_s');
-      await this.#schedule(TASK.deal, `${table._id}:${table.step}:start`, now + startS * 1000, payload);
+      return [{ kind: TASK.deal, id: `${at}:start`, at: now + startS * 1000 }, idle];
     }
-    await this.scheduleIdle(table);
+    return [idle];
   }
 
   /** The idle close, poker.idle_close_s after now, or after `since` (a sit-down after the last move). */
