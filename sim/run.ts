@@ -69,8 +69,10 @@ export async function runSimulation(options: {
     monitorCommands: options.profileDb === true,
     // The run ends with reads of its whole history (the full check, each member's totals):
     // a month of 50 members is over a million events, which the embedded server reads for
-    // longer than the bot's 30-second backstop. Money paths have their own timeout (ledger).
-    socketTimeoutMS: END_OF_RUN_READ_MS,
+    // longer than the bot's 30-second backstop, and on a busy machine it may not answer the
+    // driver's 10-second heartbeat meanwhile (a 50-member month of a matrix died so at its
+    // end). Money paths have their own timeout (ledger).
+    patientMs: END_OF_RUN_READ_MS,
   });
   await ensureAppIndexes(db);
   const profile = options.profileDb ? new DbProfile(client) : null;

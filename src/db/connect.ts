@@ -89,14 +89,21 @@ export const MONEY_PATH_CLIENT_OPTIONS = {
 /**
  * Connects a client to a chosen server, selects the database and creates every index.
  * `monitorCommands` makes the client emit an event per command (the simulation's profile);
- * `socketTimeoutMS` replaces the backstop for a client whose reads may be long (the simulation).
+ * `patientMs` replaces every bound of the driver's waits (socket, connect and the monitor's
+ * heartbeat, server selection) for a client whose reads may be long on a busy server (the
+ * simulation's reads of its whole history).
  */
 export async function connectDatabase(
   uri: string,
   dbName: string,
-  options: { monitorCommands?: boolean; socketTimeoutMS?: number } = {},
+  options: { monitorCommands?: boolean; patientMs?: number } = {},
 ): Promise<Pick<Database, 'client' | 'db'>> {
-  const client = new MongoClient(uri, { ...MONEY_PATH_CLIENT_OPTIONS, ...options });
+  const { patientMs, ...rest } = options;
+  const patience =
+    patientMs === undefined
+      ? {}
+      : { socketTimeoutMS: patientMs, connectTimeoutMS: patientMs, serverSelectionTimeoutMS: patientMs };
+  const client = new MongoClient(uri, { ...MONEY_PATH_CLIENT_OPTIONS, ...rest, ...patience });
   await client.connect();
   const db = client.db(dbName);
   await ensureIndexes(db);
