@@ -41,8 +41,6 @@ interface ActiveTimeDeps {
 export class ActiveTimePay {
   /** Active time not yet paid, in this process's memory only (rewards.ts, `ActiveTime`). */
   readonly #time = new ActiveTime();
-  /** The sweep period this process scheduled last (a schedule per period, not per claim). */
-  #sweepPlanned = -1;
 
   constructor(private readonly deps: ActiveTimeDeps) {
     // Claims before 2026-12-02 paid through a promised hold: one past its deadline is owed while
@@ -169,15 +167,14 @@ export class ActiveTimePay {
     return { replayed: hold.state !== 'posted' };
   }
 
+  /** One timer per period: the scheduler asks the database only for a period it has not planned. */
   async #scheduleSweep(now: number): Promise<void> {
     const period = Math.floor(now / SWEEP_EVERY_MS);
-    if (period === this.#sweepPlanned) return;
     await this.deps.scheduler.schedule({
       id: `${SWEEP_TASK}:${period}`,
       kind: SWEEP_TASK,
       dueAt: new Date((period + 1) * SWEEP_EVERY_MS + SWEEP_AFTER_MS),
       payload: { period },
     });
-    this.#sweepPlanned = period;
   }
 }
