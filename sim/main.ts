@@ -1,10 +1,11 @@
 /**
  * `npm run sim:economy -- [--days 30] [--agents 200] [--seed n] [--behaviours file] [--out dir]
  * [--set key=value]… [--profile-db]`, or over several sizes and seeds:
- * `npm run sim:economy -- --sizes 20,50,200 --seeds 3 [--days 30] [--seed first] [--jobs 2]`
+ * `npm run sim:economy -- --sizes 20,50,200 --seeds 3 [--days 30] [--seed first] [--jobs 2] [--reuse]`
  * (sim/matrix.ts): every size run with seeds first…first+k−1 (more for a size too small to give
  * each greedy strategy 10 members over k seeds; `--jobs` runs at once, each in a process of its own), each figure reported as a mean with its 95 %
- * interval, into `out/sim/matrix.md` and a last line
+ * interval, into `out/sim/matrix.md` and a last line (each run's outcome is kept in `out/sim/runs/`;
+ * `--reuse` takes it instead of running the same plan again: sim/keptRuns.ts)
  * `economy: sizes=… seeds=… days=… supply_growth_pct_per_day=… vault_min_over_reserve=…
  * best_strategy/baseline=… best_strategy_hi95=… pixels_per_active_hour=… violations=…`.
  * A single run:
@@ -19,8 +20,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { archetypeCounts } from './agent.js';
 import { type Behaviours, loadBehaviours } from './behaviours.js';
+import { behavioursDigest } from './keptRuns.js';
 import { figuresOf, matrixLine, type SizeFigures, writeMatrix } from './matrix.js';
-import { type RunPlan, runPlan, runPlans, writeOutcome } from './matrixRuns.js';
+import { type RunPlan, runAndKeep, runPlans } from './matrixRuns.js';
 import { writeReport } from './report.js';
 import { runSimulation, SettingRefused } from './run.js';
 import { dayLine, speedLine, summarize, summaryLine } from './summary.js';
@@ -51,6 +53,8 @@ const { values } = parseArgs({
     set: { type: 'string', multiple: true, default: [] },
     /** How many runs of a matrix at once, each in a process of its own (sim/matrixRuns.ts). */
     jobs: { type: 'string', default: '1' },
+    /** A matrix takes the outcome kept of a run it already made (same plan), instead of running it again. */
+    reuse: { type: 'boolean', default: false },
     /** A matrix's child run: its members per greedy strategy, and where its outcome goes. */
     'greedy-floor': { type: 'string', default: String(MIN_MEMBERS_PER_STRATEGY) },
     'outcome-json': { type: 'string' },
@@ -82,12 +86,8 @@ const settings = values.set.map((pair): [string, string] => {
 if (values['outcome-json'] !== undefined) {
   const plan = { agents, seed, days, perStrategy, behavioursFile: values.behaviours, settings };
   // The day lines go to the matrix's log of this run (out/sim/runs/).
-  let dayStarted = performance.now();
-  const outcome = await runPlan(plan, behaviours, (d) => {
-    console.log(dayLine(d, performance.now() - dayStarted));
-    dayStarted = performance.now();
-  });
-  await writeOutcome(values['outcome-json'], outcome);
+  const digest = await behavioursDigest(values.behaviours);
+  const outcome = await runAndKeep(plan, behaviours, values['outcome-json'], digest);
   process.exit(outcome.violations.length === 0 ? 0 : 1);
 }
 
@@ -120,9 +120,17 @@ async function runMatrix(
       settings,
     }));
   });
-  const logDir = path.join(values.out, 'runs');
-  const outcomes = await runPlans(plans, { jobs, behaviours, logDir }, (plan, outcome) => {
-    console.log(`${summaryLine(outcome.summary)} seed=${plan.seed} (${outcome.seconds.toFixed(0)} s)`);
+  const options = {
+    jobs,
+    dir: path.join(values.out, 'runs'),
+    reuse: values.reuse,
+    behavioursSha256: await behavioursDigest(values.behaviours),
+  };
+  const outcomes = await runPlans(plans, options, (outcome, reused) => {
+    const how = reused ? `kept from ${outcome.finishedAt}, ${outcome.commit}` : outcome.commit;
+    console.log(
+      `${summaryLine(outcome.summary)} seed=${outcome.plan.seed} (${outcome.seconds.toFixed(0)} s, ${how})`,
+    );
     for (const problem of outcome.violations) console.log(`  violation ${problem}`);
   });
   const figures: SizeFigures[] = sizes.map((size) =>
@@ -132,7 +140,8 @@ async function runMatrix(
     ),
   );
   await mkdir(values.out, { recursive: true });
-  console.log(`report: ${await writeMatrix(values.out, figures, days)}`);
+  const runs = outcomes.flatMap((o) => (o ? [o] : []));
+  console.log(`report: ${await writeMatrix(values.out, figures, days, runs)}`);
   const line = matrixLine(figures, days);
   console.log(line);
   return figures.some((f) => f.violations > 0) || outcomes.includes(null) ? 1 : 0;

@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Strategy } from './behaviours.js';
 import { type Interval, meanInterval, showInterval } from './interval.js';
+import type { KeptOutcome } from './keptRuns.js';
 import type { Summary } from './summary.js';
 
 /** One community size's figures over its seeds. */
@@ -115,16 +116,32 @@ export function matrixTable(sizes: readonly SizeFigures[]): string {
   return [head, head.map(() => '---'), ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n');
 }
 
+/** The runs behind the table: each with its time, the code it ran and when it finished. */
+export function runsTable(runs: readonly KeptOutcome[]): string {
+  const head = ['members', 'seed', 'days', 'wall time', 'code', 'finished', 'violations'];
+  const rows = runs.map((r) => [
+    String(r.plan.agents),
+    String(r.plan.seed),
+    String(r.plan.days),
+    `${r.seconds.toFixed(0)} s`,
+    r.commit,
+    r.finishedAt.slice(0, 16).replace('T', ' '),
+    String(r.violations.length),
+  ]);
+  return [head, head.map(() => '---'), ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n');
+}
+
 /** Writes `matrix.md` into `outDir` and returns its path. */
 export async function writeMatrix(
   outDir: string,
   sizes: readonly SizeFigures[],
   days: number,
+  runs: readonly KeptOutcome[],
 ): Promise<string> {
   const file = path.join(outDir, 'matrix.md');
   await writeFile(
     file,
-    `# Economy at every size\n\n${days} days per run; each figure the mean over seeds with its 95 % interval (Student's t).\n\n${matrixTable(sizes)}\n\n\`${matrixLine(sizes, days)}\`\n`,
+    `# Economy at every size\n\n${days} days per run; each figure the mean over seeds with its 95 % interval (Student's t).\n\n${matrixTable(sizes)}\n\n\`${matrixLine(sizes, days)}\`\n\n## Runs\n\n${runsTable(runs)}\n`,
   );
   return file;
 }
