@@ -26,6 +26,20 @@ describe('ledger basics', () => {
     expect((await checkInvariants(t.cols)).problems).toEqual([]);
   });
 
+  it('GIVEN more accounts than one $in names THEN balancesOf reads every one of them, a repeat once and an unknown one as 0', async () => {
+    const ledger = makeLedger(t.cols);
+    const ids = Array.from({ length: 700 }, (_, i) => `member-${i}`);
+    await t.cols.cookies.insertMany(ids.map((_id, i) => ({ _id, cookies: i + 1, changes: 1 })));
+    const asked = [...ids, 'member-3', 'nobody'];
+    const balances = await ledger.balancesOf('cookies', asked);
+    expect(balances.size).toBe(701);
+    expect(balances.get('member-0')).toBe(1);
+    expect(balances.get('member-300')).toBe(301);
+    expect(balances.get('member-699')).toBe(700);
+    expect(balances.get('nobody')).toBe(0);
+    expect([...balances.values()].reduce((sum, b) => sum + b, 0)).toBe((700 * 701) / 2);
+  });
+
   it('refuses a debit above the balance with INSUFFICIENT_COOKIES and moves nothing', async () => {
     const ledger = makeLedger(t.cols);
     await seedBalance(ledger, 'bob', 10);

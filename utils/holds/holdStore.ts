@@ -1,6 +1,7 @@
 import type { Collection, Db } from 'mongodb';
 import { JOURNALED } from '../../src/db/collections.js';
 import { isDuplicateKey } from '../../src/db/duplicateKey.js';
+import { inChunks } from '../../src/db/inChunks.js';
 import type { Currency } from '../ledger/documents.js';
 
 /**
@@ -106,9 +107,14 @@ export class HoldStore {
       .toArray();
   }
 
-  /** Every hold of one owner kind (the checker). */
-  ofKind(kind: string, owners?: string[]): AsyncIterable<HoldDoc> {
-    return this.#holds.find({ 'owner.kind': kind, ...(owners ? { 'owner.id': { $in: owners } } : {}) });
+  /** Every hold of one owner kind, or of those owners of it (the checker). */
+  async *ofKind(kind: string, owners?: string[]): AsyncIterable<HoldDoc> {
+    if (!owners) {
+      yield* this.#holds.find({ 'owner.kind': kind });
+      return;
+    }
+    for (const part of inChunks(owners))
+      yield* this.#holds.find({ 'owner.kind': kind, 'owner.id': { $in: part } });
   }
 
   /** Every hold not yet ended (the checker). */

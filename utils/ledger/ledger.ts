@@ -1,3 +1,4 @@
+import { inChunks } from '../../src/db/inChunks.js';
 import { AppError, isAppError } from '../../src/errors.js';
 import { metrics } from '../../src/metrics.js';
 import { AbandonedAttempts } from './abandoned.js';
@@ -140,10 +141,13 @@ export class Ledger {
   /** Current balances of many accounts in one read (0 for an account that never held any). */
   async balancesOf(currency: OperationSpec['currency'], accounts: string[]): Promise<Map<string, number>> {
     const book = this.#books[currency];
-    const docs = await book.collection
-      .find({ _id: { $in: accounts } }, { projection: { [book.balanceField]: 1 } })
-      .toArray();
-    const found = new Map(docs.map((doc) => [doc._id, readBalance(book, doc)]));
+    const found = new Map<string, number>();
+    for (const part of inChunks(accounts)) {
+      const docs = await book.collection
+        .find({ _id: { $in: part } }, { projection: { [book.balanceField]: 1 } })
+        .toArray();
+      for (const doc of docs) found.set(doc._id, readBalance(book, doc));
+    }
     return new Map(accounts.map((account) => [account, found.get(account) ?? 0]));
   }
 
