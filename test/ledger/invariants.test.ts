@@ -103,6 +103,44 @@ describe("the invariant check from a checkpoint (the simulation's daily check)",
     }
   });
 
+  it("GIVEN accounts no event touched since the last check, changed behind the ledger THEN the daily check finds them through their books' totals and names each after reading everything again", async () => {
+    const clock = new ManualClock(new Date('2026-01-01T00:00:00Z'));
+    const ledger = makeLedger(t.cols, { clock });
+    const checkpoint = new InvariantCheckpoint(t.cols);
+    await seedBalance(ledger, 'ada', 1_000);
+    await seedBalance(ledger, 'quiet', 50);
+    await ledger.credit({
+      opId: 'pts',
+      currency: 'place',
+      account: 'quiet',
+      amount: 9_000,
+      kind: 'place.score',
+    });
+    await ledger.flush();
+    expect((await checkpoint.check(new Date(clock.now().getTime() + 1))).problems).toEqual([]);
+    // A day in which only ada and bo trade; 'quiet' changes only behind the ledger's back.
+    clock.advance(3_600_000);
+    await ledger.transfer({
+      opId: 'g',
+      currency: 'cookies',
+      from: 'ada',
+      to: 'bo',
+      amount: 10,
+      kind: 'give',
+    });
+    await ledger.flush();
+    await t.cols.cookies.updateOne({ _id: 'quiet' }, { $inc: { cookies: -20 } });
+    await t.cols.placeWallets.updateOne({ _id: 'quiet' }, { $inc: { spent: 3 } });
+    const daily = await checkpoint.check(new Date(clock.now().getTime() + 1));
+    expect(daily).toEqual(await checkInvariants(t.cols));
+    expect(daily.problems).toEqual([
+      'cookies/quiet: stored balance 30, events explain 50',
+      'place/quiet: stored spent 3, events explain 0',
+      'cookies: balances total 1030, minted 1050 - burned 0 = 1050',
+    ]);
+    expect(checkpoint.rereads).toBe(1);
+  });
+
   it.each([
     ['half an hour (an operation in flight while the last check read)', 30, 0],
     ['a day (a late recovery)', 24 * 60, 1],

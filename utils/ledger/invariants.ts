@@ -1,16 +1,8 @@
 import type { Collections } from '../../src/db/collections.js';
-import { createBooks } from './books.js';
+import { type CurrencyTotals, checkBooks, checkTouchedBooks, type Recomputed } from './bookChecks.js';
 import type { Currency, LedgerEventDoc } from './documents.js';
 
-export interface CurrencyTotals {
-  /** Sum of all stored balances. */
-  balances: number;
-  /** Value created by credits without a source (rewards, grants). */
-  minted: number;
-  /** Value destroyed by debits without a destination (purchases, fees). */
-  burned: number;
-  accounts: number;
-}
+export type { CurrencyTotals } from './bookChecks.js';
 
 export interface InvariantReport {
   ok: boolean;
@@ -19,13 +11,6 @@ export interface InvariantReport {
   events: number;
   /** Fences on balance documents (decided attempts; pruned by recovery after their retention). */
   fences: number;
-}
-
-interface Recomputed {
-  balance: number;
-  earned: number;
-  spent: number;
-  placements: number;
 }
 
 /**
@@ -51,9 +36,12 @@ const LATE_EVENTS_MS = 3_600_000;
 /**
  * The same check, from a checkpoint: each call reads only the events recorded since the last
  * one (by their time, from an hour before it, skipping those it read already), adds them to
- * what it recomputed before, and compares the result with every balance as `checkInvariants`
- * does. What the events explain is kept in memory, so a day's check costs that day's events
- * and the accounts, not the whole history. An event recorded more than an hour after its
+ * what it recomputed before, and compares the accounts those events changed one by one and
+ * every other account through its book's totals (utils/ledger/bookChecks.ts,
+ * `checkTouchedBooks`). What the events explain is kept in memory, so a day's check costs that
+ * day's events and accounts, not the whole history nor every account (each hold has one, so
+ * they grow with it). Any difference makes it read everything again and compare every account
+ * one by one before it reports, naming them. An event recorded more than an hour after its
  * time (a recovery rolling an old operation forward) is in no later window: the balance it
  * changed then differs, and the check reads everything again before it reports. The economy
  * simulation checks this way every day and once in full at the end.
@@ -67,6 +55,15 @@ export class InvariantCheckpoint {
     place: { minted: 0, burned: 0 },
   };
   #events = 0;
+  /** The accounts (`currency/account`) the events of the current read changed. */
+  #touched = new Set<string>();
+  /**
+   * The accounts' changes counted minus the events read, at the last full read: a leg applied
+   * and undone (a compensation) counts a change without an event, and accounts older than the
+   * count have none. A later check whose difference is another has read fewer events than the
+   * accounts saw: one was recorded too late to be read.
+   */
+  #unexplainedChanges = 0;
   #from: Date | null = null;
   /** The events of the last hour before `#from` already read, by id, with their time. */
   #recent = new Map<string, number>();
@@ -91,6 +88,8 @@ export class InvariantCheckpoint {
   }
 
   async #checkFrom(until?: Date): Promise<InvariantReport> {
+    const incremental = this.#from !== null;
+    this.#touched.clear();
     const at = {
       ...(this.#from ? { $gte: new Date(this.#from.getTime() - LATE_EVENTS_MS) } : {}),
       ...(until ? { $lt: until } : {}),
@@ -118,11 +117,21 @@ export class InvariantCheckpoint {
       cookies: { balances: 0, ...this.#flows.cookies, accounts: 0 },
       place: { balances: 0, ...this.#flows.place, accounts: 0 },
     };
-    const fenceCount = await checkBooks(this.cols, this.#recomputed, totals, problems);
+    // After the first read, only the accounts the new events changed are read one by one.
+    const counts = incremental
+      ? await checkTouchedBooks(this.cols, this.#recomputed, this.#touched, totals, problems)
+      : await checkBooks(this.cols, this.#recomputed, totals, problems);
+    const unexplained = counts.changes - this.#events;
+    if (!incremental) this.#unexplainedChanges = unexplained;
+    else if (unexplained !== this.#unexplainedChanges) {
+      problems.push(
+        `the accounts changed ${unexplained - this.#unexplainedChanges} time(s) more than the events read explain`,
+      );
+    }
     checkSupply(totals, problems);
     const stuck = await this.cols.ledgerStuckOps.find({ resolvedAt: null }).toArray();
     for (const s of stuck) problems.push(`stuck operation ${s.opId} (attempt ${s.attempt}): ${s.problem}`);
-    return { ok: problems.length === 0, problems, totals, events: this.#events, fences: fenceCount };
+    return { ok: problems.length === 0, problems, totals, events: this.#events, fences: counts.fences };
   }
 
   #reset(): void {
@@ -138,6 +147,7 @@ export class InvariantCheckpoint {
   #fold(event: LedgerEventDoc): void {
     this.#events++;
     const key = `${event.currency}/${event.account}`;
+    this.#touched.add(key);
     const r = this.#recomputed.get(key) ?? { balance: 0, earned: 0, spent: 0, placements: 0 };
     r.balance += event.delta;
     if (event.delta > 0) r.earned += event.delta;
@@ -156,55 +166,6 @@ export class InvariantCheckpoint {
   }
 }
 
-/** Compares every balance document with the events; adds up the balances. Returns the fences counted. */
-async function checkBooks(
-  cols: Collections,
-  recomputed: Map<string, Recomputed>,
-  totals: Record<Currency, CurrencyTotals>,
-  problems: string[],
-): Promise<number> {
-  let fenceCount = 0;
-  const books = createBooks(cols);
-  for (const book of Object.values(books)) {
-    const seen = new Set<string>();
-    for await (const raw of book.collection.find({})) {
-      const doc = raw as unknown as Record<string, unknown> & {
-        _id: string;
-        pendingOps?: unknown[];
-        fences?: unknown[];
-      };
-      fenceCount += doc.fences?.length ?? 0;
-      const key = `${book.currency}/${doc._id}`;
-      seen.add(key);
-      const stored = numberField(doc, book.balanceField);
-      const expected = recomputed.get(key) ?? { balance: 0, earned: 0, spent: 0, placements: 0 };
-      totals[book.currency].balances += stored;
-      totals[book.currency].accounts++;
-      if (!Number.isSafeInteger(stored)) problems.push(`${key}: balance ${stored} is not a whole number`);
-      if (stored < 0) problems.push(`${key}: negative balance ${stored}`);
-      if (stored !== expected.balance) {
-        problems.push(`${key}: stored balance ${stored}, events explain ${expected.balance}`);
-      }
-      if (book.currency === 'place') {
-        for (const field of ['earned', 'spent', 'placements'] as const) {
-          const value = numberField(doc, field);
-          if (value !== expected[field])
-            problems.push(`${key}: stored ${field} ${value}, events explain ${expected[field]}`);
-        }
-      }
-      if (doc.pendingOps !== undefined) {
-        problems.push(`${key}: ${doc.pendingOps.length} operation marker(s) left (pendingOps present)`);
-      }
-    }
-    for (const [key, r] of recomputed) {
-      if (key.startsWith(`${book.currency}/`) && !seen.has(key) && r.balance !== 0) {
-        problems.push(`${key}: events explain ${r.balance} but no balance document exists`);
-      }
-    }
-  }
-  return fenceCount;
-}
-
 function checkSupply(totals: Record<Currency, CurrencyTotals>, problems: string[]): void {
   for (const currency of ['cookies', 'place'] as const) {
     const t = totals[currency];
@@ -214,9 +175,4 @@ function checkSupply(totals: Record<Currency, CurrencyTotals>, problems: string[
       );
     }
   }
-}
-
-function numberField(doc: Record<string, unknown>, field: string): number {
-  const value = doc[field];
-  return typeof value === 'number' ? value : 0;
 }
