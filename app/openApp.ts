@@ -55,10 +55,17 @@ export async function openApp(
     database,
     async startLedgerRecovery() {
       const report = await runLedgerRecovery(app);
-      const loop = startPeriodic('ledger.recovery', () => runLedgerRecovery(app), {
-        intervalMs: config.ledger.recoveryIntervalMs,
-        log,
-      });
+      let tidied = app.wallClock.now().getTime();
+      const loop = startPeriodic(
+        'ledger.recovery',
+        () => {
+          // Emptied arrays are a crash's leftover: looking for them reads every account (`tidy`).
+          const tidy = app.wallClock.now().getTime() - tidied >= TIDY_EVERY_MS;
+          if (tidy) tidied = app.wallClock.now().getTime();
+          return runLedgerRecovery(app, config.ledger.recoveryGraceMs, { tidy });
+        },
+        { intervalMs: config.ledger.recoveryIntervalMs, log },
+      );
       stopRecovery = () => loop.stop();
       return report;
     },
@@ -71,15 +78,19 @@ export async function openApp(
   return app;
 }
 
+/** How often the periodic recovery pass also unsets emptied marker and fence arrays (`RecoveryOptions.tidy`). */
+const TIDY_EVERY_MS = 3_600_000;
+
 /** The recovery pass run at start-up and by `npm run ledger:recover`. */
 export async function runLedgerRecovery(
   deps: AppDeps,
   graceMs = deps.config.ledger.recoveryGraceMs,
+  options: { tidy?: boolean } = {},
 ): Promise<RecoveryReport> {
   await deps.ledger.settleAbandoned();
   const report = await recoverLedger(
     { cols: deps.cols, clock: deps.clock, log: deps.log },
-    { graceMs, fenceRetentionMs: deps.config.ledger.fenceRetentionMs },
+    { graceMs, fenceRetentionMs: deps.config.ledger.fenceRetentionMs, ...options },
   );
   const level = report.stuck.length + report.failed.length > 0 ? 'error' : 'info';
   const busy = report.examined + report.fencesPruned > 0;

@@ -13,7 +13,9 @@
  * OrderedIndex. Last, the balances of 16,000 accounts by `_id`, as the checker reads the accounts of
  * every hold: one `$in` of all of them against parts of 256 (src/db/inChunks.ts); the library
  * compares each document it reads with every value of a `$in`, so one list of n costs n².
- * `narrowing: <kind> 16000 balances by one $in <ms> ms, in parts of 256 <ms> ms (ratio <x>)`.
+ * `narrowing: <kind> 16000 balances by one $in <ms> ms, in parts of 256 <ms> ms (ratio <x>)`. And
+ * the recovery pass's look for operation markers (`$exists` on a sparse index) against a read
+ * of every account.
  */
 import { randomBytes } from 'node:crypto';
 import type { Collection } from 'mongodb';
@@ -109,6 +111,19 @@ try {
   const [s0, s1] = summed as [number, number];
   console.log(
     `narrowing: ${server.kind} range of 100 by time ${r0.toFixed(2)} -> ${r1.toFixed(2)} ms, aggregated ${s0.toFixed(2)} -> ${s1.toFixed(2)} ms (ratio ${Math.max(r1 / r0, s1 / s0).toFixed(2)})`,
+  );
+  // The recovery pass, every 15 s: the few accounts holding operation markers among them all.
+  await accounts.createIndex({ 'pendingOps.op': 1 }, { name: 'pending_ops', sparse: true });
+  await accounts.updateMany(
+    { _id: { $in: ['a1', 'a77', 'a5000', 'a99999'] } },
+    { $set: { pendingOps: [{ op: 'o', att: 'x' }] } },
+  );
+  const marked = await median(SIZES[1], () =>
+    accounts.find({ 'pendingOps.op': { $exists: true } }).toArray(),
+  );
+  const everyOne = await median(SIZES[1], () => accounts.find({ pendingOps: { $size: 1 } }).toArray());
+  console.log(
+    `narrowing: ${server.kind} 4 accounts with markers among ${SIZES[1]}: by the index ${marked.toFixed(2)} ms, reading every account ${everyOne.toFixed(2)} ms (ratio ${(everyOne / marked).toFixed(0)})`,
   );
   const ids = Array.from({ length: 16_000 }, (_, i) => `a${(i * 7919) % (SIZES[1] as number)}`);
   const timed = async (read: () => Promise<number>) => {

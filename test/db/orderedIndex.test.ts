@@ -9,7 +9,7 @@ import { clearDatabase, useTestDatabase } from '../support/database.js';
  * aggregation answers the same with the indexes as without them, whatever was inserted,
  * changed and deleted, with values of every type in the indexed fields (arrays on the path,
  * null, missing, subdocuments, booleans, -0, mixed numbers) and filters by value,
- * `$in` and range. On MongoDB (MONGODB_URI) the same test holds trivially, as it should.
+ * `$in`, range and `$exists`. On MongoDB (MONGODB_URI) the same test holds trivially, as it should.
  */
 interface Doc {
   _id: number;
@@ -42,6 +42,8 @@ const ownerValue = fc.oneof(
   fc.constant([{ kind: 'game', id: 'r1' }]),
   fc.constant({ kind: null, id: 'r1' }),
   fc.constant({ kind: 'game', id: ['r1', 'r2'] }),
+  fc.constant({ kind: 'game' }),
+  fc.constant({ kind: 'poker', id: null }),
   fc.constant(undefined),
 );
 const bound = fc.oneof(
@@ -56,6 +58,8 @@ const atFilter = fc.oneof(
   fc.record({ $gte: bound }, { requiredKeys: [] }),
   fc.record({ $gt: bound, $lt: bound }, { requiredKeys: [] }),
   fc.record({ $gte: bound, $lte: bound }, { requiredKeys: [] }),
+  fc.constantFrom({ $exists: true }, { $exists: false }),
+  bound.map((b) => ({ $exists: true, $lte: b })),
 );
 const filter = fc.oneof(
   atFilter.map((at) => ({ at })),
@@ -67,6 +71,7 @@ const filter = fc.oneof(
     'owner.id': { $in: ids },
   })),
   fc.constantFrom('game', 'poker').map((kind) => ({ 'owner.kind': kind })),
+  fc.constantFrom('game', 'poker').map((kind) => ({ 'owner.kind': kind, 'owner.id': { $exists: true } })),
   fc.tuple(atFilter, fc.integer({ min: 0, max: 3 })).map(([at, n]) => ({ at, n: { $lte: n } })),
 );
 const step = fc.oneof(
@@ -184,6 +189,13 @@ describe('indexes that are not unique, on the embedded server', () => {
     expect(await ids({ group: 0, at: { $gte: 1 } })).toEqual([7]);
     expect(await ids({ group: 0, at: { $lte: -5 } })).toEqual([7]);
     expect(await ids({ group: 0 })).toEqual([1, 2, 4, 5, 6, 7]);
+    // A null is there, a missing key is not: `$exists: true` reads all but the missing one.
+    await docs.insertMany([
+      { _id: 8, n: 0, group: 0, at: null },
+      { _id: 9, n: 0, group: 0, at: [] },
+    ]);
+    expect(await ids({ group: 0, at: { $exists: true } })).toEqual([1, 2, 4, 5, 7, 8, 9]);
+    expect(await ids({ group: 0, at: { $exists: false } })).toEqual([6]);
   });
 
   test('a range of times reads only its part: the scheduler claims a due task among many done ones, and deletes by range', async () => {

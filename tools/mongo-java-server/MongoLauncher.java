@@ -183,7 +183,9 @@ record Narrowing<P>(Index<P> index, Document pinned) {
  *   does not order is a candidate of every filter the index serves;
  * - a key that is missing, null, a subdocument, a boolean or an ObjectId cannot equal or fall
  *   in the range of the values such a filter names, so it is read only for the keys a filter
- *   leaves out.
+ *   leaves out;
+ * - a last key asked `$exists: true` (the ledger's recovery looks for accounts with operation
+ *   markers so) reads every document of its groups but those whose key's path is missing.
  * Numbers compare as doubles (-0 as 0), dates by their milliseconds; bounds are read
  * inclusively (the filter drops the bound's own value when strict). Candidates come in
  * position order, the order a full read visits them. Checked against the same collection
@@ -192,6 +194,8 @@ record Narrowing<P>(Index<P> index, Document pinned) {
 final class OrderedIndex<P> extends Index<P> {
     /** What a key's path meets that the index cannot order or group: an array. */
     private static final Object ARRAY = new Object();
+    /** A path that does not exist in a document (unlike a null value, `$exists: true` skips it). */
+    private static final Object MISSING = new Object();
     /** Filters naming more groups than this (many `$in` values) are not served. */
     private static final int MAX_GROUPS = 256;
 
@@ -253,11 +257,13 @@ final class OrderedIndex<P> extends Index<P> {
         final TreeMap<Ordered, Map<Object, P>> ordered = new TreeMap<>();
         /** The last key an array, a NaN or a type not ordered: a candidate of every filter. */
         final Map<Object, P> loose = new HashMap<>();
-        /** The last key missing, null or a value no served filter names: read only when left out. */
+        /** The last key null or a value no served filter names: read only when left out or `$exists`. */
         final Map<Object, P> absent = new HashMap<>();
+        /** The last key's path missing: read only when left out. */
+        final Map<Object, P> missing = new HashMap<>();
 
         boolean isEmpty() {
-            return ordered.isEmpty() && loose.isEmpty() && absent.isEmpty();
+            return ordered.isEmpty() && loose.isEmpty() && absent.isEmpty() && missing.isEmpty();
         }
     }
 
@@ -287,12 +293,12 @@ final class OrderedIndex<P> extends Index<P> {
         return keys().get(keys().size() - 1);
     }
 
-    /** The value at a path of subdocuments; ARRAY when an array is on the way, null when missing. */
+    /** The value at a path of subdocuments; ARRAY when an array is on the way, MISSING when there is none. */
     private static Object valueAt(Document document, String path) {
         Object value = document;
         for (String part : path.split("\\.")) {
             if (value instanceof List<?>) return ARRAY;
-            if (!(value instanceof Document d)) return null;
+            if (!(value instanceof Document d) || !d.containsKey(part)) return MISSING;
             value = d.get(part);
         }
         return value instanceof List<?> ? ARRAY : value;
@@ -315,13 +321,15 @@ final class OrderedIndex<P> extends Index<P> {
         List<Object> name = new ArrayList<>();
         for (String key : firstKeys()) {
             Object value = valueAt(document, key);
-            Object plain = value == ARRAY ? null : plain(value);
-            if (plain == null) return new Place<>(value == null || value instanceof Document ? ungrouped : unplaced, null, null);
+            Object plain = value == ARRAY || value == MISSING ? null : plain(value);
+            boolean neverGrouped = value == null || value == MISSING || value instanceof Document;
+            if (plain == null) return new Place<>(neverGrouped ? ungrouped : unplaced, null, null);
             name.add(plain);
         }
         Group<P> group = create ? groups.computeIfAbsent(name, n -> new Group<>()) : groups.get(name);
         if (group == null) return null;
         Object last = valueAt(document, lastKey());
+        if (last == MISSING) return new Place<>(group.missing, name, null);
         Ordered slot = last == ARRAY ? null : Ordered.of(last);
         if (slot == null) return new Place<>(neverNamed(last) ? group.absent : group.loose, name, null);
         Map<Object, P> map = create ? group.ordered.computeIfAbsent(slot, o -> new HashMap<>()) : group.ordered.get(slot);
@@ -362,8 +370,15 @@ final class OrderedIndex<P> extends Index<P> {
         return plain == null ? null : List.of(plain);
     }
 
-    /** The ranges of the last key a condition names (a value or `$in`: points); null if not served. */
+    /** The last key asked to exist (`$exists: true`, whatever else it asks): every value but a missing one. */
+    private static final List<Range> EXISTS = List.of();
+
+    /**
+     * The ranges of the last key a condition names (a value or `$in`: points); EXISTS for a
+     * condition that holds `$exists: true`; null if not served.
+     */
     private static List<Range> rangesOf(Object condition) {
+        if (condition instanceof Document ops && Boolean.TRUE.equals(ops.get("$exists"))) return EXISTS;
         Ordered point = Ordered.of(condition);
         if (point != null) return List.of(new Range(point, point));
         if (!(condition instanceof Document ops) || ops.isEmpty()) return null;
@@ -400,8 +415,9 @@ final class OrderedIndex<P> extends Index<P> {
             Group<P> group = groups.get(name);
             if (group == null) continue;
             positions.addAll(group.loose.values());
-            if (ranges == null) {
+            if (ranges == null || ranges == EXISTS) {
                 positions.addAll(group.absent.values());
+                if (ranges == null) positions.addAll(group.missing.values());
                 for (Map<Object, P> slot : group.ordered.values()) positions.addAll(slot.values());
             } else {
                 for (Range range : ranges) for (Map<Object, P> slot : range.in(group.ordered)) positions.addAll(slot.values());

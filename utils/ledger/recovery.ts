@@ -21,6 +21,13 @@ export interface RecoveryOptions {
   graceMs: number;
   /** Fences older than this are removed; no request of theirs can still be on its way. */
   fenceRetentionMs?: number;
+  /**
+   * Also unset the emptied marker and fence arrays a crash left between a `$pull` and its
+   * `$unset` (default true). It reads every balance document (no index finds an empty
+   * array on both servers), which grow with history, so the periodic pass does it once an
+   * hour; the pass at start-up and `npm run ledger:recover` always do.
+   */
+  tidy?: boolean;
 }
 
 export interface RecoveryReport {
@@ -130,7 +137,13 @@ export async function recoverLedger(deps: RecoveryDeps, options: RecoveryOptions
     }
   }
   for (const book of books) {
-    await book.collection.updateMany({ pendingOps: { $size: 0 } }, asUpdate({ $unset: { pendingOps: '' } }));
+    if (options.tidy ?? true) {
+      await book.collection.updateMany(
+        { pendingOps: { $size: 0 } },
+        asUpdate({ $unset: { pendingOps: '' } }),
+      );
+      await book.collection.updateMany({ fences: { $size: 0 } }, asUpdate({ $unset: { fences: '' } }));
+    }
     if (options.fenceRetentionMs !== undefined) {
       const before = new Date(deps.clock.now().getTime() - options.fenceRetentionMs);
       report.fencesPruned += await pruneFences(book, before);
@@ -237,7 +250,10 @@ async function rollForward(
   return 'rolledForward';
 }
 
-/** Removes fences recorded before `before` and unsets emptied arrays; returns how many went. */
+/**
+ * Removes fences recorded before `before` (read through the sparse `fences.at` index) and
+ * unsets each array it emptied; returns how many went.
+ */
 async function pruneFences(book: Book, before: Date): Promise<number> {
   let pruned = 0;
   const cursor = book.collection.find({ 'fences.at': { $lt: before } } as Filter<BalanceDoc>, {
@@ -250,7 +266,10 @@ async function pruneFences(book: Book, before: Date): Promise<number> {
       asUpdate({ $pull: { fences: { att: { $in: old } } } }),
     );
     if (result.modifiedCount === 1) pruned += old.length;
+    await book.collection.updateOne(
+      { _id: doc._id, fences: { $size: 0 } },
+      asUpdate({ $unset: { fences: '' } }),
+    );
   }
-  await book.collection.updateMany({ fences: { $size: 0 } }, asUpdate({ $unset: { fences: '' } }));
   return pruned;
 }
