@@ -28,6 +28,8 @@ export interface RunOutcome {
   summary: Summary;
   violations: string[];
   seconds: number;
+  /** Each simulated day's wall time, checks included (outcomes kept before it have none). */
+  dayMs?: number[];
 }
 
 /** A run's outcome as a file: what it answers and which code gave it. */

@@ -116,14 +116,16 @@ export function matrixTable(sizes: readonly SizeFigures[]): string {
   return [head, head.map(() => '---'), ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n');
 }
 
-/** The runs behind the table: each with its time, the code it ran and when it finished. */
+/** The runs behind the table: each with its time, its first and last day's, the code it ran and when it finished. */
 export function runsTable(runs: readonly KeptOutcome[]): string {
-  const head = ['members', 'seed', 'days', 'wall time', 'code', 'finished', 'violations'];
+  const head = ['members', 'seed', 'days', 'wall time', 'day 1 → last day', 'code', 'finished', 'violations'];
+  const seconds = (ms: number | undefined) => (ms === undefined ? '–' : `${(ms / 1000).toFixed(1)} s`);
   const rows = runs.map((r) => [
     String(r.plan.agents),
     String(r.plan.seed),
     String(r.plan.days),
     `${r.seconds.toFixed(0)} s`,
+    r.dayMs?.length ? `${seconds(r.dayMs[0])} → ${seconds(r.dayMs.at(-1))}` : '–',
     r.commit,
     r.finishedAt.slice(0, 16).replace('T', ' '),
     String(r.violations.length),

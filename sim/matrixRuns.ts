@@ -23,9 +23,11 @@ export type { RunOutcome, RunPlan } from './keptRuns.js';
 export async function runPlan(
   plan: RunPlan,
   behaviours: Behaviours,
-  onDay?: (day: DayStats) => void,
+  onDay?: (day: DayStats, ms: number) => void,
 ): Promise<RunOutcome> {
   const started = performance.now();
+  let dayStarted = started;
+  const dayMs: number[] = [];
   const result = await runSimulation({
     behaviours,
     days: plan.days,
@@ -33,13 +35,18 @@ export async function runPlan(
     seed: plan.seed,
     settings: plan.settings,
     greedyFloor: { perStrategy: plan.perStrategy },
-    ...(onDay ? { onDay } : {}),
+    onDay: (day) => {
+      dayMs.push(performance.now() - dayStarted);
+      dayStarted = performance.now();
+      onDay?.(day, dayMs.at(-1) as number);
+    },
   });
   return {
     summary: summarize(result),
     // A violation is never only counted: each one is named, with its day.
     violations: result.days.flatMap((d) => d.violations.map((problem) => `day ${d.day}: ${problem}`)),
     seconds: (performance.now() - started) / 1000,
+    dayMs,
   };
 }
 
@@ -50,11 +57,7 @@ export async function runAndKeep(
   file: string,
   behavioursSha256: string,
 ): Promise<KeptOutcome> {
-  let dayStarted = performance.now();
-  const outcome = await runPlan(plan, behaviours, (d) => {
-    console.log(dayLine(d, performance.now() - dayStarted));
-    dayStarted = performance.now();
-  });
+  const outcome = await runPlan(plan, behaviours, (d, ms) => console.log(dayLine(d, ms)));
   const kept = {
     ...outcome,
     plan,

@@ -65,9 +65,13 @@ describe('a matrix finished over several sittings (sim:economy --reuse)', () => 
     expect(outcomes[0]?.commit).toBe('abc1234');
     // Written whole: no temporary file is left beside it, and no log of a run that never ran.
     expect(readdirSync(dir)).toEqual(['200-seed2-30d.json']);
-    expect(runsTable(outcomes.flatMap((o) => (o ? [o] : [])))).toContain(
-      '| 200 | 2 | 30 | 1500 s | abc1234 | 2026-12-02 12:00 | 0 |',
-    );
+    const table = runsTable([
+      ...outcomes.flatMap((o) => (o ? [o] : [])),
+      kept(digest, { dayMs: [61_000, 70_250, 59_500], seconds: 191 }),
+    ]);
+    // An outcome kept before day times were kept shows none.
+    expect(table).toContain('| 200 | 2 | 30 | 1500 s | – | abc1234 | 2026-12-02 12:00 | 0 |');
+    expect(table).toContain('| 200 | 2 | 30 | 191 s | 61.0 s → 59.5 s | abc1234 | 2026-12-02 12:00 | 0 |');
   });
 
   it('GIVEN a kept outcome of another plan, other behaviours or a broken file THEN it is not taken: the run is still to do', async () => {
