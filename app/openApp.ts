@@ -61,8 +61,10 @@ export async function openApp(
         () => {
           // Emptied arrays are a crash's leftover: looking for them reads every account (`tidy`).
           const tidy = app.wallClock.now().getTime() - tidied >= TIDY_EVERY_MS;
-          if (tidy) tidied = app.wallClock.now().getTime();
-          return runLedgerRecovery(app, config.ledger.recoveryGraceMs, { tidy });
+          return runLedgerRecovery(app, config.ledger.recoveryGraceMs, { tidy }).then((done) => {
+            if (tidy) tidied = app.wallClock.now().getTime();
+            return done;
+          });
         },
         { intervalMs: config.ledger.recoveryIntervalMs, log },
       );

@@ -1,6 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
+import type { OperationSpec } from '../../utils/ledger/documents.js';
 import { checkInvariants, InvariantCheckpoint } from '../../utils/ledger/invariants.js';
+import type { LedgerStep } from '../../utils/ledger/ledger.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
 import { makeLedger, seedBalance } from '../support/ledgerHarness.js';
 import { PROCESS_TEST_TIMEOUT_MS, runNode } from '../support/nodeProcess.js';
@@ -139,6 +141,63 @@ describe("the invariant check from a checkpoint (the simulation's daily check)",
       'cookies: balances total 1030, minted 1050 - burned 0 = 1050',
     ]);
     expect(checkpoint.rereads).toBe(1);
+  });
+
+  it('GIVEN a difference a daily check found THEN the next day, after unrelated trades, reports it still: a failing read is no checkpoint', async () => {
+    const clock = new ManualClock(new Date('2026-01-01T00:00:00Z'));
+    const ledger = makeLedger(t.cols, { clock });
+    const checkpoint = new InvariantCheckpoint(t.cols);
+    const until = () => new Date(clock.now().getTime() + 1);
+    for (const who of ['ada', 'q1', 'q2']) await seedBalance(ledger, who, who === 'ada' ? 1_000 : 50);
+    await ledger.flush();
+    expect((await checkpoint.check(until())).problems).toEqual([]);
+    // Legs applied as the ledger applies them (balance and count of changes), their events lost.
+    clock.advance(86_400_000);
+    await t.cols.cookies.updateOne({ _id: 'q1' }, { $inc: { cookies: -10, changes: 1 } });
+    await t.cols.cookies.updateOne({ _id: 'q2' }, { $inc: { cookies: 10, changes: 1 } });
+    const found = await checkpoint.check(until());
+    expect(found.problems).toEqual([
+      'cookies/q1: stored balance 40, events explain 50',
+      'cookies/q2: stored balance 60, events explain 50',
+    ]);
+    clock.advance(86_400_000);
+    await ledger.transfer({ opId: 'g', currency: 'cookies', from: 'ada', to: 'bo', amount: 5, kind: 'give' });
+    await ledger.flush();
+    const next = await checkpoint.check(until());
+    expect(next).toEqual(await checkInvariants(t.cols));
+    expect(next.problems).toEqual(found.problems);
+  });
+
+  it('GIVEN a transfer refused and compensated each day (a leg applied and undone, no event) THEN each daily check finds nothing and reads only its day', async () => {
+    const clock = new ManualClock(new Date('2026-01-01T00:00:00Z'));
+    const refuseBad = {
+      step(step: LedgerStep, spec: OperationSpec) {
+        if (step === 'credit.before' && spec.opId.startsWith('bad')) throw new Error('refused');
+      },
+    };
+    const ledger = makeLedger(t.cols, { clock, hooks: refuseBad });
+    const checkpoint = new InvariantCheckpoint(t.cols);
+    const until = () => new Date(clock.now().getTime() + 1);
+    await seedBalance(ledger, 'ada', 1_000);
+    await ledger.flush();
+    expect((await checkpoint.check(until())).problems).toEqual([]);
+    for (let day = 1; day <= 2; day++) {
+      clock.advance(86_400_000);
+      await expect(
+        ledger.transfer({
+          opId: `bad-${day}`,
+          currency: 'cookies',
+          from: 'ada',
+          to: 'bo',
+          amount: 5,
+          kind: 'give',
+        }),
+      ).rejects.toThrow();
+      await ledger.flush();
+      expect((await checkpoint.check(until())).problems).toEqual([]);
+    }
+    expect(checkpoint.rereads).toBe(0);
+    expect(await t.cols.cookies.findOne({ _id: 'ada' })).toMatchObject({ cookies: 1_000, undone: 2 });
   });
 
   it.each([

@@ -2,8 +2,11 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { silentLogger } from '../../src/logger.js';
 import { ensureLedgerIndexes } from '../../utils/ledger/documents.js';
+import { checkInvariants } from '../../utils/ledger/invariants.js';
+import type { LedgerStep } from '../../utils/ledger/ledger.js';
 import { recoverLedger } from '../../utils/ledger/recovery.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
+import { makeLedger, seedBalance } from '../support/ledgerHarness.js';
 
 const t = useTestDatabase('ledger_recovery_tidy');
 const DAY = 86_400_000;
@@ -46,5 +49,32 @@ describe("the recovery pass's tidying", () => {
     expect(await t.cols.cookies.find({ fences: { $exists: true } }).toArray()).toEqual([
       { _id: 'young-fence', cookies: 2, fences: [{ op: 'p', att: 'y', at: clock.now() }] },
     ]);
+  });
+
+  it('GIVEN an operation interrupted after its credit THEN a pass without tidying finishes it and leaves no emptied marker list behind', async () => {
+    await seedBalance(makeLedger(t.cols), 'ada', 100);
+    const crashAfterCredit = {
+      step(step: LedgerStep) {
+        if (step === 'credit.applied') throw new Error('the process died here');
+      },
+    };
+    await expect(
+      makeLedger(t.cols, { hooks: crashAfterCredit }).transfer({
+        opId: 'x',
+        currency: 'cookies',
+        from: 'ada',
+        to: 'bo',
+        amount: 5,
+        kind: 'give',
+      }),
+    ).rejects.toThrow();
+    const clock = new ManualClock(new Date('2026-01-01T01:00:00Z'));
+    const report = await recoverLedger(
+      { cols: t.cols, clock, log: silentLogger },
+      { graceMs: 0, tidy: false },
+    );
+    expect(report.rolledForward).toBe(1);
+    expect(await t.cols.cookies.countDocuments({ pendingOps: { $exists: true } })).toBe(0);
+    expect((await checkInvariants(t.cols)).problems).toEqual([]);
   });
 });

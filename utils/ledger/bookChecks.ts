@@ -1,6 +1,6 @@
 import type { Collections } from '../../src/db/collections.js';
 import { inChunks } from '../../src/db/inChunks.js';
-import { type Book, CHANGES_FIELD, createBooks } from './books.js';
+import { type Book, CHANGES_FIELD, createBooks, UNDONE_FIELD } from './books.js';
 import type { Currency } from './documents.js';
 
 /** What the events say an account holds (`balance`) and, for Place wallets, its counters. */
@@ -24,7 +24,7 @@ export interface CurrencyTotals {
 /** What reading the books counted besides the differences. */
 export interface BookCounts {
   fences: number;
-  /** Every account's count of changes (`changes`), added up: one per leg applied. */
+  /** Every account's count of changes (`changes`) less its legs undone (`undone`), added up: one per event. */
   changes: number;
 }
 
@@ -38,6 +38,11 @@ function expectedFields(book: Book, r: Recomputed): [string, number][] {
     field,
     field === book.balanceField ? r.balance : r[field as keyof Recomputed],
   ]);
+}
+
+/** Whether the events leave the account anything to store (a Place wallet that spent all it earned still counts both). */
+function explainsSomething(book: Book, r: Recomputed): boolean {
+  return expectedFields(book, r).some(([, value]) => value !== 0);
 }
 
 /** Every difference between one stored account and what its events explain. */
@@ -56,7 +61,8 @@ function compareAccount(book: Book, doc: StoredBalance, expected: Recomputed, pr
     );
   }
   if (doc.pendingOps !== undefined) {
-    problems.push(`${key}: ${doc.pendingOps.length} operation marker(s) left (pendingOps present)`);
+    const left = Array.isArray(doc.pendingOps) ? doc.pendingOps.length : 0;
+    problems.push(`${key}: ${left} operation marker(s) left (pendingOps present)`);
   }
 }
 
@@ -73,7 +79,7 @@ export async function checkBooks(
     for await (const raw of book.collection.find({})) {
       const doc = raw as unknown as StoredBalance;
       counts.fences += doc.fences?.length ?? 0;
-      counts.changes += numberField(doc, CHANGES_FIELD);
+      counts.changes += numberField(doc, CHANGES_FIELD) - numberField(doc, UNDONE_FIELD);
       const key = `${book.currency}/${doc._id}`;
       seen.add(key);
       totals[book.currency].balances += numberField(doc, book.balanceField);
@@ -81,7 +87,7 @@ export async function checkBooks(
       compareAccount(book, doc, recomputed.get(key) ?? NOTHING, problems);
     }
     for (const [key, r] of recomputed) {
-      if (key.startsWith(`${book.currency}/`) && !seen.has(key) && r.balance !== 0) {
+      if (key.startsWith(`${book.currency}/`) && !seen.has(key) && explainsSomething(book, r)) {
         problems.push(`${key}: events explain ${r.balance} but no balance document exists`);
       }
     }
@@ -122,7 +128,7 @@ export async function checkTouchedBooks(
     }
     for (const id of ids) {
       const r = recomputed.get(`${prefix}${id}`) ?? NOTHING;
-      if (!seen.has(id) && r.balance !== 0) {
+      if (!seen.has(id) && explainsSomething(book, r)) {
         problems.push(`${prefix}${id}: events explain ${r.balance} but no balance document exists`);
       }
     }
@@ -130,7 +136,7 @@ export async function checkTouchedBooks(
     totals[book.currency].balances += sums[book.balanceField] ?? 0;
     totals[book.currency].accounts += sums.accounts ?? 0;
     counts.fences += sums.fences ?? 0;
-    counts.changes += sums.changes ?? 0;
+    counts.changes += (sums[CHANGES_FIELD] ?? 0) - (sums[UNDONE_FIELD] ?? 0);
     const explained = new Map<string, number>();
     for (const [key, r] of recomputed) {
       if (!key.startsWith(prefix)) continue;
@@ -160,6 +166,7 @@ async function bookSums(book: Book): Promise<Record<string, number>> {
           accounts: { $sum: 1 },
           ...Object.fromEntries(Object.keys(book.empty).map((field) => [field, { $sum: `$${field}` }])),
           [CHANGES_FIELD]: { $sum: `$${CHANGES_FIELD}` },
+          [UNDONE_FIELD]: { $sum: `$${UNDONE_FIELD}` },
           fences: { $sum: { $size: { $ifNull: ['$fences', []] } } },
           pending: { $sum: { $cond: [{ $isArray: '$pendingOps' }, 1, 0] } },
           // A missing balance is 0, not below it (null sorts before numbers).

@@ -17,6 +17,13 @@ export interface BalanceDoc {
 export const CHANGES_FIELD = 'changes';
 
 /**
+ * The field that counts an account's legs undone (a compensation, a recovery's rollback): an
+ * undone leg counted a change and left no event. Not subtracted from `changes`, which numbers
+ * the account's events.
+ */
+export const UNDONE_FIELD = 'undone';
+
+/**
  * The largest balance any account may hold, in the currency's unit (whole Cookies, Place
  * milli-points): 10^12, so that balances, and sums of up to about 9,000 balances at the
  * limit, stay exact JavaScript integers (2^53 - 1 is about 9 * 10^15). A credit that would

@@ -58,9 +58,8 @@ export class InvariantCheckpoint {
   /** The accounts (`currency/account`) the events of the current read changed. */
   #touched = new Set<string>();
   /**
-   * The accounts' changes counted minus the events read, at the last full read: a leg applied
-   * and undone (a compensation) counts a change without an event, and accounts older than the
-   * count have none. A later check whose difference is another has read fewer events than the
+   * The accounts' changes counted (less their legs undone) minus the events read, at the last
+   * full read: accounts older than the count have none. A later check whose difference is another has read fewer events than the
    * accounts saw: one was recorded too late to be read.
    */
   #unexplainedChanges = 0;
@@ -79,12 +78,25 @@ export class InvariantCheckpoint {
    * attempt a recovery finished after the last call) explains it, or the difference is real.
    */
   async check(until?: Date): Promise<InvariantReport> {
+    // Without an end, every event up to now: a full read, which keeps no window to go on from.
+    if (until === undefined) this.#reset();
     const incremental = this.#from !== null;
-    const report = await this.#checkFrom(until);
-    if (!incremental || report.ok) return report;
-    this.rereads++;
-    this.#reset();
-    return this.#checkFrom(until);
+    try {
+      let report = await this.#checkFrom(until);
+      if (incremental && !report.ok) {
+        this.rereads++;
+        this.#reset();
+        report = await this.#checkFrom(until);
+      }
+      // A read that found a difference is no checkpoint: its totals hold the difference, and
+      // a later check from them would take it for the norm. The next check reads everything.
+      if (!report.ok) this.#reset();
+      return report;
+    } catch (error) {
+      // A read that failed halfway folded events whose accounts it never compared.
+      this.#reset();
+      throw error;
+    }
   }
 
   async #checkFrom(until?: Date): Promise<InvariantReport> {

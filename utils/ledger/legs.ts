@@ -1,6 +1,14 @@
 import type { Filter } from 'mongodb';
 import { isDuplicateKey } from '../../src/db/duplicateKey.js';
-import { asUpdate, type BalanceDoc, type Book, CHANGES_FIELD, negate, readBalance } from './books.js';
+import {
+  asUpdate,
+  type BalanceDoc,
+  type Book,
+  CHANGES_FIELD,
+  negate,
+  readBalance,
+  UNDONE_FIELD,
+} from './books.js';
 import type { LegSide, OperationSpec, PendingOp } from './documents.js';
 
 /**
@@ -148,9 +156,12 @@ export async function reverseLeg(
   if (side === 'credit') filter[book.balanceField] = { $gte: spec.amount };
   const result = await book.collection.updateOne(
     filter as Filter<BalanceDoc>,
-    asUpdate({ $inc: inc, $pull: { pendingOps: { op: spec.opId, att } } }),
+    asUpdate({ $inc: { ...inc, [UNDONE_FIELD]: 1 }, $pull: { pendingOps: { op: spec.opId, att } } }),
   );
-  if (result.modifiedCount === 1) return true;
+  if (result.modifiedCount === 1) {
+    await unsetEmptiedMarkers(book, account);
+    return true;
+  }
   const stillMarked = await book.collection.findOne(
     { _id: account, pendingOps: { $elemMatch: { op: spec.opId, att } } } as Filter<BalanceDoc>,
     { projection: { _id: 1 } },
@@ -161,6 +172,15 @@ export async function reverseLeg(
 /** Removes an attempt's marker after its audit events are durable (recovery's roll forward). */
 export async function dropMarker(book: Book, account: string, opId: string, att: string): Promise<void> {
   await book.collection.updateOne({ _id: account }, asUpdate({ $pull: { pendingOps: { op: opId, att } } }));
+  await unsetEmptiedMarkers(book, account);
+}
+
+/** Unsets an account's marker list once its last marker went (the checker reports an empty one). */
+async function unsetEmptiedMarkers(book: Book, account: string): Promise<void> {
+  await book.collection.updateOne(
+    { _id: account, pendingOps: { $size: 0 } } as Filter<BalanceDoc>,
+    asUpdate({ $unset: { pendingOps: '' } }),
+  );
 }
 
 export type Closing = { closed: true } | { closed: false; balance: number; busy: boolean };
