@@ -1,4 +1,4 @@
-import type { CommandStartedEvent, CommandSucceededEvent, MongoClient } from 'mongodb';
+import type { CommandStartedEvent, CommandSucceededEvent, Db, MongoClient } from 'mongodb';
 
 /** A command's shape: its name, collection and the fields its filter names (not their values). */
 function shapeOf(event: CommandStartedEvent): string {
@@ -24,6 +24,20 @@ export interface CommandTotal {
   ms: number;
 }
 
+/** Reads of one shape that no index narrowed: every document of the collection was matched. */
+export interface ScanTotal {
+  /** `read <collection> {<fields>: <operators>}` (a find, an update's or a delete's match) or `aggregate …`. */
+  shape: string;
+  reads: number;
+  documents: number;
+}
+
+/** A day's database work: the slowest command shapes, and the scans (null where the server cannot tell). */
+export interface DayProfile {
+  commands: CommandTotal[];
+  scans: ScanTotal[] | null;
+}
+
 /**
  * The database time of a run by command shape (`npm run sim:economy -- --profile-db`), from
  * the driver's command monitoring: what to index, batch or avoid when the run slows down.
@@ -32,7 +46,10 @@ export class DbProfile {
   readonly #started = new Map<number, string>();
   readonly #totals = new Map<string, CommandTotal>();
 
-  constructor(client: MongoClient) {
+  constructor(
+    client: MongoClient,
+    private readonly db: Db,
+  ) {
     client.on('commandStarted', (event) => this.#started.set(event.requestId, shapeOf(event)));
     client.on('commandSucceeded', (event: CommandSucceededEvent) => {
       const shape = this.#started.get(event.requestId);
@@ -48,9 +65,25 @@ export class DbProfile {
 
   /**
    * The shapes that took the most time since the last call, most first, after one line `all`
-   * of every command; the counts restart.
+   * of every command, and the scans since the last call, most documents first; both restart.
    */
-  take(limit: number): CommandTotal[] {
+  async take(limit: number): Promise<DayProfile> {
+    const commands = this.#takeCommands(limit);
+    return { commands, scans: await this.#takeScans() };
+  }
+
+  /** The embedded server counts them (tools/mongo-java-server, `Scans`); MongoDB has no such command. */
+  async #takeScans(): Promise<ScanTotal[] | null> {
+    try {
+      const reply = await this.db.command({ launcherScans: 1 });
+      const scans = reply.scans as ScanTotal[];
+      return scans.sort((a, b) => b.documents - a.documents);
+    } catch {
+      return null;
+    }
+  }
+
+  #takeCommands(limit: number): CommandTotal[] {
     const shapes = [...this.#totals.values()];
     const all: CommandTotal = { shape: 'all', count: 0, ms: 0 };
     for (const t of shapes) {

@@ -159,13 +159,18 @@ const result = await runSimulation({
   settings,
   greedyFloor: { perStrategy },
   profileDb: values['profile-db'],
-  onDay: (d, slowest) => {
+  onDay: (d, profile) => {
     console.log(dayLine(d, performance.now() - dayStarted));
     dayTimes.push(performance.now() - dayStarted);
     dayStarted = performance.now();
     for (const problem of d.violations) console.log(`  violation: ${problem}`);
-    for (const c of slowest ?? []) {
+    for (const c of profile?.commands ?? []) {
       console.log(`  db ${c.ms.toFixed(0).padStart(7)} ms ${String(c.count).padStart(7)}× ${c.shape}`);
+    }
+    for (const s of profile?.scans ?? []) {
+      console.log(
+        `  scan ${String(s.documents).padStart(10)} documents ${String(s.reads).padStart(6)}× ${s.shape}`,
+      );
     }
   },
 }).catch((error: unknown) => {

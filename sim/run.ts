@@ -14,7 +14,7 @@ import { Ledger } from '../utils/ledger/ledger.js';
 import type { GreedyFloor } from './agent.js';
 import type { Behaviours } from './behaviours.js';
 import type { DayStats } from './dayStats.js';
-import { type CommandTotal, DbProfile } from './dbProfile.js';
+import { type DayProfile, DbProfile } from './dbProfile.js';
 import type { SimResult } from './simResult.js';
 import { simulateEconomy } from './simulation.js';
 
@@ -49,9 +49,12 @@ export async function runSimulation(options: {
   env?: Record<string, string>;
   /** Runtime settings an operator changes before the run (`--set key=value`): candidate defaults. */
   settings?: [string, string][];
-  /** Also hands `onDay` the day's slowest database commands (the driver's command monitoring). */
+  /**
+   * Also hands `onDay` the day's slowest database commands (the driver's command monitoring)
+   * and, on the embedded server, the reads no index narrowed.
+   */
   profileDb?: boolean;
-  onDay?: (day: DayStats, slowest: CommandTotal[] | null) => void;
+  onDay?: (day: DayStats, profile: DayProfile | null) => void;
 }): Promise<SimResult> {
   const config = loadConfig({
     ...process.env,
@@ -75,7 +78,7 @@ export async function runSimulation(options: {
     patientMs: END_OF_RUN_READ_MS,
   });
   await ensureAppIndexes(db);
-  const profile = options.profileDb ? new DbProfile(client) : null;
+  const profile = options.profileDb ? new DbProfile(client, db) : null;
   try {
     const clock = new ManualClock(new Date('2026-01-05T00:00:00Z'));
     const rng = seededRng(`bot:${options.seed}`);
@@ -99,7 +102,9 @@ export async function runSimulation(options: {
       agents: options.agents,
       ...(options.greedyFloor ? { greedyFloor: options.greedyFloor } : {}),
       rng: seededRng(`members:${options.seed}`),
-      ...(options.onDay ? { onDay: (day) => options.onDay?.(day, profile?.take(80) ?? null) } : {}),
+      ...(options.onDay
+        ? { onDay: async (day) => options.onDay?.(day, profile ? await profile.take(80) : null) }
+        : {}),
     });
   } finally {
     if (server.persistent) await db.dropDatabase().catch(() => {});

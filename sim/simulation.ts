@@ -37,7 +37,7 @@ export interface SimOptions {
   greedyFloor?: GreedyFloor;
   /** The simulation's own choices (who acts, what they bet); the bot has its own Rng. */
   rng: Rng;
-  onDay?: (day: DayStats) => void;
+  onDay?: (day: DayStats) => void | Promise<void>;
 }
 
 /**
@@ -111,7 +111,7 @@ class Simulation {
         dayStart,
       );
       days.push(stats);
-      this.#o.onDay?.(stats);
+      await this.#o.onDay?.(stats);
     }
     await table.close();
     await deps.ledger.flush();

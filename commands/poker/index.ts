@@ -151,9 +151,10 @@ export const pokerFeature: Feature = {
     }),
   // Every table's books: chips conserved, no Cookie operation stuck past the recovery grace, the
   // pot holding exactly what the table recorded in − out − rake, and a closed table holding nothing.
-  async checkInvariants(db, config, ledger, now) {
-    const tables = await new TableStore(db).all();
-    const holds = await holdsByOwner(db, 'poker');
+  // From a checkpoint `since`: the tables still open and those closed since.
+  async checkInvariants(db, config, ledger, now, since) {
+    const tables = await new TableStore(db).all(since);
+    const holds = await holdsByOwner(db, 'poker', since ? tables.map((t) => t._id) : undefined);
     const graceMs = config.ledger.recoveryGraceMs + 60_000;
     const problems = await Promise.all(
       tables.map(async (t) => {

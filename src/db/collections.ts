@@ -116,5 +116,6 @@ export async function ensureIndexes(db: Db): Promise<void> {
     c.cooldowns.createIndex({ userId: 1 }, { name: 'by_user' }),
     c.profiles.createIndex({ lastSeenAt: 1 }, { name: 'by_last_seen' }),
     c.dueTasks.createIndex({ status: 1, dueAt: 1 }, { name: 'due_first' }),
+    c.dueTasks.createIndex({ status: 1, endedAt: 1 }, { name: 'ended_first' }),
   ]);
 }

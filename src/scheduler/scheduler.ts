@@ -277,11 +277,12 @@ export class Scheduler {
     if (now - this.#prunedAt < this.#options.pruneEveryMs) return;
     this.#prunedAt = now;
     const { doneRetentionMs, failedRetentionMs } = this.#options;
+    // One delete per status, each served by the `ended_first` index (a `$or` is not, on the
+    // embedded server: every pass read every task).
+    await this.deps.tasks.deleteMany({ status: 'done', endedAt: { $lt: new Date(now - doneRetentionMs) } });
     await this.deps.tasks.deleteMany({
-      $or: [
-        { status: 'done', endedAt: { $lt: new Date(now - doneRetentionMs) } },
-        { status: 'failed', endedAt: { $lt: new Date(now - failedRetentionMs) } },
-      ],
+      status: 'failed',
+      endedAt: { $lt: new Date(now - failedRetentionMs) },
     });
   }
 }

@@ -90,3 +90,41 @@ describe('the economy simulation', () => {
     expect(existsSync(join(dir, 'economy-report.md'))).toBe(true);
   }, 400_000);
 });
+
+/**
+ * Collections a day may read whole, each with why that stays small: every other read of a
+ * simulated day must be narrowed by an index, or the day costs more as history grows.
+ */
+const READ_WHOLE = new Map([
+  ['bakery_shares', 'one document a day, read by the day it pays'],
+  ['ledger_stuck_ops', 'only operations stuck for good, none in a healthy run'],
+  ['runtime_config', "the operator's settings, a handful"],
+  ['system.indexes', 'the index list, read when indexes are created at start'],
+]);
+
+describe('the cost of a simulated day', () => {
+  it('GIVEN two days of a community on the embedded server THEN every read of the second day is narrowed by an index, but for collections that stay small', async () => {
+    const unserved: string[] = [];
+    const result = await runSimulation({
+      behaviours: loadBehaviours('sim/behaviours.json'),
+      days: 2,
+      agents: 8,
+      seed: 3,
+      greedyFloor: { perStrategy: 1 },
+      settings: SETTINGS,
+      profileDb: true,
+      onDay: (day, profile) => {
+        // The scans are the embedded server's count; a server without it reports none.
+        expect(profile?.scans).not.toBeNull();
+        if (day.day < 2) return;
+        for (const scan of profile?.scans ?? []) {
+          const collection = scan.shape.split(' ')[1] as string;
+          if (!READ_WHOLE.has(collection))
+            unserved.push(`${scan.shape}: ${scan.reads}× ${scan.documents} documents`);
+        }
+      },
+    });
+    expect(result.days.flatMap((d) => d.violations)).toEqual([]);
+    expect(unserved).toEqual([]);
+  });
+});

@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
@@ -535,6 +536,50 @@ final class Pushdown {
     }
 }
 
+/**
+ * The reads that no index narrowed (every document of the collection was read and matched),
+ * by collection and filter shape: what `--profile-db` reports as the day's scans, so a query
+ * that reads more every day the bot runs is named, not guessed at from times. Asked and
+ * emptied by the command `{ launcherScans: 1 }` (the memory backend; the H2 file keeps no
+ * index that is not unique, so every filtered read there is one).
+ */
+final class Scans {
+    private static final Map<String, long[]> BY_SHAPE = new ConcurrentHashMap<>();
+
+    private Scans() {}
+
+    static void count(String how, String collection, Document filter, int documents) {
+        long[] seen = BY_SHAPE.computeIfAbsent(how + " " + collection + " " + shapeOf(filter), k -> new long[2]);
+        synchronized (seen) {
+            seen[0]++;
+            seen[1] += documents;
+        }
+    }
+
+    /** The filter's fields, each with the operators it applies (`{_id: $in, state}`), not its values. */
+    private static String shapeOf(Document filter) {
+        if (filter == null) return "{}";
+        List<String> fields = new ArrayList<>();
+        for (String key : filter.keySet()) {
+            Object value = filter.get(key);
+            boolean operators = value instanceof Document d && !d.isEmpty() && d.keySet().iterator().next().startsWith("$");
+            fields.add(operators ? key + ": " + String.join(" ", ((Document) value).keySet()) : key);
+        }
+        fields.sort(null);
+        return "{" + String.join(", ", fields) + "}";
+    }
+
+    /** Every shape's reads and documents read since the last call, as the command's reply. */
+    static Document take() {
+        List<Document> list = new ArrayList<>();
+        for (String shape : List.copyOf(BY_SHAPE.keySet())) {
+            long[] seen = BY_SHAPE.remove(shape);
+            if (seen != null) list.add(new Document("shape", shape).append("reads", seen[0]).append("documents", seen[1]));
+        }
+        return new Document("scans", list).append("ok", 1.0);
+    }
+}
+
 final class SnapshotMemoryBackend extends MemoryBackend {
     @Override
     public MemoryDatabase openOrCreateDatabase(String databaseName) {
@@ -542,6 +587,7 @@ final class SnapshotMemoryBackend extends MemoryBackend {
             @Override
             public Document handleCommand(Channel channel, String command, Document query,
                                           DatabaseResolver resolver, Oplog oplog) {
+                if (command.equals("launcherScans")) return Scans.take();
                 return Pushdown.around(command, query, () -> super.handleCommand(channel, command, query, resolver, oplog));
             }
 
@@ -594,6 +640,7 @@ final class SnapshotMemoryCollection extends MemoryCollection {
                 }
             }
         }
+        Scans.count("aggregate", getCollectionName(), match, count());
         return handleQuery(new Document());
     }
 
@@ -601,7 +648,10 @@ final class SnapshotMemoryCollection extends MemoryCollection {
     protected QueryResult queryDocuments(Document query, Document orderBy, int skip, int limit, int batchSize,
                                          Document fields) {
         var candidates = Narrowing.candidates(getIndexes(), query);
-        if (candidates == null) return super.queryDocuments(query, orderBy, skip, limit, batchSize, fields);
+        if (candidates == null) {
+            Scans.count("read", getCollectionName(), query, count());
+            return super.queryDocuments(query, orderBy, skip, limit, batchSize, fields);
+        }
         return matchDocuments(query, candidates, orderBy, skip, limit, batchSize, fields);
     }
 

@@ -56,6 +56,8 @@ export class RoundStore {
   static async ensureIndexes(db: Db): Promise<void> {
     await Promise.all([
       db.collection(ROUNDS).createIndex({ userId: 1, createdAt: -1 }, { name: 'by_user' }),
+      // The checker's rounds that ended since a checkpoint.
+      db.collection(ROUNDS).createIndex({ status: 1, settledAt: 1 }, { name: 'ended_by_time' }),
       // `{ _id, status }` filters use the `_id` index on every server now (tools/mongo-java-server).
       dropRetiredIndex(db, ROUNDS, 'guard_status'),
     ]);

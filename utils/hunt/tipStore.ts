@@ -48,6 +48,8 @@ export class TipStore {
       db.collection(TIPS).createIndex({ revision: 1, window: 1, status: 1 }, { name: 'by_window' }),
       db.collection(TIPS).createIndex({ identity: 1, at: -1 }, { name: 'by_identity' }),
       db.collection(DRAWN_TIPS).createIndex({ identity: 1, at: -1 }, { name: 'by_identity' }),
+      // The archive pass: the drawn and missed tips older than a moment.
+      db.collection(TIPS).createIndex({ status: 1, at: 1 }, { name: 'by_status_time' }),
     ]);
   }
 

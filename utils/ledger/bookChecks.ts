@@ -1,6 +1,6 @@
 import type { Collections } from '../../src/db/collections.js';
 import { inChunks } from '../../src/db/inChunks.js';
-import { type Book, CHANGES_FIELD, createBooks, UNDONE_FIELD } from './books.js';
+import { type Book, createBooks } from './books.js';
 import type { Currency } from './documents.js';
 
 /** What the events say an account holds (`balance`) and, for Place wallets, its counters. */
@@ -24,8 +24,6 @@ export interface CurrencyTotals {
 /** What reading the books counted besides the differences. */
 export interface BookCounts {
   fences: number;
-  /** Every account's count of changes (`changes`) less its legs undone (`undone`), added up: one per event. */
-  changes: number;
 }
 
 type StoredBalance = Record<string, unknown> & { _id: string; pendingOps?: unknown[]; fences?: unknown[] };
@@ -66,6 +64,25 @@ function compareAccount(book: Book, doc: StoredBalance, expected: Recomputed, pr
   }
 }
 
+/**
+ * Forgets what the events explain of the `touched` accounts they leave empty (a hold
+ * settled, a pot paid out): an account missing from `recomputed` is explained as empty, so
+ * the next check reads the same, and what a checkpoint keeps in memory is the accounts that
+ * hold something, not every account the bot ever had.
+ */
+export function forgetEmpty(
+  cols: Collections,
+  recomputed: Map<string, Recomputed>,
+  touched: ReadonlySet<string>,
+): void {
+  const books = createBooks(cols);
+  for (const key of touched) {
+    const r = recomputed.get(key);
+    const book = books[key.slice(0, key.indexOf('/')) as Currency];
+    if (r && book && !explainsSomething(book, r)) recomputed.delete(key);
+  }
+}
+
 /** Compares every balance document with the events; adds up the balances. */
 export async function checkBooks(
   cols: Collections,
@@ -73,13 +90,12 @@ export async function checkBooks(
   totals: Record<Currency, CurrencyTotals>,
   problems: string[],
 ): Promise<BookCounts> {
-  const counts = { fences: 0, changes: 0 };
+  const counts = { fences: 0 };
   for (const book of Object.values(createBooks(cols))) {
     const seen = new Set<string>();
     for await (const raw of book.collection.find({})) {
       const doc = raw as unknown as StoredBalance;
       counts.fences += doc.fences?.length ?? 0;
-      counts.changes += numberField(doc, CHANGES_FIELD) - numberField(doc, UNDONE_FIELD);
       const key = `${book.currency}/${doc._id}`;
       seen.add(key);
       totals[book.currency].balances += numberField(doc, book.balanceField);
@@ -98,14 +114,13 @@ export async function checkBooks(
 /**
  * The same check at the cost of a day, not of every account the bot ever had (each hold has
  * one, so they grow with history): the accounts `touched` by the events read since the last
- * check are compared one by one, and every other document only through its book's sums, added
- * up by the database — each stored field's total against the events', the negative balances, the
- * markers left, and the changes counted (which the caller holds against the events read). A
- * document changed behind the ledger's back changes a total, and a transfer recorded too late
- * for the events read (which leaves every total as it was) changes the count; finding which
- * account is left to the full check that `InvariantCheckpoint.check` runs on any difference.
- * A change that keeps every total and count (two untouched balances exchanged by hand) is found
- * by a full check only: the simulation ends with one, and `npm run check:invariants` is one.
+ * check are compared one by one, and the books are asked, through their sparse indexes, for
+ * the accounts holding operation markers (a leg applied whose event is not recorded yet) and
+ * for their fences. Every other account is taken to hold what its events explain (the
+ * caller adds up `balances` from them). What only a full check finds: a document changed behind the ledger's back that no event
+ * touched since (MongoDB writes by hand). An event recorded too late for the events read
+ * is found by `InvariantCheckpoint`'s count of events. The simulation ends with a full check,
+ * and `npm run check:invariants` is one.
  */
 export async function checkTouchedBooks(
   cols: Collections,
@@ -114,7 +129,7 @@ export async function checkTouchedBooks(
   totals: Record<Currency, CurrencyTotals>,
   problems: string[],
 ): Promise<BookCounts> {
-  const counts = { fences: 0, changes: 0 };
+  const counts = { fences: 0 };
   for (const book of Object.values(createBooks(cols))) {
     const prefix = `${book.currency}/`;
     const ids = [...touched].filter((key) => key.startsWith(prefix)).map((key) => key.slice(prefix.length));
@@ -132,50 +147,16 @@ export async function checkTouchedBooks(
         problems.push(`${prefix}${id}: events explain ${r.balance} but no balance document exists`);
       }
     }
-    const sums = await bookSums(book);
-    totals[book.currency].balances += sums[book.balanceField] ?? 0;
-    totals[book.currency].accounts += sums.accounts ?? 0;
-    counts.fences += sums.fences ?? 0;
-    counts.changes += (sums[CHANGES_FIELD] ?? 0) - (sums[UNDONE_FIELD] ?? 0);
-    const explained = new Map<string, number>();
-    for (const [key, r] of recomputed) {
-      if (!key.startsWith(prefix)) continue;
-      for (const [field, value] of expectedFields(book, r))
-        explained.set(field, (explained.get(field) ?? 0) + value);
+    const marked = book.collection.find({ 'pendingOps.op': { $exists: true } }, { projection: { _id: 1 } });
+    for await (const doc of marked) {
+      if (!seen.has(doc._id))
+        problems.push(`${prefix}${doc._id}: operation marker(s) left (pendingOps present)`);
     }
-    for (const [field, value] of explained) {
-      const stored = sums[field] ?? 0;
-      if (stored !== value)
-        problems.push(`${book.currency}: stored ${field} totals ${stored}, events explain ${value}`);
-    }
-    if (sums.negative) problems.push(`${book.currency}: ${sums.negative} account(s) with a negative balance`);
-    if (sums.pending)
-      problems.push(`${book.currency}: ${sums.pending} account(s) with operation markers left`);
+    const fenced = book.collection.find({ 'fences.at': { $exists: true } }, { projection: { fences: 1 } });
+    for await (const doc of fenced) counts.fences += doc.fences?.length ?? 0;
+    totals[book.currency].accounts += await book.collection.estimatedDocumentCount();
   }
   return counts;
-}
-
-/** One book's totals over every document, added up by the database: no document crosses the wire. */
-async function bookSums(book: Book): Promise<Record<string, number>> {
-  const balance = `$${book.balanceField}`;
-  const [sums] = await book.collection
-    .aggregate<Record<string, number>>([
-      {
-        $group: {
-          _id: null,
-          accounts: { $sum: 1 },
-          ...Object.fromEntries(Object.keys(book.empty).map((field) => [field, { $sum: `$${field}` }])),
-          [CHANGES_FIELD]: { $sum: `$${CHANGES_FIELD}` },
-          [UNDONE_FIELD]: { $sum: `$${UNDONE_FIELD}` },
-          fences: { $sum: { $size: { $ifNull: ['$fences', []] } } },
-          pending: { $sum: { $cond: [{ $isArray: '$pendingOps' }, 1, 0] } },
-          // A missing balance is 0, not below it (null sorts before numbers).
-          negative: { $sum: { $cond: [{ $lt: [{ $ifNull: [balance, 0] }, 0] }, 1, 0] } },
-        },
-      },
-    ])
-    .toArray();
-  return sums ?? {};
 }
 
 function numberField(doc: Record<string, unknown>, field: string): number {

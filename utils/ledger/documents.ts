@@ -154,5 +154,9 @@ export async function ensureLedgerIndexes(db: Db): Promise<void> {
     // The recovery pass looks for markers and old fences every interval: only documents that hold some.
     c.cookies.createIndex({ 'fences.at': 1 }, { name: 'fences', sparse: true }),
     c.placeWallets.createIndex({ 'fences.at': 1 }, { name: 'fences', sparse: true }),
+    // Tops, ranks and the members' supply ask for balances above a value: the accounts that
+    // hold something, not the empty account every settled hold leaves behind.
+    c.cookies.createIndex({ cookies: 1 }, { name: 'by_balance' }),
+    c.placeWallets.createIndex({ balance: 1 }, { name: 'by_balance' }),
   ]);
 }

@@ -321,10 +321,14 @@ export class PlaceService {
 /**
  * The invariants of the canvas (`npm run check:invariants`): every wallet's `spent` and
  * `placements` equal the cost and count of its placement events, and every pixel equals its
- * newest event.
+ * newest event. From a checkpoint `since`: the pixels changed since (`PlaceStore.audit`).
  */
-export async function placeInvariantProblems(store: PlaceStore, economy: PlaceEconomy): Promise<string[]> {
-  const { byOwner, pixelProblems } = await store.audit();
+export async function placeInvariantProblems(
+  store: PlaceStore,
+  economy: PlaceEconomy,
+  since?: Date,
+): Promise<string[]> {
+  const { byOwner, pixelProblems } = await store.audit(since);
   const problems = [...pixelProblems];
   for (const [owner, books] of byOwner) {
     const wallet = await economy.wallet(owner);

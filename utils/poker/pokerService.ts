@@ -293,7 +293,8 @@ export class PokerService {
       }
       const game = cancelHand(table.game);
       const seats = game.seats.flatMap((s, i) => (s ? [i] : []));
-      const next = await this.#moves.cashOut({ ...table, status: 'closed' }, game, seats);
+      const closing = { ...table, status: 'closed' as const, closedAt: this.deps.clock.now() };
+      const next = await this.#moves.cashOut(closing, game, seats);
       if (next) return table.pending.length > 0 ? this.finishMoves(tableId) : next;
     }
   }

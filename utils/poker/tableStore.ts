@@ -48,6 +48,8 @@ export interface TableDoc {
   lastActionAt: Date;
   /** When the game last moved: the turn countdown runs from here. */
   stepAt: Date;
+  /** When the table closed (absent on tables closed before it was recorded). */
+  closedAt?: Date;
 }
 
 export const TABLES = 'poker_tables';
@@ -65,6 +67,8 @@ export class TableStore {
       db.collection(TABLES).createIndex({ status: 1, lastActionAt: 1 }, { name: 'by_status' }),
       db.collection(TABLES).createIndex({ appliedCookieOperations: 1 }, { name: 'markers', sparse: true }),
       db.collection(TABLES).createIndex({ channelId: 1, status: 1, createdAt: -1 }, { name: 'by_channel' }),
+      // The checker's tables closed since a checkpoint.
+      db.collection(TABLES).createIndex({ status: 1, closedAt: 1 }, { name: 'closed_by_time' }),
     ]);
   }
 
@@ -116,7 +120,13 @@ export class TableStore {
     return this.#tables.find({ 'appliedCookieOperations.0': { $exists: true } }).toArray();
   }
 
-  all(): Promise<TableDoc[]> {
-    return this.#tables.find({}).toArray();
+  /** Every table; from a checkpoint `since`, those not closed and those closed since (the checker). */
+  async all(since?: Date): Promise<TableDoc[]> {
+    if (!since) return this.#tables.find({}).toArray();
+    const [playing, closed] = await Promise.all([
+      this.#tables.find({ status: { $in: ['open', 'playing'] } }).toArray(),
+      this.#tables.find({ status: 'closed', closedAt: { $gte: since } }).toArray(),
+    ]);
+    return [...playing, ...closed.filter((t) => !playing.some((p) => p._id === t._id))];
   }
 }

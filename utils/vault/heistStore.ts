@@ -44,7 +44,11 @@ export class HeistStore {
   }
 
   static async ensureIndexes(db: Db): Promise<void> {
-    await db.collection(HEISTS).createIndex({ createdAt: -1 }, { name: 'newest_first' });
+    await Promise.all([
+      db.collection(HEISTS).createIndex({ createdAt: -1 }, { name: 'newest_first' }),
+      // The checker's heists settled since a checkpoint.
+      db.collection(HEISTS).createIndex({ status: 1, settledAt: 1 }, { name: 'settled_by_time' }),
+    ]);
   }
 
   async create(heist: HeistDoc): Promise<void> {
