@@ -1,4 +1,4 @@
-import { type GameDeps, loadRound } from './gameDeps.js';
+import type { GameDeps } from './gameDeps.js';
 import { applyDouble, standForAbsent, startBlackjack } from './playBlackjack.js';
 import { refundRound } from './refundRound.js';
 import { roundHold } from './roundHolds.js';
@@ -42,7 +42,8 @@ async function finishHand(deps: GameDeps, round: RoundDoc): Promise<RoundDoc> {
       { step: round.step + 1 },
       ['doubling'],
     );
-    return undone ? finishHand(deps, undone) : loadRound(deps, round._id);
+    // A press moved the hand on meanwhile: carry on from where it is now.
+    return undone ? finishHand(deps, undone) : finishRound(deps, round._id).then((r) => r ?? round);
   }
   const stood = await standForAbsent(deps, round);
   // A press landed first (a Hit or a Double at the last moment): time has still run out on the

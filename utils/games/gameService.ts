@@ -175,6 +175,10 @@ export class GameService {
         const after = await this.finish(roundId);
         if (before && after && !ENDED_ROUND.includes(before.status) && ENDED_ROUND.includes(after.status))
           await onEnded(after);
+        // A press still in flight holds the hand (its double's stake on the way): the timer
+        // comes back for it, so no stake is left in a round nobody finishes.
+        if (after && !ENDED_ROUND.includes(after.status))
+          throw new Error(`round ${roundId} is still ${after.status} after its timer; retried`);
       }),
     ];
   }

@@ -79,9 +79,11 @@ async function double(deps: GameDeps, round: RoundDoc): Promise<RoundDoc> {
     deps.rounds.advance(round._id, { status: 'playing', step: claimed.step }, { step: claimed.step + 1 }, [
       'doubling',
     ]);
+  // Refused (too few Cookies), or closed by the timer that decided the double first: the
+  // double is undone either way, so the hand is not left marked as doubling.
   const held = await reserve(deps, roundHold(claimed, 'double', deps.economy.house)).catch(
     async (error: unknown) => {
-      if (isAppError(error, 'INSUFFICIENT_COOKIES')) await undo();
+      if (isAppError(error, 'INSUFFICIENT_COOKIES') || isAppError(error, 'ACCOUNT_CLOSED')) await undo();
       throw error;
     },
   );
