@@ -308,8 +308,10 @@ export class PlaceStore {
   /**
    * The canvas's own books, for the invariant checker: per owner, placements and milli-points
    * spent by the events; and every set pixel that differs from its newest event. From a
-   * checkpoint `since`, the pixels changed since (their newest event is among the events since)
-   * and no owner totals, which only the whole history gives.
+   * checkpoint `since`, the pixels the events dated since changed, each against its newest event,
+   * and no owner totals, which only the whole history gives. (An event is dated when its
+   * placement was asked for: one asked before `since` and written after it is read through
+   * its pixel when a later event touched the pixel, else by the full check.)
    */
   async audit(since?: Date): Promise<{
     byOwner: Map<string, { placements: number; cost: number }>;
@@ -328,19 +330,23 @@ export class PlaceStore {
     }
     const pixelProblems: string[] = [];
     const seen = new Set<string>();
-    const compare = (p: PixelDoc) => {
+    const compare = async (p: PixelDoc) => {
       seen.add(p._id);
-      const e = newest.get(p._id);
+      let e = newest.get(p._id);
+      // A newer event dated before `since` (a placement asked before it, written after): the
+      // pixel's own newest event is the one to compare with.
+      if (since && e && p.revision > e.revision)
+        e = (await this.eventBefore(p.x, p.y, Number.MAX_SAFE_INTEGER)) ?? e;
       if (!e || e.revision !== p.revision || e.color !== p.color) {
         pixelProblems.push(
           `pixel ${p._id} is colour ${p.color} at revision ${p.revision}, its newest event says ${e ? `${e.color} at ${e.revision}` : 'nothing'}`,
         );
       }
     };
-    if (!since) for await (const p of this.#pixels.find({})) compare(p);
+    if (!since) for await (const p of this.#pixels.find({})) await compare(p);
     else
       for (const part of inChunks([...newest.keys()]))
-        for await (const p of this.#pixels.find({ _id: { $in: part } })) compare(p);
+        for await (const p of this.#pixels.find({ _id: { $in: part } })) await compare(p);
     for (const [id, e] of newest) {
       if (!seen.has(id)) pixelProblems.push(`pixel ${id} has events (newest ${e.revision}) but no state`);
     }

@@ -115,18 +115,23 @@ export class TableStore {
     );
   }
 
-  /** Tables with Cookie operations in flight, and every table that is not closed (the checker, recovery). */
-  withMarkers(): Promise<TableDoc[]> {
-    return this.#tables.find({ 'appliedCookieOperations.0': { $exists: true } }).toArray();
-  }
-
-  /** Every table; from a checkpoint `since`, those not closed and those closed since (the checker). */
+  /**
+   * Every table; from a checkpoint `since` (the checker), those not closed, those closed since,
+   * and those still holding Cookie operations in flight, whenever they closed. Read one after
+   * the other, open ones first, so a table closing meanwhile is in one of them.
+   */
   async all(since?: Date): Promise<TableDoc[]> {
     if (!since) return this.#tables.find({}).toArray();
-    const [playing, closed] = await Promise.all([
-      this.#tables.find({ status: { $in: ['open', 'playing'] } }).toArray(),
-      this.#tables.find({ status: 'closed', closedAt: { $gte: since } }).toArray(),
-    ]);
-    return [...playing, ...closed.filter((t) => !playing.some((p) => p._id === t._id))];
+    const found = new Map<string, TableDoc>();
+    for (const filter of [
+      { status: { $in: ['open' as const, 'playing' as const] } },
+      { status: 'closed' as const, closedAt: { $gte: since } },
+      // The markers index keeps only tables with some: the field is unset when none are left.
+      { appliedCookieOperations: { $exists: true } },
+    ]) {
+      for (const table of await this.#tables.find(filter).toArray())
+        if (!found.has(table._id)) found.set(table._id, table);
+    }
+    return [...found.values()];
   }
 }
