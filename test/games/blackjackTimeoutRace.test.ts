@@ -15,7 +15,7 @@ import { VaultService } from '../../utils/vault/vaultService.js';
 import { fundVaultAndMembers, makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
 import { gate } from '../support/pause.js';
-import { within } from '../support/waitFor.js';
+import { waitFor, within } from '../support/waitFor.js';
 
 /*
  * The blackjack timer standing a hand at the moment its member presses Hit, Stand or Double:
@@ -89,10 +89,23 @@ function timerProcess(rounds: RoundStore, told: RoundDoc[]) {
   const [task] = games.tasks(async (round) => {
     told.push(round);
   });
+  // As the scheduler does: a run that finds the round still open (a press paying or settling
+  // it meanwhile) fails, and is run again until the round has ended.
   return (roundId: string) =>
-    (task as NonNullable<typeof task>).run(
-      { roundId },
-      { id: `${FINISH_TASK}:${roundId}`, dueAt: clock.now(), attempt: 1 },
+    waitFor(
+      async () => {
+        try {
+          await (task as NonNullable<typeof task>).run(
+            { roundId },
+            { id: `${FINISH_TASK}:${roundId}`, dueAt: clock.now(), attempt: 1 },
+          );
+          return true;
+        } catch (error) {
+          if (!String(error).includes('after its timer')) throw error;
+          return false;
+        }
+      },
+      { what: `the timer to end round ${roundId}` },
     );
 }
 
