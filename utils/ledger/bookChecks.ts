@@ -118,7 +118,9 @@ export async function checkBooks(
  * the accounts holding operation markers (a leg applied whose event is not recorded yet) and
  * for their fences. Every other account is taken to hold what its events explain (the
  * caller adds up `balances` from them). What only a full check finds: a document changed behind the ledger's back that no event
- * touched since (MongoDB writes by hand). An event recorded too late for the events read
+ * touched since (MongoDB writes by hand), and an emptied marker list (`pendingOps: []`, a
+ * crash between a marker's removal and its unset, which no index finds and recovery's hourly
+ * tidy removes). An event recorded too late for the events read
  * is found by `InvariantCheckpoint`'s count of events. The simulation ends with a full check,
  * and `npm run check:invariants` is one.
  */
