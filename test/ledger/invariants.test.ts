@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import type { OperationSpec } from '../../utils/ledger/documents.js';
 import { checkInvariants, InvariantCheckpoint } from '../../utils/ledger/invariants.js';
-import type { LedgerStep } from '../../utils/ledger/ledger.js';
+import type { LedgerHooks, LedgerStep } from '../../utils/ledger/ledger.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
 import { makeLedger, seedBalance } from '../support/ledgerHarness.js';
 import { PROCESS_TEST_TIMEOUT_MS, runNode } from '../support/nodeProcess.js';
@@ -70,6 +70,15 @@ describe('the invariant checker', () => {
   });
 });
 
+/** A ledger on a clock that days pass on, and its daily check: each call checks up to now. */
+function dayByDay(hooks?: LedgerHooks) {
+  const clock = new ManualClock(new Date('2026-01-01T00:00:00Z'));
+  const ledger = makeLedger(t.cols, { clock, ...(hooks ? { hooks } : {}) });
+  const checkpoint = new InvariantCheckpoint(t.cols);
+  const until = () => new Date(clock.now().getTime() + 1);
+  return { clock, ledger, checkpoint, until };
+}
+
 describe("the invariant check from a checkpoint (the simulation's daily check)", () => {
   beforeEach(() => clearDatabase(t.db));
 
@@ -107,10 +116,7 @@ describe("the invariant check from a checkpoint (the simulation's daily check)",
   });
 
   it('GIVEN a balance changed behind the ledger on accounts no event touched since the last check THEN the daily check, which reads only its day, does not see it; the full check names it, and so does the first daily check after an event touches the account', async () => {
-    const clock = new ManualClock(new Date('2026-01-01T00:00:00Z'));
-    const ledger = makeLedger(t.cols, { clock });
-    const checkpoint = new InvariantCheckpoint(t.cols);
-    const until = () => new Date(clock.now().getTime() + 1);
+    const { clock, ledger, checkpoint, until } = dayByDay();
     await seedBalance(ledger, 'ada', 1_000);
     await seedBalance(ledger, 'quiet', 50);
     await ledger.credit({
@@ -163,10 +169,7 @@ describe("the invariant check from a checkpoint (the simulation's daily check)",
   });
 
   it('GIVEN a leg applied on an account no event of the day touched, its operation still in flight (a process stopped after its debit) THEN the daily check finds its marker through the index and names it after reading everything again', async () => {
-    const clock = new ManualClock(new Date('2026-01-01T00:00:00Z'));
-    const ledger = makeLedger(t.cols, { clock });
-    const checkpoint = new InvariantCheckpoint(t.cols);
-    const until = () => new Date(clock.now().getTime() + 1);
+    const { clock, ledger, checkpoint, until } = dayByDay();
     await seedBalance(ledger, 'ada', 1_000);
     await seedBalance(ledger, 'quiet', 50);
     await ledger.flush();
@@ -206,10 +209,7 @@ describe("the invariant check from a checkpoint (the simulation's daily check)",
   });
 
   it('GIVEN an account its events leave empty THEN the checkpoint forgets it, and compares it as before once a later event fills it again', async () => {
-    const clock = new ManualClock(new Date('2026-01-01T00:00:00Z'));
-    const ledger = makeLedger(t.cols, { clock });
-    const checkpoint = new InvariantCheckpoint(t.cols);
-    const until = () => new Date(clock.now().getTime() + 1);
+    const { clock, ledger, checkpoint, until } = dayByDay();
     await seedBalance(ledger, 'ada', 100);
     await ledger.flush();
     expect((await checkpoint.check(until())).problems).toEqual([]);
@@ -244,10 +244,7 @@ describe("the invariant check from a checkpoint (the simulation's daily check)",
   });
 
   it('GIVEN a difference a daily check found THEN the next day, after unrelated trades, reports it still: a failing read is no checkpoint', async () => {
-    const clock = new ManualClock(new Date('2026-01-01T00:00:00Z'));
-    const ledger = makeLedger(t.cols, { clock });
-    const checkpoint = new InvariantCheckpoint(t.cols);
-    const until = () => new Date(clock.now().getTime() + 1);
+    const { clock, ledger, checkpoint, until } = dayByDay();
     for (const who of ['ada', 'q1', 'q2']) await seedBalance(ledger, who, who === 'ada' ? 1_000 : 50);
     await ledger.flush();
     expect((await checkpoint.check(until())).problems).toEqual([]);
@@ -271,15 +268,12 @@ describe("the invariant check from a checkpoint (the simulation's daily check)",
   });
 
   it('GIVEN a transfer refused and compensated each day (a leg applied and undone, no event) THEN each daily check finds nothing and reads only its day', async () => {
-    const clock = new ManualClock(new Date('2026-01-01T00:00:00Z'));
     const refuseBad = {
       step(step: LedgerStep, spec: OperationSpec) {
         if (step === 'credit.before' && spec.opId.startsWith('bad')) throw new Error('refused');
       },
     };
-    const ledger = makeLedger(t.cols, { clock, hooks: refuseBad });
-    const checkpoint = new InvariantCheckpoint(t.cols);
-    const until = () => new Date(clock.now().getTime() + 1);
+    const { clock, ledger, checkpoint, until } = dayByDay(refuseBad);
     await seedBalance(ledger, 'ada', 1_000);
     await ledger.flush();
     expect((await checkpoint.check(until())).problems).toEqual([]);
