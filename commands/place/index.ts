@@ -58,6 +58,6 @@ export const placeFeature: Feature = {
   }),
   tasks: (deps) => [...deps.services.place.tasks(), ...placePostTasks(deps)],
   // Wallets agree with the canvas's events, and every pixel with its newest event.
-  checkInvariants: (db, _config, ledger, _now, since) =>
-    placeInvariantProblems(new PlaceStore(db), new PlaceEconomy(ledger), since),
+  checkInvariants: (db, _config, ledger, now, since) =>
+    placeInvariantProblems(new PlaceStore(db), new PlaceEconomy(ledger), now, since),
 };

@@ -286,6 +286,28 @@ describe('placing pixels', () => {
     expect(await ASSEMBLY.checkInvariants(t.db, deps.config, deps.ledger, deps.clock.now())).toEqual([]);
   });
 
+  it('GIVEN a placer stopped between its event and its pixel THEN the checker counts it in flight, and the sweep paints the pixel', async () => {
+    const { deps, clock } = makeBotDeps(t);
+    const [ann] = members(1) as [string];
+    await fund(deps, [ann], 1_000);
+    await deps.services.place.place({ opId: 'cut', userId: ann, x: 2, y: 2, color: 4 });
+    // What a stopped process (or a backup's instant) leaves: the event written, the pixel not.
+    await t.db.collection('place_pixels').deleteOne({ _id: '2:2' as never });
+    expect(await ASSEMBLY.checkInvariants(t.db, deps.config, deps.ledger, deps.clock.now())).toEqual([]);
+    // Still unfinished minutes later (its sweep never ran): stuck, and named.
+    clock.advance(4 * 60_000);
+    expect(await ASSEMBLY.checkInvariants(t.db, deps.config, deps.ledger, deps.clock.now())).toEqual([
+      'pixel 2:2 has events (newest 1) but no state',
+    ]);
+    await deps.scheduler.runDue();
+    expect((await deps.services.place.pixelInfo(2, 2))?.pixel).toMatchObject({ owner: ann, color: 4 });
+    // Finished, its pixel is the books' again: lost now, it is named.
+    await t.db.collection('place_pixels').deleteOne({ _id: '2:2' as never });
+    expect(await ASSEMBLY.checkInvariants(t.db, deps.config, deps.ledger, deps.clock.now())).toEqual([
+      'pixel 2:2 has events (newest 1) but no state',
+    ]);
+  });
+
   it('GIVEN a pixel whose state disagrees with its events THEN the checker names it', async () => {
     const { deps } = makeBotDeps(t);
     const [ann] = members(1) as [string];

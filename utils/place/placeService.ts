@@ -13,7 +13,7 @@ import { type Placed, PlacePlacements, type PlaceRequest, refuseOutside } from '
 import type { CanvasDoc, PixelEventDoc, PlaceStore } from './placeStore.js';
 import { PlacePosts } from './posts.js';
 import { PlaceRollbacks } from './rollbacks.js';
-import { PlaceSweep } from './sweep.js';
+import { inFlightSince, PlaceSweep } from './sweep.js';
 import { PlaceWatermark } from './watermark.js';
 
 declare module '../../src/features/services.js' {
@@ -198,7 +198,7 @@ export class PlaceService {
   }
 
   invariantProblems(): Promise<string[]> {
-    return placeInvariantProblems(this.deps.store, this.deps.economy);
+    return placeInvariantProblems(this.deps.store, this.deps.economy, this.deps.clock.now());
   }
 
   /**
@@ -318,6 +318,23 @@ export class PlaceService {
   }
 }
 
+/** A member's placements paid for and not written yet (in flight), and what they cost. */
+async function paidInFlight(
+  store: PlaceStore,
+  economy: PlaceEconomy,
+  owner: string,
+  since: Date,
+): Promise<{ count: number; cost: number }> {
+  let count = 0;
+  let cost = 0;
+  for (const p of await store.placements.unfinishedOfMember(owner, since)) {
+    if ((await store.eventOf(p._id)) || !(await economy.paidForPixel(`place:${p._id}`))) continue;
+    count++;
+    cost += p.cost;
+  }
+  return { count, cost };
+}
+
 /**
  * The invariants of the canvas (`npm run check:invariants`): every wallet's `spent` and
  * `placements` equal the cost and count of its placement events, and every pixel equals its
@@ -326,13 +343,18 @@ export class PlaceService {
 export async function placeInvariantProblems(
   store: PlaceStore,
   economy: PlaceEconomy,
+  now: Date,
   since?: Date,
 ): Promise<string[]> {
-  const { byOwner, pixelProblems } = await store.audit(since);
+  const { byOwner, pixelProblems } = await store.audit(now, since);
   const problems = [...pixelProblems];
   for (const [owner, books] of byOwner) {
     const wallet = await economy.wallet(owner);
     if (wallet.spent !== books.cost || wallet.placements !== books.placements) {
+      // Paid, its event not written yet: a placement in flight, which the sweep finishes.
+      const paid = await paidInFlight(store, economy, owner, inFlightSince(now));
+      if (wallet.spent === books.cost + paid.cost && wallet.placements === books.placements + paid.count)
+        continue;
       problems.push(
         `place wallet ${owner}: spent ${wallet.spent} in ${wallet.placements} placements, its events say ${books.cost} in ${books.placements}`,
       );

@@ -5,7 +5,8 @@ import { inChunks } from '../../src/db/inChunks.js';
 import { TurnBatcher } from '../ledger/turnBatcher.js';
 import { insertEach, settleEach } from './bulkWriteStore.js';
 import { PlacementStore } from './placementStore.js';
-import { RollbackStore } from './rollbackStore.js';
+import { ROLLBACKS, RollbackStore } from './rollbackStore.js';
+import { inFlightSince } from './sweep.js';
 
 /**
  * The canvas: `revision` is the last revision handed out (a counter), `committed` the
@@ -138,6 +139,8 @@ export class PlaceStore {
       // The checker's pixels changed since a checkpoint.
       db.collection(PIXEL_EVENTS).createIndex({ at: 1 }, { name: 'by_time' }),
       PlacementStore.ensureIndexes(db),
+      // The checker's rollbacks in flight.
+      db.collection(ROLLBACKS).createIndex({ status: 1 }, { name: 'by_status' }),
       PlaceStore.#uniqueOpIds(db),
     ]);
   }
@@ -313,7 +316,10 @@ export class PlaceStore {
    * placement was asked for: one asked before `since` and written after it is read through
    * its pixel when a later event touched the pixel, else by the full check.)
    */
-  async audit(since?: Date): Promise<{
+  async audit(
+    now: Date,
+    since?: Date,
+  ): Promise<{
     byOwner: Map<string, { placements: number; cost: number }>;
     pixelProblems: string[];
   }> {
@@ -330,6 +336,9 @@ export class PlaceStore {
     }
     const pixelProblems: string[] = [];
     const seen = new Set<string>();
+    // Asked after the events were read: a placement or rollback whose event was read is named
+    // here until its pixel is written (a placement is marked done only after that).
+    const inFlight = await this.#inFlight([...newest.values()], inFlightSince(now));
     const compare = async (p: PixelDoc) => {
       seen.add(p._id);
       let e = newest.get(p._id);
@@ -337,6 +346,7 @@ export class PlaceStore {
       // pixel's own newest event is the one to compare with.
       if (since && e && p.revision > e.revision)
         e = (await this.eventBefore(p.x, p.y, Number.MAX_SAFE_INTEGER)) ?? e;
+      if (e && e.revision > p.revision && inFlight(e)) return;
       if (!e || e.revision !== p.revision || e.color !== p.color) {
         pixelProblems.push(
           `pixel ${p._id} is colour ${p.color} at revision ${p.revision}, its newest event says ${e ? `${e.color} at ${e.revision}` : 'nothing'}`,
@@ -348,9 +358,28 @@ export class PlaceStore {
       for (const part of inChunks([...newest.keys()]))
         for await (const p of this.#pixels.find({ _id: { $in: part } })) await compare(p);
     for (const [id, e] of newest) {
-      if (!seen.has(id)) pixelProblems.push(`pixel ${id} has events (newest ${e.revision}) but no state`);
+      if (!seen.has(id) && !inFlight(e))
+        pixelProblems.push(`pixel ${id} has events (newest ${e.revision}) but no state`);
     }
     return { byOwner, pixelProblems };
+  }
+
+  /**
+   * Whether an event's pixel may still be on its way: its placement is not finished, or its
+   * rollback is being applied. A stopped process's placement is finished by the sweep, its
+   * rollback resumed by its timer; a backup's instant catches some the same way. Only those
+   * younger than `since` are: an older one is stuck (its timer failed), and named.
+   */
+  async #inFlight(events: PixelEventDoc[], since: Date): Promise<(event: PixelEventDoc) => boolean> {
+    const placements = new Set<string>();
+    for (const part of inChunks(
+      events.filter((e) => e.kind === 'place' && e.opId).map((e) => e.opId as string),
+    ))
+      for (const id of await this.placements.unfinishedOf(part, since)) placements.add(id);
+    const rollbacks = await this.rollbacks.applyingIds(since);
+    return (event) =>
+      event.opId !== undefined &&
+      (placements.has(event.opId) || rollbacks.has(/^rollback:(.*):\d+$/.exec(event.opId)?.[1] ?? ''));
   }
 
   /** A member's placement events (newest last) within an area and since a time. */

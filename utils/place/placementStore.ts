@@ -76,6 +76,24 @@ export class PlacementStore {
     return result.deletedCount;
   }
 
+  /** The ids of the placements not finished yet and asked for since `since`, of those named. */
+  async unfinishedOf(ids: string[], since: Date): Promise<Set<string>> {
+    const open = await this.#placements
+      .find(
+        { _id: { $in: ids }, status: { $in: ['debiting', 'allocated'] }, at: { $gte: since } },
+        { projection: { _id: 1 } },
+      )
+      .toArray();
+    return new Set(open.map((p) => p._id));
+  }
+
+  /** A member's placements not finished yet, asked for since `since`. */
+  unfinishedOfMember(userId: string, since: Date): Promise<PlacementDoc[]> {
+    return this.#placements
+      .find({ status: { $in: ['debiting', 'allocated'] }, userId, at: { $gte: since } })
+      .toArray();
+  }
+
   /** Placements not finished since before `before` (recovery). */
   unfinished(before: Date): Promise<PlacementDoc[]> {
     return this.#placements

@@ -46,6 +46,17 @@ export class RollbackStore {
     return this.#rollbacks.findOne({ _id: id });
   }
 
+  /**
+   * The rollbacks being applied whose lease ran out no earlier than `since` (a process at it, or
+   * one that died at it and its timer resumes).
+   */
+  async applyingIds(since: Date): Promise<Set<string>> {
+    const applying = await this.#rollbacks
+      .find({ status: 'applying', leaseUntil: { $gte: since } }, { projection: { _id: 1 } })
+      .toArray();
+    return new Set(applying.map((r) => r._id));
+  }
+
   /** Moves a rollback from one status to the next; false if it was no longer in `from`. */
   async setStatus(id: string, from: RollbackDoc['status'][], to: RollbackDoc['status']): Promise<boolean> {
     const result = await this.#rollbacks.updateOne(
