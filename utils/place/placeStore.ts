@@ -4,6 +4,7 @@ import { isDuplicateKey } from '../../src/db/duplicateKey.js';
 import { inChunks } from '../../src/db/inChunks.js';
 import { TurnBatcher } from '../ledger/turnBatcher.js';
 import { insertEach, settleEach } from './bulkWriteStore.js';
+import { inFlightCheck } from './inFlight.js';
 import { PlacementStore } from './placementStore.js';
 import { ROLLBACKS, RollbackStore } from './rollbackStore.js';
 import { inFlightSince } from './sweep.js';
@@ -62,6 +63,9 @@ const PIXELS = 'place_pixels';
 const PIXEL_EVENTS = 'place_pixel_events';
 
 /** The only code that touches the canvas collections (the wallets are the ledger's). */
+/** Per owner: the placements and milli-points its events spent. */
+type OwnerBooks = Map<string, { placements: number; cost: number }>;
+
 export class PlaceStore {
   readonly #canvas: Collection<CanvasDoc>;
   readonly #pixels: Collection<PixelDoc>;
@@ -316,14 +320,8 @@ export class PlaceStore {
    * placement was asked for: one asked before `since` and written after it is read through
    * its pixel when a later event touched the pixel, else by the full check.)
    */
-  async audit(
-    now: Date,
-    since?: Date,
-  ): Promise<{
-    byOwner: Map<string, { placements: number; cost: number }>;
-    pixelProblems: string[];
-  }> {
-    const byOwner = new Map<string, { placements: number; cost: number }>();
+  async audit(now: Date, since?: Date): Promise<{ byOwner: OwnerBooks; pixelProblems: string[] }> {
+    const byOwner: OwnerBooks = new Map();
     const newest = new Map<string, PixelEventDoc>();
     const events = { kind: { $ne: 'void' as const }, ...(since ? { at: { $gte: since } } : {}) };
     for await (const e of this.#events.find(events).sort({ _id: 1 })) {
@@ -336,9 +334,10 @@ export class PlaceStore {
     }
     const pixelProblems: string[] = [];
     const seen = new Set<string>();
-    // Asked after the events were read: a placement or rollback whose event was read is named
-    // here until its pixel is written (a placement is marked done only after that).
-    const inFlight = await this.#inFlight([...newest.values()], inFlightSince(now));
+    // Asked after the events were read: a placement or rollback whose event was read is in
+    // flight until its pixel is written (a placement is marked done only after that).
+    const read = [...newest.values()];
+    const inFlight = await inFlightCheck(this.placements, this.rollbacks, read, inFlightSince(now));
     const compare = async (p: PixelDoc) => {
       seen.add(p._id);
       let e = newest.get(p._id);
@@ -362,24 +361,6 @@ export class PlaceStore {
         pixelProblems.push(`pixel ${id} has events (newest ${e.revision}) but no state`);
     }
     return { byOwner, pixelProblems };
-  }
-
-  /**
-   * Whether an event's pixel may still be on its way: its placement is not finished, or its
-   * rollback is being applied. A stopped process's placement is finished by the sweep, its
-   * rollback resumed by its timer; a backup's instant catches some the same way. Only those
-   * younger than `since` are: an older one is stuck (its timer failed), and named.
-   */
-  async #inFlight(events: PixelEventDoc[], since: Date): Promise<(event: PixelEventDoc) => boolean> {
-    const placements = new Set<string>();
-    for (const part of inChunks(
-      events.filter((e) => e.kind === 'place' && e.opId).map((e) => e.opId as string),
-    ))
-      for (const id of await this.placements.unfinishedOf(part, since)) placements.add(id);
-    const rollbacks = await this.rollbacks.applyingIds(since);
-    return (event) =>
-      event.opId !== undefined &&
-      (placements.has(event.opId) || rollbacks.has(/^rollback:(.*):\d+$/.exec(event.opId)?.[1] ?? ''));
   }
 
   /** A member's placement events (newest last) within an area and since a time. */
