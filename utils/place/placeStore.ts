@@ -62,10 +62,10 @@ const CANVAS = 'place_state';
 const PIXELS = 'place_pixels';
 const PIXEL_EVENTS = 'place_pixel_events';
 
-/** The only code that touches the canvas collections (the wallets are the ledger's). */
 /** Per owner: the placements and milli-points its events spent. */
 type OwnerBooks = Map<string, { placements: number; cost: number }>;
 
+/** The only code that touches the canvas collections (the wallets are the ledger's). */
 export class PlaceStore {
   readonly #canvas: Collection<CanvasDoc>;
   readonly #pixels: Collection<PixelDoc>;

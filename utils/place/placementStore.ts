@@ -19,6 +19,9 @@ export interface PlacementDoc {
 
 export const PLACEMENTS = 'place_placements';
 
+/** The states of a placement not finished yet (the sweep finishes it). */
+const UNFINISHED = { $in: ['debiting', 'allocated'] as PlacementDoc['status'][] };
+
 /** The only code that touches the placements between asked and written (`place_placements`). */
 export class PlacementStore {
   readonly #placements: Collection<PlacementDoc>;
@@ -79,25 +82,18 @@ export class PlacementStore {
   /** The ids of the placements not finished yet and asked for since `since`, of those named. */
   async unfinishedOf(ids: string[], since: Date): Promise<Set<string>> {
     const open = await this.#placements
-      .find(
-        { _id: { $in: ids }, status: { $in: ['debiting', 'allocated'] }, at: { $gte: since } },
-        { projection: { _id: 1 } },
-      )
+      .find({ _id: { $in: ids }, status: UNFINISHED, at: { $gte: since } }, { projection: { _id: 1 } })
       .toArray();
     return new Set(open.map((p) => p._id));
   }
 
   /** A member's placements not finished yet, asked for since `since`. */
   unfinishedOfMember(userId: string, since: Date): Promise<PlacementDoc[]> {
-    return this.#placements
-      .find({ status: { $in: ['debiting', 'allocated'] }, userId, at: { $gte: since } })
-      .toArray();
+    return this.#placements.find({ status: UNFINISHED, userId, at: { $gte: since } }).toArray();
   }
 
   /** Placements not finished since before `before` (recovery). */
   unfinished(before: Date): Promise<PlacementDoc[]> {
-    return this.#placements
-      .find({ status: { $in: ['debiting', 'allocated'] }, at: { $lt: before } })
-      .toArray();
+    return this.#placements.find({ status: UNFINISHED, at: { $lt: before } }).toArray();
   }
 }
