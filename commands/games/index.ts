@@ -8,9 +8,9 @@ import { seedSource } from '../../utils/games/fairness.js';
 import { FairnessStore } from '../../utils/games/fairnessStore.js';
 import { GameService } from '../../utils/games/gameService.js';
 import { GAMES_MESSAGES } from '../../utils/games/messages.js';
-import { type RoundDoc, RoundStore } from '../../utils/games/roundStore.js';
+import { RoundStore } from '../../utils/games/roundStore.js';
 import { GAMES_SETTINGS } from '../../utils/games/settings.js';
-import { holdsByOwner, openOnes, postedTo } from '../../utils/holds/invariants.js';
+import { openOnes, postedTo, withHolds } from '../../utils/holds/invariants.js';
 import { VaultService } from '../../utils/vault/vaultService.js';
 import { blackjackButtonHandler, blackjackCommand, handReply } from './blackjack.js';
 import { fairnessRotate, fairnessSeed, fairnessShow, verify } from './fairness.js';
@@ -70,12 +70,8 @@ export const gamesFeature: Feature = {
     }),
   // An ended round holds nothing, and paid its member exactly the payout it recorded.
   async checkInvariants(db, _config, _ledger, _now, since) {
-    const ended: RoundDoc[] = [];
-    for await (const round of new RoundStore(db).ended(since)) ended.push(round);
-    const holds = await holdsByOwner(db, 'game', since ? ended.map((r) => r._id) : undefined);
     const problems: string[] = [];
-    for (const round of ended) {
-      const own = holds.get(round._id);
+    for await (const [round, own] of withHolds(db, 'game', new RoundStore(db).ended(since))) {
       if (!own) continue; // a round from before holds
       const open = openOnes(own);
       if (open.length > 0)

@@ -6,12 +6,11 @@ import { resolveLocale } from '../../src/i18n/i18n.js';
 import { defineCommand, defineComponentHandler } from '../../src/interactions/defineCommand.js';
 import type { CommandContext, Reply, Subcommand } from '../../src/interactions/types.js';
 import { CookieEconomy } from '../../utils/cookieEconomy.js';
-import { holdsByOwner, openOnes } from '../../utils/holds/invariants.js';
 import type { PokerAction } from '../../utils/poker/engine.js';
 import { POKER_MESSAGES } from '../../utils/poker/messages.js';
 import { PokerService, seatOf } from '../../utils/poker/pokerService.js';
 import { POKER_SETTINGS } from '../../utils/poker/settings.js';
-import { chipProblems } from '../../utils/poker/tableBooks.js';
+import { tableProblems } from '../../utils/poker/tableChecks.js';
 import { type TableDoc, TableStore } from '../../utils/poker/tableStore.js';
 import { parseOptions } from '../options.js';
 import { actButton, boardMessage, boardTiming, cardText, raiseTo, sitButton, tableButton } from './board.js';
@@ -149,44 +148,7 @@ export const pokerFeature: Feature = {
         await deps.poster.postIn(table.channelId, { content: timedLine(text) });
       }
     }),
-  // Every table's books: chips conserved, no Cookie operation stuck past the recovery grace, the
-  // pot holding exactly what the table recorded in − out − rake, and a closed table holding nothing.
-  // From a checkpoint `since`: the tables still open, those closed since and those with Cookie
-  // operations in flight (TableStore.all).
-  async checkInvariants(db, config, ledger, now, since) {
-    const graceMs = config.ledger.recoveryGraceMs + 60_000;
-    // A table closed within the grace before `since` is read once more: its moves count as late only after it.
-    const tables = await new TableStore(db).all(since && new Date(since.getTime() - graceMs));
-    const holds = await holdsByOwner(db, 'poker', since ? tables.map((t) => t._id) : undefined);
-    const problems = await Promise.all(
-      tables.map(async (t) => {
-        const found = [
-          ...chipProblems(t),
-          ...t.pending
-            .filter((m) => now.getTime() - m.at.getTime() > graceMs)
-            .map(
-              (m) =>
-                `poker table ${t._id}: ${m.op} (${m.state}) has been pending since ${m.at.toISOString()}`,
-            ),
-          ...((t.appliedCookieOperations ?? []).length === 0 && t.appliedCookieOperations !== undefined
-            ? [`poker table ${t._id}: an empty appliedCookieOperations list was left behind`]
-            : []),
-        ];
-        if (t.pending.length > 0) return found;
-        const pot = await ledger.balanceOf('cookies', new CookieEconomy(ledger).pot('poker', t._id));
-        const books = t.chips.in - t.chips.out - t.chips.rake;
-        if (pot !== books)
-          found.push(
-            `poker table ${t._id}: its pot holds ${pot}, its books say in ${t.chips.in} − out ${t.chips.out} − rake ${t.chips.rake} = ${books}`,
-          );
-        const open = openOnes(holds.get(t._id));
-        if (open.length > 0)
-          found.push(`poker table ${t._id}: no move pending, yet holds are open: ${open.join(', ')}`);
-        if (t.status === 'closed' && t.game.seats.some((s) => s !== null))
-          found.push(`poker table ${t._id}: closed, yet seats hold chips`);
-        return found;
-      }),
-    );
-    return problems.flat();
-  },
+  // Every table's books (utils/poker/tableChecks.ts).
+  checkInvariants: (db, config, ledger, now, since) =>
+    tableProblems(db, ledger, now, config.ledger.recoveryGraceMs + 60_000, since),
 };

@@ -3,7 +3,7 @@ import { localized } from '../../src/i18n/definitions.js';
 import { resolveLocale } from '../../src/i18n/i18n.js';
 import { defineCommand } from '../../src/interactions/defineCommand.js';
 import { COOKIE_KINDS, CookieEconomy } from '../../utils/cookieEconomy.js';
-import { holdsByOwner, openOnes, postedTo } from '../../utils/holds/invariants.js';
+import { openOnes, postedTo, withHolds } from '../../utils/holds/invariants.js';
 import { VAULT_ERROR_MESSAGES } from '../../utils/vault/errors.js';
 import { HeistStore } from '../../utils/vault/heistStore.js';
 import { VAULT_MESSAGES } from '../../utils/vault/messages.js';
@@ -55,11 +55,8 @@ export const vaultFeature: Feature = {
     }),
   // A settled heist holds nothing, and paid its crew exactly the loot it recorded.
   async checkInvariants(db, _config, _ledger, _now, since) {
-    const settled = await new HeistStore(db).settled(since);
-    const holds = await holdsByOwner(db, 'heist', since ? settled.map((h) => h._id) : undefined);
     const problems: string[] = [];
-    for (const heist of settled) {
-      const own = holds.get(heist._id);
+    for await (const [heist, own] of withHolds(db, 'heist', new HeistStore(db).settled(since))) {
       if (!own) continue; // a heist from before holds
       const open = openOnes(own);
       if (open.length > 0)

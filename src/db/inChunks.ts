@@ -15,3 +15,18 @@ export function inChunks<T>(values: Iterable<T>, size = IN_LIST_MAX): T[][] {
   for (let i = 0; i < unique.length; i += size) parts.push(unique.slice(i, i + size));
   return parts;
 }
+
+/**
+ * The items of `source` in arrays of at most `size`, as they arrive: a checker reads a
+ * history part by part (each part's related documents by one `$in`), never whole.
+ */
+export async function* inBatches<T>(source: AsyncIterable<T>, size = IN_LIST_MAX): AsyncIterable<T[]> {
+  let batch: T[] = [];
+  for await (const item of source) {
+    batch.push(item);
+    if (batch.length < size) continue;
+    yield batch;
+    batch = [];
+  }
+  if (batch.length > 0) yield batch;
+}

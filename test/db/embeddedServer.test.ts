@@ -105,3 +105,32 @@ describe('the embedded server on its H2 file (the bot without MONGODB_URI)', () 
     expect(kept?.n).toBe(200);
   });
 });
+
+describe("the embedded server's cursors", () => {
+  test('GIVEN a read of 2,500 documents as a stream THEN they arrive in MongoDB-sized batches (101 first, then at most 1,000), not as one reply the Node process must hold whole', async () => {
+    const server = await startMongoJavaServer({ kind: 'memory' }, createLogger('silent'));
+    const client = new MongoClient(server.uri, { monitorCommands: true });
+    const batches: number[] = [];
+    client.on('commandSucceeded', (e) => {
+      const cursor = (e.reply as { cursor?: { firstBatch?: unknown[]; nextBatch?: unknown[] } }).cursor;
+      const batch = cursor?.firstBatch ?? cursor?.nextBatch;
+      if (e.commandName === 'find' || e.commandName === 'getMore') batches.push(batch?.length ?? 0);
+    });
+    try {
+      const docs = client.db('cursors').collection<{ _id: number }>('docs');
+      await docs.insertMany(Array.from({ length: 2_500 }, (_, i) => ({ _id: i })));
+      let read = 0;
+      for await (const _ of docs.find({})) read++;
+      expect(read).toBe(2_500);
+      expect(batches).toEqual([101, 1_000, 1_000, 399]);
+      batches.length = 0;
+      // A batch size the reader names is the server's to follow, and a findOne asks for one document.
+      expect((await docs.find({}, { batchSize: 2_000 }).toArray()).length).toBe(2_500);
+      expect(await docs.findOne({ _id: 7 })).toEqual({ _id: 7 });
+      expect(batches).toEqual([2_000, 500, 1]);
+    } finally {
+      await client.close();
+      await server.stop();
+    }
+  });
+});

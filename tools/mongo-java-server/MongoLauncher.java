@@ -41,7 +41,8 @@ import java.util.stream.Collectors;
  * Both backends are wrapped so that reads see whole documents (Snapshots below) and a
  * filter that pins a unique index's keys uses that index (Narrowing below). The memory
  * backend also keeps the indexes that are not unique, which the library only pretends to
- * create (OrderedIndex below).
+ * create (OrderedIndex below). A cursor's batches are bounded as MongoDB bounds them
+ * (Batches below).
  *
  * Usage: java -cp <jars> MongoLauncher.java memory
  *        java -cp <jars> MongoLauncher.java h2 <file>
@@ -580,7 +581,42 @@ final class Scans {
     }
 }
 
+/**
+ * mongo-java-server 1.47.0 answers a `find` without `batchSize` with every match in its first
+ * batch (200,000 documents read as one reply, measured), and a `getMore` without one with all
+ * that is left, where MongoDB sends 101 documents first and then at most 16 MiB a batch. So a
+ * cursor the bot reads as a stream (the full check's pass over a year of events and holds)
+ * arrived whole and was held whole by the Node process. Here a `find` that names no batch
+ * size gets MongoDB's first batch of 101 and a `getMore` that names none gets `MORE`
+ * documents: a count, not bytes, as the library cannot size a batch without serializing it
+ * (1,000 of the bot's largest documents, poker tables, stay far under 16 MiB). A find that
+ * asks for one batch (`singleBatch`, as findOne does) is left as it is. Internal queries (an
+ * update's matches) are not commands and are not touched. Checked by
+ * test/db/embeddedServer.test.ts.
+ */
+final class Batches {
+    static final int FIRST = 101;
+    static final int MORE = 1_000;
+
+    private Batches() {}
+
+    static Document bounded(String command, Document query) {
+        if (query.containsKey("batchSize")) return query;
+        if (command.equalsIgnoreCase("find") && !Boolean.TRUE.equals(query.get("singleBatch"))) {
+            query.put("batchSize", FIRST);
+        } else if (command.equalsIgnoreCase("getMore")) {
+            query.put("batchSize", MORE);
+        }
+        return query;
+    }
+}
+
 final class SnapshotMemoryBackend extends MemoryBackend {
+    @Override
+    public Document handleCommand(Channel channel, String databaseName, String command, Document query) {
+        return super.handleCommand(channel, databaseName, command, Batches.bounded(command, query));
+    }
+
     @Override
     public MemoryDatabase openOrCreateDatabase(String databaseName) {
         return new MemoryDatabase(databaseName, getCursorRegistry()) {
@@ -680,6 +716,11 @@ final class SnapshotMemoryCollection extends MemoryCollection {
 final class SnapshotH2Backend extends H2Backend {
     SnapshotH2Backend(String fileName) {
         super(fileName);
+    }
+
+    @Override
+    public Document handleCommand(Channel channel, String databaseName, String command, Document query) {
+        return super.handleCommand(channel, databaseName, command, Batches.bounded(command, query));
     }
 
     @Override

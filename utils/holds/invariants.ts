@@ -1,4 +1,5 @@
 import type { Db } from 'mongodb';
+import { inBatches } from '../../src/db/inChunks.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { type HoldDoc, HoldStore, OPEN_HOLD_STATES } from './holdStore.js';
 import { ENDED } from './holds.js';
@@ -13,6 +14,26 @@ export async function holdsByOwner(db: Db, kind: string, owners?: string[]): Pro
     byOwner.set(hold.owner.id, [...(byOwner.get(hold.owner.id) ?? []), hold]);
   }
   return byOwner;
+}
+
+/**
+ * Each owner `source` yields with its holds of `kind` (undefined: it has none, an owner from
+ * before holds), read part by part: a checker holds a year of rounds or heists against their
+ * holds without reading either whole.
+ */
+export async function* withHolds<T extends { _id: string }>(
+  db: Db,
+  kind: string,
+  source: AsyncIterable<T>,
+): AsyncIterable<[T, HoldDoc[] | undefined]> {
+  for await (const owners of inBatches(source)) {
+    const holds = await holdsByOwner(
+      db,
+      kind,
+      owners.map((o) => o._id),
+    );
+    for (const owner of owners) yield [owner, holds.get(owner._id)];
+  }
 }
 
 /** The holds of an owner that are still open, as "id (state)" for a problem's text. */
@@ -42,8 +63,15 @@ export async function holdProblems(
   since?: Date,
 ): Promise<string[]> {
   const problems: string[] = [];
-  const holds: HoldDoc[] = [];
-  for await (const hold of new HoldStore(db).all(since)) holds.push(hold);
+  // Part by part, each part's accounts in one read: a year of holds is never held at once.
+  for await (const holds of inBatches(new HoldStore(db).all(since))) {
+    problems.push(...(await partProblems(ledger, holds, now, graceMs)));
+  }
+  return problems;
+}
+
+async function partProblems(ledger: Ledger, holds: HoldDoc[], now: Date, graceMs: number): Promise<string[]> {
+  const problems: string[] = [];
   const balances = new Map<string, number>();
   for (const currency of ['cookies', 'place'] as const) {
     const accounts = holds.filter((h) => h.currency === currency && h.from !== null).map((h) => h.account);

@@ -39,7 +39,7 @@ function expectedFields(book: Book, r: Recomputed): [string, number][] {
 }
 
 /** Whether the events leave the account anything to store (a Place wallet that spent all it earned still counts both). */
-function explainsSomething(book: Book, r: Recomputed): boolean {
+export function explainsSomething(book: Book, r: Recomputed): boolean {
   return expectedFields(book, r).some(([, value]) => value !== 0);
 }
 
@@ -64,25 +64,6 @@ function compareAccount(book: Book, doc: StoredBalance, expected: Recomputed, pr
   }
 }
 
-/**
- * Forgets what the events explain of the `touched` accounts they leave empty (a hold
- * settled, a pot paid out): an account missing from `recomputed` is explained as empty, so
- * the next check reads the same, and what a checkpoint keeps in memory is the accounts that
- * hold something, not every account the bot ever had.
- */
-export function forgetEmpty(
-  cols: Collections,
-  recomputed: Map<string, Recomputed>,
-  touched: ReadonlySet<string>,
-): void {
-  const books = createBooks(cols);
-  for (const key of touched) {
-    const r = recomputed.get(key);
-    const book = books[key.slice(0, key.indexOf('/')) as Currency];
-    if (r && book && !explainsSomething(book, r)) recomputed.delete(key);
-  }
-}
-
 /** Compares every balance document with the events; adds up the balances. */
 export async function checkBooks(
   cols: Collections,
@@ -97,7 +78,8 @@ export async function checkBooks(
       const doc = raw as unknown as StoredBalance;
       counts.fences += doc.fences?.length ?? 0;
       const key = `${book.currency}/${doc._id}`;
-      seen.add(key);
+      // Only the accounts the events explain are looked for below: a year's empty holds are not kept.
+      if (recomputed.has(key)) seen.add(key);
       totals[book.currency].balances += numberField(doc, book.balanceField);
       totals[book.currency].accounts++;
       compareAccount(book, doc, recomputed.get(key) ?? NOTHING, problems);

@@ -3,9 +3,10 @@ import {
   type CurrencyTotals,
   checkBooks,
   checkTouchedBooks,
-  forgetEmpty,
+  explainsSomething,
   type Recomputed,
 } from './bookChecks.js';
+import { type Books, createBooks } from './books.js';
 import type { Currency, LedgerEventDoc } from './documents.js';
 
 export type { CurrencyTotals } from './bookChecks.js';
@@ -54,8 +55,15 @@ const LATE_EVENTS_MS = 3_600_000;
  * check only. The economy simulation checks this way every day and once in full at the end.
  */
 export class InvariantCheckpoint {
+  readonly #books: Books;
+  /**
+   * What the events explain of each account they leave holding something: an account its
+   * events leave empty (a hold settled, a pot paid out) is forgotten as soon as it is, and is
+   * explained as empty. So a read of a year's history holds the accounts in use at once, not
+   * every account the bot ever had (each hold has one).
+   */
   readonly #recomputed = new Map<string, Recomputed>();
-  /** Transfers seen with fewer than both legs, or legs that disagree (complete ones are forgotten). */
+  /** Transfers seen with fewer than both legs, or legs that disagree (a complete one is forgotten at once). */
   readonly #transfers = new Map<string, TransferLegs>();
   #flows: Record<Currency, { minted: number; burned: number }> = {
     cookies: { minted: 0, burned: 0 },
@@ -76,8 +84,15 @@ export class InvariantCheckpoint {
   #recent = new Map<string, number>();
   /** How many checks had to read every event again (a difference the day's events did not explain). */
   rereads = 0;
+  /**
+   * The most accounts and unfinished transfers the last read held at once: what it cost in
+   * memory, which follows the money in use, not the length of the history.
+   */
+  peakKept = 0;
 
-  constructor(private readonly cols: Collections) {}
+  constructor(private readonly cols: Collections) {
+    this.#books = createBooks(cols);
+  }
 
   /** The accounts whose expected content the checkpoint keeps: those the events leave holding something. */
   get accountsKept(): number {
@@ -115,13 +130,15 @@ export class InvariantCheckpoint {
   async #checkFrom(until?: Date): Promise<InvariantReport> {
     const incremental = this.#from !== null;
     this.#touched.clear();
+    this.peakKept = 0;
     const at = {
       ...(this.#from ? { $gte: new Date(this.#from.getTime() - LATE_EVENTS_MS) } : {}),
       ...(until ? { $lt: until } : {}),
     };
     for await (const event of this.cols.ledgerEvents.find(Object.keys(at).length > 0 ? { at } : {})) {
       if (this.#recent.has(event._id)) continue;
-      this.#fold(event);
+      // A read from the start compares every account: which ones its events touched is not needed.
+      this.#fold(event, incremental);
       if (until && event.at.getTime() >= until.getTime() - LATE_EVENTS_MS) {
         this.#recent.set(event._id, event.at.getTime());
       }
@@ -156,7 +173,6 @@ export class InvariantCheckpoint {
       problems.push(`${unread - this.#unread} event(s) recorded after the last check with an earlier time`);
     }
     checkSupply(totals, problems);
-    forgetEmpty(this.cols, this.#recomputed, this.#touched);
     const stuck = await this.cols.ledgerStuckOps.find({ resolvedAt: null }).toArray();
     for (const s of stuck) problems.push(`stuck operation ${s.opId} (attempt ${s.attempt}): ${s.problem}`);
     return { ok: problems.length === 0, problems, totals, events: this.#events, fences: counts.fences };
@@ -188,16 +204,17 @@ export class InvariantCheckpoint {
     this.#recent.clear();
   }
 
-  #fold(event: LedgerEventDoc): void {
+  #fold(event: LedgerEventDoc, keepTouched: boolean): void {
     this.#events++;
     const key = `${event.currency}/${event.account}`;
-    this.#touched.add(key);
+    if (keepTouched) this.#touched.add(key);
     const r = this.#recomputed.get(key) ?? { balance: 0, earned: 0, spent: 0, placements: 0 };
     r.balance += event.delta;
     if (event.delta > 0) r.earned += event.delta;
     else r.spent -= event.delta;
     r.placements += event.placements;
-    this.#recomputed.set(key, r);
+    if (explainsSomething(this.#books[event.currency], r)) this.#recomputed.set(key, r);
+    else this.#recomputed.delete(key);
     this.#held[event.currency] += event.delta;
     if (event.type === 'credit') this.#flows[event.currency].minted += event.delta;
     if (event.type === 'debit') this.#flows[event.currency].burned -= event.delta;
@@ -206,8 +223,10 @@ export class InvariantCheckpoint {
       t.legs++;
       if (event.leg === 'debit') t.debit -= event.delta;
       else t.credit += event.delta;
-      this.#transfers.set(event.opId, t);
+      if (t.legs === 2 && t.debit === t.credit) this.#transfers.delete(event.opId);
+      else this.#transfers.set(event.opId, t);
     }
+    this.peakKept = Math.max(this.peakKept, this.#recomputed.size + this.#transfers.size);
   }
 }
 

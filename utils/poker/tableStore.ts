@@ -120,18 +120,23 @@ export class TableStore {
    * and those still holding Cookie operations in flight, whenever they closed. Read one after
    * the other, open ones first, so a table closing meanwhile is in one of them.
    */
-  async all(since?: Date): Promise<TableDoc[]> {
-    if (!since) return this.#tables.find({}).toArray();
-    const found = new Map<string, TableDoc>();
+  async *all(since?: Date): AsyncIterable<TableDoc> {
+    if (!since) {
+      yield* this.#tables.find({});
+      return;
+    }
+    const seen = new Set<string>();
     for (const filter of [
       { status: { $in: ['open' as const, 'playing' as const] } },
       { status: 'closed' as const, closedAt: { $gte: since } },
       // The markers index keeps only tables with some: the field is unset when none are left.
       { appliedCookieOperations: { $exists: true } },
     ]) {
-      for (const table of await this.#tables.find(filter).toArray())
-        if (!found.has(table._id)) found.set(table._id, table);
+      for await (const table of this.#tables.find(filter)) {
+        if (seen.has(table._id)) continue;
+        seen.add(table._id);
+        yield table;
+      }
     }
-    return [...found.values()];
   }
 }

@@ -59,12 +59,9 @@ export class HeistStore {
     return this.#heists.findOne({ _id: id });
   }
 
-  /** Every heist that paid out (the checker). */
-  /** Every settled heist; with `since`, those settled since then. */
-  settled(since?: Date): Promise<HeistDoc[]> {
-    return this.#heists
-      .find({ status: 'settled', ...(since ? { settledAt: { $gte: since } } : {}) })
-      .toArray();
+  /** Every settled heist, as it is read (the checker); with `since`, those settled since then. */
+  settled(since?: Date): AsyncIterable<HeistDoc> {
+    return this.#heists.find({ status: 'settled', ...(since ? { settledAt: { $gte: since } } : {}) });
   }
 
   latest(): Promise<HeistDoc | null> {
