@@ -7,6 +7,7 @@ import de.bwaldvogel.mongo.backend.CollectionOptions;
 import de.bwaldvogel.mongo.backend.CursorRegistry;
 import de.bwaldvogel.mongo.backend.DatabaseResolver;
 import de.bwaldvogel.mongo.backend.Index;
+import de.bwaldvogel.mongo.backend.InMemoryCursor;
 import de.bwaldvogel.mongo.backend.IndexKey;
 import de.bwaldvogel.mongo.backend.QueryResult;
 import de.bwaldvogel.mongo.backend.h2.H2Backend;
@@ -15,8 +16,10 @@ import de.bwaldvogel.mongo.backend.h2.H2Database;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import de.bwaldvogel.mongo.backend.memory.MemoryCollection;
 import de.bwaldvogel.mongo.backend.memory.MemoryDatabase;
+import de.bwaldvogel.mongo.bson.BsonTimestamp;
 import de.bwaldvogel.mongo.bson.Document;
 import de.bwaldvogel.mongo.bson.ObjectId;
+import de.bwaldvogel.mongo.exception.MongoServerError;
 import de.bwaldvogel.mongo.oplog.Oplog;
 import io.netty.channel.Channel;
 import java.net.InetSocketAddress;
@@ -30,6 +33,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
@@ -42,7 +48,9 @@ import java.util.stream.Collectors;
  * filter that pins a unique index's keys uses that index (Narrowing below). The memory
  * backend also keeps the indexes that are not unique, which the library only pretends to
  * create (OrderedIndex below). A cursor's batches are bounded as MongoDB bounds them
- * (Batches below).
+ * (Batches below). A `find` with read concern `snapshot` reads the whole database as it was
+ * at one instant, as MongoDB's snapshot reads do on a replica set (PointInTime below): what
+ * `npm run backup` copies.
  *
  * Usage: java -cp <jars> MongoLauncher.java memory
  *        java -cp <jars> MongoLauncher.java h2 <file>
@@ -611,6 +619,148 @@ final class Batches {
     }
 }
 
+/**
+ * MongoDB reads a whole database as it was at one instant when a `find` carries read concern
+ * `snapshot` on a replica set: the first read picks the instant and answers it as its cursor's
+ * `atClusterTime`, and later reads name it. mongo-java-server ignores read concerns, so a copy
+ * read collection after collection under load would hold half of a transfer. Here every
+ * command that writes holds its database's gate shared, and a snapshot read that names no
+ * instant takes the gate alone: it waits for the writes in flight, copies every collection of
+ * the database, and lets the writes go on (the pause is answered as `launcherPauseMillis`).
+ * The copy is the database at that instant, what `npm run backup` writes. Each collection's
+ * copy is handed out once, to the first `find` that names the instant (a second one fails with
+ * SnapshotTooOld; a collection created after the instant is empty); an instant nobody read for five
+ * minutes (MongoDB's default snapshot window) is dropped with what is left of its copy, and a
+ * `find` that names it then fails with SnapshotTooOld. Only an empty filter is served: a
+ * snapshot read here is a copy, not a query. Checked by test/db/pointInTime.test.ts.
+ */
+final class PointInTime {
+    /** Commands that never write: they go on while a copy is taken. Everything else is gated. */
+    private static final Set<String> READS = Set.of("find", "count", "distinct", "listCollections", "listIndexes",
+        "dbStats", "collStats", "validate", "explain", "killCursors", "launcherScans", "getMore");
+    private static final long WINDOW_MILLIS = 5 * 60_000;
+    private static final int SNAPSHOT_TOO_OLD = 239;
+    private static final Map<String, ReentrantReadWriteLock> GATES = new ConcurrentHashMap<>();
+    private static final Map<String, Taken> TAKEN = new ConcurrentHashMap<>();
+    private static final AtomicInteger INCREMENT = new AtomicInteger();
+
+    /** One instant's copy of a database: what is left to hand out, by collection. */
+    private static final class Taken {
+        final BsonTimestamp at;
+        final Map<String, List<Document>> left;
+        final Set<String> handedOut = ConcurrentHashMap.newKeySet();
+        final long pauseMillis;
+        volatile long lastUsed = System.currentTimeMillis();
+
+        Taken(BsonTimestamp at, Map<String, List<Document>> left, long pauseMillis) {
+            this.at = at;
+            this.left = left;
+            this.pauseMillis = pauseMillis;
+        }
+    }
+
+    private PointInTime() {}
+
+    /**
+     * Runs a database command: a snapshot read from its copy, a read as it is, a write under the
+     * gate. `copyAll` copies every collection of the database (called with the gate held alone).
+     */
+    static Document around(String database, String command, Document query, CursorRegistry cursors,
+                           Supplier<Map<String, List<Document>>> copyAll, Supplier<Document> run) {
+        if (command.equals("find") && isSnapshot(query)) return read(database, query, cursors, copyAll);
+        if (READS.contains(command) || (command.equals("aggregate") && !writesOut(query))) return run.get();
+        var shared = GATES.computeIfAbsent(database, d -> new ReentrantReadWriteLock(true)).readLock();
+        shared.lock();
+        try {
+            return run.get();
+        } finally {
+            shared.unlock();
+        }
+    }
+
+    private static boolean isSnapshot(Document query) {
+        return query.get("readConcern") instanceof Document concern && "snapshot".equals(concern.get("level"));
+    }
+
+    private static boolean writesOut(Document query) {
+        if (!(query.get("pipeline") instanceof List<?> stages)) return false;
+        return stages.stream().anyMatch(s -> s instanceof Document d && (d.containsKey("$out") || d.containsKey("$merge")));
+    }
+
+    private static Document read(String database, Document query, CursorRegistry cursors,
+                                 Supplier<Map<String, List<Document>>> copyAll) {
+        if (query.get("filter") instanceof Document filter && !filter.isEmpty()) {
+            throw new MongoServerError(2, "BadValue", "a snapshot read on the embedded server copies a whole collection: its filter must be empty");
+        }
+        Object at = ((Document) query.get("readConcern")).get("atClusterTime");
+        Taken taken = at == null ? take(database, copyAll) : TAKEN.get(key(database, at));
+        if (taken == null) {
+            throw new MongoServerError(SNAPSHOT_TOO_OLD, "SnapshotTooOld",
+                "the snapshot at " + at + " is no longer held (each collection is read once, within five minutes)");
+        }
+        taken.lastUsed = System.currentTimeMillis();
+        String collection = (String) query.get("find");
+        // A copy handed out is the cursor's to hold; a collection created after the instant had none.
+        List<Document> documents = taken.left.remove(collection);
+        if (documents == null && !taken.handedOut.add(collection)) {
+            throw new MongoServerError(SNAPSHOT_TOO_OLD, "SnapshotTooOld",
+                "the collection " + collection + " was read at " + taken.at + " already: its copy is held by that cursor");
+        }
+        if (documents == null) documents = List.of();
+        else taken.handedOut.add(collection);
+        int first = Math.min(documents.size(), query.get("batchSize") instanceof Number n ? n.intValue() : Batches.FIRST);
+        long cursorId = 0;
+        if (first < documents.size()) {
+            var rest = new InMemoryCursor(cursors.generateCursorId(), new ArrayList<>(documents.subList(first, documents.size())));
+            cursors.add(rest);
+            cursorId = rest.getId();
+        }
+        Document cursor = new Document("firstBatch", new ArrayList<>(documents.subList(0, first)))
+            .append("id", cursorId)
+            .append("ns", database + "." + collection)
+            .append("atClusterTime", taken.at)
+            .append("launcherPauseMillis", taken.pauseMillis);
+        return new Document("cursor", cursor).append("ok", 1.0);
+    }
+
+    private static Taken take(String database, Supplier<Map<String, List<Document>>> copyAll) {
+        long now = System.currentTimeMillis();
+        TAKEN.values().removeIf(t -> now - t.lastUsed > WINDOW_MILLIS);
+        var alone = GATES.computeIfAbsent(database, d -> new ReentrantReadWriteLock(true)).writeLock();
+        long asked = System.nanoTime();
+        alone.lock();
+        try {
+            Map<String, List<Document>> copy = new ConcurrentHashMap<>(copyAll.get());
+            var at = new BsonTimestamp(Instant.now(), INCREMENT.incrementAndGet());
+            var taken = new Taken(at, copy, (System.nanoTime() - asked) / 1_000_000);
+            TAKEN.put(key(database, at), taken);
+            return taken;
+        } finally {
+            alone.unlock();
+        }
+    }
+
+    private static String key(String database, Object at) {
+        return database + " " + (at instanceof BsonTimestamp t ? t.getValue() : String.valueOf(at));
+    }
+
+    /** Every collection of a database, copied: the names from its `listCollections`. */
+    static Map<String, List<Document>> copyOf(Document listCollections, Function<String, MongoCollection<?>> resolve) {
+        Map<String, List<Document>> all = new HashMap<>();
+        Document cursor = (Document) listCollections.get("cursor");
+        for (Object entry : (List<?>) cursor.get("firstBatch")) {
+            String name = (String) ((Document) entry).get("name");
+            if (resolve.apply(name) instanceof Copyable copyable) all.put(name, copyable.copyAll());
+        }
+        return all;
+    }
+}
+
+/** A collection that can copy every document it holds, under its own lock. */
+interface Copyable {
+    List<Document> copyAll();
+}
+
 final class SnapshotMemoryBackend extends MemoryBackend {
     @Override
     public Document handleCommand(Channel channel, String databaseName, String command, Document query) {
@@ -624,7 +774,10 @@ final class SnapshotMemoryBackend extends MemoryBackend {
             public Document handleCommand(Channel channel, String command, Document query,
                                           DatabaseResolver resolver, Oplog oplog) {
                 if (command.equals("launcherScans")) return Scans.take();
-                return Pushdown.around(command, query, () -> super.handleCommand(channel, command, query, resolver, oplog));
+                return PointInTime.around(getDatabaseName(), command, query, cursorRegistry,
+                    () -> PointInTime.copyOf(super.handleCommand(channel, "listCollections", new Document("listCollections", 1), resolver, oplog),
+                        name -> resolveCollection(name, false)),
+                    () -> Pushdown.around(command, query, () -> super.handleCommand(channel, command, query, resolver, oplog)));
             }
 
             @Override
@@ -642,9 +795,14 @@ final class SnapshotMemoryBackend extends MemoryBackend {
     }
 }
 
-final class SnapshotMemoryCollection extends MemoryCollection {
+final class SnapshotMemoryCollection extends MemoryCollection implements Copyable {
     SnapshotMemoryCollection(MongoDatabase database, String name, CollectionOptions options, CursorRegistry cursors) {
         super(database, name, options, cursors);
+    }
+
+    @Override
+    public synchronized List<Document> copyAll() {
+        return streamAllDocumentsWithPosition().map(d -> d.getDocument().cloneDeeply()).collect(Collectors.toList());
     }
 
     /**
@@ -727,6 +885,15 @@ final class SnapshotH2Backend extends H2Backend {
     protected MongoDatabase openOrCreateDatabase(String databaseName) {
         return new H2Database(databaseName, getMvStore(), getCursorRegistry()) {
             @Override
+            public Document handleCommand(Channel channel, String command, Document query,
+                                          DatabaseResolver resolver, Oplog oplog) {
+                return PointInTime.around(getDatabaseName(), command, query, cursorRegistry,
+                    () -> PointInTime.copyOf(super.handleCommand(channel, "listCollections", new Document("listCollections", 1), resolver, oplog),
+                        name -> resolveCollection(name, false)),
+                    () -> super.handleCommand(channel, command, query, resolver, oplog));
+            }
+
+            @Override
             protected MongoCollection<Object> openOrCreateCollection(String collectionName, CollectionOptions options) {
                 // The map names H2Database itself uses ("databases." and "meta." + namespace).
                 String namespace = getFullCollectionNamespace(collectionName);
@@ -739,14 +906,19 @@ final class SnapshotH2Backend extends H2Backend {
 }
 
 /**
- * The same five overrides as SnapshotMemoryCollection, each one line into Snapshots or
+ * The same overrides as SnapshotMemoryCollection, each one line into Snapshots or
  * Narrowing: the two backends' collections have different superclasses and Java has no mixins.
  */
-final class SnapshotH2Collection extends H2Collection {
+final class SnapshotH2Collection extends H2Collection implements Copyable {
     SnapshotH2Collection(MongoDatabase database, String name, CollectionOptions options,
                          org.h2.mvstore.MVMap<Object, Document> data, org.h2.mvstore.MVMap<String, Object> meta,
                          CursorRegistry cursors) {
         super(database, name, options, data, meta, cursors);
+    }
+
+    @Override
+    public synchronized List<Document> copyAll() {
+        return streamAllDocumentsWithPosition().map(d -> d.getDocument().cloneDeeply()).collect(Collectors.toList());
     }
 
     @Override
