@@ -1,3 +1,4 @@
+import { backupTasks, planBackups } from '../src/backup/backupTimer.js';
 import { Cooldowns } from '../src/cooldowns/cooldowns.js';
 import type { Assembly } from '../src/features/assemble.js';
 import type { FeatureInfra } from '../src/features/feature.js';
@@ -7,7 +8,7 @@ import { ChannelPoster, type PostTransport } from '../src/posting/channelPoster.
 import { ProfileDirectory } from '../src/profiles/profileDirectory.js';
 import type { MemberLookup } from '../src/render/memberFaces.js';
 import { RuntimeConfig } from '../src/runtimeConfig/runtimeConfig.js';
-import { Scheduler } from '../src/scheduler/scheduler.js';
+import { Scheduler, type TaskHandler } from '../src/scheduler/scheduler.js';
 import { HoldStore } from '../utils/holds/holdStore.js';
 import { Holds } from '../utils/holds/holds.js';
 import type { AppDeps } from './openApp.js';
@@ -62,8 +63,22 @@ export function createBotDeps(app: AppDeps, assembly: Assembly, options: BotDeps
     services: assembly.createServices(infra),
     ...(options.members ? { members: options.members } : {}),
   };
-  scheduler.register([...holds.tasks(), ...assembly.tasks(deps)]);
+  scheduler.register([...holds.tasks(), ...assembly.tasks(deps), ...backupTasksOf(app, scheduler)]);
   return deps;
+}
+
+/** The timer of the bot's own backups, when it takes them (BACKUP_DIR). */
+function backupTasksOf(app: AppDeps, scheduler: Scheduler): TaskHandler[] {
+  const dir = app.config.backup.dir;
+  if (dir === null) return [];
+  return backupTasks({ ...app, scheduler, backup: { ...app.config.backup, dir } });
+}
+
+/** Plans the backup of the slot under way (a process that runs timers, at its start). */
+export async function startBackups(deps: BotDeps, app: AppDeps): Promise<void> {
+  const dir = app.config.backup.dir;
+  if (dir !== null)
+    await planBackups({ ...app, scheduler: deps.scheduler, backup: { ...app.config.backup, dir } });
 }
 
 /** Creates the features' indexes (idempotent), then the deps. */

@@ -1,8 +1,13 @@
+import { hostname } from 'node:os';
+import path from 'node:path';
 import type { Db } from 'mongodb';
+import { MIGRATIONS } from '../migrations/index.js';
+import { backupFileName, takeBackup } from '../src/backup/backup.js';
 import { type Clock, systemClock } from '../src/clock.js';
 import type { Config } from '../src/config.js';
 import { type Collections, collections, ensureIndexes } from '../src/db/collections.js';
 import { type Database, openDatabase } from '../src/db/connect.js';
+import { type MigrationReport, migrate, schemaOf } from '../src/db/migrations.js';
 import type { AppDeps } from '../src/deps.js';
 import type { Logger } from '../src/logger.js';
 import { startPeriodic } from '../src/periodic.js';
@@ -30,13 +35,23 @@ export async function ensureAppIndexes(db: Db): Promise<void> {
   await Promise.all([ensureIndexes(db), ensureLedgerIndexes(db)]);
 }
 
-/** Opens the database (chosen as README describes), builds the ledger and returns the deps. */
+/**
+ * Opens the database (chosen as README describes), brings its shapes up to date (migrations,
+ * with a backup first when one is pending), builds the ledger and returns the deps.
+ * `migrate: false` leaves the shapes as found (a restore migrates what it loaded).
+ */
 export async function openApp(
   config: Config,
   log: Logger,
-  options: { clock?: Clock; rng?: Rng; persistent?: boolean } = {},
+  options: { clock?: Clock; rng?: Rng; persistent?: boolean; migrate?: boolean } = {},
 ): Promise<App> {
   const database = await openDatabase(config.mongo, { persistent: options.persistent ?? true }, log);
+  try {
+    if (options.migrate ?? true) await upgradeDatabase(database.db, config, log);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
   await ensureLedgerIndexes(database.db);
   const cols = appCollections(database.db);
   const clock = options.clock ?? systemClock;
@@ -78,6 +93,44 @@ export async function openApp(
     },
   };
   return app;
+}
+
+/**
+ * Runs the pending migrations (README, "Upgrades"). Before the first step on a database that
+ * holds documents, it takes a backup to roll back to, named for the step; a backup that fails
+ * stops start-up before anything changed.
+ */
+export async function upgradeDatabase(db: Db, config: Config, log: Logger): Promise<MigrationReport> {
+  const report = await migrate(
+    { db, log, clock: systemClock, owner: `${hostname()}:${process.pid}` },
+    MIGRATIONS,
+    {
+      beforeFirstStep: async (pending) => {
+        const first = pending[0]?.id ?? 'next';
+        const file = path.join(
+          backupDirOf(config),
+          `before-${first}-${backupFileName(db.databaseName, new Date())}`,
+        );
+        const taken = await takeBackup(db, file, schemaOf);
+        log.info(
+          { event: 'db.migration.backup', file, bytes: taken.bytes, ms: taken.ms },
+          `backup before migration ${first}: ${file}`,
+        );
+      },
+    },
+  );
+  if (report.applied.length > 0) {
+    log.info(
+      { event: 'db.migrated', steps: report.applied },
+      `migrations applied: ${report.applied.join(', ')}`,
+    );
+  }
+  return report;
+}
+
+/** Where backups go: BACKUP_DIR, else DATA_DIR/backups. */
+export function backupDirOf(config: Config): string {
+  return config.backup.dir ?? path.join(config.mongo.dataDir, 'backups');
 }
 
 /** How often the periodic recovery pass also unsets emptied marker and fence arrays (`RecoveryOptions.tidy`). */

@@ -1,4 +1,5 @@
 import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { createInterface } from 'node:readline';
 import pino from 'pino';
 import { ASSEMBLY } from '../commands/index.js';
@@ -13,7 +14,7 @@ import { InteractionRuntime } from '../src/interactions/runtime.js';
 import type { BotDeps } from '../src/interactions/types.js';
 import type { Logger } from '../src/logger.js';
 import { cryptoRng, seededRng } from '../src/rng.js';
-import { prepareBotDeps } from './botDeps.js';
+import { prepareBotDeps, startBackups } from './botDeps.js';
 import { type App, openApp } from './openApp.js';
 
 export const CONSOLE_ADMIN = 'admin';
@@ -43,7 +44,7 @@ export async function runLocalConsole(config: Config, argv: string[]): Promise<n
 
   const identities = new ConsoleIdentities();
   const admin = identities.get(CONSOLE_ADMIN);
-  const consoleConfig = withConsoleAdmin(config, admin.id);
+  const consoleConfig = withConsoleBackups(withConsoleAdmin(config, admin.id), args.persistent);
   // A script's clock stands still between `!wait` lines, so it replays identically; at the
   // prompt the clock runs like a live bot's (plus what `!wait` skipped), and so do its timers.
   const clock = args.script === null ? new RunningClock() : new ManualClock();
@@ -98,6 +99,12 @@ function openConsoleLog(config: Config): { log: Logger; logFile: string } {
     pino.destination({ dest: logFile, sync: true }),
   );
   return { log, logFile };
+}
+
+/** A persistent console keeps its own backups (DATA_DIR/backups) unless BACKUP_DIR says where. */
+function withConsoleBackups(config: Config, persistent: boolean): Config {
+  const dir = config.backup.dir ?? (persistent ? path.join(config.mongo.dataDir, 'backups') : null);
+  return { ...config, backup: { ...config.backup, dir } };
 }
 
 function withConsoleAdmin(config: Config, adminId: string): Config {
@@ -156,6 +163,7 @@ async function runPrompt(
   const url = pageUrl(deps, http);
   if (http && url) write(`The live canvas: ${url} (run /place web for a sign-in link).\n`);
   deps.scheduler.start(config.scheduler.pollMs);
+  await startBackups(deps, app);
   const rl = createInterface({ input: process.stdin, output: process.stdout, prompt: '> ' });
   rl.prompt();
   for await (const line of rl) {

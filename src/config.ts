@@ -76,6 +76,15 @@ const envSchema = z.object({
   DEFAULT_PLACE_WIDTH: z.coerce.number().int().min(1).max(2_048).default(256),
   DEFAULT_PLACE_HEIGHT: z.coerce.number().int().min(1).max(2_048).default(256),
   DEFAULT_PLACE_PIXEL_COST: z.coerce.number().int().min(1).max(1_000_000).default(100),
+  /** Where the bot writes its own backups; unset: none (the console's persistent mode: DATA_DIR/backups). */
+  BACKUP_DIR: optionalText,
+  BACKUP_INTERVAL_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 30)
+    .default(24),
+  BACKUP_KEEP: z.coerce.number().int().min(1).max(1_000).default(14),
   /** The console's language comes from the usual locale variable (`de_DE.UTF-8` → German). */
   LANG: z.string().optional(),
 });
@@ -136,6 +145,11 @@ export interface Config {
   };
   /** The local console's starting language (`!locale` changes it). */
   consoleLocale: Locale;
+  /**
+   * The bot's own backups (README, "Backups"): into `dir` every `intervalHours`, the `keep`
+   * newest kept. `dir` null: none are taken on a timer (`npm run backup` still works).
+   */
+  backup: { dir: string | null; intervalHours: number; keep: number };
 }
 
 export class ConfigError extends Error {
@@ -202,5 +216,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       pixelCost: e.DEFAULT_PLACE_PIXEL_COST,
     },
     consoleLocale: resolveLocale(e.LANG),
+    backup: { dir: e.BACKUP_DIR ?? null, intervalHours: e.BACKUP_INTERVAL_HOURS, keep: e.BACKUP_KEEP },
   };
 }

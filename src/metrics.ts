@@ -46,6 +46,17 @@ export const metrics = {
     labelNames: ['kind', 'outcome'] as const,
     registers,
   }),
+  backups: new Counter({
+    name: 'bot_backups_total',
+    help: "The bot's own backups (BACKUP_DIR), by outcome (taken, failed)",
+    labelNames: ['outcome'] as const,
+    registers,
+  }),
+  lastBackup: new Gauge({
+    name: 'bot_backup_last_success_timestamp_seconds',
+    help: 'When this process last wrote a backup (Unix time): alert when it falls a day behind',
+    registers,
+  }),
   errors: new Counter({
     name: 'bot_errors_total',
     help: 'Refusals and failures shown to members, by error code (UNEXPECTED for bugs)',

@@ -18,8 +18,8 @@ export interface RuntimeConfigDoc {
   value: unknown;
   updatedBy: string;
   updatedAt: Date;
-  /** Counts the changes; absent on documents written before it existed. */
-  revision?: number;
+  /** Counts the changes (migration 001 gave settings written before it a 0). */
+  revision: number;
 }
 
 export interface CooldownDoc {

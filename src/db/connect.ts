@@ -5,6 +5,7 @@ import type { Logger } from '../logger.js';
 import { ensureIndexes } from './collections.js';
 import { tryStartMongod } from './mongodMemoryServer.js';
 import { type RunningServer, startMongoJavaServer } from './mongoJavaServer.js';
+import { findRunningServer, recordRunningServer } from './runningServer.js';
 
 export type ServerKind = 'uri' | 'mongod' | 'mongo-java-server';
 
@@ -12,6 +13,8 @@ export interface DatabaseServer {
   kind: ServerKind;
   uri: string;
   persistent: boolean;
+  /** The process that started the embedded server, when it is another one (src/db/runningServer.ts). */
+  startedBy?: number;
   stop(): Promise<void>;
 }
 
@@ -24,9 +27,10 @@ export interface Database {
 
 /**
  * Chooses the MongoDB server, in this order, identically for tests and local runs:
- * 1. MONGODB_URI; 2. a real mongod via mongodb-memory-server (binary present or
- * downloadable); 3. mongo-java-server on the JVM (in memory for tests, an H2 file under
- * DATA_DIR for persistent local runs).
+ * 1. MONGODB_URI; 2. in a persistent run, the embedded server another live process runs on
+ * DATA_DIR (the bot, while `npm run backup` runs beside it); 3. a real mongod via
+ * mongodb-memory-server (binary present or downloadable); 4. mongo-java-server on the JVM (in
+ * memory for tests, an H2 file under DATA_DIR for persistent local runs).
  */
 export async function startDatabaseServer(
   config: Config['mongo'],
@@ -35,16 +39,28 @@ export async function startDatabaseServer(
 ): Promise<DatabaseServer> {
   const pick = async (): Promise<DatabaseServer> => {
     if (config.uri) return { kind: 'uri', uri: config.uri, persistent: true, stop: async () => {} };
+    if (options.persistent) {
+      const running = await findRunningServer(config.dataDir);
+      if (running) {
+        const kind = running.kind === 'mongod' ? 'mongod' : 'mongo-java-server';
+        return { kind, uri: running.uri, persistent: true, startedBy: running.pid, stop: async () => {} };
+      }
+    }
     if (config.embedded !== 'java') {
       const dbPath = options.persistent ? `${config.dataDir}/mongod` : undefined;
       const mongod = await tryStartMongod({ dbPath, force: config.embedded === 'mongod' }, log);
-      if (mongod) return fromRunning('mongod', mongod, options.persistent);
+      if (mongod) return fromRunning('mongod', mongod, options.persistent, config.dataDir);
     }
     const backend = options.persistent
       ? ({ kind: 'h2', file: `${config.dataDir}/mongo-java-server.mv` } as const)
       : ({ kind: 'memory' } as const);
     if (backend.kind === 'h2') mkdirSync(config.dataDir, { recursive: true });
-    return fromRunning('mongo-java-server', await startMongoJavaServer(backend, log), options.persistent);
+    return fromRunning(
+      'mongo-java-server',
+      await startMongoJavaServer(backend, log),
+      options.persistent,
+      config.dataDir,
+    );
   };
   const server = await pick();
   log.info(
@@ -54,8 +70,25 @@ export async function startDatabaseServer(
   return server;
 }
 
-function fromRunning(kind: ServerKind, running: RunningServer, persistent: boolean): DatabaseServer {
-  return { kind, uri: running.uri, persistent, stop: () => running.stop() };
+/** A server this process started; a persistent one is recorded for the commands run beside it. */
+function fromRunning(
+  kind: ServerKind,
+  running: RunningServer,
+  persistent: boolean,
+  dataDir: string,
+): DatabaseServer {
+  const forget = persistent
+    ? recordRunningServer(dataDir, { uri: running.uri, pid: process.pid, kind })
+    : () => {};
+  return {
+    kind,
+    uri: running.uri,
+    persistent,
+    async stop() {
+      forget();
+      await running.stop();
+    },
+  };
 }
 
 export function describeServer(server: DatabaseServer): string {
@@ -63,10 +96,14 @@ export function describeServer(server: DatabaseServer): string {
     case 'uri':
       return `MONGODB_URI (${redact(server.uri)})`;
     case 'mongod':
-      return `embedded mongod via mongodb-memory-server${server.persistent ? ' (persistent)' : ' (in memory)'}`;
+      return `embedded mongod via mongodb-memory-server${server.persistent ? ' (persistent)' : ' (in memory)'}${startedBy(server)}`;
     case 'mongo-java-server':
-      return `embedded mongo-java-server${server.persistent ? ' (H2 file under DATA_DIR)' : ' (in memory)'}`;
+      return `embedded mongo-java-server${server.persistent ? ' (H2 file under DATA_DIR)' : ' (in memory)'}${startedBy(server)}`;
   }
+}
+
+function startedBy(server: DatabaseServer): string {
+  return server.startedBy === undefined ? '' : `, started by process ${server.startedBy}`;
 }
 
 function redact(uri: string): string {

@@ -18,7 +18,7 @@ import {
 export interface PointInTimeRead {
   /** The instant, as the server named it. */
   at: Timestamp;
-  /** When the read began, by this process's clock (the archive's "taken at"). */
+  /** When the read began, by the clock it was given (the archive's "taken at"). */
   takenAt: Date;
   /** How long the embedded server held writes back to copy the database (absent on MongoDB). */
   pauseMs: number | undefined;
@@ -51,12 +51,15 @@ interface CursorReply {
   launcherPauseMillis?: unknown;
 }
 
-/** Opens a point-in-time read of `db`; each collection may then be read once. */
-export async function openPointInTime(db: Db): Promise<PointInTimeRead> {
+/**
+ * Opens a point-in-time read of `db`; each collection may then be read once. `now` dates it
+ * (the bot's clock: the books are judged by the time they were written in).
+ */
+export async function openPointInTime(db: Db, now: () => Date = () => new Date()): Promise<PointInTimeRead> {
   const session = await cursorSession(db);
   try {
     const before = await collectionNames(db, session);
-    const takenAt = new Date();
+    const takenAt = now();
     // The first snapshot read picks the instant; its documents are the first collection's.
     const opener = before[0] ?? 'system.none';
     const first = await snapshotFind(db, session, opener, undefined).catch((error: unknown) => {

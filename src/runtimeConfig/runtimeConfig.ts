@@ -157,7 +157,7 @@ export class RuntimeConfig {
       docs: new Map(
         docs.map((d) => [
           d._id,
-          { value: d.value, updatedBy: d.updatedBy, updatedAt: d.updatedAt, revision: d.revision ?? 0 },
+          { value: d.value, updatedBy: d.updatedBy, updatedAt: d.updatedAt, revision: d.revision },
         ]),
       ),
     };

@@ -26,7 +26,12 @@ const BALANCE_DOCS = new Set(['CookieAccountDoc', 'PlaceWalletDoc', 'BalanceDoc'
 const LEDGER = 'utils/ledger/';
 /** Name the balance collections and create their indexes: the ledger's documents. */
 const COLLECTION_DEFINITIONS = 'utils/ledger/documents.ts';
-const SCANNED = ['app/', 'commands/', 'utils/', 'src/', 'sim/', 'bench/'];
+const SCANNED = ['app/', 'commands/', 'utils/', 'src/', 'sim/', 'bench/', 'migrations/'];
+/**
+ * A migration rewrites a shape of the past (migrations/002 the ledger's old markers): no store
+ * of today knows that shape, so a migration names its collections itself, balances included.
+ */
+const MIGRATIONS = 'migrations/';
 const RAW_BALANCE_NAME = /^(?:items_cookies|place_wallets)$/;
 const MOVES = new Set(['debit', 'credit', 'transfer', 'payFromHouse', 'payToHouse']);
 const HOLDS = 'utils/holds/';
@@ -59,7 +64,12 @@ function dataAccessProblems(program: ts.Program, root: string): string[] {
       problems.push(`${path}:${line}: ${why}`);
     };
     const visit = (node: ts.Node): void => {
-      if (ts.isStringLiteral(node) && RAW_BALANCE_NAME.test(node.text) && path !== COLLECTION_DEFINITIONS) {
+      if (
+        ts.isStringLiteral(node) &&
+        RAW_BALANCE_NAME.test(node.text) &&
+        path !== COLLECTION_DEFINITIONS &&
+        !path.startsWith(MIGRATIONS)
+      ) {
         report(node, `names the balance collection ${node.text}`);
       }
       if (ts.isPropertyAccessExpression(node)) {

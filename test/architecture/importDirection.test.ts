@@ -17,6 +17,8 @@ import { PROJECT_ROOT } from '../../src/paths.js';
  * - A feature (`utils/<name>/` and `commands/<name>/`) knows the kernel, the money layer, its
  *   own two folders, and the `utils/` of the features it builds on (BUILDS_ON, acyclic); its
  *   commands also the command kit (`commands/*.ts`). Never another feature's `commands/`.
+ * - The migrations (`migrations/`, the steps of the stored shapes) know the kernel only, and
+ *   only the composition root runs them.
  * - Only the composition root imports the registry (`commands/index.ts`); the tools beside
  *   the product (`sim/`, `bench/`, `shots/`, `test/`) are entry points of their own and may too.
  */
@@ -80,6 +82,7 @@ function importsOf(path: string, text: string): string[] {
 type Layer =
   | 'kernel'
   | 'root'
+  | 'migrations'
   | 'money'
   | 'registry'
   | 'kit'
@@ -87,6 +90,7 @@ type Layer =
 
 function layerOf(path: string): Layer | null {
   if (path.startsWith(COMPOSITION_ROOT)) return 'root';
+  if (path.startsWith('migrations/')) return 'migrations';
   if (path.startsWith(KERNEL)) return 'kernel';
   if (MONEY_LAYER.some((prefix) => path.startsWith(prefix))) return 'money';
   if (path === REGISTRY) return 'registry';
@@ -98,6 +102,10 @@ function layerOf(path: string): Layer | null {
 
 /** Why `from` may not import `to`, or null when it may. */
 function refusal(from: Layer, to: Layer): string | null {
+  // The steps of old shapes know the kernel only; the composition root runs them.
+  if (from === 'migrations')
+    return to === 'kernel' || to === 'migrations' ? null : 'a migration imports above the kernel';
+  if (to === 'migrations') return from === 'root' ? null : 'only the composition root runs the migrations';
   if (from === 'root' || to === 'kernel') return null;
   if (from === 'kernel')
     return to === 'root' ? 'the kernel imports the composition root' : 'the kernel imports above it';
@@ -131,7 +139,7 @@ function wrongImports(files: { path: string; text: string }[]): string[] {
 }
 
 function productFiles(): { path: string; text: string }[] {
-  return ['app/', 'src/', 'utils/', 'commands/']
+  return ['app/', 'src/', 'utils/', 'commands/', 'migrations/']
     .flatMap((dir) => sourceFiles(dir))
     .map((path) => ({ path, text: readFileSync(join(PROJECT_ROOT, path), 'utf8') }));
 }

@@ -10,7 +10,7 @@ import { PROJECT_ROOT } from '../../src/paths.js';
  * methods, arrows, accessors, constructors), measured from its first line to its last; a class
  * is not a function, its methods are.
  */
-const PRODUCTION = ['app/', 'src/', 'utils/', 'commands/', 'sim/', 'web/'];
+const PRODUCTION = ['app/', 'src/', 'utils/', 'commands/', 'migrations/', 'sim/', 'web/'];
 const MAX_FILE_LINES = 400;
 const MAX_FUNCTION_LINES = 80;
 

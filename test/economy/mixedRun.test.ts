@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { runPool } from '../../src/concurrency.js';
 import { isAppError } from '../../src/errors.js';
-import type { BotDeps } from '../../src/interactions/types.js';
 import { COOKIE_KINDS } from '../../utils/cookieEconomy.js';
 import { checkInvariants } from '../../utils/ledger/invariants.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { useTestDatabase } from '../support/database.js';
+import { mixedAction } from '../support/mixedActions.js';
 
 const t = useTestDatabase('economy_mixed');
 const MEMBERS = Array.from({ length: 50 }, (_, i) => `87000000000000${String(i).padStart(4, '0')}`);
@@ -15,56 +15,6 @@ const IN_FLIGHT = 50;
 const HOUR = 3_600_000;
 
 const member = (i: number) => MEMBERS[i % MEMBERS.length] as string;
-
-/** One member action; the kinds take turns so every phase mixes all of them. */
-async function act(deps: BotDeps, phase: number, i: number, heistId: string): Promise<string> {
-  const id = `p${phase}-op${i}`;
-  const me = member(i * 7 + phase);
-  const other = member(i * 11 + phase + 1);
-  switch (i % 8) {
-    case 0:
-      await deps.services.collect.collect(me, i % 16 === 0 ? 'bakery' : 'command');
-      return 'collect';
-    case 1: {
-      if (me === other) return 'skipped';
-      await deps.services.cookies.openGive({ promptId: id, from: me, to: other, amount: 1 + (i % 40) });
-      await deps.services.cookies.confirmGive(id, me);
-      return 'give';
-    }
-    case 2:
-      if (me === other) return 'skipped';
-      await deps.services.steal.steal({ opId: id, thief: me, victim: other });
-      return 'steal';
-    case 3:
-      await deps.services.vault.joinHeist(heistId, me);
-      return 'heist join';
-    case 4:
-      await deps.services.games.playInstant('coinflip', {
-        roundId: id,
-        userId: me,
-        bet: 10 + (i % 50),
-        params: { side: i % 3 ? 'heads' : 'tails' },
-      });
-      return 'round';
-    case 5:
-      await deps.services.games.playInstant('dice', {
-        roundId: id,
-        userId: me,
-        bet: 10 + (i % 30),
-        params: { target: 5 + (i % 91) },
-      });
-      return 'round';
-    case 6:
-      await deps.services.games.playInstant('slots', { roundId: id, userId: me, bet: 10 + (i % 20) });
-      return 'round';
-    default: {
-      const hand = await deps.services.games.startBlackjack({ roundId: id, userId: me, bet: 10 + (i % 25) });
-      if (hand.status === 'playing')
-        await deps.services.games.blackjack(id, me, i % 2 ? 'hit' : 'stand', hand.step);
-      return 'round';
-    }
-  }
-}
 
 describe('the whole Cookie economy under load', () => {
   it('GIVEN 2,100 collects, gives, steals, heist joins and game rounds by 50 members at once THEN the books balance and the supply is exactly grants + collects − what the vault kept', async () => {
@@ -94,7 +44,9 @@ describe('the whole Cookie economy under load', () => {
         stake: 50 + phase,
         locale: 'en',
       });
-      const results = await runPool(OPS_PER_PHASE, IN_FLIGHT, (i) => act(deps, phase, i, heistId));
+      const results = await runPool(OPS_PER_PHASE, IN_FLIGHT, (i) =>
+        mixedAction(deps, member, phase, i, heistId),
+      );
       for (const r of results) {
         if (r.status === 'fulfilled') done.set(r.value, (done.get(r.value) ?? 0) + 1);
         else if (isAppError(r.reason)) refused.set(r.reason.code, (refused.get(r.reason.code) ?? 0) + 1);

@@ -90,6 +90,7 @@ describe('runtime configuration', () => {
       value: 'ten',
       updatedBy: 'old',
       updatedAt: new Date(),
+      revision: 3,
     });
     expect(await store(0).get('cookies.leaderboard_size')).toBe(10);
   });

@@ -2,7 +2,7 @@ import type { Clock } from '../../src/clock.js';
 import { AppError } from '../../src/errors.js';
 import type { Rng } from '../../src/rng.js';
 import { type Refusal, type SignedRequest, verify } from './signing.js';
-import type { DelegationDoc, WorkerStore } from './workerStore.js';
+import type { DelegationDoc, LinkedDelegation, WorkerStore } from './workerStore.js';
 
 declare module '../../src/features/services.js' {
   interface FeatureServices {
@@ -44,14 +44,14 @@ export class WorkerService {
   /** `wallClock` judges a request's freshness: real time, whatever the business clock says. */
   constructor(private readonly deps: { store: WorkerStore; clock: Clock; wallClock: Clock; rng: Rng }) {}
 
-  async link(ownerId: string, label: string): Promise<DelegationDoc> {
+  async link(ownerId: string, label: string): Promise<LinkedDelegation> {
     if ((await this.deps.store.list(ownerId)).length >= MAX_WORKERS) {
       throw new AppError('INVALID_INPUT', `at most ${MAX_WORKERS} workers`, {
         messageKey: 'hunt:errors.tooManyWorkers',
         max: MAX_WORKERS,
       });
     }
-    const worker: DelegationDoc = {
+    const worker: LinkedDelegation = {
       _id: `w-${this.deps.rng.secret(8)}`,
       ownerId,
       secret: this.deps.rng.secret(32),

@@ -4,16 +4,21 @@ import { isDuplicateKey } from '../../src/db/duplicateKey.js';
 
 /**
  * A worker identity linked to its owner (`identity_delegations`). The secret is kept as it
- * is: checking an HMAC needs it (like any API key); it is shown to the owner once, at linking.
+ * is while the worker is linked: checking an HMAC needs it (like any API key); it is shown to
+ * the owner once, at linking, and removed when the worker is unlinked (migration 003 removed
+ * those of workers unlinked before).
  */
 export interface DelegationDoc {
   _id: string;
   ownerId: string;
-  secret: string;
+  secret?: string;
   label: string;
   createdAt: Date;
   unlinkedAt: Date | null;
 }
+
+/** A worker that may sign requests. */
+export type LinkedDelegation = DelegationDoc & { secret: string; unlinkedAt: null };
 
 const NONCES = 'hunt_worker_nonces';
 const DELEGATIONS = 'identity_delegations';
@@ -37,13 +42,14 @@ export class WorkerStore {
     ]);
   }
 
-  async link(worker: DelegationDoc): Promise<void> {
+  async link(worker: LinkedDelegation): Promise<void> {
     await this.#delegations.insertOne(worker);
   }
 
   /** A linked (not unlinked) worker. */
-  get(workerId: string): Promise<DelegationDoc | null> {
-    return this.#delegations.findOne({ _id: workerId, unlinkedAt: null });
+  async get(workerId: string): Promise<LinkedDelegation | null> {
+    const worker = await this.#delegations.findOne({ _id: workerId, unlinkedAt: null });
+    return worker?.secret === undefined ? null : (worker as LinkedDelegation);
   }
 
   /** A worker as it was recorded, also after it was unlinked (its owner stays its owner). */
@@ -58,7 +64,7 @@ export class WorkerStore {
   async unlink(ownerId: string, workerId: string, now: Date): Promise<boolean> {
     const result = await this.#delegations.updateOne(
       { _id: workerId, ownerId, unlinkedAt: null },
-      { $set: { unlinkedAt: now } },
+      { $set: { unlinkedAt: now }, $unset: { secret: '' } },
     );
     return result.modifiedCount === 1;
   }

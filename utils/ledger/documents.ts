@@ -47,7 +47,7 @@ export interface PendingOp {
    * The OperationSpec as JSON (`encodeSpec`). Never queried inside, so it is one opaque
    * value: a document holding hundreds of markers (one member paying 500 times at once) is
    * matched and rewritten about three times faster than with a subdocument (ECONOMY.md).
-   * Markers written before this change hold the object itself; `decodeSpec` reads both.
+   * Markers written before this change held the object itself; migration 002 rewrote them.
    */
   spec: string;
 }

@@ -91,9 +91,9 @@ export function encodeSpec(spec: OperationSpec): string {
   return JSON.stringify(spec);
 }
 
-/** A marker's spec, validated: JSON as `encodeSpec` writes it, or the object older markers hold. */
-export function decodeSpec(stored: unknown): OperationSpec {
-  return storedSpec.parse(typeof stored === 'string' ? JSON.parse(stored) : stored);
+/** A marker's spec, validated: JSON as `encodeSpec` writes it (migration 002 rewrote older markers so). */
+export function decodeSpec(stored: string): OperationSpec {
+  return storedSpec.parse(JSON.parse(stored));
 }
 
 /** What makes two calls "the same operation": a reused id with another fingerprint is refused. */

@@ -1,0 +1,16 @@
+import type { Migration } from '../src/db/migrations.js';
+import { settingsRevision } from './001-settings-revision.js';
+import { markerSpecText } from './002-marker-spec-text.js';
+import { unlinkedWorkersForgetSecret } from './003-unlinked-workers-forget-secret.js';
+
+/**
+ * Every step of the stored documents' shapes, in order (README, "Upgrades"). A new step is a
+ * file `NNN-name.ts` here and one line at the end of this list; a released step is never
+ * changed or reordered (databases record it by its id), and its test builds a database in the
+ * shape before it (test/db/migrations.test.ts).
+ */
+export const MIGRATIONS: readonly Migration[] = [
+  settingsRevision,
+  markerSpecText,
+  unlinkedWorkersForgetSecret,
+];

@@ -1,0 +1,296 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Db, Document } from 'mongodb';
+import { afterAll, describe, expect, it } from 'vitest';
+import { appCollections, ensureAppIndexes, runLedgerRecovery } from '../../app/openApp.js';
+import { ASSEMBLY } from '../../commands/index.js';
+import { MIGRATIONS } from '../../migrations/index.js';
+import { loadArchive, takeBackup } from '../../src/backup/backup.js';
+import { ManualClock } from '../../src/clock.js';
+import {
+  MIGRATIONS_COLLECTION,
+  type Migration,
+  MigrationFailed,
+  migrate,
+  SchemaNewer,
+  schemaOf,
+  shapeVersions,
+} from '../../src/db/migrations.js';
+import { createLogger } from '../../src/logger.js';
+import { Holds } from '../../utils/holds/holds.js';
+import { checkInvariants } from '../../utils/ledger/invariants.js';
+import { makeAppDeps, makeBotDeps } from '../support/botHarness.js';
+import { clearDatabase, useTestDatabase } from '../support/database.js';
+
+const t = useTestDatabase('migrations');
+const dir = mkdtempSync(path.join(tmpdir(), 'cookiebot-migrations-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const log = createLogger('silent');
+let databases = 0;
+
+async function freshDb(): Promise<Db> {
+  databases += 1;
+  const db = t.client.db(`${t.name}_${databases}`);
+  await ensureAppIndexes(db);
+  return db;
+}
+
+const runner = (db: Db, owner = 'test') => ({ db, log, clock: new ManualClock(new Date()), owner });
+const step = (n: number, up: Migration['up'], collections = ['things']): Migration => ({
+  id: `${String(n).padStart(3, '0')}-step-${n}`,
+  summary: `step ${n}`,
+  collections,
+  up,
+});
+
+describe('the migration runner', () => {
+  it('GIVEN a fresh database THEN every step is recorded as applied without running, and a second start finds nothing to do', async () => {
+    const db = await freshDb();
+    const ran: string[] = [];
+    const steps = [step(1, async () => void ran.push('1')), step(2, async () => void ran.push('2'))];
+    expect(await migrate(runner(db), steps)).toMatchObject({
+      applied: [],
+      baseline: ['001-step-1', '002-step-2'],
+    });
+    expect(ran).toEqual([]);
+    expect(await migrate(runner(db), steps)).toEqual({ applied: [], baseline: [], waitedFor: [] });
+  });
+
+  it('GIVEN a database holding documents THEN the pending steps run once, in order, after the backup hook, and are recorded with the shapes they change', async () => {
+    const db = await freshDb();
+    await db.collection<{ _id: string }>('things').insertOne({ _id: 'old' });
+    const ran: string[] = [];
+    const steps = [
+      step(1, async () => void ran.push('1')),
+      step(2, async () => void ran.push('2'), ['things', 'others']),
+    ];
+    const report = await migrate(runner(db), steps, {
+      beforeFirstStep: async (p) => void ran.push(`backup before ${p[0]?.id}`),
+    });
+    expect(report.applied).toEqual(['001-step-1', '002-step-2']);
+    expect(ran).toEqual(['backup before 001-step-1', '1', '2']);
+    expect(shapeVersions(steps)).toEqual({ things: 2, others: 1 });
+    const records = await db.collection(MIGRATIONS_COLLECTION).find().toArray();
+    expect(schemaOf(records)).toBe('002-step-2');
+    // A later version adds a step: only it runs.
+    const more = [...steps, step(3, async () => void ran.push('3'))];
+    expect((await migrate(runner(db), more)).applied).toEqual(['003-step-3']);
+    expect(ran.at(-1)).toBe('3');
+  });
+
+  it('GIVEN a step that fails THEN start-up stops with its name, the steps before it stay recorded, and the next start runs it again', async () => {
+    const db = await freshDb();
+    await db.collection<{ _id: string }>('things').insertOne({ _id: 'old' });
+    let broken = true;
+    const steps = [
+      step(1, async () => {}),
+      step(2, async () => {
+        if (broken) throw new Error('disk full');
+      }),
+    ];
+    const failed = migrate(runner(db), steps);
+    await expect(failed).rejects.toBeInstanceOf(MigrationFailed);
+    await expect(migrate(runner(db), steps)).rejects.toThrow(/migration 002-step-2 failed: disk full/);
+    expect(schemaOf(await db.collection(MIGRATIONS_COLLECTION).find().toArray())).toBe('001-step-1');
+    broken = false;
+    expect((await migrate(runner(db), steps)).applied).toEqual(['002-step-2']);
+  });
+
+  it('GIVEN a backup that fails before the first step THEN nothing changes and start-up stops', async () => {
+    const db = await freshDb();
+    await db.collection<{ _id: string }>('things').insertOne({ _id: 'old' });
+    let ran = false;
+    const steps = [
+      step(1, async () => {
+        ran = true;
+      }),
+    ];
+    await expect(
+      migrate(runner(db), steps, {
+        beforeFirstStep: async () => {
+          throw new Error('no space for the backup');
+        },
+      }),
+    ).rejects.toThrow(/no space for the backup/);
+    expect(ran).toBe(false);
+    expect(schemaOf(await db.collection(MIGRATIONS_COLLECTION).find().toArray())).toBeNull();
+  });
+
+  it('GIVEN a database upgraded by a newer version THEN an older one refuses to start on it, naming the steps it does not know', async () => {
+    const db = await freshDb();
+    await db.collection<{ _id: string }>('things').insertOne({ _id: 'old' });
+    const newer = [step(1, async () => {}), step(2, async () => {})];
+    await migrate(runner(db), newer);
+    await expect(migrate(runner(db), newer.slice(0, 1))).rejects.toBeInstanceOf(SchemaNewer);
+    await expect(migrate(runner(db), newer.slice(0, 1))).rejects.toThrow(
+      /migrations 002-step-2 are not known here/,
+    );
+  });
+
+  it('GIVEN two processes starting at once THEN one runs each step once and the other waits for it, then starts', async () => {
+    const db = await freshDb();
+    await db.collection<{ _id: string }>('things').insertOne({ _id: 'old' });
+    let runs = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const steps = [
+      step(1, async () => {
+        runs += 1;
+        await gate;
+      }),
+    ];
+    const first = migrate(runner(db, 'first'), steps);
+    // The first holds the lock while its step runs.
+    while (runs === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    const second = migrate(runner(db, 'second'), steps);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    release();
+    const [a, b] = await Promise.all([first, second]);
+    expect(runs).toBe(1);
+    expect(a.applied).toEqual(['001-step-1']);
+    expect(b.waitedFor).toEqual(['001-step-1']);
+  });
+
+  it('GIVEN a process that stopped mid-step (its lock lapsed) THEN the next start takes the lock and runs the step again', async () => {
+    const db = await freshDb();
+    await db.collection<{ _id: string }>('things').insertOne({ _id: 'old' });
+    await db.collection<Document>(MIGRATIONS_COLLECTION).insertOne({
+      _id: 'lock' as never,
+      owner: 'gone:1',
+      until: new Date(Date.now() - 1_000),
+      step: '001-step-1',
+    });
+    let runs = 0;
+    const again = step(1, async () => {
+      runs += 1;
+    });
+    expect((await migrate(runner(db), [again])).applied).toEqual(['001-step-1']);
+    expect(runs).toBe(1);
+  });
+});
+
+/**
+ * A database in the shapes before each step, built by the bot itself and then put back into
+ * the old shape: settings without their revision, an operation stopped half-way whose markers
+ * hold the operation as an object, unlinked workers that kept their secret.
+ */
+async function databaseBefore(stepId: string): Promise<{ db: Db; from: string; to: string }> {
+  await clearDatabase(t.db);
+  const { deps, clock } = makeBotDeps(t, {
+    hooks: {
+      async step(at, spec) {
+        if (at === 'credit.applied' && spec.opId === `stopped-${databases}`) await new Promise(() => {});
+      },
+    },
+  });
+  databases += 1;
+  const [from, to] = [
+    `8730000000000${String(databases).padStart(5, '0')}`,
+    `8731000000000${String(databases).padStart(5, '0')}`,
+  ];
+  await deps.runtimeConfig.set('cookies.give_max', '5000', 'admin');
+  await deps.services.cookies.grant({
+    opId: `g-${databases}`,
+    adminId: 'admin',
+    to: from,
+    amount: 900,
+    reason: '',
+  });
+  const worker = await deps.services.workers.link(from, 'old');
+  await deps.services.workers.unlink(from, worker._id);
+  // Stopped for good after both legs: what a process killed mid-transfer leaves.
+  void deps.ledger.transfer({
+    opId: `stopped-${databases}`,
+    currency: 'cookies',
+    from,
+    to,
+    amount: 250,
+    kind: 'cookies.give',
+    reason: '',
+  });
+  const file = path.join(dir, `before-${stepId}-${databases}.ndjson.gz`);
+  for (;;) {
+    const marked = await t.db
+      .collection('items_cookies')
+      .countDocuments({ 'pendingOps.op': `stopped-${databases}` });
+    if (marked === 2) break;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  await takeBackup(t.db, file, schemaOf, clock);
+  const db = t.client.db(`${t.name}_old_${databases}`);
+  await loadArchive(db, file);
+  const index = MIGRATIONS.findIndex((m) => m.id === stepId);
+  await db.collection(MIGRATIONS_COLLECTION).deleteMany({});
+  const before = MIGRATIONS.slice(0, index).map((m) => ({
+    _id: `step:${m.id}`,
+    appliedAt: new Date(),
+    ms: 0,
+    summary: m.summary,
+    collections: [...m.collections],
+  }));
+  if (before.length > 0)
+    await db.collection(MIGRATIONS_COLLECTION).insertMany(before as unknown as Document[]);
+  if (index <= 0) await db.collection('runtime_config').updateMany({}, { $unset: { revision: '' } });
+  if (index <= 1) {
+    for (const account of [from, to]) {
+      const doc = await db.collection<Document>('items_cookies').findOne({ _id: account as never });
+      const markers = ((doc?.pendingOps ?? []) as Document[]).map((m) => ({
+        ...m,
+        spec: JSON.parse(m.spec as string),
+      }));
+      await db
+        .collection<Document>('items_cookies')
+        .updateOne({ _id: account as never }, { $set: { pendingOps: markers } });
+    }
+  }
+  if (index <= 2) {
+    await db
+      .collection<Document>('identity_delegations')
+      .updateOne({ _id: worker._id as never }, { $set: { secret: 'kept-too-long' } });
+  }
+  return { db, from, to };
+}
+
+describe('each migration on a database in the shape before it', () => {
+  it.each(MIGRATIONS.map((m) => m.id))(
+    'GIVEN a database written before %s THEN the upgrade brings every shape up to date and the books are clean',
+    async (stepId) => {
+      const { db, from, to } = await databaseBefore(stepId);
+      try {
+        const report = await migrate(runner(db), MIGRATIONS);
+        expect(report.applied).toEqual(
+          MIGRATIONS.slice(MIGRATIONS.findIndex((m) => m.id === stepId)).map((m) => m.id),
+        );
+        expect(await db.collection('runtime_config').countDocuments({ revision: { $exists: false } })).toBe(
+          0,
+        );
+        expect(
+          await db.collection('items_cookies').countDocuments({ 'pendingOps.spec': { $type: 'object' } }),
+        ).toBe(0);
+        expect(
+          await db
+            .collection('identity_delegations')
+            .countDocuments({ unlinkedAt: { $ne: null }, secret: { $exists: true } }),
+        ).toBe(0);
+
+        // The bot starting on it: indexes, recovery (the stopped give finishes), the full check.
+        await Promise.all([ASSEMBLY.ensureIndexes(db), Holds.ensureIndexes(db)]);
+        const app = makeAppDeps({ db, cols: appCollections(db) });
+        app.clock.advance(3_600_000);
+        const recovery = await runLedgerRecovery(app, 0);
+        expect(recovery.rolledForward).toBe(1);
+        expect((await checkInvariants(app.cols)).problems).toEqual([]);
+        expect(await ASSEMBLY.checkInvariants(db, app.config, app.ledger, app.clock.now())).toEqual([]);
+        expect([
+          await app.ledger.balanceOf('cookies', from),
+          await app.ledger.balanceOf('cookies', to),
+        ]).toEqual([650, 250]);
+      } finally {
+        await db.dropDatabase();
+      }
+    },
+  );
+});
