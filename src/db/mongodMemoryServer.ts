@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { DryMongoBinary, MongoMemoryServer } from 'mongodb-memory-server';
+import { DryMongoBinary, MongoMemoryReplSet } from 'mongodb-memory-server';
 import type { Logger } from '../logger.js';
 import type { RunningServer } from './mongoJavaServer.js';
 
@@ -40,8 +40,11 @@ export async function tryStartMongod(
   }
   try {
     if (options.dbPath) mkdirSync(options.dbPath, { recursive: true });
-    const server = await MongoMemoryServer.create({
-      instance: options.dbPath ? { dbPath: options.dbPath, storageEngine: 'wiredTiger' } : {},
+    // A replica set of one: MongoDB reads a whole database at one instant (read concern
+    // snapshot, what a backup needs) only on a replica set, never on a lone mongod.
+    const server = await MongoMemoryReplSet.create({
+      replSet: { count: 1, storageEngine: 'wiredTiger' },
+      instanceOpts: [options.dbPath ? { dbPath: options.dbPath, storageEngine: 'wiredTiger' } : {}],
     });
     return {
       uri: server.getUri(),
