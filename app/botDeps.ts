@@ -74,8 +74,12 @@ function backupTasksOf(app: AppDeps, scheduler: Scheduler): TaskHandler[] {
   return backupTasks({ ...app, scheduler, backup: { ...app.config.backup, dir } });
 }
 
-/** Plans the backup of the slot under way (a process that runs timers, at its start). */
-export async function startBackups(deps: BotDeps, app: AppDeps): Promise<void> {
+/**
+ * What a process that runs timers plans at its start, once they run: the features' recurring
+ * timers, and the backup of the slot under way.
+ */
+export async function startTimers(deps: BotDeps, app: AppDeps, assembly: Assembly): Promise<void> {
+  await assembly.start(deps);
   const dir = app.config.backup.dir;
   if (dir !== null)
     await planBackups({ ...app, scheduler: deps.scheduler, backup: { ...app.config.backup, dir } });

@@ -6,7 +6,7 @@ import { discordPostTransport } from '../src/discord/discordPostTransport.js';
 import { serveHttp } from '../src/http/serve.js';
 import { InteractionRuntime } from '../src/interactions/runtime.js';
 import type { Logger } from '../src/logger.js';
-import { prepareBotDeps, startBackups } from './botDeps.js';
+import { prepareBotDeps, startTimers } from './botDeps.js';
 import { openApp } from './openApp.js';
 
 /**
@@ -26,7 +26,7 @@ export async function runDiscordBot(config: Config, log: Logger, token: string):
     const runtime = new InteractionRuntime(deps, ASSEMBLY);
     const bot = await startDiscordBot(client, runtime, log, { token });
     deps.scheduler.start(config.scheduler.pollMs);
-    await startBackups(deps, app);
+    await startTimers(deps, app, ASSEMBLY);
     const http = await serveHttp(deps, ASSEMBLY, {
       db: app.db,
       gateway: () => (client.isReady() ? 'connected' : 'disconnected'),

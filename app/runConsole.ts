@@ -14,7 +14,7 @@ import { InteractionRuntime } from '../src/interactions/runtime.js';
 import type { BotDeps } from '../src/interactions/types.js';
 import type { Logger } from '../src/logger.js';
 import { cryptoRng, seededRng } from '../src/rng.js';
-import { prepareBotDeps, startBackups } from './botDeps.js';
+import { prepareBotDeps, startTimers } from './botDeps.js';
 import { type App, openApp } from './openApp.js';
 
 export const CONSOLE_ADMIN = 'admin';
@@ -163,7 +163,7 @@ async function runPrompt(
   const url = pageUrl(deps, http);
   if (http && url) write(`The live canvas: ${url} (run /place web for a sign-in link).\n`);
   deps.scheduler.start(config.scheduler.pollMs);
-  await startBackups(deps, app);
+  await startTimers(deps, app, ASSEMBLY);
   const rl = createInterface({ input: process.stdin, output: process.stdout, prompt: '> ' });
   rl.prompt();
   for await (const line of rl) {

@@ -9,6 +9,7 @@ import { helpFeature } from './help/index.js';
 import { huntFeature } from './hunt/index.js';
 import { placeFeature } from './place/index.js';
 import { pokerFeature } from './poker/index.js';
+import { privacyFeature } from './privacy/index.js';
 import { vaultFeature } from './vault/index.js';
 import { webFeature } from './web/index.js';
 
@@ -25,6 +26,7 @@ export const FEATURES: readonly Feature[] = [
   placeFeature,
   huntFeature,
   webFeature,
+  privacyFeature,
   adminFeature,
 ];
 

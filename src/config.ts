@@ -85,6 +85,8 @@ const envSchema = z.object({
     .max(24 * 30)
     .default(24),
   BACKUP_KEEP: z.coerce.number().int().min(1).max(1_000).default(14),
+  /** How many days of the console's log files are kept (a file a day); the bot's stdout is the operator's to keep. */
+  LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(365).default(14),
   /** The console's language comes from the usual locale variable (`de_DE.UTF-8` → German). */
   LANG: z.string().optional(),
 });
@@ -150,6 +152,8 @@ export interface Config {
    * newest kept. `dir` null: none are taken on a timer (`npm run backup` still works).
    */
   backup: { dir: string | null; intervalHours: number; keep: number };
+  /** Days of logs kept (README, "Privacy"). */
+  logRetentionDays: number;
 }
 
 export class ConfigError extends Error {
@@ -217,5 +221,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     consoleLocale: resolveLocale(e.LANG),
     backup: { dir: e.BACKUP_DIR ?? null, intervalHours: e.BACKUP_INTERVAL_HOURS, keep: e.BACKUP_KEEP },
+    logRetentionDays: e.LOG_RETENTION_DAYS,
   };
 }

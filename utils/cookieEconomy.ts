@@ -31,6 +31,7 @@ export const COOKIE_KINDS = {
   pokerCashOut: 'poker.cashout',
   pokerRake: 'poker.rake',
   bakeryShare: 'cookies.bakery_share',
+  forfeit: 'privacy.forfeit',
 } as const;
 
 export type CookieKind = (typeof COOKIE_KINDS)[keyof typeof COOKIE_KINDS];
@@ -86,6 +87,17 @@ export class CookieEconomy {
   /** Out of the house vault, which keeps its minimum reserve (HOUSE_VAULT_INSUFFICIENT otherwise). */
   fromHouse(to: string, move: Move): Promise<LedgerOutcome> {
     return this.ledger.payFromHouse({ ...move, to });
+  }
+
+  /**
+   * A member forgotten on request (utils/privacy/): their Cookies go to the vault, audited as
+   * `privacy.forfeit`, and their account is closed for good, so nothing lands on it while their
+   * records are pseudonymised. `opId` names the request; each round adds its number.
+   */
+  forfeitToHouse(member: string, opId: string, source: string): Promise<{ moved: number }> {
+    return this.ledger.drainAndClose('cookies', member, (amount, round) =>
+      this.toHouse(member, { opId: `${opId}:${round}`, amount, kind: COOKIE_KINDS.forfeit, source }),
+    );
   }
 
   /** The account that holds the Cookies of one round or heist while it is in play. */

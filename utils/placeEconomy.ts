@@ -8,6 +8,7 @@ export const PLACE_KINDS = {
   progress: 'place.progress',
   draw: 'place.draw',
   time: 'place.time',
+  forfeit: 'place.forfeit',
 } as const;
 
 /**
@@ -77,6 +78,30 @@ export class PlaceEconomy {
     move: { opId: string; amount: number; source: string; reason: string },
   ): Promise<LedgerOutcome> {
     return this.ledger.credit({ ...move, currency: 'place', account: identity, kind: PLACE_KINDS.refund });
+  }
+
+  /**
+   * A member forgotten on request: their points are burned, audited as `place.forfeit` (points
+   * are not anyone's to keep), and their wallet is closed for good; its counts of what was
+   * earned, spent and painted stay with its pseudonym.
+   */
+  forfeit(identity: string, opId: string, source: string): Promise<{ moved: number }> {
+    return this.ledger.drainAndClose('place', identity, (amount, round) =>
+      this.ledger.debit({
+        opId: `${opId}:${round}`,
+        currency: 'place',
+        account: identity,
+        amount,
+        kind: PLACE_KINDS.forfeit,
+        source,
+        reason: '',
+      }),
+    );
+  }
+
+  /** The points that expired when the wallet's member was forgotten (none for everyone else). */
+  async forfeited(identity: string): Promise<number> {
+    return (await this.ledger.queries.totalsByKind('place', identity)).get(PLACE_KINDS.forfeit)?.out ?? 0;
   }
 
   /** Points created by a moderator (or, later, the hunt). */

@@ -20,7 +20,7 @@ export function placePostTasks(deps: BotDeps): TaskHandler[] {
       if (report) {
         const i18n = deps.i18n.for('en');
         const top = report.top
-          .map((t) => i18n.t('place:post.painter', { who: t.owner, count: t.count }))
+          .map((t) => i18n.t('place:post.painter', { who: i18n.member(t.owner), count: t.count }))
           .join(', ');
         const board = await place.board();
         const shown = overviewView(board, BLANK, PICTURE_SIDE);

@@ -31,6 +31,8 @@ export interface Assembly {
   settingsFor(config: Config): SettingsCatalog;
   createServices(infra: FeatureInfra): FeatureServices;
   tasks(deps: BotDeps): TaskHandler[];
+  /** Every feature's `start`: a process that runs timers calls it once they run. */
+  start(deps: BotDeps): Promise<void>;
   httpRoutes(deps: BotDeps): HttpRoutes[];
 }
 
@@ -110,6 +112,9 @@ export function assembleFeatures(features: readonly Feature[]): Assembly {
     },
     createServices(infra) {
       return Object.assign({}, ...features.map((f) => f.createServices?.(infra) ?? {})) as FeatureServices;
+    },
+    async start(deps) {
+      for (const feature of features) await feature.start?.(deps);
     },
     tasks(deps) {
       const kinds = new Set<string>();

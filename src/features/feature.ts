@@ -95,4 +95,9 @@ export interface Feature {
   httpRoutes?(deps: BotDeps): HttpRoutes;
   /** Task handlers; they get the full deps, services included. */
   tasks?(deps: BotDeps): readonly TaskHandler[];
+  /**
+   * Plans its recurring timers when a process that runs timers starts (the privacy feature's
+   * prune): a timer planned by its id is planned once, whichever process starts first.
+   */
+  start?(deps: BotDeps): Promise<void>;
 }

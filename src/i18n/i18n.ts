@@ -1,4 +1,5 @@
 import i18next, { type i18n as I18next } from 'i18next';
+import { isPseudonym } from '../privacy/pseudonym.js';
 
 /** The languages the bot speaks. English is the fallback for every other locale. */
 export const LOCALES = ['en', 'de'] as const;
@@ -33,6 +34,8 @@ export interface Translator {
   cookies(amount: number): string;
   /** Place points from milli-points: `12.5 points` / `12,5 Punkte`. */
   points(milli: number): string;
+  /** A member in a text: their mention, or "a former member" for one forgotten on request. */
+  member(id: string): string;
 }
 
 /**
@@ -77,6 +80,7 @@ export class I18n {
         t('core:amount.cookies', { count: amount, amount: numbers.format(amount) }) as string,
       points: (milli) =>
         t('core:amount.points', { count: milli / 1000, amount: numbers.format(milli / 1000) }) as string,
+      member: (id) => (isPseudonym(id) ? (t('core:formerMember') as string) : `<@${id}>`),
     };
     this.#translators.set(locale, translator);
     return translator;

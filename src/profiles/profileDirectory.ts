@@ -43,6 +43,12 @@ export class ProfileDirectory {
     return docs.map((d) => d._id);
   }
 
+  /** Forgets a member's row and this process's memory of them (a member forgotten on request). */
+  async forget(id: string): Promise<void> {
+    this.#recent.delete(id);
+    await this.deps.cols.profiles.deleteOne({ _id: id });
+  }
+
   async remove(ids: string[]): Promise<number> {
     if (ids.length === 0) return 0;
     for (const id of ids) this.#recent.delete(id);

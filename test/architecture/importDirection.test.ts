@@ -44,6 +44,8 @@ const BUILDS_ON: Readonly<Record<string, readonly string[]>> = {
   games: ['vault'],
   // `/admin place grant` goes through the hunt's admin grant (a worker's points to its owner).
   place: ['hunt'],
+  // `/privacy info` tells how long a web session lives.
+  privacy: ['web'],
 };
 
 function sourceFiles(dir: string): string[] {

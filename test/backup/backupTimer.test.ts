@@ -2,7 +2,8 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startBackups } from '../../app/botDeps.js';
+import { startTimers } from '../../app/botDeps.js';
+import { ASSEMBLY } from '../../commands/index.js';
 import { makeAppDeps, makeBotDeps } from '../support/botHarness.js';
 import { useTestDatabase } from '../support/database.js';
 
@@ -21,7 +22,7 @@ describe("the bot's own backups", () => {
     const first = makeBotDeps(t, { env });
     first.clock.advanceTo(new Date('2026-12-04T07:30:00Z'));
     const app = { ...makeAppDeps(t, env), clock: first.clock };
-    await startBackups(first.deps, app);
+    await startTimers(first.deps, app, ASSEMBLY);
     await first.deps.scheduler.runDue();
     expect(archives()).toEqual([
       't_backup_timer-2026-12-04T06-00-00Z.ndjson.gz'.replace('t_backup_timer', t.name),
@@ -30,7 +31,7 @@ describe("the bot's own backups", () => {
     // A second process starting in the same slot plans the same task: nothing more is written.
     const second = makeBotDeps(t, { env });
     second.clock.advanceTo(first.clock.now());
-    await startBackups(second.deps, app);
+    await startTimers(second.deps, app, ASSEMBLY);
     await second.deps.scheduler.runDue();
     expect(archives().length).toBe(1);
 

@@ -7,6 +7,7 @@ import { defineNamedSettings, defineSettings, flagSetting } from '../../src/runt
 import { COOKIES_ERROR_MESSAGES } from '../../utils/cookies/errors.js';
 import { GAMES_ERROR_MESSAGES } from '../../utils/games/errors.js';
 import { LEDGER_ERROR_MESSAGES } from '../../utils/ledger/errors.js';
+import { PRIVACY_ERROR_MESSAGES } from '../../utils/privacy/errors.js';
 import { VAULT_ERROR_MESSAGES } from '../../utils/vault/errors.js';
 
 /**
@@ -19,6 +20,7 @@ const EVERY_MESSAGE: { readonly [K in ErrorCode]: ErrorMessage } = {
   ...COOKIES_ERROR_MESSAGES,
   ...GAMES_ERROR_MESSAGES,
   ...VAULT_ERROR_MESSAGES,
+  ...PRIVACY_ERROR_MESSAGES,
 };
 
 const command = (name: string) =>
@@ -46,6 +48,7 @@ describe('the feature registry', () => {
       'poker',
       'place',
       'hunt',
+      'privacy',
       'admin',
     ]);
     expect(Object.keys(ASSEMBLY.settings)).toContain('cookies.give_max');
@@ -59,6 +62,7 @@ describe('the feature registry', () => {
       'place',
       'hunt',
       'web',
+      'privacy',
       'admin',
     ]);
   });

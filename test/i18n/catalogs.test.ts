@@ -38,6 +38,7 @@ describe('message catalogs', () => {
       'ledger',
       'place',
       'poker',
+      'privacy',
       'vault',
     ]);
   });

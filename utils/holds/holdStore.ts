@@ -119,6 +119,16 @@ export class HoldStore {
       yield* this.#holds.find({ 'owner.kind': kind, 'owner.id': { $in: part } });
   }
 
+  /** The holds not yet ended that take from, pay to or were caused by `account` (a member's money in play). */
+  openInvolving(account: string): Promise<HoldDoc[]> {
+    return this.#holds
+      .find({
+        state: { $in: [...OPEN_HOLD_STATES] },
+        $or: [{ from: account }, { 'postings.to': account }, { source: account }, { 'owner.id': account }],
+      })
+      .toArray();
+  }
+
   /** Every hold not yet ended (the checker). */
   open(): Promise<HoldDoc[]> {
     return this.#holds.find({ state: { $in: [...OPEN_HOLD_STATES] } }).toArray();

@@ -102,6 +102,11 @@ export class Holds {
     return this.deps.store.ofOwner(owner, states);
   }
 
+  /** A member's money in play: the holds not yet ended that take from them, pay them or are theirs. */
+  openInvolving(account: string): Promise<HoldDoc[]> {
+    return this.deps.store.openInvolving(account);
+  }
+
   /**
    * Takes `amount` from `from` into the hold. Returns the hold `held` (or as it already was,
    * for a retry); a refusal of the ledger (not enough Cookies, the vault's reserve) ends the

@@ -67,6 +67,16 @@ export class WorkerService {
     return this.deps.store.list(ownerId);
   }
 
+  /** Removes the nonces past the window a replay is refused in (the privacy feature's timer). */
+  pruneNonces(): Promise<number> {
+    return this.deps.store.pruneNonces(this.deps.wallClock.now(), 2 * SKEW_MS);
+  }
+
+  /** Every worker a member ever linked, unlinked ones too (their tips and rewards name them). */
+  everOf(ownerId: string): Promise<DelegationDoc[]> {
+    return this.deps.store.everOf(ownerId);
+  }
+
   unlink(ownerId: string, workerId: string): Promise<boolean> {
     return this.deps.store.unlink(ownerId, workerId, this.deps.clock.now());
   }

@@ -57,6 +57,10 @@ export class WorkerStore {
     return this.#delegations.findOne({ _id: workerId });
   }
 
+  everOf(ownerId: string): Promise<DelegationDoc[]> {
+    return this.#delegations.find({ ownerId }).sort({ createdAt: 1 }).toArray();
+  }
+
   list(ownerId: string): Promise<DelegationDoc[]> {
     return this.#delegations.find({ ownerId, unlinkedAt: null }).sort({ createdAt: 1 }).toArray();
   }
@@ -67,6 +71,11 @@ export class WorkerStore {
       { $set: { unlinkedAt: now }, $unset: { secret: '' } },
     );
     return result.modifiedCount === 1;
+  }
+
+  /** Removes nonces older than `keepMs` (they only guard against a replay within it). */
+  async pruneNonces(now: Date, keepMs: number): Promise<number> {
+    return (await this.#nonces.deleteMany({ at: { $lt: new Date(now.getTime() - keepMs) } })).deletedCount;
   }
 
   /** Remembers a nonce; false when the worker used it before (a replay). Old ones are pruned. */

@@ -58,6 +58,9 @@ const PER_ACCOUNT_IN_FLIGHT = 32;
  * A request whose reply is lost is never guessed at: the leg is settled by a fence
  * (legs.ts). A crash anywhere leaves markers that `recoverLedger` finishes. See ECONOMY.md.
  */
+/** How often `drainAndClose` empties an account that keeps receiving before it gives up. */
+const DRAIN_ROUNDS = 10;
+
 export class Ledger {
   /** What screens and reports read (queries.ts): tops, ranks, history, totals by kind. */
   readonly queries: LedgerQueries;
@@ -165,6 +168,35 @@ export class Ledger {
    */
   closeAccount(currency: OperationSpec['currency'], account: string): Promise<Closing> {
     return this.#patience.retry(() => closeAccount(this.#books[currency], account));
+  }
+
+  /**
+   * Empties an account and closes it for good (a member forgotten on request): `empty` moves
+   * the balance found away with an operation id of its own per round, and the account is
+   * closed once it is found empty with nothing in flight. A credit that lands between the two
+   * is found by the next round, so nothing can arrive once it is closed. Returns what was
+   * moved. Markers of finished operations (their removal is batched) are waited for; an
+   * account that still holds one after every round fails it, to be tried again.
+   */
+  async drainAndClose(
+    currency: OperationSpec['currency'],
+    account: string,
+    empty: (balance: number, round: number) => Promise<unknown>,
+  ): Promise<{ moved: number }> {
+    let moved = 0;
+    for (let round = 0; round < DRAIN_ROUNDS; round++) {
+      const found = await this.closeAccount(currency, account);
+      if (found.closed) return { moved };
+      if (found.balance > 0) {
+        await empty(found.balance, round);
+        moved += found.balance;
+      }
+      // This process's finished operations leave their markers for the sweeper: dropped now.
+      await this.flush();
+    }
+    throw new Error(
+      `${currency}/${account} kept receiving or an operation stayed in flight (${DRAIN_ROUNDS} rounds)`,
+    );
   }
 
   /** Waits until every finished operation's markers are removed (shutdown, tests). */

@@ -130,6 +130,11 @@ export class PokerService {
     return this.deps.tables.get(tableId);
   }
 
+  /** The open tables a member hosts or sits at (their chips are in play there). */
+  openTablesOf(userId: string): Promise<TableDoc[]> {
+    return this.deps.tables.openWith(userId);
+  }
+
   /** The table a member joins by command in this channel: the newest one still open. */
   async tableIn(channelId: string | null): Promise<TableDoc> {
     const table = channelId ? await this.deps.tables.openIn(channelId) : null;

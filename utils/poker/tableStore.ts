@@ -115,6 +115,16 @@ export class TableStore {
     );
   }
 
+  /** The tables not closed that a member hosts, sits at or has a move in flight at. */
+  openWith(userId: string): Promise<TableDoc[]> {
+    return this.#tables
+      .find({
+        status: { $ne: 'closed' },
+        $or: [{ hostId: userId }, { 'game.seats.userId': userId }, { 'pending.userId': userId }],
+      })
+      .toArray();
+  }
+
   /**
    * Every table; from a checkpoint `since` (the checker), those not closed, those closed since,
    * and those still holding Cookie operations in flight, whenever they closed. Read one after

@@ -122,6 +122,11 @@ export class WebService {
    * Ends every session of a member and every sign-in link not used yet, including one being
    * used at this moment; returns how many sessions ended.
    */
+  /** Removes expired links, sessions and rate-limit windows (the privacy feature's timer). */
+  pruneExpired(): Promise<{ links: number; sessions: number; rates: number }> {
+    return this.deps.store.pruneExpired(this.deps.wallClock.now());
+  }
+
   signOutEverywhere(userId: string): Promise<number> {
     return this.deps.store.signOutEverywhere(userId, this.deps.wallClock.now());
   }

@@ -130,6 +130,21 @@ export class WebStore {
   }
 
   /** Counts one hit in a fixed window (one counter per key and window, shared by every process). */
+  /**
+   * Removes what has expired: sign-in links, sessions and rate-limit windows (which hold
+   * network addresses). MongoDB's TTL indexes remove them within a minute; the embedded server
+   * never does, so the privacy feature's timer calls this (README, "Privacy").
+   */
+  async pruneExpired(now: Date): Promise<{ links: number; sessions: number; rates: number }> {
+    const expired = { expiresAt: { $lt: now } };
+    const [links, sessions, rates] = await Promise.all([
+      this.#links.deleteMany(expired),
+      this.#sessions.deleteMany(expired),
+      this.#rates.deleteMany(expired),
+    ]);
+    return { links: links.deletedCount, sessions: sessions.deletedCount, rates: rates.deletedCount };
+  }
+
   async hit(key: string, windowStart: number, windowMs: number): Promise<number> {
     for (;;) {
       try {

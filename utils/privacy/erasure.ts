@@ -1,0 +1,207 @@
+import type { Document } from 'mongodb';
+import { z } from 'zod';
+import type { Clock } from '../../src/clock.js';
+import type { FeatureServices } from '../../src/features/services.js';
+import type { I18n, Locale } from '../../src/i18n/i18n.js';
+import type { Logger } from '../../src/logger.js';
+import { newPseudonym } from '../../src/privacy/pseudonym.js';
+import type { ProfileDirectory } from '../../src/profiles/profileDirectory.js';
+import type { Rng } from '../../src/rng.js';
+import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
+import type { CookieEconomy } from '../cookieEconomy.js';
+import { HOLDS } from '../holds/holdStore.js';
+import type { Holds } from '../holds/holds.js';
+import { LEDGER_COLLECTION_NAMES } from '../ledger/documents.js';
+import type { Ledger } from '../ledger/ledger.js';
+import type { PlaceEconomy } from '../placeEconomy.js';
+import type { ErasureDoc, ErasureStore } from './erasureStore.js';
+import { type InPlay, privacyInPlay } from './errors.js';
+import type { PersonalDataStore } from './personalDataStore.js';
+
+export interface ErasureDeps {
+  erasures: ErasureStore;
+  data: PersonalDataStore;
+  cookies: CookieEconomy;
+  place: PlaceEconomy;
+  holds: Holds;
+  ledger: Ledger;
+  profiles: ProfileDirectory;
+  scheduler: Scheduler;
+  clock: Clock;
+  rng: Rng;
+  log: Logger;
+  i18n: I18n;
+}
+
+/** The other features an erasure asks (passed by the caller: services exist once every feature's do). */
+export type ErasureServices = Pick<FeatureServices, 'poker' | 'workers' | 'admin'>;
+
+export const ERASE_TASK = 'privacy.erase';
+const LEASE_MS = 5 * 60_000;
+
+/** What only concerns the member and nothing else: deleted, not kept under the pseudonym. */
+const DELETED = new Set([
+  'profiles',
+  'web_sessions',
+  'web_links',
+  'web_sign_outs',
+  'web_rate_limits',
+  'identity_delegations',
+  'hunt_worker_nonces',
+  'cooldown_cookies',
+  'cookies_give_prompts',
+]);
+
+/**
+ * Rewritten last, in this order: the events before the balances they explain, and a member's
+ * account (closed, empty) moved to its pseudonym at the very end, so that nothing can land on
+ * it while its history is rewritten.
+ */
+const LAST = [
+  HOLDS,
+  LEDGER_COLLECTION_NAMES.ledgerStuckOps,
+  LEDGER_COLLECTION_NAMES.ledgerEvents,
+  LEDGER_COLLECTION_NAMES.cookies,
+  LEDGER_COLLECTION_NAMES.placeWallets,
+];
+
+function policy(collection: string): (doc: Document) => 'rewrite' | 'delete' {
+  if (DELETED.has(collection)) return () => 'delete';
+  // A timer that ran is history; one still due is rewritten and runs as planned.
+  if (collection === 'due_tasks') return (doc) => (doc.status === 'due' ? 'rewrite' : 'delete');
+  return () => 'rewrite';
+}
+
+/**
+ * A member forgotten on request (README, "Privacy"): what is only theirs is deleted (profile,
+ * web sessions and links, workers and their secrets, cooldowns); everything the books or the
+ * canvas need stays, under a pseudonym (`former-…`) in place of their id and their workers'
+ * ids, wherever a feature wrote them. Their Cookies go to the vault and their points are
+ * burned, both audited, and their accounts are closed before anything is renamed. A durable
+ * task runs it under a lease, so it finishes after a crash and never runs twice at once.
+ */
+export class Erasures {
+  readonly #owner: string;
+
+  constructor(private readonly deps: ErasureDeps) {
+    this.#owner = `${process.pid}:${deps.rng.uuid().slice(0, 8)}`;
+  }
+
+  /** What the member still has in play (a round, a heist, a seat, a reward on its way). */
+  async inPlay(services: ErasureServices, member: string): Promise<InPlay> {
+    const found: InPlay = {};
+    // A round holds the stake and the vault's share in two holds: counted once, by its owner.
+    const owners = new Map<string, Set<string>>();
+    for (const hold of await this.deps.holds.openInvolving(member)) {
+      const ids = owners.get(hold.owner.kind) ?? new Set<string>();
+      owners.set(hold.owner.kind, ids.add(hold.owner.id));
+    }
+    for (const [kind, ids] of owners) found[kind] = ids.size;
+    const tables = await services.poker.openTablesOf(member);
+    if (tables.length > 0) found.poker = (found.poker ?? 0) + tables.length;
+    return found;
+  }
+
+  /**
+   * Records the request and plans its task. Refused with PRIVACY_IN_PLAY while the member has
+   * anything in play; a second request while one runs returns the running one.
+   */
+  async request(
+    services: ErasureServices,
+    member: string,
+    requestedBy: string,
+    locale: Locale,
+  ): Promise<ErasureDoc> {
+    const inPlay = await this.inPlay(services, member);
+    if (Object.keys(inPlay).length > 0) throw privacyInPlay(inPlay);
+    const workers = (await services.workers.everOf(member)).map((w) => w._id);
+    const erasure = await this.deps.erasures.create({
+      _id: `erasure-${this.deps.rng.uuid()}`,
+      subject: { id: member, workers },
+      pseudonym: newPseudonym((bytes) => this.deps.rng.secret(bytes)),
+      requestedBy,
+      locale,
+      state: 'running',
+      createdAt: this.deps.clock.now(),
+    });
+    await this.deps.scheduler.schedule({
+      id: `${ERASE_TASK}:${erasure._id}`,
+      kind: ERASE_TASK,
+      dueAt: this.deps.clock.now(),
+      payload: { id: erasure._id },
+    });
+    return erasure;
+  }
+
+  /**
+   * Runs the erasure to its end (again after a crash: each step is safe to repeat). Null when
+   * another process holds it.
+   */
+  async run(services: ErasureServices, id: string): Promise<ErasureDoc | null> {
+    const claim = () => this.deps.erasures.claim(id, this.#owner, this.deps.clock.now(), LEASE_MS);
+    const erasure = await claim();
+    if (!erasure?.subject) return erasure?.state === 'done' ? erasure : null;
+    const { subject, pseudonym } = erasure;
+    const to = new Map([
+      [subject.id, pseudonym],
+      ...subject.workers.map((w, i): [string, string] => [w, `${pseudonym}-w${i + 1}`]),
+    ]);
+    const source = erasure.requestedBy === 'self' ? pseudonym : erasure.requestedBy;
+    const opId = `privacy.forfeit:${erasure._id}`;
+    const cookies = await this.deps.cookies.forfeitToHouse(subject.id, `${opId}:cookies`, source);
+    const points = await this.deps.place.forfeit(subject.id, `${opId}:place`, source);
+    // Markers of the forfeits name the member until they are dropped: dropped first.
+    await this.deps.ledger.flush();
+    await this.deps.profiles.forget(subject.id);
+    const documents = { rewritten: 0, deleted: 0 };
+    for (const collection of await this.deps.data.collectionsToRewrite(LAST)) {
+      const counts = await this.deps.data.rewrite(collection, to, policy(collection));
+      documents.rewritten += counts.rewritten;
+      documents.deleted += counts.deleted;
+      if (!(await claim())) throw new Error(`erasure ${id} lost its lease to another process`);
+    }
+    const done = {
+      forfeited: { cookies: cookies.moved, points: points.moved },
+      documents,
+      doneAt: this.deps.clock.now(),
+    };
+    await this.deps.erasures.finish(id, this.#owner, done);
+    await this.#audit(services, erasure, done.forfeited);
+    this.deps.log.info(
+      { event: 'privacy.erased', erasure: id, pseudonym, ...documents },
+      'a member was forgotten',
+    );
+    return { ...erasure, ...done, state: 'done', subject: undefined };
+  }
+
+  async #audit(
+    services: ErasureServices,
+    erasure: ErasureDoc,
+    forfeited: { cookies: number; points: number },
+  ): Promise<void> {
+    const i18n = this.deps.i18n.for(erasure.locale ?? 'en');
+    const by =
+      erasure.requestedBy === 'self'
+        ? i18n.t('privacy:audit.bySelf')
+        : i18n.t('privacy:audit.byModerator', { moderator: erasure.requestedBy });
+    await services.admin.record({
+      id: `privacy.erased:${erasure._id}`,
+      actorId: erasure.requestedBy === 'self' ? erasure.pseudonym : erasure.requestedBy,
+      text: i18n.t('privacy:audit.erased', {
+        pseudonym: erasure.pseudonym,
+        by,
+        cookies: i18n.cookies(forfeited.cookies),
+        points: i18n.points(forfeited.points),
+      }),
+    });
+  }
+
+  tasks(services: ErasureServices): TaskHandler[] {
+    return [
+      defineTask(ERASE_TASK, z.object({ id: z.string() }), async ({ id }) => {
+        // Held by another process (a press racing the timer): this run fails and is tried again.
+        if (!(await this.run(services, id))) throw new Error(`erasure ${id} is run by another process`);
+      }),
+    ];
+  }
+}

@@ -1,0 +1,95 @@
+import type { Collection, Db } from 'mongodb';
+import { JOURNALED } from '../../src/db/collections.js';
+import { isDuplicateKey } from '../../src/db/duplicateKey.js';
+import type { Locale } from '../../src/i18n/i18n.js';
+
+/** One request to forget a member, while it runs and after, as the audit's record. */
+export interface ErasureDoc {
+  _id: string;
+  /** The member's Discord id and their workers', while the erasure runs; removed when done. */
+  subject?: { id: string; workers: string[] };
+  pseudonym: string;
+  /** Who asked: `self` (the member, by /privacy forget) or the moderator's id. */
+  requestedBy: string;
+  /** The server's language of the request: the audit's post is written in it. */
+  locale?: Locale;
+  state: 'running' | 'done';
+  createdAt: Date;
+  doneAt?: Date;
+  /** What went: Cookies to the vault, points burned, documents rewritten and deleted. */
+  forfeited?: { cookies: number; points: number };
+  documents?: { rewritten: number; deleted: number };
+  /** One process runs an erasure at a time (two would undo each other's renames). */
+  leaseOwner?: string;
+  leaseUntil?: Date;
+}
+
+export const ERASURES = 'privacy_erasures';
+
+/** The only code that touches `privacy_erasures`. */
+export class ErasureStore {
+  readonly #erasures: Collection<ErasureDoc>;
+
+  constructor(db: Db) {
+    this.#erasures = db.collection<ErasureDoc>(ERASURES, { writeConcern: JOURNALED });
+  }
+
+  static async ensureIndexes(db: Db): Promise<void> {
+    // One running erasure per member: a done one keeps no subject, so it leaves the index.
+    await db
+      .collection(ERASURES)
+      .createIndex({ 'subject.id': 1 }, { name: 'running_by_subject', unique: true, sparse: true });
+  }
+
+  /** The erasure of `subject` that is running, if one is. */
+  running(subject: string): Promise<ErasureDoc | null> {
+    return this.#erasures.findOne({ 'subject.id': subject, state: 'running' });
+  }
+
+  /** Records a new erasure, or returns the one already running for the same member. */
+  async create(erasure: ErasureDoc & { subject: { id: string } }): Promise<ErasureDoc> {
+    for (;;) {
+      try {
+        await this.#erasures.insertOne(erasure);
+        return erasure;
+      } catch (error) {
+        if (!isDuplicateKey(error)) throw error;
+      }
+      const running = await this.running(erasure.subject.id);
+      if (running) return running;
+    }
+  }
+
+  get(id: string): Promise<ErasureDoc | null> {
+    return this.#erasures.findOne({ _id: id });
+  }
+
+  /** Takes (or renews) the erasure's lease for `owner`; null when another process holds it. */
+  claim(id: string, owner: string, now: Date, leaseMs: number): Promise<ErasureDoc | null> {
+    return this.#erasures.findOneAndUpdate(
+      {
+        _id: id,
+        state: 'running',
+        $or: [{ leaseOwner: owner }, { leaseUntil: { $lt: now } }, { leaseUntil: { $exists: false } }],
+      },
+      { $set: { leaseOwner: owner, leaseUntil: new Date(now.getTime() + leaseMs) } },
+      { returnDocument: 'after' },
+    );
+  }
+
+  async finish(
+    id: string,
+    owner: string,
+    result: Pick<ErasureDoc, 'forfeited' | 'documents' | 'doneAt'>,
+  ): Promise<void> {
+    await this.#erasures.updateOne(
+      { _id: id, leaseOwner: owner },
+      { $set: { ...result, state: 'done' }, $unset: { subject: '', leaseOwner: '', leaseUntil: '' } },
+    );
+  }
+
+  /** The erasures done, newest first (the audit's list: pseudonyms and dates, no ids). */
+  done(limit: number): Promise<ErasureDoc[]> {
+    return this.#erasures.find({ state: 'done' }).sort({ doneAt: -1 }).limit(limit).toArray();
+  }
+}
