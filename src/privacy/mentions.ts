@@ -9,12 +9,10 @@ import { isDuplicateKey } from '../db/duplicateKey.js';
  * feature's new collection or new id format is forgotten: a string mentions an id when the id
  * appears in it between characters that are not letters or digits.
  */
-export type Mentions = (value: string) => boolean;
-
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const literally = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 function pattern(ids: readonly string[]): RegExp {
-  const alternatives = [...ids].sort((a, b) => b.length - a.length).map(escape);
+  const alternatives = [...ids].sort((a, b) => b.length - a.length).map(literally);
   return new RegExp(`(?<![0-9A-Za-z])(?:${alternatives.join('|')})(?![0-9A-Za-z])`, 'g');
 }
 
