@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import pino from 'pino';
+import pinoRoll from 'pino-roll';
 import { ASSEMBLY } from '../commands/index.js';
 import { ManualClock, RunningClock } from '../src/clock.js';
 import type { Config } from '../src/config.js';
@@ -12,7 +12,7 @@ import { describeServer } from '../src/db/connect.js';
 import { pageUrl, serveHttp } from '../src/http/serve.js';
 import { InteractionRuntime } from '../src/interactions/runtime.js';
 import type { BotDeps } from '../src/interactions/types.js';
-import type { Logger } from '../src/logger.js';
+import { createLogger, type Logger } from '../src/logger.js';
 import { cryptoRng, seededRng } from '../src/rng.js';
 import { prepareBotDeps, startTimers } from './botDeps.js';
 import { type App, openApp } from './openApp.js';
@@ -35,12 +35,12 @@ function parseArgs(argv: string[]): ConsoleArgs {
 
 /**
  * The bot without Discord: the same command modules and runtime, driven by lines typed
- * at a prompt or read from a script. Logs go to DATA_DIR/console.log, not the screen.
+ * at a prompt or read from a script. Logs go to a file a day under DATA_DIR, not the screen.
  */
 export async function runLocalConsole(config: Config, argv: string[]): Promise<number> {
   const args = parseArgs(argv);
   const write = (text: string) => process.stdout.write(text);
-  const { log, logFile } = openConsoleLog(config);
+  const { log, logFile } = await openConsoleLog(config);
 
   const identities = new ConsoleIdentities();
   const admin = identities.get(CONSOLE_ADMIN);
@@ -91,14 +91,25 @@ export async function runLocalConsole(config: Config, argv: string[]): Promise<n
   }
 }
 
-function openConsoleLog(config: Config): { log: Logger; logFile: string } {
+/**
+ * The console's log: a file a day under DATA_DIR (`console.<date>.<n>.log`), the newest
+ * LOG_RETENTION_DAYS kept (pino-roll), written synchronously so a script's last lines are in
+ * it when it ends; secrets redacted as everywhere (src/logger.ts).
+ */
+async function openConsoleLog(config: Config): Promise<{ log: Logger; logFile: string }> {
   mkdirSync(config.mongo.dataDir, { recursive: true });
-  const logFile = `${config.mongo.dataDir}/console.log`;
-  const log = pino(
-    { level: config.logLevel === 'silent' ? 'silent' : 'info' },
-    pino.destination({ dest: logFile, sync: true }),
-  );
-  return { log, logFile };
+  const stream = await pinoRoll({
+    file: path.join(config.mongo.dataDir, 'console'),
+    extension: '.log',
+    frequency: 'daily',
+    dateFormat: 'yyyy-MM-dd',
+    limit: { count: config.logRetentionDays },
+    sync: true,
+  });
+  const log = createLogger(config.logLevel === 'silent' ? 'silent' : 'info', stream, {
+    secrets: [config.discord.token, config.http.discordClientSecret],
+  });
+  return { log, logFile: stream.file };
 }
 
 /** A persistent console keeps its own backups (DATA_DIR/backups) unless BACKUP_DIR says where. */

@@ -18,7 +18,9 @@ export async function runCli(
     }
     throw error;
   }
-  const log = createLogger(config.logLevel);
+  const log = createLogger(config.logLevel, undefined, {
+    secrets: [config.discord.token, config.http.discordClientSecret],
+  });
   let code: number;
   try {
     code = (await main(config, log)) ?? 0;

@@ -156,7 +156,9 @@ export function installContract(
       return reply.code(statusOf(refusal.code)).send(errorBody(refusal.code, refusal.message));
     }
     metrics.errors.inc({ code: 'UNEXPECTED' });
-    options.log?.error({ event: 'http.failed', url: request.url, err: error }, 'HTTP request failed');
+    // The path only: a query may carry a sign-in token or an OAuth code (README, "Privacy").
+    const path = request.url.split('?')[0];
+    options.log?.error({ event: 'http.failed', url: path, err: error }, 'HTTP request failed');
     return reply.code(500).send(errorBody('UNEXPECTED', 'Something went wrong on our side; try again.'));
   });
 }
