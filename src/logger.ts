@@ -41,7 +41,11 @@ export interface LoggerOptions {
  * Discord token are cut out of every string, error messages and stacks included (a library's
  * error may quote the request it failed).
  */
-export function createLogger(level: string, destination?: DestinationStream, options: LoggerOptions = {}): Logger {
+export function createLogger(
+  level: string,
+  destination?: DestinationStream,
+  options: LoggerOptions = {},
+): Logger {
   const scrub = scrubber(options.secrets ?? []);
   return pino(
     {
