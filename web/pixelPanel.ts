@@ -1,3 +1,4 @@
+import { isPseudonym } from '../src/privacy/pseudonym.js';
 import { api } from './api.js';
 import { dateTime, number, t } from './i18n.js';
 import { colourLabel } from './palette.js';
@@ -41,7 +42,7 @@ function render(info: PixelInfo): void {
     x,
     y,
     colour: colourLabel(info.color_index),
-    who: info.owner_name ?? info.owner ?? t('pixel.nobody'),
+    who: info.owner_name ?? ownerLabel(info.owner),
     revision: number(info.revision),
     at: info.at ? dateTime(info.at) : '',
   });
@@ -91,4 +92,10 @@ export function pixelPainted(p: Painted): void {
     at: p.at,
   };
   render(shown);
+}
+
+/** A painter the bot has no name for: "a former member" for one forgotten on request, else their id. */
+function ownerLabel(owner: string | null): string {
+  if (owner === null) return t('pixel.nobody');
+  return isPseudonym(owner) ? t('pixel.formerMember') : owner;
 }

@@ -109,7 +109,7 @@ export const info: Subcommand = {
         x,
         y,
         color: colorLabel(found.pixel.color, i18n),
-        owner: i18n.member(found.pixel.owner),
+        owner: i18n.member(found.pixel.owner, 'dative'),
         atSeconds: Math.floor(found.pixel.at.getTime() / 1000),
         revision: i18n.number(found.pixel.revision),
         count: found.painted,

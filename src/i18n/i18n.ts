@@ -34,8 +34,11 @@ export interface Translator {
   cookies(amount: number): string;
   /** Place points from milli-points: `12.5 points` / `12,5 Punkte`. */
   points(milli: number): string;
-  /** A member in a text: their mention, or "a former member" for one forgotten on request. */
-  member(id: string): string;
+  /**
+   * A member in a text: their mention, or "a former member" for one forgotten on request, in
+   * the grammatical case the sentence needs (German: "von einem ehemaligen Mitglied gemalt").
+   */
+  member(id: string, grammaticalCase?: 'nominative' | 'dative'): string;
 }
 
 /**
@@ -80,7 +83,8 @@ export class I18n {
         t('core:amount.cookies', { count: amount, amount: numbers.format(amount) }) as string,
       points: (milli) =>
         t('core:amount.points', { count: milli / 1000, amount: numbers.format(milli / 1000) }) as string,
-      member: (id) => (isPseudonym(id) ? (t('core:formerMember') as string) : `<@${id}>`),
+      member: (id, grammaticalCase = 'nominative') =>
+        isPseudonym(id) ? (t(`core:formerMember.${grammaticalCase}`) as string) : `<@${id}>`,
     };
     this.#translators.set(locale, translator);
     return translator;

@@ -132,6 +132,7 @@ describe('forgetting a member', () => {
     expect(pixel?.pixel?.owner).toBe(erasure.pseudonym);
     expect(deps.i18n.for('en').member(erasure.pseudonym)).toBe('a former member');
     expect(deps.i18n.for('de').member(erasure.pseudonym)).toBe('ein ehemaliges Mitglied');
+    expect(deps.i18n.for('de').member(erasure.pseudonym, 'dative')).toBe('einem ehemaligen Mitglied');
     // The audit names the pseudonym, never her id.
     const audit = await t.db
       .collection('due_tasks')
