@@ -84,6 +84,22 @@ describe("a day's share, paid by its timer", () => {
     expect((await checkInvariants(t.cols)).problems).toEqual([]);
   });
 
+  it('GIVEN a collector forgotten on request before the share is paid THEN the others get theirs and the former member\'s stays in the vault', async () => {
+    const { deps, clock } = makeBotDeps(t, { env: ENV });
+    await playDay(deps, clock);
+    await deps.scheduler.runDue();
+    const erasure = await deps.services.privacy.forget(deps.services, MEMBERS[0] as string, 'self', 'en');
+    expect(erasure.state).toBe('done');
+    clock.advance(5 * 60_000);
+    await deps.scheduler.runDue();
+    const decided = await deps.services.bakery.share(DAY);
+    expect(decided.recipients).toContain(erasure.pseudonym);
+    for (const member of MEMBERS.slice(1)) expect(await shareOf(deps, member)).toBe(266);
+    expect(await shareOf(deps, erasure.pseudonym)).toBe(0);
+    expect(await t.db.collection('due_tasks').countDocuments({ status: 'failed' })).toBe(0);
+    expect((await checkInvariants(t.cols)).problems).toEqual([]);
+  });
+
   it('GIVEN two processes sharing the same day at once, and the task run again after THEN each member is paid once', async () => {
     const first = makeBotDeps(t, { env: ENV });
     const second = makeBotDeps(t, { env: ENV });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { type Clock, DAY_MS, startOfUtcDay, utcDay } from '../../src/clock.js';
 import type { Locale } from '../../src/i18n/i18n.js';
 import type { Logger } from '../../src/logger.js';
+import { isPseudonym } from '../../src/privacy/pseudonym.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
 import { COOKIE_KINDS, type CookieEconomy } from '../cookieEconomy.js';
@@ -170,6 +171,8 @@ export class BakeryShare {
     let paid = 0;
     for (const member of decision.recipients) {
       if (decision.share <= 0) break;
+      // A collector forgotten since: their account is closed, their share stays in the vault.
+      if (isPseudonym(member)) continue;
       const ok = await this.deps.economy.tryFromHouse(member, {
         opId: `${BAKERY_SHARE_TASK}:${day}:${member}`,
         amount: decision.share,

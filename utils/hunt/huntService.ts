@@ -63,6 +63,18 @@ interface HuntDeps {
  */
 export class HuntService {
   readonly #activeTime: ActiveTimePay;
+
+  /**
+   * What of a member is still on its way (a member forgotten meanwhile would leave it without
+   * an owner): their and their workers' tips waiting for a draw, rewards decided and unpaid.
+   */
+  async inPlay(owner: string, identities: readonly string[]): Promise<{ tips: number; rewards: number }> {
+    const [tips, rewards] = await Promise.all([
+      this.deps.store.tips.pendingOf([owner, ...identities]),
+      this.deps.store.rewardsOwedTo(owner),
+    ]);
+    return { tips, rewards };
+  }
   readonly #draw: WindowDraw;
 
   constructor(private readonly deps: HuntDeps) {

@@ -306,6 +306,15 @@ export class HuntStore {
     );
   }
 
+  /** How many rewards are decided for `owner` and not paid yet: progress and active time owed. */
+  async rewardsOwedTo(owner: string): Promise<number> {
+    const [progress, time] = await Promise.all([
+      this.#bests.countDocuments({ 'pending.owner': owner }),
+      this.#time.findOne({ _id: owner }, { projection: { owed: 1 } }),
+    ]);
+    return progress + (time?.owed?.length ?? 0);
+  }
+
   async withPending(): Promise<BestDoc[]> {
     return this.#bests.find({ pending: { $exists: true } }).toArray();
   }

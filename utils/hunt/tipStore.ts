@@ -82,6 +82,11 @@ export class TipStore {
   }
 
   /** An identity's drawn tips, newest first. */
+  /** How many of these identities' tips wait for their draw. */
+  pendingOf(identities: readonly string[]): Promise<number> {
+    return this.#tips.countDocuments({ identity: { $in: [...identities] }, status: 'pending' });
+  }
+
   async history(identity: string, limit: number): Promise<TipDoc[]> {
     const [recent, older] = await Promise.all(
       [this.#tips, this.#drawn].map((c) =>

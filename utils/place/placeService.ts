@@ -250,6 +250,11 @@ export class PlaceService {
     return { placements, earned };
   }
 
+  /** How many of a member's placements are paid or under way and not yet on the canvas. */
+  async unfinishedOf(userId: string): Promise<number> {
+    return (await this.deps.store.placements.unfinishedOfMember(userId, new Date(0))).length;
+  }
+
   /** A pixel's current state and how often it was painted (null: never; off the canvas: refused). */
   async pixelInfo(x: number, y: number) {
     refuseOutside(await this.size(), x, y);

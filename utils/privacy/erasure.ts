@@ -34,7 +34,7 @@ export interface ErasureDeps {
 }
 
 /** The other features an erasure asks (passed by the caller: services exist once every feature's do). */
-export type ErasureServices = Pick<FeatureServices, 'poker' | 'workers' | 'admin'>;
+export type ErasureServices = Pick<FeatureServices, 'poker' | 'workers' | 'admin' | 'hunt' | 'place'>;
 
 export const ERASE_TASK = 'privacy.erase';
 const LEASE_MS = 5 * 60_000;
@@ -82,6 +82,8 @@ function policy(collection: string): (doc: Document) => 'rewrite' | 'delete' {
  */
 export class Erasures {
   readonly #owner: string;
+  /** Runs of this process by erasure: a press and the timer share one (the lease is per process). */
+  readonly #running = new Map<string, Promise<ErasureDoc | null>>();
 
   constructor(private readonly deps: ErasureDeps) {
     this.#owner = `${process.pid}:${deps.rng.uuid().slice(0, 8)}`;
@@ -97,8 +99,16 @@ export class Erasures {
       owners.set(hold.owner.kind, ids.add(hold.owner.id));
     }
     for (const [kind, ids] of owners) found[kind] = ids.size;
-    const tables = await services.poker.openTablesOf(member);
-    if (tables.length > 0) found.poker = (found.poker ?? 0) + tables.length;
+    const workers = (await services.workers.everOf(member)).map((w) => w._id);
+    const [tables, hunt, placements] = await Promise.all([
+      services.poker.openTablesOf(member),
+      services.hunt.inPlay(member, workers),
+      services.place.unfinishedOf(member),
+    ]);
+    if (tables.length > 0) found.poker = tables.length;
+    if (hunt.tips > 0) found['hunt.tip'] = hunt.tips;
+    if (hunt.rewards > 0) found['hunt.time'] = (found['hunt.time'] ?? 0) + hunt.rewards;
+    if (placements > 0) found.placement = placements;
     return found;
   }
 
@@ -137,7 +147,15 @@ export class Erasures {
    * Runs the erasure to its end (again after a crash: each step is safe to repeat). Null when
    * another process holds it.
    */
-  async run(services: ErasureServices, id: string): Promise<ErasureDoc | null> {
+  run(services: ErasureServices, id: string): Promise<ErasureDoc | null> {
+    const running = this.#running.get(id);
+    if (running) return running;
+    const run = this.#run(services, id).finally(() => this.#running.delete(id));
+    this.#running.set(id, run);
+    return run;
+  }
+
+  async #run(services: ErasureServices, id: string): Promise<ErasureDoc | null> {
     const claim = () => this.deps.erasures.claim(id, this.#owner, this.deps.clock.now(), LEASE_MS);
     const erasure = await claim();
     if (!erasure?.subject) return erasure?.state === 'done' ? erasure : null;
