@@ -84,7 +84,7 @@ describe("a day's share, paid by its timer", () => {
     expect((await checkInvariants(t.cols)).problems).toEqual([]);
   });
 
-  it('GIVEN a collector forgotten on request before the share is paid THEN the others get theirs and the former member\'s stays in the vault', async () => {
+  it("GIVEN a collector forgotten on request before the share is paid THEN the others get theirs and the former member's stays in the vault", async () => {
     const { deps, clock } = makeBotDeps(t, { env: ENV });
     await playDay(deps, clock);
     await deps.scheduler.runDue();
