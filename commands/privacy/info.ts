@@ -12,6 +12,7 @@ export const privacyInfo: Subcommand = {
   },
   async run({ deps, i18n }) {
     const facts = deps.services.privacy.facts();
+    const days = (count: number) => i18n.t('privacy:info.days', { count });
     const field = (key: string, values: Record<string, unknown> = {}) => ({
       name: i18n.t(`privacy:info.${key}Title`),
       value: i18n.t(`privacy:info.${key}`, values),
@@ -27,10 +28,10 @@ export const privacyInfo: Subcommand = {
             field('what'),
             field('why'),
             field('howLong', {
-              sessionDays: facts.sessionDays,
-              backups: facts.backups,
-              backupDays: facts.backupDays,
-              logDays: facts.logDays,
+              sessions: days(facts.sessionDays),
+              kept: i18n.t('privacy:info.kept', { count: facts.backups }),
+              backupDays: days(facts.backupDays),
+              logs: days(facts.logDays),
             }),
             field('rights'),
           ],

@@ -22,6 +22,7 @@ describe('/privacy in the console', () => {
     const info = c.take();
     expect(info).toContain('Your data and this bot');
     expect(info).toContain('web sessions: 30 days');
+    expect(info).toContain('Backups: the newest 14 are kept, so a copy of old data lives up to 14 days');
     expect(info).toContain('/privacy forget: erase it.');
 
     expect(await c.session.run('as mara /privacy export')).toBe('ok');
@@ -41,7 +42,7 @@ describe('/privacy in the console', () => {
     );
     expect(await c.session.run('as mara !click Erase my data')).toBe('ok');
     expect(c.take()).toMatch(
-      /Done\. The bot no longer knows you: \d+ records now name a former member, \d+ were deleted\./,
+      /Done\. The bot no longer knows you\. Records now naming a former member: \d+ · deleted: \d+\./,
     );
     await c.session.run('as admin /cookies balance user:mara');
     expect(c.take()).toContain('has 0 🍪');
@@ -58,7 +59,7 @@ describe('/privacy in the console', () => {
     await c.session.run('as admin /admin datenschutz vergessen mitglied:jonas');
     const prompt = c.take();
     expect(prompt).toContain('Die Daten von @jonas löschen?');
-    expect(prompt).toContain('Ihre 75 🍪 gehen in den Tresor');
+    expect(prompt).toContain('Der Kontostand von 75 🍪 geht an den Tresor');
     expect(await c.session.run('as admin !click Daten löschen')).toBe('ok');
     const done = c.take();
     const pseudonym = /heißt jetzt (former-[0-9a-f]{10})\./.exec(done)?.[1];
@@ -66,7 +67,7 @@ describe('/privacy in the console', () => {
     await c.session.run('!wait 1m');
     const audit = done + c.take();
     expect(audit).toContain(
-      `[post #audit] 🗑️ Die Daten eines Mitglieds wurden von @admin auf Wunsch des Mitglieds gelöscht; es heißt jetzt ${pseudonym}.`,
+      `[post #audit] 🗑️ Die Daten eines Mitglieds wurden von @admin auf Wunsch des Mitglieds gelöscht; es heißt jetzt ${pseudonym}. Kekse an den Tresor: 75 🍪`,
     );
     expect(audit).not.toContain('jonas');
     // A member's own confirmation is theirs alone, and an old one asks again.
@@ -75,6 +76,6 @@ describe('/privacy in the console', () => {
     await c.session.run('!wait 11m');
     c.take();
     expect(await c.session.run('as lena !click Meine Daten löschen')).toBe('refused');
-    expect(c.take()).toContain('Diese Rückfrage ist älter als 10 Minuten.');
+    expect(c.take()).toContain('Diese Rückfrage ist älter als 10 Minuten und gilt nicht mehr.');
   });
 });
