@@ -92,11 +92,17 @@ export class CookieEconomy {
   /**
    * A member forgotten on request (utils/privacy/): their Cookies go to the vault, audited as
    * `privacy.forfeit`, and their account is closed for good, so nothing lands on it while their
-   * records are pseudonymised. `opId` names the request; each round adds its number.
+   * records are pseudonymised. `opId` names the request; each round adds its number and the
+   * amount it moves, so a run resumed after a crash never reuses an id for another amount.
    */
   forfeitToHouse(member: string, opId: string, source: string): Promise<{ moved: number }> {
     return this.ledger.drainAndClose('cookies', member, (amount, round) =>
-      this.toHouse(member, { opId: `${opId}:${round}`, amount, kind: COOKIE_KINDS.forfeit, source }),
+      this.toHouse(member, {
+        opId: `${opId}:${round}:${amount}`,
+        amount,
+        kind: COOKIE_KINDS.forfeit,
+        source,
+      }),
     );
   }
 

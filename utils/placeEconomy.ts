@@ -88,7 +88,7 @@ export class PlaceEconomy {
   forfeit(identity: string, opId: string, source: string): Promise<{ moved: number }> {
     return this.ledger.drainAndClose('place', identity, (amount, round) =>
       this.ledger.debit({
-        opId: `${opId}:${round}`,
+        opId: `${opId}:${round}:${amount}`,
         currency: 'place',
         account: identity,
         amount,

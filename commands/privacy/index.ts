@@ -6,6 +6,7 @@ import { PlaceEconomy } from '../../utils/placeEconomy.js';
 import { Erasures } from '../../utils/privacy/erasure.js';
 import { ErasureStore } from '../../utils/privacy/erasureStore.js';
 import { PRIVACY_ERROR_MESSAGES } from '../../utils/privacy/errors.js';
+import { Freeze } from '../../utils/privacy/freeze.js';
 import { PRIVACY_MESSAGES } from '../../utils/privacy/messages.js';
 import { PersonalDataStore } from '../../utils/privacy/personalDataStore.js';
 import { PrivacyService } from '../../utils/privacy/privacyService.js';
@@ -45,10 +46,13 @@ export const privacyFeature: Feature = {
     const cookies = new CookieEconomy(infra.ledger);
     const place = new PlaceEconomy(infra.ledger);
     const data = new PersonalDataStore(infra.db);
+    const erasures = new ErasureStore(infra.db);
+    const freeze = new Freeze({ erasures });
     const { backup } = infra.config;
     return {
       privacy: new PrivacyService({
-        erasures: new Erasures({ ...infra, erasures: new ErasureStore(infra.db), data, cookies, place }),
+        erasures: new Erasures({ ...infra, erasures, freeze, data, cookies, place }),
+        freeze,
         retention: new Retention(infra),
         data,
         cookies,
@@ -64,5 +68,6 @@ export const privacyFeature: Feature = {
     };
   },
   tasks: (deps) => deps.services.privacy.tasks(deps.services),
+  refuseActor: (deps, actorId) => deps.services.privacy.refuseErasing(actorId),
   start: (deps) => deps.services.privacy.planPrune(),
 };

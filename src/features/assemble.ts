@@ -31,6 +31,8 @@ export interface Assembly {
   settingsFor(config: Config): SettingsCatalog;
   createServices(infra: FeatureInfra): FeatureServices;
   tasks(deps: BotDeps): TaskHandler[];
+  /** Every feature's `refuseActor`, in the registry's order. */
+  refuseActor(deps: BotDeps, actorId: string): Promise<void>;
   /** Every feature's `start`: a process that runs timers calls it once they run. */
   start(deps: BotDeps): Promise<void>;
   httpRoutes(deps: BotDeps): HttpRoutes[];
@@ -112,6 +114,9 @@ export function assembleFeatures(features: readonly Feature[]): Assembly {
     },
     createServices(infra) {
       return Object.assign({}, ...features.map((f) => f.createServices?.(infra) ?? {})) as FeatureServices;
+    },
+    async refuseActor(deps, actorId) {
+      for (const feature of features) await feature.refuseActor?.(deps, actorId);
     },
     async start(deps) {
       for (const feature of features) await feature.start?.(deps);

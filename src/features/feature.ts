@@ -96,6 +96,11 @@ export interface Feature {
   /** Task handlers; they get the full deps, services included. */
   tasks?(deps: BotDeps): readonly TaskHandler[];
   /**
+   * Refuses a member before any interaction of theirs runs, by throwing an AppError (a member
+   * whose data is being erased: the privacy feature). Asked for every interaction: keep it cheap.
+   */
+  refuseActor?(deps: BotDeps, actorId: string): Promise<void>;
+  /**
    * Plans its recurring timers when a process that runs timers starts (the privacy feature's
    * prune): a timer planned by its id is planned once, whichever process starts first.
    */

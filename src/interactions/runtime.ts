@@ -29,6 +29,8 @@ const MAX_CHOICES = 25;
 export interface RuntimeCatalog {
   commands: readonly CommandModule[];
   errorMessages: Readonly<Partial<Record<ErrorCode, ErrorMessage>>>;
+  /** Refuses a member before anything of theirs runs (throws an AppError); the features' `refuseActor`. */
+  refuseActor?(deps: BotDeps, actorId: string): Promise<void>;
 }
 
 /** Discord drops an interaction not answered within 3 s; defer well before that. */
@@ -127,6 +129,8 @@ export class InteractionRuntime {
       const route = this.#route(invocation);
       const actor = this.#actor(invocation);
       this.#checkAccess(invocation, actor, route);
+      // Before anything is written for the member, their profile included.
+      await this.catalog.refuseActor?.(this.deps, actor.id);
       // Awaited so shutdown drains it too; a failure here never fails the command.
       await this.deps.profiles.touch(invocation.user).catch((error: unknown) => {
         log.warn({ event: 'profiles.touch_failed', err: error }, 'could not record the member profile');

@@ -88,7 +88,8 @@ export interface RewriteCounts {
  * (each replaced by its pseudonym). A document changed by someone else meanwhile is read again
  * and done again; one whose `_id` changes is inserted under its new id, then the old one is
  * deleted (a process that stops between the two leaves both, and the next run deletes the old
- * one: its copy is there already). Safe to run again: a second run finds nothing to do.
+ * one and makes the copy it finds the rewrite of it). A copy is only ever deleted by the call
+ * that inserted it. Safe to run again: a second run finds nothing to do.
  */
 export async function rewriteMentions(
   db: Db,
@@ -131,19 +132,24 @@ async function replace(
   doc: Document,
   next: Document,
 ): Promise<boolean> {
-  if (sameId(doc._id, next._id)) {
-    const { _id, ...fields } = next;
-    return (await target.replaceOne(asRead(doc), fields)).matchedCount === 1;
-  }
+  const { _id, ...fields } = next;
+  if (sameId(doc._id, next._id)) return (await target.replaceOne(asRead(doc), fields)).matchedCount === 1;
+  let inserted = true;
   try {
     await target.insertOne(next);
   } catch (error) {
-    // A run that stopped after its insert: the copy is there; the old one goes now.
+    // A copy is there already: a run that stopped after its insert left it.
     if (!isDuplicateKey(error)) throw error;
+    inserted = false;
   }
-  if ((await target.deleteOne(asRead(doc))).deletedCount === 1) return true;
-  // Changed meanwhile: the copy goes, and the caller reads the document again.
-  await target.deleteOne({ _id: next._id });
+  if ((await target.deleteOne(asRead(doc))).deletedCount === 1) {
+    // The copy found there is made the rewrite of the document just deleted.
+    if (!inserted) await target.replaceOne({ _id: next._id }, fields);
+    return true;
+  }
+  // The document changed (or went) meanwhile: only a copy this call made goes, never one it
+  // found, and the caller reads the document again.
+  if (inserted) await target.deleteOne({ _id: next._id });
   return false;
 }
 

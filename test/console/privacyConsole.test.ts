@@ -59,7 +59,7 @@ describe('/privacy in the console', () => {
     await c.session.run('as admin /admin datenschutz vergessen mitglied:jonas');
     const prompt = c.take();
     expect(prompt).toContain('Die Daten von @jonas löschen?');
-    expect(prompt).toContain('Der Kontostand von 75 🍪 geht an den Tresor');
+    expect(prompt).toContain('Der Kontostand (75 🍪) geht an den Tresor');
     expect(await c.session.run('as admin !click Daten löschen')).toBe('ok');
     const done = c.take();
     const pseudonym = /heißt jetzt (former-[0-9a-f]{10})\./.exec(done)?.[1];

@@ -50,6 +50,10 @@ describe('npm start -- --script', () => {
     expect(stdout).toMatch(/draw \+50 points → @hunter ×2 · round 1, tip #\d+, on the bonus path/);
     expect(stdout).toMatch(/\[post #hunt\] 🎲 Round 1 is over: its target was (\d+, ){7}\d+\./);
     expect(stdout).toContain('Round 1 has already ended; the hunt is in round 2. Nothing changed.');
+    // Forgotten on request: their pixel stays, painted by a former member, in either language.
+    expect(stdout).toMatch(/attachment: out\/\d+-cookiebot-data-\d+\.json \(\d+ bytes\)/);
+    expect(stdout).toMatch(/> as admin \/place info x:30 y:30\n\[ephemeral\] \(30, 30\) is green \(#00CC78\), painted by a former member/);
+    expect(stdout).toContain('vor 10 Minuten von einem ehemaligen Mitglied gemalt');
     for (const command of [
       '/help',
       '/cookies balance',
@@ -85,6 +89,10 @@ describe('npm start -- --script', () => {
       '/hunt worker link',
       '/admin place earnings',
       '/admin hunt reroll',
+      '/privacy info',
+      '/privacy export',
+      '/privacy forget',
+      '/admin privacy forget',
     ]) {
       // Typed by a member or by someone else (`as admin /admin …`), with its subcommand.
       expect(stdout).toMatch(new RegExp(`^> (as \\w+ )?${command}( |$)`, 'm'));
@@ -113,6 +121,9 @@ describe('npm start -- --script', () => {
     expect(stdout).toMatch(
       /> \/jagd verlauf\n\[ephemeral\] Runde 1 · #1 · 50, 50, 50, 50, 50, 50, 50, 50 → \d+,\d\d %/,
     );
+    expect(stdout).toContain('┌ Deine Daten und dieser Bot');
+    expect(stdout).toContain('📦 Hier ist alles, was der Bot über dich speichert:');
+    expect(stdout).toContain('Es wurde nichts gelöscht.');
     expect(code).toBe(0);
   });
 

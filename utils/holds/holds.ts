@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { Db } from 'mongodb';
 import { z } from 'zod';
 import type { Clock } from '../../src/clock.js';
@@ -7,6 +6,8 @@ import type { Logger } from '../../src/logger.js';
 import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
 import type { Currency } from '../ledger/documents.js';
 import { HOLD_PREFIX, type Ledger } from '../ledger/ledger.js';
+import type { CreditInput } from '../ledger/operationSpec.js';
+import { holdAccount, planPostings, stillOpen } from './holdRules.js';
 import { type HoldDoc, type HoldOwner, type HoldState, HoldStore, type Posting } from './holdStore.js';
 
 declare module '../../src/deps.js' {
@@ -294,7 +295,9 @@ export class Holds {
       };
       if (hold.from === null) {
         // A promise: the value is created where it goes.
-        if (posting.to !== null) await this.deps.ledger.credit({ ...move, account: posting.to });
+        if (posting.to !== null && !(await this.#keepPromise(hold, i, { ...move, account: posting.to }))) {
+          return this.#hold(hold._id);
+        }
       } else if (posting.to === null) {
         await this.deps.ledger.debit({ ...move, account: hold.account });
       } else {
@@ -309,6 +312,32 @@ export class Holds {
         }),
       )) ?? this.#hold(hold._id)
     );
+  }
+
+  /**
+   * Creates a promised value where it goes. An account closed for good (a member forgotten on
+   * request, utils/privacy/) takes nothing any more: a promise to it whose first posting finds it
+   * so is not kept, the hold ends `voided` (nothing was created) and the caller hears
+   * ACCOUNT_CLOSED. A later posting finding it so stays an error for an operator.
+   */
+  async #keepPromise(hold: HoldDoc, posting: number, credit: CreditInput): Promise<boolean> {
+    try {
+      await this.deps.ledger.credit(credit);
+      return true;
+    } catch (error) {
+      if (!isAppError(error, 'ACCOUNT_CLOSED') || posting > 0) throw error;
+      await this.#ended(
+        await this.deps.store.move(hold._id, ['posting'], {
+          state: 'voided',
+          endedAt: this.deps.clock.now(),
+        }),
+      );
+      this.deps.log.warn(
+        { event: 'holds.promise_to_closed_account', hold: hold._id },
+        'a promise to a closed account was not kept',
+      );
+      throw error;
+    }
   }
 
   async #finishVoid(hold: HoldDoc): Promise<HoldDoc> {
@@ -352,35 +381,4 @@ export class Holds {
     if (!hold) throw new AppError('NOT_FOUND', `no hold ${id}`, { holdId: id });
     return hold;
   }
-}
-
-/** The account a hold's value sits in: `hold:<id>`, or a digest of a long id (accounts are ≤ 64 characters). */
-export function holdAccount(id: string): string {
-  const plain = `${HOLD_PREFIX}${id}`;
-  return plain.length <= 64 ? plain : `${HOLD_PREFIX}${createHash('sha256').update(id).digest('base64url')}`;
-}
-
-/** The postings as they will run: positive amounts, within the hold, the rest returned if asked. */
-function planPostings(hold: HoldDoc, postings: Posting[], rest: 'return' | undefined): Posting[] {
-  const plan = postings.filter((p) => p.amount > 0);
-  const total = plan.reduce((sum, p) => sum + p.amount, 0);
-  if (!plan.every((p) => Number.isSafeInteger(p.amount)) || total > hold.amount) {
-    throw new Error(`hold ${hold._id}: postings of ${total} exceed the ${hold.amount} it holds`);
-  }
-  const left = hold.amount - total;
-  if (left > 0 && hold.from !== null) {
-    if (rest !== 'return') throw new Error(`hold ${hold._id}: ${left} would be left in the hold`);
-    plan.push({ to: hold.from, amount: left, kind: hold.returnKind ?? hold.kind });
-  }
-  return plan;
-}
-
-function stillOpen(hold: HoldDoc): AppError {
-  return new AppError(
-    'OPERATION_IN_PROGRESS',
-    `hold ${hold._id} has a movement in flight; try again shortly`,
-    {
-      opId: hold._id,
-    },
-  );
 }

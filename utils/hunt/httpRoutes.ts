@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import type { FeatureServices } from '../../src/features/services.js';
 import { HttpError } from '../../src/http/contract.js';
 import { parseQuery, parseWith } from '../../src/http/params.js';
 import type { HttpRoutes } from '../../src/http/server.js';
-import type { HuntService } from './huntService.js';
 import { MAX_WEIGHT, WEIGHTS } from './scoring.js';
 import { splitUrl } from './signing.js';
-import { WorkerRefused, type WorkerService } from './workerService.js';
+import { WorkerRefused } from './workerService.js';
 
 const tipBody = z
   .object({
@@ -24,7 +24,7 @@ const tipBody = z
  * answering by the server's contract: a refused signature is 401 `WORKER_REFUSED` with the
  * reason, bad input 400 `BAD_REQUEST`, a refused tip the hunt's own code.
  */
-export function huntRoutes(services: { hunt: HuntService; workers: WorkerService }): HttpRoutes {
+export function huntRoutes(services: Pick<FeatureServices, 'hunt' | 'workers' | 'privacy'>): HttpRoutes {
   return (app: FastifyInstance) => {
     const authenticated = async <T>(request: FastifyRequest, input: () => T) => {
       try {
@@ -48,6 +48,8 @@ export function huntRoutes(services: { hunt: HuntService; workers: WorkerService
         parseQuery({}, request.query);
         return parseWith(tipBody, request.body);
       });
+      // A worker's owner being erased: the tip would pay into a closed account.
+      await services.privacy.refuseErasing(worker.ownerId);
       const timePaid = await services.hunt.activity(worker._id);
       const { tip, window } = await services.hunt.tip(worker._id, input.guess, input.path ?? null);
       return {

@@ -250,9 +250,16 @@ export class PlaceService {
     return { placements, earned };
   }
 
-  /** How many of a member's placements are paid or under way and not yet on the canvas. */
+  /**
+   * How many of a member's placements are asked and not yet on the canvas: their event not
+   * written (one written waits only for the sweep to mark it done).
+   */
   async unfinishedOf(userId: string): Promise<number> {
-    return (await this.deps.store.placements.unfinishedOfMember(userId, new Date(0))).length;
+    let open = 0;
+    for (const p of await this.deps.store.placements.unfinishedOfMember(userId, new Date(0))) {
+      if (!(await this.deps.store.eventOf(p._id))) open++;
+    }
+    return open;
   }
 
   /** A pixel's current state and how often it was painted (null: never; off the canvas: refused). */

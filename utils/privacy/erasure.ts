@@ -16,10 +16,12 @@ import type { Ledger } from '../ledger/ledger.js';
 import type { PlaceEconomy } from '../placeEconomy.js';
 import type { ErasureDoc, ErasureStore } from './erasureStore.js';
 import { type InPlay, privacyInPlay } from './errors.js';
+import { FREEZE_REFRESH_MS, type Freeze } from './freeze.js';
 import type { PersonalDataStore } from './personalDataStore.js';
 
 export interface ErasureDeps {
   erasures: ErasureStore;
+  freeze: Freeze;
   data: PersonalDataStore;
   cookies: CookieEconomy;
   place: PlaceEconomy;
@@ -38,6 +40,10 @@ export type ErasureServices = Pick<FeatureServices, 'poker' | 'workers' | 'admin
 
 export const ERASE_TASK = 'privacy.erase';
 const LEASE_MS = 5 * 60_000;
+/** How long an erasure waits for what the member had in play when it began to end. */
+const QUIET_WITHIN_MS = 60_000;
+/** Passes over every collection at most: the second finds what actions begun before the freeze wrote. */
+const MAX_PASSES = 3;
 
 /** What only concerns the member and nothing else: deleted, not kept under the pseudonym. */
 const DELETED = new Set([
@@ -134,6 +140,7 @@ export class Erasures {
       state: 'running',
       createdAt: this.deps.clock.now(),
     });
+    this.deps.freeze.add([member, ...workers]);
     await this.deps.scheduler.schedule({
       id: `${ERASE_TASK}:${erasure._id}`,
       kind: ERASE_TASK,
@@ -156,40 +163,97 @@ export class Erasures {
   }
 
   async #run(services: ErasureServices, id: string): Promise<ErasureDoc | null> {
-    const claim = () => this.deps.erasures.claim(id, this.#owner, this.deps.clock.now(), LEASE_MS);
-    const erasure = await claim();
+    const erasure = await this.#claim(id);
     if (!erasure?.subject) return erasure?.state === 'done' ? erasure : null;
-    const { subject, pseudonym } = erasure;
-    const to = new Map([
-      [subject.id, pseudonym],
-      ...subject.workers.map((w, i): [string, string] => [w, `${pseudonym}-w${i + 1}`]),
-    ]);
-    const source = erasure.requestedBy === 'self' ? pseudonym : erasure.requestedBy;
+    const lease = this.#keepLease(id);
+    try {
+      const forfeited = erasure.forfeited ?? (await this.#forfeit(services, erasure));
+      const documents = await this.#rewrite(erasure, lease.lost);
+      const doneAt = this.deps.clock.now();
+      await this.deps.erasures.finish(id, this.#owner, { documents, doneAt });
+      await this.#audit(services, erasure, forfeited);
+      this.deps.log.info(
+        { event: 'privacy.erased', erasure: id, pseudonym: erasure.pseudonym, ...documents },
+        'a member was forgotten',
+      );
+      return { ...erasure, forfeited, documents, doneAt, state: 'done', subject: undefined };
+    } finally {
+      lease.stop();
+    }
+  }
+
+  #claim(id: string): Promise<ErasureDoc | null> {
+    return this.deps.erasures.claim(id, this.#owner, this.deps.clock.now(), LEASE_MS);
+  }
+
+  /** Renews the lease while the run lasts: a long collection never lets a second run start beside it. */
+  #keepLease(id: string): { stop(): void; lost(): boolean } {
+    let lost = false;
+    const timer = setInterval(() => {
+      this.#claim(id).then(
+        (held) => {
+          if (!held) lost = true;
+        },
+        () => undefined,
+      );
+    }, LEASE_MS / 5);
+    return { stop: () => clearInterval(timer), lost: () => lost };
+  }
+
+  /**
+   * Empties and closes the member's accounts, once nothing of theirs can start any more (every
+   * process has seen the freeze) and nothing of theirs is in play; records what went, so a
+   * resumed run never forfeits again (the member may have started afresh by then).
+   */
+  async #forfeit(
+    services: ErasureServices,
+    erasure: ErasureDoc,
+  ): Promise<{ cookies: number; points: number }> {
+    const subject = erasure.subject as NonNullable<ErasureDoc['subject']>;
+    await new Promise((resolve) => setTimeout(resolve, FREEZE_REFRESH_MS * 1.5));
+    const deadline = Date.now() + QUIET_WITHIN_MS;
+    while (Object.keys(await this.inPlay(services, subject.id)).length > 0) {
+      if (Date.now() > deadline)
+        throw new Error(`erasure ${erasure._id}: the member still has something in play`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    const source = erasure.requestedBy === 'self' ? erasure.pseudonym : erasure.requestedBy;
     const opId = `privacy.forfeit:${erasure._id}`;
     const cookies = await this.deps.cookies.forfeitToHouse(subject.id, `${opId}:cookies`, source);
     const points = await this.deps.place.forfeit(subject.id, `${opId}:place`, source);
     // Markers of the forfeits name the member until they are dropped: dropped first.
     await this.deps.ledger.flush();
+    const forfeited = { cookies: cookies.moved, points: points.moved };
+    await this.deps.erasures.forfeited(erasure._id, this.#owner, forfeited);
+    return forfeited;
+  }
+
+  /**
+   * Every collection, the ledger's last, again until a pass finds nothing: an action that began
+   * before the freeze and wrote after the first pass is caught by the next.
+   */
+  async #rewrite(erasure: ErasureDoc, lost: () => boolean): Promise<{ rewritten: number; deleted: number }> {
+    const subject = erasure.subject as NonNullable<ErasureDoc['subject']>;
+    const to = new Map([
+      [subject.id, erasure.pseudonym],
+      ...subject.workers.map((w, i): [string, string] => [w, `${erasure.pseudonym}-w${i + 1}`]),
+    ]);
     await this.deps.profiles.forget(subject.id);
     const documents = { rewritten: 0, deleted: 0 };
-    for (const collection of await this.deps.data.collectionsToRewrite(LAST)) {
-      const counts = await this.deps.data.rewrite(collection, to, policy(collection));
-      documents.rewritten += counts.rewritten;
-      documents.deleted += counts.deleted;
-      if (!(await claim())) throw new Error(`erasure ${id} lost its lease to another process`);
+    for (let pass = 0; pass < MAX_PASSES; pass++) {
+      let changed = 0;
+      for (const collection of await this.deps.data.collectionsToRewrite(LAST)) {
+        const counts = await this.deps.data.rewrite(collection, to, policy(collection));
+        documents.rewritten += counts.rewritten;
+        documents.deleted += counts.deleted;
+        changed += counts.rewritten + counts.deleted;
+        if (lost() || !(await this.#claim(erasure._id))) {
+          throw new Error(`erasure ${erasure._id} lost its lease to another process`);
+        }
+      }
+      if (changed === 0 && pass > 0) return documents;
     }
-    const done = {
-      forfeited: { cookies: cookies.moved, points: points.moved },
-      documents,
-      doneAt: this.deps.clock.now(),
-    };
-    await this.deps.erasures.finish(id, this.#owner, done);
-    await this.#audit(services, erasure, done.forfeited);
-    this.deps.log.info(
-      { event: 'privacy.erased', erasure: id, pseudonym, ...documents },
-      'a member was forgotten',
-    );
-    return { ...erasure, ...done, state: 'done', subject: undefined };
+    return documents;
   }
 
   async #audit(

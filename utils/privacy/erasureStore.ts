@@ -16,7 +16,7 @@ export interface ErasureDoc {
   state: 'running' | 'done';
   createdAt: Date;
   doneAt?: Date;
-  /** What went: Cookies to the vault, points burned, documents rewritten and deleted. */
+  /** What went: Cookies to the vault, points burned (recorded once the accounts are closed). */
   forfeited?: { cookies: number; points: number };
   documents?: { rewritten: number; deleted: number };
   /** One process runs an erasure at a time (two would undo each other's renames). */
@@ -39,6 +39,17 @@ export class ErasureStore {
     await db
       .collection(ERASURES)
       .createIndex({ 'subject.id': 1 }, { name: 'running_by_subject', unique: true, sparse: true });
+  }
+
+  /** Every member and worker whose erasure runs (the freeze). */
+  async runningSubjects(): Promise<string[]> {
+    const running = await this.#erasures.find({ state: 'running' }, { projection: { subject: 1 } }).toArray();
+    return running.flatMap((e) => (e.subject ? [e.subject.id, ...e.subject.workers] : []));
+  }
+
+  /** The accounts are closed and emptied: what went is recorded, and never forfeited again. */
+  async forfeited(id: string, owner: string, forfeited: { cookies: number; points: number }): Promise<void> {
+    await this.#erasures.updateOne({ _id: id, leaseOwner: owner }, { $set: { forfeited } });
   }
 
   /** The erasure of `subject` that is running, if one is. */
@@ -77,11 +88,7 @@ export class ErasureStore {
     );
   }
 
-  async finish(
-    id: string,
-    owner: string,
-    result: Pick<ErasureDoc, 'forfeited' | 'documents' | 'doneAt'>,
-  ): Promise<void> {
+  async finish(id: string, owner: string, result: Pick<ErasureDoc, 'documents' | 'doneAt'>): Promise<void> {
     await this.#erasures.updateOne(
       { _id: id, leaseOwner: owner },
       { $set: { ...result, state: 'done' }, $unset: { subject: '', leaseOwner: '', leaseUntil: '' } },

@@ -4,6 +4,7 @@ import type { Translator } from '../../src/i18n/i18n.js';
 declare module '../../src/errors.js' {
   interface ErrorCodeRegistry {
     PRIVACY_IN_PLAY: true;
+    PRIVACY_ERASING: true;
   }
 }
 
@@ -31,7 +32,9 @@ function describeInPlay(context: Record<string, unknown>, i18n: Translator): str
     .join(', ');
 }
 
-export const PRIVACY_ERROR_MESSAGES: ErrorMessages<'PRIVACY_IN_PLAY'> = {
+export const PRIVACY_ERROR_MESSAGES: ErrorMessages<'PRIVACY_IN_PLAY' | 'PRIVACY_ERASING'> = {
   PRIVACY_IN_PLAY: (c, _, i18n) =>
     i18n.t('privacy:errors.PRIVACY_IN_PLAY', { what: describeInPlay(c, i18n) }),
+  // A member being erased: nothing of theirs starts until it is done (utils/privacy/freeze.ts).
+  PRIVACY_ERASING: (_, __, i18n) => i18n.t('privacy:errors.PRIVACY_ERASING'),
 };

@@ -7,6 +7,7 @@ import type { PlaceEconomy } from '../placeEconomy.js';
 import type { ErasureServices, Erasures } from './erasure.js';
 import type { ErasureDoc } from './erasureStore.js';
 import type { InPlay } from './errors.js';
+import type { Freeze } from './freeze.js';
 import type { PersonalDataStore } from './personalDataStore.js';
 import { exportPersonalData, type PersonalExport } from './personalExport.js';
 import type { Retention } from './retention.js';
@@ -34,6 +35,7 @@ export class PrivacyService {
   constructor(
     private readonly deps: {
       erasures: Erasures;
+      freeze: Freeze;
       retention: Retention;
       data: PersonalDataStore;
       cookies: CookieEconomy;
@@ -42,6 +44,11 @@ export class PrivacyService {
       facts: RetentionFacts;
     },
   ) {}
+
+  /** Refuses a member (or worker) whose data is being erased: PRIVACY_ERASING. */
+  refuseErasing(id: string): Promise<void> {
+    return this.deps.freeze.refuse(id);
+  }
 
   facts(): RetentionFacts {
     return this.deps.facts;

@@ -37,6 +37,7 @@ export function webGate(deps: BotDeps): WebGate {
   const signedIn = async (request: FastifyRequest, access: Access = 'everyone') => {
     const identity = await identityOf(request);
     if (!identity) throw new HttpError('NOT_SIGNED_IN', 'Sign in first: run /place web in Discord.');
+    await services.privacy.refuseErasing(identity.userId);
     const actor: Actor = resolveActor(
       { id: identity.userId, name: identity.name },
       identity.roleIds,
@@ -92,6 +93,7 @@ export function webGate(deps: BotDeps): WebGate {
   };
   /** A new session's cookie; the member counts as seen (the live feed shows their name). */
   const startSession = async (reply: FastifyReply, session: OpenedSession) => {
+    await services.privacy.refuseErasing(session.identity.userId);
     await deps.profiles.touch({ id: session.identity.userId, name: session.identity.name });
     const { token, expiresAt } = session;
     reply.setCookie(SESSION_COOKIE, token, {
