@@ -52,7 +52,9 @@ describe('npm start -- --script', () => {
     expect(stdout).toContain('Round 1 has already ended; the hunt is in round 2. Nothing changed.');
     // Forgotten on request: their pixel stays, painted by a former member, in either language.
     expect(stdout).toMatch(/attachment: out\/\d+-cookiebot-data-\d+\.json \(\d+ bytes\)/);
-    expect(stdout).toMatch(/> as admin \/place info x:30 y:30\n\[ephemeral\] \(30, 30\) is green \(#00CC78\), painted by a former member/);
+    expect(stdout).toMatch(
+      /> as admin \/place info x:30 y:30\n\[ephemeral\] \(30, 30\) is green \(#00CC78\), painted by a former member/,
+    );
     expect(stdout).toContain('vor 10 Minuten von einem ehemaligen Mitglied gemalt');
     for (const command of [
       '/help',
