@@ -10,7 +10,7 @@ import { schemaOf } from '../../src/db/migrations.js';
 import { isAppError } from '../../src/errors.js';
 import type { LedgerStep } from '../../utils/ledger/ledger.js';
 import { placementId } from '../../utils/place/placements.js';
-import { fundVaultAndMembers, makeAppDeps, makeBotDeps } from '../support/botHarness.js';
+import { fundVaultAndMembers, grantPlacePoints, makeAppDeps, makeBotDeps } from '../support/botHarness.js';
 import { useTestDatabase } from '../support/database.js';
 import { mixedAction } from '../support/mixedActions.js';
 import { waitFor } from '../support/waitFor.js';
@@ -28,23 +28,14 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const MEMBERS = Array.from({ length: 30 }, (_, i) => `87100000000000${String(i).padStart(4, '0')}`);
 const member = (i: number) => MEMBERS[i % MEMBERS.length] as string;
 const BACKUPS = 6;
-const POINT = 1_000;
 
 describe('backups taken while the bot is busy', () => {
   it('GIVEN members playing, heists, house games and placements streaming WHEN six backups are taken THEN each restores into a fresh database with clean books, every balance explained by its events and every placement acknowledged before it present', async () => {
     const { deps, clock } = makeBotDeps(t);
     await deps.runtimeConfig.set('cookies.steal_cooldown_s', '0', 'admin');
     await fundVaultAndMembers(deps, 2_000_000, MEMBERS, 3_000);
-    for (const m of MEMBERS) {
-      await deps.profiles.touch({ id: m, name: `member ${m.slice(-4)}` });
-      await deps.services.place.grant({
-        opId: `pts-${m}`,
-        moderatorId: 'mod',
-        to: m,
-        amount: 1_000_000 * POINT,
-        reason: '',
-      });
-    }
+    for (const m of MEMBERS) await deps.profiles.touch({ id: m, name: `member ${m.slice(-4)}` });
+    await grantPlacePoints(deps, MEMBERS, 1_000_000);
     clock.advance(25 * 3_600_000);
 
     let running = true;

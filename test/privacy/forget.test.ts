@@ -1,4 +1,3 @@
-import { BSON, type Db } from 'mongodb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ASSEMBLY } from '../../commands/index.js';
 import type { ManualClock } from '../../src/clock.js';
@@ -6,8 +5,9 @@ import { isAppError } from '../../src/errors.js';
 import type { BotDeps } from '../../src/interactions/types.js';
 import { COOKIE_KINDS } from '../../utils/cookieEconomy.js';
 import { checkInvariants } from '../../utils/ledger/invariants.js';
-import { fundVaultAndMembers, makeBotDeps } from '../support/botHarness.js';
+import { fundVaultAndMembers, grantPlacePoints, makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
+import { everything, naming } from '../support/databaseScan.js';
 import { mixedAction } from '../support/mixedActions.js';
 
 /**
@@ -20,25 +20,6 @@ const ZORA = '874000000000000001';
 const ZORA_NAME = 'Zora Quill';
 const OTHERS = Array.from({ length: 6 }, (_, i) => `87400000000000010${i}`);
 const EVERYONE = [ZORA, ...OTHERS];
-const POINT = 1_000;
-
-/** Every string of every document, as Extended JSON: where an id or a name could still be. */
-async function everything(db: Db): Promise<string> {
-  const names = (await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);
-  const parts: string[] = [];
-  for (const name of names) {
-    for (const doc of await db.collection(name).find({}).toArray()) {
-      parts.push(`${name} ${BSON.EJSON.stringify(doc)}`);
-    }
-  }
-  return parts.join('\n');
-}
-
-/** Where `text` still names `id` (between non-digits), as the lines that do. */
-function naming(dump: string, id: string): string[] {
-  const re = new RegExp(`(?<![0-9A-Za-z])${id}(?![0-9A-Za-z])`);
-  return dump.split('\n').filter((line) => re.test(line));
-}
 
 /** A member's whole life with the bot: every feature that keeps something of them. */
 async function liveALife(deps: BotDeps, clock: ManualClock) {
@@ -46,14 +27,8 @@ async function liveALife(deps: BotDeps, clock: ManualClock) {
   await fundVaultAndMembers(deps, 1_000_000, EVERYONE, 5_000);
   for (const m of EVERYONE) {
     await deps.profiles.touch({ id: m, name: m === ZORA ? ZORA_NAME : `member ${m.slice(-3)}` });
-    await deps.services.place.grant({
-      opId: `pts-${m}`,
-      moderatorId: 'mod',
-      to: m,
-      amount: 5_000 * POINT,
-      reason: '',
-    });
   }
+  await grantPlacePoints(deps, EVERYONE, 5_000);
   clock.advance(25 * 3_600_000);
   const member = (i: number) => EVERYONE[i % EVERYONE.length] as string;
   await deps.services.vault.startHeist({ heistId: 'h-zora', leader: ZORA, stake: 60, locale: 'en' });

@@ -1,4 +1,4 @@
-import { BSON, type Collection, type Db, type Document } from 'mongodb';
+import type { Collection, Db, Document } from 'mongodb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ASSEMBLY } from '../../commands/index.js';
 import type { ManualClock } from '../../src/clock.js';
@@ -12,8 +12,9 @@ import { Erasures } from '../../utils/privacy/erasure.js';
 import { type ErasureDoc, ErasureStore } from '../../utils/privacy/erasureStore.js';
 import { Freeze } from '../../utils/privacy/freeze.js';
 import { PersonalDataStore } from '../../utils/privacy/personalDataStore.js';
-import { fundVaultAndMembers, makeBotDeps } from '../support/botHarness.js';
+import { fundVaultAndMembers, grantPlacePoints, makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
+import { everything, naming } from '../support/databaseScan.js';
 import { waitFor } from '../support/waitFor.js';
 
 /**
@@ -27,26 +28,7 @@ const ZORA = '874100000000000001';
 const OTHERS = ['874100000000000101', '874100000000000102', '874100000000000103'];
 const EVERYONE = [ZORA, ...OTHERS];
 const MODERATOR = '874100000000000900';
-const POINT = 1_000;
 const LEASE_MS = 5 * 60_000;
-
-/** Every document of every collection as Extended JSON, one line each, prefixed by its collection. */
-async function everything(db: Db): Promise<string> {
-  const names = (await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);
-  const parts: string[] = [];
-  for (const name of names) {
-    for (const doc of await db.collection(name).find({}).toArray()) {
-      parts.push(`${name} ${BSON.EJSON.stringify(doc)}`);
-    }
-  }
-  return parts.join('\n');
-}
-
-/** The lines of `dump` that name `id` (between non-digits, as the erasure reads them). */
-function naming(dump: string, id: string): string[] {
-  const re = new RegExp(`(?<![0-9A-Za-z])${id}(?![0-9A-Za-z])`);
-  return dump.split('\n').filter((line) => re.test(line));
-}
 
 async function expectBooksClean(deps: BotDeps): Promise<void> {
   await deps.ledger.flush();
@@ -57,6 +39,19 @@ async function expectBooksClean(deps: BotDeps): Promise<void> {
 async function expectForgotten(ids: readonly string[]): Promise<void> {
   const dump = await everything(t.db);
   for (const id of ids) expect(naming(dump, id)).toEqual([]);
+}
+
+/**
+ * The canvas's and the games' books balance, neither her id nor her worker's is anywhere, and
+ * an hour later she collects again: a fresh start under her id.
+ */
+async function expectGoneAndBack(deps: BotDeps, clock: ManualClock, worker: string): Promise<void> {
+  expect.soft(await ASSEMBLY.checkInvariants(t.db, deps.config, deps.ledger, deps.clock.now())).toEqual([]);
+  const dump = await everything(t.db);
+  expect.soft(naming(dump, ZORA)).toEqual([]);
+  expect.soft(naming(dump, worker)).toEqual([]);
+  clock.advance(3_600_000);
+  expect.soft(await collectsAfresh(deps)).toBe('collected');
 }
 
 /** Tolerates the refusals a member may get (AppErrors); anything else fails the test. */
@@ -76,14 +71,8 @@ async function aLife(deps: BotDeps, clock: ManualClock): Promise<{ worker: strin
   await fundVaultAndMembers(deps, 1_000_000, EVERYONE, 5_000);
   for (const m of EVERYONE) {
     await deps.profiles.touch({ id: m, name: m === ZORA ? 'Zora Quill' : `member ${m.slice(-3)}` });
-    await deps.services.place.grant({
-      opId: `pts-${m}`,
-      moderatorId: 'mod',
-      to: m,
-      amount: 20_000 * POINT,
-      reason: '',
-    });
   }
+  await grantPlacePoints(deps, EVERYONE, 20_000);
   clock.advance(25 * 3_600_000);
   await deps.services.collect.collect(ZORA, 'command');
   for (const [i, other] of OTHERS.entries()) {
@@ -442,14 +431,7 @@ describe('forgetting a member while the bot keeps running', () => {
     expect((await checkInvariants(t.cols)).problems).toEqual([]);
     const record = await t.db.collection<ErasureDoc>('privacy_erasures').findOne({ _id: requested._id });
     expect.soft(record?.forfeited).toEqual(await forfeitedByLedger());
-    expect.soft(await ASSEMBLY.checkInvariants(t.db, deps.config, deps.ledger, deps.clock.now())).toEqual([]);
-    const dump = await everything(t.db);
-    expect.soft(naming(dump, ZORA)).toEqual([]);
-    expect.soft(naming(dump, worker)).toEqual([]);
-
-    // She may come back: a fresh start under her id.
-    clock.advance(3_600_000);
-    expect.soft(await collectsAfresh(deps)).toBe('collected');
+    await expectGoneAndBack(deps, clock, worker);
   });
 
   it('GIVEN a collect of hers already past the gate when her accounts close THEN the collect is refused, and afterwards its reward hold has ended, her id is in no collection and she can collect again', async () => {
@@ -477,14 +459,8 @@ describe('forgetting a member while the bot keeps running', () => {
     await deps.ledger.flush();
     expect((await checkInvariants(t.cols)).problems).toEqual([]);
     // The reward she was refused is not left "posting" to an account closed for good.
-    expect.soft(await ASSEMBLY.checkInvariants(t.db, deps.config, deps.ledger, deps.clock.now())).toEqual([]);
-    // Her cooldown (with its pending reward) and the reward's timer still name her.
-    const dump = await everything(t.db);
-    expect.soft(naming(dump, ZORA)).toEqual([]);
-    expect.soft(naming(dump, worker)).toEqual([]);
-    // An hour later she collects again: the pending reward names a hold that was renamed.
-    clock.advance(3_600_000);
-    expect.soft(await collectsAfresh(deps)).toBe('collected');
+    // Her cooldown (with its pending reward) is gone with her, and the reward's timer too.
+    await expectGoneAndBack(deps, clock, worker);
   });
 
   it.each([

@@ -104,3 +104,20 @@ export async function fundVaultAndMembers(
     });
   }
 }
+
+/** `points` Place points for every member, granted by a moderator (what a placement needs). */
+export async function grantPlacePoints(
+  deps: BotDeps,
+  members: readonly string[],
+  points: number,
+): Promise<void> {
+  for (const member of members) {
+    await deps.services.place.grant({
+      opId: `pts-${member}`,
+      moderatorId: 'mod',
+      to: member,
+      amount: points * 1_000,
+      reason: '',
+    });
+  }
+}
