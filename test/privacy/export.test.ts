@@ -29,6 +29,13 @@ describe('a member asking for their data', () => {
     });
     await deps.services.place.place({ opId: 'p1', userId: ANA, x: 2, y: 3, color: 4 });
     const worker = await deps.services.workers.link(ANA, 'laptop');
+    await deps.services.web.openSession({ userId: ANA, name: 'Ana', roleIds: [] });
+    await deps.services.games.playInstant('coinflip', {
+      roundId: 'r1',
+      userId: ANA,
+      bet: 10,
+      params: { side: 'heads' },
+    });
     await deps.ledger.flush();
 
     const en = await deps.services.privacy.exportFor(deps.services, ANA, deps.i18n.for('en'));
@@ -54,6 +61,17 @@ describe('a member asking for their data', () => {
     }
     expect(JSON.stringify(file.collections.ledger_events.documents)).toContain('cookies.give');
     expect(file.collections.identity_delegations.documents[0]._id).toBe(worker._id);
+    // What would let the file's holder act as her, or see her next rounds, is not in it.
+    expect(JSON.stringify(file)).not.toContain(worker.secret);
+    expect(file.collections.identity_delegations.documents[0].secret).toBe(
+      "[your worker's secret key: not shown]",
+    );
+    expect(datei.collections.web_sessions.documents[0]._id).toBe(
+      '[hier steht ein Anmelde-Token: nicht gezeigt]',
+    );
+    const seed = await t.db.collection('games_fairness').findOne({ _id: ANA as never });
+    expect(String(seed?.serverSeed).length).toBeGreaterThan(10);
+    expect(JSON.stringify(file)).not.toContain(String(seed?.serverSeed));
     // Ben's profile is his, not hers.
     expect(JSON.stringify(file)).not.toContain('"Ben"');
     expect(en.documents).toBe(file.summary.documents);

@@ -14,6 +14,27 @@ const CATALOG_NAMES: Readonly<Record<string, string>> = {
   [LEDGER_COLLECTION_NAMES.placeWallets]: 'placeWallets',
 };
 
+/**
+ * What may not leave the bot, even to the member it is about: a secret that would let whoever
+ * holds the file act as them (a worker's signing key; a sign-in link's or session's token hash,
+ * which stands for the token), or decide a game (the server seed not revealed yet: it would show
+ * the outcome of the next rounds before they are played). Each is replaced by a line saying so.
+ */
+function shown(collection: string, doc: Document, i18n: Translator): Document {
+  const hidden = (what: string) => `[${i18n.t(`privacy:export.hidden.${what}`)}]`;
+  switch (collection) {
+    case 'web_sessions':
+    case 'web_links':
+      return { ...doc, _id: hidden('token') };
+    case 'identity_delegations':
+      return doc.secret === undefined ? doc : { ...doc, secret: hidden('secret') };
+    case 'games_fairness':
+      return { ...doc, serverSeed: hidden('seed') };
+    default:
+      return doc;
+  }
+}
+
 /** Discord takes files of 10 MiB from a bot in any server; a larger export goes compressed. */
 const PLAIN_LIMIT = 8 * 1024 * 1024;
 
@@ -54,7 +75,7 @@ export async function exportPersonalData(
     collections[collection] = {
       what:
         what === key.slice('privacy:'.length) || what === key ? i18n.t('privacy:collections.other') : what,
-      documents: docs.map((d) => BSON.EJSON.serialize(d as Document, { relaxed: true })),
+      documents: docs.map((d) => BSON.EJSON.serialize(shown(collection, d, i18n), { relaxed: true })),
     };
   }
   const body = {
