@@ -29,11 +29,16 @@ describe('/admin from the features', () => {
       'vault',
       'place',
       'hunt',
+      'privacy',
       'economy',
       'cleanup',
     ]);
     // The button families keep their ids, so confirmations already posted still work.
-    expect(admin?.components.map((c) => c.family)).toEqual(['place.rollback', 'hunt.reroll']);
+    expect(admin?.components.map((c) => c.family)).toEqual([
+      'place.rollback',
+      'hunt.reroll',
+      'privacy.admin_forget',
+    ]);
     expect(admin?.handlers['place grant']?.access).toBe('moderator');
   });
 
