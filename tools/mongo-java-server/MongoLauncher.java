@@ -7,7 +7,6 @@ import de.bwaldvogel.mongo.backend.CollectionOptions;
 import de.bwaldvogel.mongo.backend.CursorRegistry;
 import de.bwaldvogel.mongo.backend.DatabaseResolver;
 import de.bwaldvogel.mongo.backend.Index;
-import de.bwaldvogel.mongo.backend.InMemoryCursor;
 import de.bwaldvogel.mongo.backend.IndexKey;
 import de.bwaldvogel.mongo.backend.QueryResult;
 import de.bwaldvogel.mongo.backend.h2.H2Backend;
@@ -625,13 +624,15 @@ final class Batches {
  * `atClusterTime`, and later reads name it. mongo-java-server ignores read concerns, so a copy
  * read collection after collection under load would hold half of a transfer. Here every
  * command that writes holds its database's gate shared, and a snapshot read that names no
- * instant takes the gate alone: it waits for the writes in flight, copies every collection of
- * the database, and lets the writes go on (the pause is answered as `launcherPauseMillis`).
- * The copy is the database at that instant, what `npm run backup` writes. Each collection's
- * copy is handed out once, to the first `find` that names the instant (a second one fails with
- * SnapshotTooOld; a collection created after the instant is empty); an instant nobody read for five
- * minutes (MongoDB's default snapshot window) is dropped with what is left of its copy, and a
- * `find` that names it then fails with SnapshotTooOld. Only an empty filter is served: a
+ * instant takes the gate alone: it waits for the writes in flight, lists every collection's
+ * documents, and lets the writes go on (the pause is answered as `launcherPauseMillis`). The
+ * documents are copied on write after that (`InstantCopy`): the copy is the database at that
+ * instant, what `npm run backup` writes. Each collection's copy is handed out once, batch by
+ * batch, to the first `find` that names the instant and its `getMore`s (a second `find` fails
+ * with SnapshotTooOld; a collection created after the instant is empty); an instant nobody read
+ * for five minutes (MongoDB's default snapshot window) is dropped with what is left of its
+ * copies, and a reader of it then fails with SnapshotTooOld, never with a copy cut short. Only
+ * an empty filter is served: a
  * snapshot read here is a copy, not a query. Checked by test/db/pointInTime.test.ts.
  */
 final class PointInTime {
@@ -647,12 +648,14 @@ final class PointInTime {
     /** One instant's copy of a database: what is left to hand out, by collection. */
     private static final class Taken {
         final BsonTimestamp at;
-        final Map<String, List<Document>> left;
+        final Map<String, InstantCopy> left;
         final Set<String> handedOut = ConcurrentHashMap.newKeySet();
+        /** Copies handed out to cursors: dropped with the instant if a reader never finishes them. */
+        final List<InstantCopy> reading = new java.util.concurrent.CopyOnWriteArrayList<>();
         final long pauseMillis;
         volatile long lastUsed = System.currentTimeMillis();
 
-        Taken(BsonTimestamp at, Map<String, List<Document>> left, long pauseMillis) {
+        Taken(BsonTimestamp at, Map<String, InstantCopy> left, long pauseMillis) {
             this.at = at;
             this.left = left;
             this.pauseMillis = pauseMillis;
@@ -666,7 +669,7 @@ final class PointInTime {
      * gate. `copyAll` copies every collection of the database (called with the gate held alone).
      */
     static Document around(String database, String command, Document query, CursorRegistry cursors,
-                           Supplier<Map<String, List<Document>>> copyAll, Supplier<Document> run) {
+                           Supplier<Map<String, InstantCopy>> copyAll, Supplier<Document> run) {
         if (command.equals("find") && isSnapshot(query)) return read(database, query, cursors, copyAll);
         if (READS.contains(command) || (command.equals("aggregate") && !writesOut(query))) return run.get();
         var shared = GATES.computeIfAbsent(database, d -> new ReentrantReadWriteLock(true)).readLock();
@@ -688,7 +691,7 @@ final class PointInTime {
     }
 
     private static Document read(String database, Document query, CursorRegistry cursors,
-                                 Supplier<Map<String, List<Document>>> copyAll) {
+                                 Supplier<Map<String, InstantCopy>> copyAll) {
         if (query.get("filter") instanceof Document filter && !filter.isEmpty()) {
             throw new MongoServerError(2, "BadValue", "a snapshot read on the embedded server copies a whole collection: its filter must be empty");
         }
@@ -701,21 +704,24 @@ final class PointInTime {
         taken.lastUsed = System.currentTimeMillis();
         String collection = (String) query.get("find");
         // A copy handed out is the cursor's to hold; a collection created after the instant had none.
-        List<Document> documents = taken.left.remove(collection);
-        if (documents == null && !taken.handedOut.add(collection)) {
+        InstantCopy copy = taken.left.remove(collection);
+        if (copy == null && !taken.handedOut.add(collection)) {
             throw new MongoServerError(SNAPSHOT_TOO_OLD, "SnapshotTooOld",
                 "the collection " + collection + " was read at " + taken.at + " already: its copy is held by that cursor");
         }
-        if (documents == null) documents = List.of();
-        else taken.handedOut.add(collection);
-        int first = Math.min(documents.size(), query.get("batchSize") instanceof Number n ? n.intValue() : Batches.FIRST);
+        if (copy != null) {
+            taken.handedOut.add(collection);
+            taken.reading.add(copy);
+        }
+        int first = query.get("batchSize") instanceof Number n ? n.intValue() : Batches.FIRST;
+        List<Document> firstBatch = copy == null ? List.of() : copy.take(first);
         long cursorId = 0;
-        if (first < documents.size()) {
-            var rest = new InMemoryCursor(cursors.generateCursorId(), new ArrayList<>(documents.subList(first, documents.size())));
+        if (copy != null && !copy.isEmpty()) {
+            var rest = new CopyCursor(cursors.generateCursorId(), copy, () -> taken.lastUsed = System.currentTimeMillis());
             cursors.add(rest);
             cursorId = rest.getId();
         }
-        Document cursor = new Document("firstBatch", new ArrayList<>(documents.subList(0, first)))
+        Document cursor = new Document("firstBatch", firstBatch)
             .append("id", cursorId)
             .append("ns", database + "." + collection)
             .append("atClusterTime", taken.at)
@@ -723,14 +729,19 @@ final class PointInTime {
         return new Document("cursor", cursor).append("ok", 1.0);
     }
 
-    private static Taken take(String database, Supplier<Map<String, List<Document>>> copyAll) {
+    private static Taken take(String database, Supplier<Map<String, InstantCopy>> copyAll) {
         long now = System.currentTimeMillis();
-        TAKEN.values().removeIf(t -> now - t.lastUsed > WINDOW_MILLIS);
+        TAKEN.values().removeIf(t -> {
+            if (now - t.lastUsed <= WINDOW_MILLIS) return false;
+            t.left.values().forEach(InstantCopy::drop);
+            t.reading.forEach(InstantCopy::drop);
+            return true;
+        });
         var alone = GATES.computeIfAbsent(database, d -> new ReentrantReadWriteLock(true)).writeLock();
         long asked = System.nanoTime();
         alone.lock();
         try {
-            Map<String, List<Document>> copy = new ConcurrentHashMap<>(copyAll.get());
+            Map<String, InstantCopy> copy = new ConcurrentHashMap<>(copyAll.get());
             var at = new BsonTimestamp(Instant.now(), INCREMENT.incrementAndGet());
             var taken = new Taken(at, copy, (System.nanoTime() - asked) / 1_000_000);
             TAKEN.put(key(database, at), taken);
@@ -744,21 +755,159 @@ final class PointInTime {
         return database + " " + (at instanceof BsonTimestamp t ? t.getValue() : String.valueOf(at));
     }
 
-    /** Every collection of a database, copied: the names from its `listCollections`. */
-    static Map<String, List<Document>> copyOf(Document listCollections, Function<String, MongoCollection<?>> resolve) {
-        Map<String, List<Document>> all = new HashMap<>();
+    /** Every collection of a database as it is now: the names from its `listCollections`. */
+    static Map<String, InstantCopy> copyOf(Document listCollections, Function<String, MongoCollection<?>> resolve) {
+        Map<String, InstantCopy> all = new HashMap<>();
         Document cursor = (Document) listCollections.get("cursor");
         for (Object entry : (List<?>) cursor.get("firstBatch")) {
             String name = (String) ((Document) entry).get("name");
-            if (resolve.apply(name) instanceof Copyable copyable) all.put(name, copyable.copyAll());
+            if (resolve.apply(name) instanceof Copyable copyable) all.put(name, copyable.instantCopy());
         }
         return all;
     }
 }
 
-/** A collection that can copy every document it holds, under its own lock. */
+/** A collection that can give its documents as they are at this instant. */
 interface Copyable {
-    List<Document> copyAll();
+    InstantCopy instantCopy();
+}
+
+/**
+ * One collection as it was at an instant, handed out part by part (a cursor's batches), so
+ * that no request holds a server thread while a large collection is copied. The H2 file's
+ * collections are copied whole at once. The memory backend's are copied on write: at the
+ * instant only the stored documents are listed (their references, fast: the write gate is held
+ * for that alone), and a document is copied before a write changes it in place (`protect`, from
+ * the collection's writes, under its lock) or when its part is handed out (`take`, each part
+ * under the collection's lock, so that writes go on between parts). A document deleted or
+ * replaced is not changed in place: its listed reference stays the version of the instant.
+ */
+interface InstantCopy {
+    /** The next `n` documents of the copy (fewer at its end). */
+    List<Document> take(int n);
+
+    boolean isEmpty();
+
+    /** The copy is dropped unread or half read (its instant lapsed): nothing more to protect. */
+    default void drop() {}
+
+    static InstantCopy of(List<Document> whole) {
+        return new InstantCopy() {
+            private int next = 0;
+
+            @Override
+            public synchronized List<Document> take(int n) {
+                List<Document> part = new ArrayList<>(whole.subList(next, Math.min(whole.size(), next + n)));
+                next += part.size();
+                return part;
+            }
+
+            @Override
+            public synchronized boolean isEmpty() {
+                return next >= whole.size();
+            }
+        };
+    }
+}
+
+final class CopyOnWrite implements InstantCopy {
+    private final Object lock;
+    private final List<Document> documents;
+    /**
+     * The listed documents not copied yet, by identity, and where each stands in the list: made
+     * at the first write or read after the instant, not while the write gate is held.
+     */
+    private Map<Document, Integer> uncopied;
+    private int next = 0;
+    private boolean dropped = false;
+    private final Runnable unregister;
+
+    CopyOnWrite(Object lock, List<Document> stored, java.util.function.Consumer<CopyOnWrite> register,
+                java.util.function.Consumer<CopyOnWrite> unregisterFrom) {
+        this.lock = lock;
+        this.documents = stored;
+        this.unregister = () -> unregisterFrom.accept(this);
+        register.accept(this);
+    }
+
+    /** Under the collection's lock. */
+    private Map<Document, Integer> uncopied() {
+        if (uncopied == null) {
+            uncopied = new java.util.IdentityHashMap<>(documents.size() * 2);
+            for (int i = next; i < documents.size(); i++) uncopied.put(documents.get(i), i);
+        }
+        return uncopied;
+    }
+
+    /** Called under the collection's lock before `stored` is changed in place. */
+    void protect(Document stored) {
+        Integer at = uncopied().remove(stored);
+        if (at != null) documents.set(at, stored.cloneDeeply());
+    }
+
+    @Override
+    public List<Document> take(int n) {
+        synchronized (lock) {
+            // Never a copy cut short that looks whole: a reader of a dropped copy is told.
+            if (dropped) throw new MongoServerError(239, "SnapshotTooOld", "the point-in-time copy was dropped: its instant lapsed");
+            List<Document> part = new ArrayList<>();
+            for (; next < documents.size() && part.size() < n; next++) {
+                Document document = documents.get(next);
+                // Still the stored document (no write changed it since): copied now.
+                part.add(uncopied().remove(document) != null ? document.cloneDeeply() : document);
+                documents.set(next, null);
+            }
+            if (next >= documents.size()) unregister.run();
+            return part;
+        }
+    }
+
+    @Override
+    public boolean isEmpty() {
+        synchronized (lock) {
+            return next >= documents.size();
+        }
+    }
+
+    @Override
+    public void drop() {
+        synchronized (lock) {
+            dropped = next < documents.size();
+            next = documents.size();
+            uncopied = new java.util.IdentityHashMap<>();
+            unregister.run();
+        }
+    }
+}
+
+/** The rest of a point-in-time copy, as the `getMore`s of its cursor take it. */
+final class CopyCursor implements de.bwaldvogel.mongo.backend.Cursor {
+    private final long id;
+    private final InstantCopy copy;
+    /** Each batch taken keeps the instant from lapsing while its copy is read. */
+    private final Runnable touch;
+
+    CopyCursor(long id, InstantCopy copy, Runnable touch) {
+        this.id = id;
+        this.copy = copy;
+        this.touch = touch;
+    }
+
+    @Override
+    public long getId() {
+        return id;
+    }
+
+    @Override
+    public boolean isEmpty() {
+        return copy.isEmpty();
+    }
+
+    @Override
+    public List<Document> takeDocuments(int n) {
+        touch.run();
+        return copy.take(n);
+    }
 }
 
 final class SnapshotMemoryBackend extends MemoryBackend {
@@ -800,9 +949,27 @@ final class SnapshotMemoryCollection extends MemoryCollection implements Copyabl
         super(database, name, options, cursors);
     }
 
+    /** The point-in-time copies of this collection not finished yet (PointInTime). */
+    private final List<CopyOnWrite> copies = new java.util.concurrent.CopyOnWriteArrayList<>();
+
     @Override
-    public synchronized List<Document> copyAll() {
-        return streamAllDocumentsWithPosition().map(d -> d.getDocument().cloneDeeply()).collect(Collectors.toList());
+    public synchronized InstantCopy instantCopy() {
+        List<Document> stored = streamAllDocumentsWithPosition().map(d -> d.getDocument())
+            .collect(Collectors.toCollection(ArrayList::new));
+        return new CopyOnWrite(this, stored, copies::add, copies::remove);
+    }
+
+    /** Before a write changes documents in place, each copy takes the version it must keep. */
+    private void protect(Document filter) {
+        if (copies.isEmpty() || filter == null) return;
+        Iterable<Integer> candidates = Narrowing.candidates(getIndexes(), filter);
+        List<Document> stored = new ArrayList<>();
+        if (candidates == null) streamAllDocumentsWithPosition().forEach(d -> stored.add(d.getDocument()));
+        else for (Integer position : candidates) stored.add(getDocument(position));
+        for (Document document : stored) {
+            if (document == null || !documentMatchesQuery(document, filter)) continue;
+            for (CopyOnWrite copy : copies) copy.protect(document);
+        }
     }
 
     /**
@@ -856,12 +1023,14 @@ final class SnapshotMemoryCollection extends MemoryCollection implements Copyabl
 
     @Override
     public synchronized Document findAndModify(Document query) {
+        if (!Boolean.TRUE.equals(query.get("remove"))) protect((Document) query.get("query"));
         return Snapshots.withCopiedValue(Snapshots.writing(() -> super.findAndModify(query)));
     }
 
     @Override
     public synchronized Document updateDocuments(Document selector, Document update, ArrayFilters arrayFilters,
                                                  boolean isMulti, boolean isUpsert, Oplog oplog) {
+        protect(selector);
         return Snapshots.writing(() -> super.updateDocuments(selector, update, arrayFilters, isMulti, isUpsert, oplog));
     }
 
@@ -916,9 +1085,10 @@ final class SnapshotH2Collection extends H2Collection implements Copyable {
         super(database, name, options, data, meta, cursors);
     }
 
+    /** The H2 file's documents are copied whole at the instant (a persistent console's database is small). */
     @Override
-    public synchronized List<Document> copyAll() {
-        return streamAllDocumentsWithPosition().map(d -> d.getDocument().cloneDeeply()).collect(Collectors.toList());
+    public synchronized InstantCopy instantCopy() {
+        return InstantCopy.of(streamAllDocumentsWithPosition().map(d -> d.getDocument().cloneDeeply()).collect(Collectors.toList()));
     }
 
     @Override
