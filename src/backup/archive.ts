@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { open, rename, rm } from 'node:fs/promises';
+import { link, open, rm } from 'node:fs/promises';
+import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -93,18 +95,34 @@ export async function writeArchive(
     }
     yield `${JSON.stringify({ end: true, documents })}\n`;
   }
-  const partial = `${file}.partial-${process.pid}`;
+  // A name of its own for every writer, created afresh: two runs never share a partial file.
+  const partial = `${file}.partial-${process.pid}-${randomBytes(4).toString('hex')}`;
   try {
-    await pipeline(Readable.from(lines()), createGzip(), createWriteStream(partial));
+    await pipeline(Readable.from(lines()), createGzip(), createWriteStream(partial, { flags: 'wx' }));
     const handle = await open(partial, 'r+');
     const { size } = await handle.stat();
     await handle.sync();
     await handle.close();
-    await rename(partial, file);
+    // Linked, never renamed over: an archive another run finished under this name is kept.
+    await link(partial, file).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EEXIST') throw error;
+    });
+    await rm(partial, { force: true });
+    await syncDirectory(path.dirname(path.resolve(file)));
     return { file, header, documents, bytes: size };
   } catch (error) {
     await rm(partial, { force: true });
     throw error;
+  }
+}
+
+/** The directory's entries are durable too: a rename or a removal survives a crash. */
+export async function syncDirectory(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
   }
 }
 
@@ -117,7 +135,11 @@ export type ArchiveEntry = { collection: string; doc: Document };
 export async function openArchive(
   file: string,
 ): Promise<{ header: ArchiveHeader; entries: AsyncGenerator<ArchiveEntry> }> {
-  const input = createReadStream(file).pipe(createGunzip());
+  // An error of the file (missing, unreadable) ends the reading, never the process.
+  const source = createReadStream(file);
+  const input = createGunzip();
+  source.on('error', (error) => input.destroy(error));
+  source.pipe(input);
   const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })[Symbol.asyncIterator]();
   const damaged = (detail: string) => new ArchiveDamaged(file, detail);
   const next = async (): Promise<string | undefined> => {
@@ -131,6 +153,7 @@ export async function openArchive(
   const first = await next();
   const header = headerSchema.safeParse(first === undefined ? undefined : parseJson(first));
   if (!header.success) {
+    source.destroy();
     input.destroy();
     throw damaged(`its first line is not a backup header (${header.error.issues[0]?.message ?? 'empty'})`);
   }
@@ -166,6 +189,7 @@ export async function openArchive(
         yield { collection: c, doc: BSON.EJSON.deserialize(d as Document, { relaxed: false }) as Document };
       }
     } finally {
+      source.destroy();
       input.destroy();
     }
   }

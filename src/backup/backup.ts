@@ -7,6 +7,7 @@ import {
   ARCHIVE_SUFFIX,
   type ArchiveHeader,
   openArchive,
+  syncDirectory,
   type WrittenArchive,
   writeArchive,
 } from './archive.js';
@@ -40,13 +41,17 @@ export async function takeBackup(
   }
 }
 
-/** A file name for a backup taken at `at`, sortable by time: `cookiebot-2026-12-04T18-30-00Z.ndjson.gz`. */
-export function backupFileName(database: string, at: Date): string {
+/**
+ * A file name for a backup taken at `at`, sortable by time: `cookiebot-2026-12-04T18-30-00Z.ndjson.gz`;
+ * the bot's own (`auto`) are `cookiebot-auto-…`, and only those are rotated: an operator's
+ * `npm run backup` and the backups before upgrades are theirs to remove.
+ */
+export function backupFileName(database: string, at: Date, kind: 'manual' | 'auto' = 'manual'): string {
   const stamp = at
     .toISOString()
     .replace(/\.\d{3}Z$/, 'Z')
     .replaceAll(':', '-');
-  return `${database}-${stamp}${ARCHIVE_SUFFIX}`;
+  return `${database}-${kind === 'auto' ? 'auto-' : ''}${stamp}${ARCHIVE_SUFFIX}`;
 }
 
 export interface LoadedArchive {
@@ -101,14 +106,15 @@ export interface KeptBackup {
   bytes: number;
 }
 
-/** The complete archives in `dir` named as `backupFileName` names them, newest first. */
+/** The bot's own complete archives in `dir` (`backupFileName(…, 'auto')`), newest first. */
 export async function listBackups(dir: string, database: string): Promise<KeptBackup[]> {
   const names = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return [] as string[];
     throw error;
   });
+  const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const pattern = new RegExp(
-    `^${database.replace(/[^\w-]/g, '')}-(\\d{4}-\\d{2}-\\d{2}T\\d{2}-\\d{2}-\\d{2}Z)${ARCHIVE_SUFFIX.replaceAll('.', '\\.')}$`,
+    `^${literal(database)}-auto-(\\d{4}-\\d{2}-\\d{2}T\\d{2}-\\d{2}-\\d{2}Z)${literal(ARCHIVE_SUFFIX)}$`,
   );
   const kept: KeptBackup[] = [];
   for (const name of names) {
@@ -126,15 +132,11 @@ export async function listBackups(dir: string, database: string): Promise<KeptBa
 }
 
 /**
- * Keeps the `keep` newest archives of `dir` and removes the rest, with any partial file a
- * stopped process left more than an hour ago. Returns the files removed.
+ * Keeps the `keep` newest of the bot's own archives in `dir` and removes the rest, with any
+ * partial file a stopped process left more than an hour ago (by the files' own clock: the
+ * wall's). Returns the files removed.
  */
-export async function pruneBackups(
-  dir: string,
-  database: string,
-  keep: number,
-  now: Date,
-): Promise<string[]> {
+export async function pruneBackups(dir: string, database: string, keep: number): Promise<string[]> {
   const removed: string[] = [];
   for (const old of (await listBackups(dir, database)).slice(keep)) {
     await rm(old.file, { force: true });
@@ -144,10 +146,11 @@ export async function pruneBackups(
     if (!name.includes(`${ARCHIVE_SUFFIX}.partial-`)) continue;
     const file = path.join(dir, name);
     const { mtimeMs } = await stat(file);
-    if (now.getTime() - mtimeMs > 3_600_000) {
+    if (Date.now() - mtimeMs > 3_600_000) {
       await rm(file, { force: true });
       removed.push(file);
     }
   }
+  if (removed.length > 0) await syncDirectory(dir);
   return removed;
 }

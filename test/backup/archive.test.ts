@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -137,22 +137,40 @@ describe('backup archives', () => {
     }
   });
 
-  it('GIVEN more backups than kept THEN the oldest go, with partial files a stopped process left over an hour ago, and nothing else in the folder', async () => {
+  it('GIVEN two backups written to one name at once (a slot claimed again while its backup runs) THEN the name holds one whole archive, and no partial file is left', async () => {
+    await t.db
+      .collection<{ _id: number }>('many')
+      .insertMany(Array.from({ length: 3_000 }, (_, i) => ({ _id: i })));
+    const twice = path.join(mkdtempSync(path.join(dir, 'twice-')), 'slot.ndjson.gz');
+    await Promise.all([takeBackup(t.db, twice, schemaOf), takeBackup(t.db, twice, schemaOf)]);
+    expect(await readWhole(twice)).toBeGreaterThanOrEqual(3_000);
+    expect(readdirSync(path.dirname(twice))).toEqual(['slot.ndjson.gz']);
+  });
+
+  it("GIVEN more of the bot's own backups than kept THEN the oldest go, with partial files a stopped process left over an hour ago, and an operator's own backups and other files stay", async () => {
     const keepDir = mkdtempSync(path.join(dir, 'keep-'));
     const day = (d: number) => new Date(Date.UTC(2026, 11, d));
-    for (let d = 1; d <= 5; d++) writeFileSync(path.join(keepDir, backupFileName('cookiebot', day(d))), 'x');
+    const auto = (d: number) => backupFileName('cookie+bot', day(d), 'auto');
+    for (let d = 1; d <= 5; d++) writeFileSync(path.join(keepDir, auto(d)), 'x');
     writeFileSync(path.join(keepDir, 'notes.txt'), 'mine');
-    writeFileSync(path.join(keepDir, `${backupFileName('cookiebot', day(6))}.partial-123`), 'half');
-    writeFileSync(path.join(keepDir, backupFileName('other', day(1))), 'another database');
-    const removed = await pruneBackups(keepDir, 'cookiebot', 3, new Date(Date.now() + 2 * 3_600_000));
+    writeFileSync(path.join(keepDir, backupFileName('cookie+bot', day(1))), "an operator's npm run backup");
+    const stale = path.join(keepDir, `${auto(6)}.partial-123-abcd1234`);
+    const fresh = path.join(keepDir, `${auto(7)}.partial-456-abcd1234`);
+    writeFileSync(stale, 'half');
+    writeFileSync(fresh, 'being written');
+    utimesSync(stale, new Date(Date.now() - 2 * 3_600_000), new Date(Date.now() - 2 * 3_600_000));
+    writeFileSync(path.join(keepDir, backupFileName('other', day(1), 'auto')), 'another database');
+    const removed = await pruneBackups(keepDir, 'cookie+bot', 3);
     expect(removed.map((f) => path.basename(f)).sort()).toEqual(
-      [
-        backupFileName('cookiebot', day(1)),
-        backupFileName('cookiebot', day(2)),
-        `${backupFileName('cookiebot', day(6))}.partial-123`,
-      ].sort(),
+      [auto(1), auto(2), path.basename(stale)].sort(),
     );
-    expect((await listBackups(keepDir, 'cookiebot')).map((b) => b.takenAt)).toEqual([day(5), day(4), day(3)]);
+    expect((await listBackups(keepDir, 'cookie+bot')).map((b) => b.takenAt)).toEqual([
+      day(5),
+      day(4),
+      day(3),
+    ]);
+    expect(readdirSync(keepDir)).toContain(backupFileName('cookie+bot', day(1)));
+    expect(readdirSync(keepDir)).toContain(path.basename(fresh));
     expect((await listBackups(keepDir, 'other')).length).toBe(1);
   });
 });

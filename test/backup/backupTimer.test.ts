@@ -24,9 +24,7 @@ describe("the bot's own backups", () => {
     const app = { ...makeAppDeps(t, env), clock: first.clock };
     await startTimers(first.deps, app, ASSEMBLY);
     await first.deps.scheduler.runDue();
-    expect(archives()).toEqual([
-      't_backup_timer-2026-12-04T06-00-00Z.ndjson.gz'.replace('t_backup_timer', t.name),
-    ]);
+    expect(archives()).toEqual([`${t.name}-auto-2026-12-04T06-00-00Z.ndjson.gz`]);
 
     // A second process starting in the same slot plans the same task: nothing more is written.
     const second = makeBotDeps(t, { env });
@@ -42,7 +40,17 @@ describe("the bot's own backups", () => {
     expect(archives()).toEqual(
       ['2026-12-06T00-00-00Z', '2026-12-06T06-00-00Z', '2026-12-05T18-00-00Z']
         .sort()
-        .map((slot) => `${t.name}-${slot}.ndjson.gz`),
+        .map((slot) => `${t.name}-auto-${slot}.ndjson.gz`),
+    );
+
+    // Down for a day and a half: the missed slots are not written late; the one under way is.
+    first.clock.advance(36 * 3_600_000);
+    await first.deps.scheduler.runDue();
+    await first.deps.scheduler.runDue();
+    expect(archives()).toEqual(
+      ['2026-12-06T00-00-00Z', '2026-12-06T06-00-00Z', '2026-12-07T18-00-00Z']
+        .sort()
+        .map((slot) => `${t.name}-auto-${slot}.ndjson.gz`),
     );
   });
 });
