@@ -1,5 +1,6 @@
 import { createBotDeps } from '../../app/botDeps.js';
 import { ASSEMBLY } from '../../commands/index.js';
+import type { ManualClock } from '../../src/clock.js';
 import { createDiscordClient, type DiscordBot, startDiscordBot } from '../../src/discord/discordBot.js';
 import { discordPostTransport } from '../../src/discord/discordPostTransport.js';
 import { InteractionRuntime } from '../../src/interactions/runtime.js';
@@ -12,6 +13,8 @@ export interface FakeBot {
   bot: DiscordBot;
   deps: BotDeps;
   logs: Record<string, unknown>[];
+  /** The bot's clock: a test moves it to make timers fall due. */
+  clock: ManualClock;
 }
 
 /**
@@ -35,7 +38,7 @@ export async function startFakeBot(
     options.safetyDeferMs === undefined ? {} : { safetyDeferMs: options.safetyDeferMs },
   );
   const bot = await startDiscordBot(client, runtime, deps.log, { token: 'fake-token' });
-  return { bot, deps, logs: app.logs };
+  return { bot, deps, logs: app.logs, clock: app.clock };
 }
 
 let memberCounter = 0;

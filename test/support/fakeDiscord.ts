@@ -2,18 +2,60 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type WebSocket, WebSocketServer } from 'ws';
+import {
+  DISCORD_ERRORS,
+  describeRefusal,
+  type FormErrors,
+  fieldError,
+  invalidFormBody,
+  type Refusal,
+} from './discordErrors.js';
+import { type MatchedRoute, matchRoute } from './discordRoutes.js';
+import {
+  APP_ID,
+  apiUser,
+  BOT_USER,
+  BOT_USER_ID,
+  CHANNEL_ID,
+  FakeGuild,
+  type FakeRole,
+  type FakeUser,
+  GUILD_ID,
+  type PermissionName,
+} from './fakeGuild.js';
+import { INTERACTION, InteractionLifecycle } from './interactionLifecycle.js';
+import {
+  apiMessage,
+  buttonData,
+  channelSelectData,
+  commandData,
+  mentionableSelectData,
+  messageCommandData,
+  modalSubmitData,
+  roleSelectData,
+  snowflake,
+  stringSelectData,
+  userCommandData,
+  userSelectData,
+} from './interactionPayloads.js';
+import { guardRefusals } from './refusalGuard.js';
 
 /**
  * A test-only Discord on loopback: the REST API the bot calls and a WebSocket gateway.
  * The real discord.js Client connects to it (REST `api` option; the gateway URL comes
  * from `GET /gateway/bot`), completes the handshake, receives INTERACTION_CREATE for
- * slash commands and clicks, and every REST call it makes is recorded.
+ * slash commands, clicks, forms and context menus, and every REST call it makes is recorded.
+ *
+ * It refuses what Discord refuses, as Discord answers: bodies against Discord's published
+ * schema and documented limits (`discordRoutes`), the interaction's lifecycle
+ * (`interactionLifecycle`), the bot's permissions in the server (`fakeGuild`). A refused
+ * request changes nothing a member sees and lands in `refusals`; under vitest a test fails
+ * when the bot made one the test neither arranged (`refuseNext`, `forbiddenChannels`,
+ * `denyBot`) nor declared (`expectRefusals()`, or the `refusals: 'expected'` option).
  */
 
-export const GUILD_ID = '900000000000000001';
-export const CHANNEL_ID = '900000000000000002';
-export const APP_ID = '900000000000000003';
-export const BOT_USER_ID = APP_ID;
+export type { FakeRole, FakeUser, PermissionName } from './fakeGuild.js';
+export { APP_ID, BOT_USER_ID, CHANNEL_ID, GUILD_ID } from './fakeGuild.js';
 
 export interface RecordedFile {
   name: string;
@@ -30,9 +72,11 @@ export interface RecordedCall {
 
 /** What a member sees of one message the bot produced for an interaction. */
 export interface VisibleMessage {
-  via: 'reply' | 'deferred' | 'update' | 'edit' | 'followup' | 'suggestions' | 'post';
+  via: 'reply' | 'deferred' | 'update' | 'edit' | 'followup' | 'suggestions' | 'modal' | 'post';
   /** Autocomplete suggestions (via 'suggestions'). */
   choices?: unknown[];
+  /** The form the member was shown (via 'modal'): its custom id, title and components. */
+  modal?: { custom_id: string; title: string; components: unknown[] };
   content: string;
   ephemeral: boolean;
   embeds: {
@@ -50,72 +94,96 @@ export interface VisibleMessage {
   at: number;
 }
 
-/** The custom id of the button labelled `label` on a message (throws when there is none). */
+/** A request the fake answered as Discord refuses one. */
+export interface RefusedRequest {
+  method: string;
+  path: string;
+  status: number;
+  code: number;
+  message: string;
+  errors?: FormErrors;
+  /** The test set it up (`refuseNext`, `forbiddenChannels`, `denyBot`): expected by construction. */
+  arranged: boolean;
+  /** What the request answered, when the fake knows: "/cookies give", "click cookies.bakery", "#9000…77". */
+  about?: string;
+}
+
+/** Which requests `refuseNext` refuses: a predicate, or a method and a path (a fragment, or a pattern). */
+export type RequestMatch =
+  | ((request: { method: string; path: string; body: unknown }) => boolean)
+  | { method?: string; path?: string | RegExp };
+
+export interface FakeDiscordOptions {
+  /** How long after the dispatch Discord takes an interaction's callback (Discord: 3,000 ms). */
+  callbackDeadlineMs?: number;
+  /** How long an interaction token works for follow-ups and edits (Discord: 15 minutes). */
+  tokenLifetimeMs?: number;
+  /** The largest file Discord takes (a server without boosts: 10 MiB). */
+  uploadLimitBytes?: number;
+  /** 'expected': every refusal in this suite is expected (tests of the fake itself). Default: each fails its test. */
+  refusals?: 'fail' | 'expected';
+}
+
+/** The answer `refuseNext` gives unless told another: Discord refusing the reply's body. */
+const DEFAULT_REFUSAL = invalidFormBody([fieldError.maxLength(['data', 'content'], 2_000)]);
+const EPHEMERAL = 1 << 6;
+
+/** The fake's knowledge of one message, for edits through the channel and clicks on it. */
+interface KnownMessage {
+  channelId: string;
+  ephemeral: boolean;
+  message: VisibleMessage;
+  /** The interaction whose reply or follow-up it is. */
+  token?: string;
+}
+
+type Answer = { status: number; body?: unknown };
+
 export function buttonId(message: VisibleMessage | undefined, label: string): string {
   const found = message?.components.flatMap((row) => row.components).find((c) => c.label === label);
   if (!found) throw new Error(`no button ${label} on ${JSON.stringify(message)}`);
   return found.custom_id;
 }
 
-export interface FakeUser {
-  id: string;
-  username: string;
-  roles?: string[];
-  /** The member's client language, sent as the interaction's `locale` (default en-US). */
-  locale?: string;
-  /** An app rather than a person. */
-  bot?: boolean;
-}
-
-const EPHEMERAL = 1 << 6;
-
-let snowflakeCounter = 1_000n;
-function snowflake(): string {
-  snowflakeCounter += 1n;
-  return (1_300_000_000_000_000_000n + snowflakeCounter).toString();
-}
-
-function apiUser(user: FakeUser) {
-  return {
-    id: user.id,
-    username: user.username,
-    discriminator: '0',
-    global_name: user.username,
-    avatar: null,
-    ...(user.bot ? { bot: true } : {}),
-  };
-}
-
-function apiMember(user: FakeUser) {
-  return {
-    user: apiUser(user),
-    roles: user.roles ?? [],
-    nick: null,
-    avatar: null,
-    joined_at: '2025-01-01T00:00:00.000Z',
-    deaf: false,
-    mute: false,
-    flags: 0,
-    pending: false,
-    permissions: '2248473465835073',
-  };
-}
-
 export class FakeDiscord {
   readonly calls: RecordedCall[] = [];
   /** Messages the bot posted to channels on its own, by channel id. */
   readonly channelPosts = new Map<string, VisibleMessage[]>();
-  /** Channels that answer like Discord does when the bot lacks a permission. */
+  /** Edits the bot made to messages through their channel (`PATCH /channels/…/messages/…`), by channel id. */
+  readonly channelEdits = new Map<string, VisibleMessage[]>();
+  /** Channels where every channel route answers 403 Missing Permissions (`denyBot` denies one permission). */
   readonly forbiddenChannels = new Set<string>();
+  /** Every request the fake refused, in order. */
+  readonly refusals: RefusedRequest[] = [];
+  /** When each interaction was sent on the gateway (performance.now()), by token. */
+  readonly dispatchedAt = new Map<string, number>();
+  /** The server's preferred language, sent as every interaction's `guild_locale`. */
+  guildLocale = 'en-US';
+
+  readonly #options: Required<FakeDiscordOptions>;
+  readonly #guild = new FakeGuild();
+  readonly #lifecycle: InteractionLifecycle;
   readonly #http: Server;
   readonly #gateway: WebSocketServer;
   readonly #sockets = new Set<WebSocket>();
   readonly #messagesByToken = new Map<string, VisibleMessage[]>();
+  readonly #originals = new Map<string, string>();
+  readonly #known = new Map<string, KnownMessage>();
   readonly #waiters = new Set<() => void>();
+  readonly #arranged: { match: RequestMatch; refusal: Refusal }[] = [];
+  #expecting = false;
+  #checked = 0;
   #seq = 0;
   #port = 0;
 
-  constructor() {
+  constructor(options: FakeDiscordOptions = {}) {
+    this.#options = {
+      callbackDeadlineMs: options.callbackDeadlineMs ?? 3_000,
+      tokenLifetimeMs: options.tokenLifetimeMs ?? 15 * 60_000,
+      uploadLimitBytes: options.uploadLimitBytes ?? 10 * 1024 * 1024,
+      refusals: options.refusals ?? 'fail',
+    };
+    this.#lifecycle = new InteractionLifecycle(this.#options);
     this.#http = createServer((req, res) => {
       this.#handle(req, res).catch((error: unknown) => {
         res.writeHead(500, { 'content-type': 'application/json' });
@@ -124,6 +192,7 @@ export class FakeDiscord {
     });
     this.#gateway = new WebSocketServer({ server: this.#http, path: '/gateway' });
     this.#gateway.on('connection', (socket) => this.#onGatewayConnection(socket));
+    guardRefusals(() => this.checkRefusals());
   }
 
   async start(): Promise<void> {
@@ -143,6 +212,69 @@ export class FakeDiscord {
     await new Promise<void>((resolve) => this.#http.close(() => resolve()));
   }
 
+  // ── What the test expects of Discord's answers ──────────────────────────────────────────
+
+  /** The current test means the bot to be refused: its refusals do not fail it. */
+  expectRefusals(): void {
+    this.#expecting = true;
+  }
+
+  /** Refuses the next request matching `match` (default: an interaction callback) with `refusal` (default: 400 50035). */
+  refuseNext(
+    match: RequestMatch = { method: 'POST', path: /\/callback$/ },
+    refusal: Refusal = DEFAULT_REFUSAL,
+  ): void {
+    this.#arranged.push({ match, refusal });
+  }
+
+  /** Throws when the bot was refused since the last check, unless the test arranged or expected it. */
+  checkRefusals(): void {
+    const fresh = this.refusals.slice(this.#checked);
+    this.#checked = this.refusals.length;
+    const expecting = this.#expecting || this.#options.refusals === 'expected';
+    this.#expecting = false;
+    const unexpected = fresh.filter((r) => !r.arranged);
+    if (unexpected.length === 0 || expecting) return;
+    const lines = unexpected.map(
+      (r) => `  ${r.method} ${r.path}${r.about ? ` (${r.about})` : ''} → ${r.status} ${describeRefusal(r)}`,
+    );
+    throw new Error(
+      `the bot made ${unexpected.length} request(s) Discord would have refused (a test that means it calls fake.expectRefusals()):\n${lines.join('\n')}`,
+    );
+  }
+
+  // ── The server ──────────────────────────────────────────────────────────────────────────
+
+  /** A channel of the server (announced on the gateway when the bot is connected). */
+  addChannel(id: string, name = `channel-${id.slice(-4)}`): void {
+    const created = !this.#guild.hasChannel(id);
+    this.#guild.addChannel(id, name);
+    this.#send({ op: 0, t: created ? 'CHANNEL_CREATE' : 'CHANNEL_UPDATE', d: this.#guild.apiChannel(id) });
+  }
+
+  /** Denies the bot `permissions` in channel `id` (a member overwrite, as a server admin would set). */
+  denyBot(channelId: string, permissions: PermissionName[]): void {
+    this.#guild.denyBot(channelId, permissions);
+    this.#send({ op: 0, t: 'CHANNEL_UPDATE', d: this.#guild.apiChannel(channelId) });
+  }
+
+  /** Takes back every denial of the bot in channel `id`. */
+  restoreBot(channelId: string): void {
+    this.#guild.restoreBot(channelId);
+    this.#send({ op: 0, t: 'CHANNEL_UPDATE', d: this.#guild.apiChannel(channelId) });
+  }
+
+  addRole(role: FakeRole): void {
+    this.#guild.addRole(role);
+  }
+
+  /** A member of the server the bot may look up (members who used the bot are known already). */
+  addMember(user: FakeUser): void {
+    this.#guild.addMember(user);
+  }
+
+  // ── What members do ─────────────────────────────────────────────────────────────────────
+
   /** Dispatches a slash command as a member would run it; returns the interaction token. */
   command(
     user: FakeUser,
@@ -151,7 +283,12 @@ export class FakeDiscord {
     options: Record<string, string | number | boolean> = {},
     users: FakeUser[] = [],
   ): string {
-    return this.#dispatchInteraction(user, 2, this.#commandData(name, path, options, users));
+    for (const u of users) this.#guild.addMember(u);
+    return this.#dispatch(user, {
+      type: INTERACTION.command,
+      data: commandData(this.#guild, name, path, options, users),
+      label: `/${[name, ...path].join(' ')}`,
+    });
   }
 
   /**
@@ -165,8 +302,11 @@ export class FakeDiscord {
     options: Record<string, string>,
     focused: string,
   ): string {
-    const data = this.#commandData(name, path, options, [], focused);
-    return this.#dispatchInteraction(user, 4, data);
+    return this.#dispatch(user, {
+      type: INTERACTION.autocomplete,
+      data: commandData(this.#guild, name, path, options, [], focused),
+      label: `autocomplete /${[name, ...path].join(' ')} ${focused}`,
+    });
   }
 
   async suggestions(token: string): Promise<{ name: string; value: string }[]> {
@@ -174,52 +314,106 @@ export class FakeDiscord {
     return (message?.choices ?? []) as { name: string; value: string }[];
   }
 
-  #commandData(
-    name: string,
-    path: string[],
-    options: Record<string, string | number | boolean>,
-    users: FakeUser[],
-    focused?: string,
-  ) {
-    const leaf = Object.entries(options).map(([optName, value]) => ({
-      name: optName,
-      type:
-        typeof value === 'number'
-          ? 4
-          : typeof value === 'boolean'
-            ? 5
-            : users.some((u) => u.id === value)
-              ? 6
-              : 3,
-      value,
-      ...(optName === focused ? { focused: true } : {}),
-    }));
-    let tree: unknown[] = leaf;
-    for (const part of [...path].reverse()) {
-      tree = [{ name: part, type: part === path[path.length - 1] ? 1 : 2, options: tree }];
-    }
-    const resolved =
-      users.length === 0
-        ? undefined
-        : {
-            users: Object.fromEntries(users.map((u) => [u.id, apiUser(u)])),
-            members: Object.fromEntries(users.map((u) => [u.id, { ...apiMember(u), user: undefined }])),
-          };
-    return { id: snowflake(), name, type: 1, options: tree, resolved };
+  /** A user command (a member's menu › Apps › `name`) on `target`. */
+  userCommand(user: FakeUser, name: string, target: FakeUser): string {
+    this.#guild.addMember(target);
+    return this.#dispatch(user, {
+      type: INTERACTION.command,
+      data: userCommandData(this.#guild, name, target),
+      label: `user command ${name}`,
+    });
+  }
+
+  /** A message command (a message's menu › Apps › `name`) on a message the bot sent. */
+  messageCommand(user: FakeUser, name: string, target: VisibleMessage): string {
+    const channelId = this.#known.get(target.id)?.channelId ?? CHANNEL_ID;
+    return this.#dispatch(user, {
+      type: INTERACTION.command,
+      data: messageCommandData(name, target, channelId),
+      label: `message command ${name}`,
+      channelId,
+    });
   }
 
   /** Clicks a button of a message the bot sent; returns the new interaction's token. */
   click(user: FakeUser, message: VisibleMessage, customId: string): string {
-    return this.#component(user, message, { custom_id: customId, component_type: 2 });
+    return this.#component(user, message, buttonData(customId), `click ${customId}`);
   }
 
   /** Picks values in a select menu of a message the bot sent; returns the new interaction's token. */
   choose(user: FakeUser, message: VisibleMessage, customId: string, values: string[]): string {
-    return this.#component(user, message, { custom_id: customId, component_type: 3, values });
+    return this.#component(user, message, stringSelectData(customId, values), `choose ${customId}`);
   }
 
-  #component(user: FakeUser, message: VisibleMessage, data: Record<string, unknown>): string {
-    return this.#dispatchInteraction(user, 3, data, this.#apiMessage(message));
+  /** Picks members in a user select menu. */
+  chooseUsers(user: FakeUser, message: VisibleMessage, customId: string, users: FakeUser[]): string {
+    for (const u of users) this.#guild.addMember(u);
+    return this.#component(
+      user,
+      message,
+      userSelectData(this.#guild, customId, users),
+      `choose users ${customId}`,
+    );
+  }
+
+  /** Picks roles in a role select menu. */
+  chooseRoles(user: FakeUser, message: VisibleMessage, customId: string, roles: FakeRole[]): string {
+    for (const role of roles) this.#guild.addRole(role);
+    return this.#component(
+      user,
+      message,
+      roleSelectData(this.#guild, customId, roles),
+      `choose roles ${customId}`,
+    );
+  }
+
+  /** Picks members and roles in a mentionable select menu. */
+  chooseMentionables(
+    user: FakeUser,
+    message: VisibleMessage,
+    customId: string,
+    picked: { users?: FakeUser[]; roles?: FakeRole[] },
+  ): string {
+    for (const u of picked.users ?? []) this.#guild.addMember(u);
+    for (const role of picked.roles ?? []) this.#guild.addRole(role);
+    const data = mentionableSelectData(this.#guild, customId, picked);
+    return this.#component(user, message, data, `choose mentionables ${customId}`);
+  }
+
+  /** Picks channels in a channel select menu. */
+  chooseChannels(user: FakeUser, message: VisibleMessage, customId: string, channelIds: string[]): string {
+    const data = channelSelectData(this.#guild, customId, channelIds, user);
+    return this.#component(user, message, data, `choose channels ${customId}`);
+  }
+
+  /** Submits a form (`fields`: text input custom id → value); `message` when a component opened it. */
+  submitModal(
+    user: FakeUser,
+    message: VisibleMessage | null,
+    customId: string,
+    fields: Record<string, string>,
+  ): string {
+    const known = message ? this.#known.get(message.id) : undefined;
+    return this.#dispatch(user, {
+      type: INTERACTION.modalSubmit,
+      data: modalSubmitData(customId, fields),
+      label: `submit ${customId}`,
+      ...(message ? { message, channelId: known?.channelId ?? CHANNEL_ID } : {}),
+    });
+  }
+
+  #component(user: FakeUser, message: VisibleMessage, data: Record<string, unknown>, label: string): string {
+    const channelId = this.#known.get(message.id)?.channelId ?? CHANNEL_ID;
+    return this.#dispatch(user, { type: INTERACTION.component, data, label, message, channelId });
+  }
+
+  // ── What members see ────────────────────────────────────────────────────────────────────
+
+  /** The id Discord gave the interaction of `token` (its callback's path names both). */
+  interactionId(token: string): string {
+    const interaction = this.#lifecycle.get(token);
+    if (!interaction) throw new Error(`no interaction ${token}`);
+    return interaction.id;
   }
 
   /** Messages a member sees for one interaction, in order. */
@@ -236,8 +430,13 @@ export class FakeDiscord {
     const started = Date.now();
     while (!done(this.messages(token))) {
       if (Date.now() - started > timeoutMs) {
+        const refused = this.refusals.filter((r) => r.path.includes(token));
         throw new Error(
-          `no matching reply for interaction ${token} within ${timeoutMs} ms: ${JSON.stringify(this.messages(token))}`,
+          `no matching reply for interaction ${token} within ${timeoutMs} ms: ${JSON.stringify(this.messages(token))}${
+            refused.length > 0
+              ? `; Discord refused: ${refused.map((r) => describeRefusal(r)).join('; ')}`
+              : ''
+          }`,
         );
       }
       await new Promise<void>((resolve) => {
@@ -248,40 +447,57 @@ export class FakeDiscord {
     return this.messages(token);
   }
 
-  /** The server's preferred language, sent as every interaction's `guild_locale`. */
-  guildLocale = 'en-US';
+  // ── The gateway ─────────────────────────────────────────────────────────────────────────
 
-  /** When each interaction was sent on the gateway (performance.now()), by token. */
-  readonly dispatchedAt = new Map<string, number>();
-
-  #dispatchInteraction(user: FakeUser, type: number, data: unknown, message?: unknown): string {
+  #dispatch(
+    user: FakeUser,
+    what: {
+      type: (typeof INTERACTION)[keyof typeof INTERACTION];
+      data: unknown;
+      label: string;
+      message?: VisibleMessage;
+      channelId?: string;
+    },
+  ): string {
     const id = snowflake();
     const token = `token-${id}`;
+    const channelId = what.channelId ?? CHANNEL_ID;
+    this.#guild.addMember(user);
     this.#messagesByToken.set(token, []);
-    this.dispatchedAt.set(token, performance.now());
     this.#send({
       op: 0,
       t: 'INTERACTION_CREATE',
       d: {
         id,
         application_id: APP_ID,
-        type,
+        type: what.type,
         token,
         version: 1,
         guild_id: GUILD_ID,
-        channel_id: CHANNEL_ID,
-        channel: { id: CHANNEL_ID, type: 0, guild_id: GUILD_ID, name: 'general' },
-        member: apiMember(user),
-        data,
-        message,
-        app_permissions: '2248473465835073',
+        channel_id: channelId,
+        channel: { id: channelId, type: 0, guild_id: GUILD_ID, name: this.#guild.channel(channelId).name },
+        member: this.#guild.apiMember(user, channelId),
+        data: what.data,
+        ...(what.message ? { message: apiMessage(what.message, channelId) } : {}),
+        app_permissions: this.#guild.botPermissions(channelId).toString(),
         locale: user.locale ?? 'en-US',
         guild_locale: this.guildLocale,
         entitlements: [],
         authorizing_integration_owners: { '0': GUILD_ID },
         context: 0,
-        attachment_size_limit: 10_485_760,
+        attachment_size_limit: this.#options.uploadLimitBytes,
       },
+    });
+    const at = performance.now();
+    this.dispatchedAt.set(token, at);
+    this.#lifecycle.dispatched({
+      id,
+      token,
+      type: what.type,
+      channelId,
+      label: what.label,
+      dispatchedAt: at,
+      ...(what.message ? { messageId: what.message.id } : {}),
     });
     return token;
   }
@@ -311,14 +527,7 @@ export class FakeDiscord {
     socket.send(
       frame('READY', {
         v: 10,
-        user: {
-          id: BOT_USER_ID,
-          username: 'CookieBot',
-          discriminator: '0',
-          bot: true,
-          avatar: null,
-          global_name: null,
-        },
+        user: { ...apiUser(BOT_USER), global_name: null },
         guilds: [{ id: GUILD_ID, unavailable: true }],
         session_id: 'fake-session',
         resume_gateway_url: `ws://127.0.0.1:${this.#port}/gateway`,
@@ -326,166 +535,379 @@ export class FakeDiscord {
         shard: [0, 1],
       }),
     );
-    socket.send(
-      frame('GUILD_CREATE', {
-        id: GUILD_ID,
-        name: 'Cookie Test Server',
-        owner_id: '900000000000000009',
-        icon: null,
-        features: [],
-        roles: [
-          {
-            id: GUILD_ID,
-            name: '@everyone',
-            permissions: '0',
-            position: 0,
-            color: 0,
-            hoist: false,
-            managed: false,
-            mentionable: false,
-            flags: 0,
-          },
-        ],
-        channels: [{ id: CHANNEL_ID, type: 0, name: 'general', position: 0, permission_overwrites: [] }],
-        members: [],
-        emojis: [],
-        stickers: [],
-        threads: [],
-        presences: [],
-        voice_states: [],
-        stage_instances: [],
-        guild_scheduled_events: [],
-        member_count: 3,
-        joined_at: '2025-01-01T00:00:00.000Z',
-        large: false,
-        unavailable: false,
-        preferred_locale: 'en-US',
-        premium_tier: 0,
-        verification_level: 0,
-        default_message_notifications: 0,
-        explicit_content_filter: 0,
-        mfa_level: 0,
-        nsfw_level: 0,
-        system_channel_flags: 0,
-      }),
-    );
+    socket.send(frame('GUILD_CREATE', this.#guild.apiGuild()));
   }
+
+  // ── The REST API ────────────────────────────────────────────────────────────────────────
 
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', `http://127.0.0.1:${this.#port}`);
     const path = url.pathname.replace(/^\/api\/v\d+/, '');
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const { body, files } = await parseBody(req, Buffer.concat(chunks), url);
-    const call: RecordedCall = { method: req.method ?? 'GET', path, query: url.searchParams, body, files };
-    this.calls.push(call);
-
-    const json = (status: number, value?: unknown) => {
-      res.writeHead(status, value === undefined ? {} : { 'content-type': 'application/json' });
-      res.end(value === undefined ? undefined : JSON.stringify(value));
+    const method = req.method ?? 'GET';
+    const parsed = await parseBody(req, Buffer.concat(chunks), url).catch(() => null);
+    const call: RecordedCall = {
+      method,
+      path,
+      query: url.searchParams,
+      body: parsed?.body ?? null,
+      files: parsed?.files ?? [],
     };
-
-    if (call.method === 'GET' && path === '/gateway/bot') {
-      return json(200, {
-        url: `ws://127.0.0.1:${this.#port}/gateway`,
-        shards: 1,
-        session_start_limit: { total: 1000, remaining: 1000, reset_after: 0, max_concurrency: 1 },
-      });
-    }
-    const callback = /^\/interactions\/(\d+)\/([^/]+)\/callback$/.exec(path);
-    if (callback && call.method === 'POST') {
-      const token = callback[2] as string;
-      const type = Number(body?.type);
-      const data = (body?.data ?? {}) as Record<string, unknown>;
-      const via = type === 4 ? 'reply' : type === 7 ? 'update' : type === 8 ? 'suggestions' : 'deferred';
-      const message = this.#record(token, via, data, files);
-      if (url.searchParams.get('with_response') === 'true') {
-        return json(200, {
-          interaction: { id: callback[1], type: 2 },
-          resource: { type, message: this.#apiMessage(message) },
-        });
-      }
-      return json(204);
-    }
-    const webhook = /^\/webhooks\/(\d+)\/([^/]+)(?:\/messages\/([^/]+))?$/.exec(path);
-    if (webhook) {
-      const token = webhook[2] as string;
-      const target = webhook[3];
-      if (call.method === 'DELETE') {
-        const list = this.#messagesByToken.get(token) ?? [];
-        this.#messagesByToken.set(
-          token,
-          list.filter((m) => m.via !== 'deferred' && m.via !== 'edit'),
-        );
-        this.#notify();
-        return json(204);
-      }
-      if (call.method === 'GET') return json(200, this.#apiMessage(this.messages(token)[0]));
-      const via = target ? 'edit' : 'followup';
-      const message = this.#record(token, via, body ?? {}, files);
-      return json(200, this.#apiMessage(message));
-    }
-    const channel = /^\/channels\/(\d+)(\/messages)?$/.exec(path);
-    if (channel) {
-      const channelId = channel[1] as string;
-      if (this.forbiddenChannels.has(channelId))
-        return json(403, { message: 'Missing Permissions', code: 50013 });
-      if (call.method === 'GET' && !channel[2]) {
-        return json(200, {
-          id: channelId,
-          type: 0,
-          guild_id: GUILD_ID,
-          name: `channel-${channelId.slice(-4)}`,
-          position: 1,
-          permission_overwrites: [],
-        });
-      }
-      if (call.method === 'POST' && channel[2]) {
-        const message = this.#record(`channel:${channelId}`, 'post', body ?? {}, files);
-        this.channelPosts.set(channelId, this.messages(`channel:${channelId}`));
-        return json(200, { ...this.#apiMessage(message), channel_id: channelId });
-      }
-    }
-    const commands = /^\/applications\/(\d+)(?:\/guilds\/(\d+))?\/commands$/.exec(path);
-    if (commands && call.method === 'PUT') {
-      return json(
-        200,
-        (Array.isArray(body) ? body : []).map((c: object) => ({
-          ...c,
-          id: snowflake(),
-          application_id: APP_ID,
-          version: '1',
-        })),
-      );
-    }
-    return json(404, { message: `fake Discord has no route ${call.method} ${path}`, code: 0 });
+    this.calls.push(call);
+    const answer = parsed
+      ? this.#answer(call, url)
+      : this.#refuse(call, { status: 400, code: 50109, message: 'The request body contains invalid JSON.' });
+    res.writeHead(answer.status, answer.body === undefined ? {} : { 'content-type': 'application/json' });
+    res.end(answer.body === undefined ? undefined : JSON.stringify(answer.body));
   }
 
-  #record(
+  #answer(call: RecordedCall, url: URL): Answer {
+    const route = matchRoute(call.method, call.path);
+    if (!route)
+      return this.#refuse(call, {
+        status: 404,
+        code: 0,
+        message: `fake Discord has no route ${call.method} ${call.path}`,
+      });
+    const arranged = this.#takeArranged(call);
+    if (arranged) return this.#refuse(call, arranged, { arranged: true });
+    const gate = this.#gate(route, call);
+    if (gate) return this.#refuse(call, gate.refusal, { arranged: gate.arranged });
+    return this.#perform(route, call, url);
+  }
+
+  #takeArranged(call: RecordedCall): Refusal | undefined {
+    const index = this.#arranged.findIndex(({ match }) =>
+      typeof match === 'function'
+        ? match({ method: call.method, path: call.path, body: call.body })
+        : (match.method === undefined || match.method === call.method) &&
+          (match.path === undefined ||
+            (typeof match.path === 'string' ? call.path.includes(match.path) : match.path.test(call.path))),
+    );
+    if (index < 0) return undefined;
+    const [taken] = this.#arranged.splice(index, 1);
+    return taken?.refusal;
+  }
+
+  /** What Discord checks before it acts: the upload, the interaction's state, permissions, the body. */
+  #gate(route: MatchedRoute, call: RecordedCall): { refusal: Refusal; arranged: boolean } | null {
+    if (call.files.some((f) => f.data.length > this.#options.uploadLimitBytes))
+      return { refusal: DISCORD_ERRORS.entityTooLarge, arranged: false };
+    const state = this.#stateRefusal(route, call);
+    if (state) return state;
+    if (!route.check) return null;
+    const { problems, empty } = route.check(call.body, call.files.length);
+    if (problems.length > 0) return { refusal: invalidFormBody(problems), arranged: false };
+    if (empty) return { refusal: DISCORD_ERRORS.emptyMessage, arranged: false };
+    return null;
+  }
+
+  #stateRefusal(route: MatchedRoute, call: RecordedCall): { refusal: Refusal; arranged: boolean } | null {
+    const p = route.params;
+    const refused = (refusal: Refusal | null | undefined, arranged = false) =>
+      refusal ? { refusal, arranged } : null;
+    switch (route.name) {
+      case 'callback':
+        return refused(
+          this.#lifecycle.refuseCallback(
+            p.interaction_id ?? '',
+            p.interaction_token ?? '',
+            Number(call.body?.type),
+          ),
+        );
+      case 'followUp':
+        return refused(this.#lifecycle.refuseWebhook(p.webhook_id ?? '', p.webhook_token ?? '', APP_ID));
+      case 'getWebhookMessage':
+      case 'editWebhookMessage':
+      case 'deleteWebhookMessage': {
+        const token = p.webhook_token ?? '';
+        const webhook = this.#lifecycle.refuseWebhook(p.webhook_id ?? '', token, APP_ID);
+        if (webhook) return refused(webhook);
+        return this.#webhookMessageId(token, p.message_id ?? '')
+          ? null
+          : refused(DISCORD_ERRORS.unknownMessage);
+      }
+      case 'getChannel':
+      case 'createMessage':
+      case 'editMessage':
+        return this.#channelRefusal(route, call);
+      default:
+        return null;
+    }
+  }
+
+  /** The bot's permissions where it acts: a denial the test set up is an arranged refusal. */
+  #channelRefusal(route: MatchedRoute, call: RecordedCall): { refusal: Refusal; arranged: boolean } | null {
+    const channelId = route.params.channel_id ?? '';
+    if (this.forbiddenChannels.has(channelId))
+      return { refusal: DISCORD_ERRORS.missingPermissions, arranged: true };
+    const may = (permission: PermissionName) => this.#guild.botMay(channelId, permission);
+    if (!may('ViewChannel')) return { refusal: DISCORD_ERRORS.missingAccess, arranged: true };
+    if (route.name === 'createMessage') {
+      // Embeds without Embed Links: dropped from a message that has content, refused from one that has not.
+      const onlyEmbeds =
+        Array.isArray(call.body?.embeds) && call.body.embeds.length > 0 && !call.body?.content;
+      const denied =
+        !may('SendMessages') ||
+        (call.files.length > 0 && !may('AttachFiles')) ||
+        (onlyEmbeds && !may('EmbedLinks')) ||
+        (call.body?.message_reference != null && !may('ReadMessageHistory'));
+      if (denied) return { refusal: DISCORD_ERRORS.missingPermissions, arranged: true };
+    }
+    if (route.name === 'editMessage') {
+      const known = this.#known.get(route.params.message_id ?? '');
+      if (!known || known.channelId !== channelId || known.ephemeral)
+        return { refusal: DISCORD_ERRORS.unknownMessage, arranged: false };
+    }
+    return null;
+  }
+
+  #refuse(call: RecordedCall, refusal: Refusal, options: { arranged?: boolean } = {}): Answer {
+    const token = /\/(?:interactions\/\d+|webhooks\/\d+)\/([^/]+)/.exec(call.path)?.[1];
+    const channelId = /^\/channels\/(\d+)/.exec(call.path)?.[1];
+    const about = token ? this.#lifecycle.get(token)?.label : channelId ? `#${channelId}` : undefined;
+    this.refusals.push({
+      method: call.method,
+      path: call.path,
+      status: refusal.status,
+      code: refusal.code,
+      message: refusal.message,
+      ...(refusal.errors ? { errors: refusal.errors } : {}),
+      arranged: options.arranged ?? false,
+      ...(about ? { about } : {}),
+    });
+    this.#notify();
+    const { status, ...body } = refusal;
+    return { status, body };
+  }
+
+  #perform(route: MatchedRoute, call: RecordedCall, url: URL): Answer {
+    const p = route.params;
+    const body = call.body ?? {};
+    switch (route.name) {
+      case 'gatewayBot':
+        return {
+          status: 200,
+          body: {
+            url: `ws://127.0.0.1:${this.#port}/gateway`,
+            shards: 1,
+            session_start_limit: { total: 1000, remaining: 1000, reset_after: 0, max_concurrency: 1 },
+          },
+        };
+      case 'callback':
+        return this.#callback(p.interaction_token ?? '', body, call.files, url);
+      case 'followUp':
+        return this.#followUp(p.webhook_token ?? '', body, call.files);
+      case 'getWebhookMessage': {
+        const token = p.webhook_token ?? '';
+        const id = this.#webhookMessageId(token, p.message_id ?? '') ?? '';
+        const known = this.#known.get(id);
+        return { status: 200, body: apiMessage(known?.message, known?.channelId) };
+      }
+      case 'editWebhookMessage':
+        return this.#editWebhookMessage(p.webhook_token ?? '', p.message_id ?? '', body, call.files);
+      case 'deleteWebhookMessage':
+        return this.#deleteWebhookMessage(p.webhook_token ?? '', p.message_id ?? '');
+      case 'getChannel':
+        return { status: 200, body: this.#guild.apiChannel(p.channel_id ?? '') };
+      case 'createMessage':
+        return this.#createMessage(p.channel_id ?? '', body, call.files);
+      case 'editMessage':
+        return this.#editMessage(p.channel_id ?? '', p.message_id ?? '', body, call.files);
+      case 'putCommands':
+      case 'putGuildCommands':
+        return {
+          status: 200,
+          body: (Array.isArray(call.body) ? call.body : []).map((c: object) => ({
+            ...c,
+            id: snowflake(),
+            application_id: APP_ID,
+            version: '1',
+          })),
+        };
+      case 'getMember': {
+        // An unknown member is Discord's answer to a lookup, not a refusal of the request.
+        const member = this.#guild.member(p.user_id ?? '');
+        return member
+          ? { status: 200, body: this.#guild.apiMember(member) }
+          : this.#miss(DISCORD_ERRORS.unknownMember);
+      }
+      case 'getUser': {
+        const user = this.#guild.user(p.user_id === '@me' ? BOT_USER_ID : (p.user_id ?? ''));
+        return user ? { status: 200, body: apiUser(user) } : this.#miss(DISCORD_ERRORS.unknownUser);
+      }
+    }
+  }
+
+  #miss(refusal: Refusal): Answer {
+    const { status, ...body } = refusal;
+    return { status, body };
+  }
+
+  #callback(token: string, body: Record<string, unknown>, files: RecordedFile[], url: URL): Answer {
+    const interaction = this.#lifecycle.get(token);
+    const type = Number(body.type);
+    this.#lifecycle.answered(token, type);
+    const data = (body.data ?? {}) as Record<string, unknown>;
+    const channelId = interaction?.channelId ?? CHANNEL_ID;
+    let message: VisibleMessage | undefined;
+    if (type === 8)
+      message = this.#record(token, 'suggestions', data, files, { id: snowflake(), ephemeral: true });
+    if (type === 9) message = this.#record(token, 'modal', data, files, { id: snowflake(), ephemeral: true });
+    if (type === 4 || type === 5) {
+      const id = snowflake();
+      this.#originals.set(token, id);
+      const ephemeral = (Number(data.flags ?? 0) & EPHEMERAL) !== 0;
+      message = this.#record(token, type === 4 ? 'reply' : 'deferred', data, files, {
+        id,
+        ephemeral,
+        channelId,
+      });
+    }
+    if (type === 6 || type === 7) {
+      // The original reply of a component's interaction is the message the component is on.
+      const id = interaction?.messageId ?? snowflake();
+      this.#originals.set(token, id);
+      const ephemeral = this.#known.get(id)?.ephemeral ?? false;
+      message = this.#record(token, type === 7 ? 'update' : 'deferred', data, files, {
+        id,
+        ephemeral,
+        channelId,
+      });
+    }
+    if (url.searchParams.get('with_response') !== 'true') return { status: 204 };
+    return {
+      status: 200,
+      body: {
+        interaction: {
+          id: interaction?.id,
+          type: interaction?.type,
+          response_message_id: message?.id,
+          response_message_loading: type === 5,
+          response_message_ephemeral: message?.ephemeral ?? false,
+        },
+        resource: { type, ...(type === 8 || type === 9 ? {} : { message: apiMessage(message, channelId) }) },
+      },
+    };
+  }
+
+  #followUp(token: string, body: Record<string, unknown>, files: RecordedFile[]): Answer {
+    const channelId = this.#lifecycle.get(token)?.channelId ?? CHANNEL_ID;
+    const ephemeral = (Number(body.flags ?? 0) & EPHEMERAL) !== 0;
+    const message = this.#record(token, 'followup', body, files, { id: snowflake(), ephemeral, channelId });
+    return { status: 200, body: apiMessage(message, channelId) };
+  }
+
+  /** The message a webhook route names (`@original` or a follow-up of the token); undefined when none. */
+  #webhookMessageId(token: string, messageId: string): string | undefined {
+    if (messageId === '@original') return this.#originals.get(token);
+    return this.#known.get(messageId)?.token === token ? messageId : undefined;
+  }
+
+  #editWebhookMessage(
     token: string,
+    messageId: string,
+    body: Record<string, unknown>,
+    files: RecordedFile[],
+  ): Answer {
+    const id = this.#webhookMessageId(token, messageId) ?? snowflake();
+    const known = this.#known.get(id);
+    const channelId = known?.channelId ?? CHANNEL_ID;
+    const message = this.#record(token, 'edit', body, files, {
+      id,
+      ephemeral: known?.ephemeral ?? false,
+      channelId,
+    });
+    return { status: 200, body: apiMessage(message, channelId) };
+  }
+
+  #deleteWebhookMessage(token: string, messageId: string): Answer {
+    const id = this.#webhookMessageId(token, messageId);
+    const list = this.#messagesByToken.get(token) ?? [];
+    // What the member saw of the original (its placeholder and edits) is gone; follow-ups stay.
+    const kept =
+      messageId === '@original'
+        ? list.filter((m) => m.via !== 'deferred' && m.via !== 'edit')
+        : list.filter((m) => m.id !== id);
+    this.#messagesByToken.set(token, kept);
+    if (id) this.#known.delete(id);
+    if (messageId === '@original') this.#originals.delete(token);
+    this.#notify();
+    return { status: 204 };
+  }
+
+  #createMessage(channelId: string, body: Record<string, unknown>, files: RecordedFile[]): Answer {
+    // Without Embed Links Discord takes a message with content and drops its embeds.
+    const shown = this.#guild.botMay(channelId, 'EmbedLinks') ? body : { ...body, embeds: [] };
+    const message = this.#record(`channel:${channelId}`, 'post', shown, files, {
+      id: snowflake(),
+      ephemeral: false,
+      channelId,
+    });
+    this.channelPosts.set(channelId, this.messages(`channel:${channelId}`));
+    return { status: 200, body: apiMessage(message, channelId) };
+  }
+
+  #editMessage(
+    channelId: string,
+    messageId: string,
+    body: Record<string, unknown>,
+    files: RecordedFile[],
+  ): Answer {
+    const known = this.#known.get(messageId) as KnownMessage;
+    const edit = this.#visible('edit', body, files, { id: messageId, ephemeral: false });
+    const merged: VisibleMessage = {
+      ...known.message,
+      ...('content' in body ? { content: edit.content } : {}),
+      ...('embeds' in body ? { embeds: edit.embeds } : {}),
+      ...('components' in body ? { components: edit.components } : {}),
+      ...(files.length > 0 ? { files } : {}),
+    };
+    this.#known.set(messageId, { ...known, message: merged });
+    this.channelEdits.set(channelId, [...(this.channelEdits.get(channelId) ?? []), edit]);
+    this.#notify();
+    return { status: 200, body: apiMessage(merged, channelId) };
+  }
+
+  #visible(
     via: VisibleMessage['via'],
     data: Record<string, unknown>,
     files: RecordedFile[],
+    where: { id: string; ephemeral: boolean },
   ): VisibleMessage {
-    const list = this.#messagesByToken.get(token) ?? [];
-    const previous = list[list.length - 1];
-    const ephemeral =
-      via === 'edit'
-        ? (previous?.ephemeral ?? false)
-        : (Number(data.flags ?? 0) & EPHEMERAL) !== 0 || (via === 'update' && !!previous?.ephemeral);
-    const message: VisibleMessage = {
+    return {
       via,
-      id: via === 'edit' && previous ? previous.id : snowflake(),
+      id: where.id,
       content: String(data.content ?? ''),
-      ephemeral,
+      ephemeral: where.ephemeral,
       embeds: (data.embeds as VisibleMessage['embeds']) ?? [],
       components: (data.components as VisibleMessage['components']) ?? [],
       files,
       at: performance.now(),
       ...(Array.isArray(data.choices) ? { choices: data.choices } : {}),
+      ...(via === 'modal' ? { modal: data as unknown as NonNullable<VisibleMessage['modal']> } : {}),
     };
-    list.push(message);
-    this.#messagesByToken.set(token, list);
+  }
+
+  #record(
+    key: string,
+    via: VisibleMessage['via'],
+    data: Record<string, unknown>,
+    files: RecordedFile[],
+    where: { id: string; ephemeral: boolean; channelId?: string },
+  ): VisibleMessage {
+    const message = this.#visible(via, data, files, where);
+    this.#messagesByToken.set(key, [...(this.#messagesByToken.get(key) ?? []), message]);
+    if (where.channelId && via !== 'suggestions' && via !== 'modal') {
+      const token = key.startsWith('channel:') ? undefined : key;
+      this.#known.set(message.id, {
+        channelId: where.channelId,
+        ephemeral: where.ephemeral,
+        message,
+        ...(token ? { token } : {}),
+      });
+    }
     this.#notify();
     return message;
   }
@@ -493,33 +915,6 @@ export class FakeDiscord {
   #notify(): void {
     for (const wake of this.#waiters) wake();
     this.#waiters.clear();
-  }
-
-  #apiMessage(message: VisibleMessage | undefined) {
-    return {
-      id: message?.id ?? snowflake(),
-      channel_id: CHANNEL_ID,
-      author: { id: BOT_USER_ID, username: 'CookieBot', discriminator: '0', bot: true, avatar: null },
-      content: message?.content ?? '',
-      embeds: message?.embeds ?? [],
-      components: message?.components ?? [],
-      attachments: (message?.files ?? []).map((f, i) => ({
-        id: String(i),
-        filename: f.name,
-        size: f.data.length,
-        url: `https://cdn.invalid/${f.name}`,
-        proxy_url: '',
-      })),
-      flags: message?.ephemeral ? EPHEMERAL : 0,
-      timestamp: new Date().toISOString(),
-      edited_timestamp: null,
-      type: 0,
-      tts: false,
-      mention_everyone: false,
-      mentions: [],
-      mention_roles: [],
-      pinned: false,
-    };
   }
 }
 
