@@ -25,6 +25,8 @@ export async function runDiscordBot(config: Config, log: Logger, token: string):
     });
     const runtime = new InteractionRuntime(deps, ASSEMBLY);
     const bot = await startDiscordBot(client, runtime, log, { token });
+    // Logged now, so an operator reads it before the first post to such a channel fails.
+    await deps.poster.checkChannels();
     deps.scheduler.start(config.scheduler.pollMs);
     await startTimers(deps, app, ASSEMBLY);
     const http = await serveHttp(deps, ASSEMBLY, {

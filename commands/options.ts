@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { invalidInput, invalidInputText } from '../src/errors.js';
+import type { Translator } from '../src/i18n/i18n.js';
 import type { Invocation } from '../src/interactions/types.js';
 import { snowflake } from '../src/snowflake.js';
 
@@ -60,4 +61,10 @@ export function refuseBot(invocation: Invocation, userId: string): void {
   if (invocation.bots?.includes(userId)) {
     throw invalidInputText(`${userId} is a bot`, 'core:errors.botMember', { userId });
   }
+}
+
+/** Discord permissions by the names its client shows in the member's language. */
+export function permissionList(names: readonly string[], i18n: Translator): string {
+  const words = names.map((name) => i18n.t(`core:permissions.${name}`));
+  return new Intl.ListFormat(i18n.locale, { style: 'long', type: 'conjunction' }).format(words);
 }

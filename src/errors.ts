@@ -18,6 +18,7 @@ export interface ErrorCodeRegistry {
   FEATURE_DISABLED: true;
   COOLDOWN_ACTIVE: true;
   STALE_CONTROL: true;
+  UNSUPPORTED_INTERACTION: true;
 }
 
 export type ErrorCode = keyof ErrorCodeRegistry;
@@ -85,6 +86,7 @@ export const CORE_ERROR_MESSAGES: ErrorMessages<
   | 'FEATURE_DISABLED'
   | 'COOLDOWN_ACTIVE'
   | 'STALE_CONTROL'
+  | 'UNSUPPORTED_INTERACTION'
 > = {
   INVALID_INPUT: ownText,
   NOT_FOUND: ownText,
@@ -98,4 +100,6 @@ export const CORE_ERROR_MESSAGES: ErrorMessages<
   COOLDOWN_ACTIVE: (c, _, i18n) =>
     i18n.t('core:errors.COOLDOWN_ACTIVE', { retryAtSeconds: Math.ceil(Number(c.retryAt) / 1000) }),
   STALE_CONTROL: (_, __, i18n) => i18n.t('core:errors.STALE_CONTROL'),
+  UNSUPPORTED_INTERACTION: (c, _, i18n) =>
+    i18n.t('core:errors.UNSUPPORTED_INTERACTION', { kind: i18n.t(`core:interactionKinds.${c.kind}`) }),
 };

@@ -2,9 +2,10 @@ import { ApplicationCommandOptionType } from 'discord.js';
 import { z } from 'zod';
 import { localized } from '../../src/i18n/definitions.js';
 import type { Subcommand } from '../../src/interactions/types.js';
+import type { ChannelSettingKey } from '../../src/posting/channelPoster.js';
 import { showSetting } from '../../src/runtimeConfig/settings.js';
 import { ADMIN_MESSAGES } from '../../utils/admin/messages.js';
-import { parseOptions } from '../options.js';
+import { parseOptions, permissionList } from '../options.js';
 
 const options = z.object({
   key: z.string().min(1),
@@ -73,14 +74,26 @@ export const runtimeSet: Subcommand = {
           ? 'admin:set.switchedOn'
           : 'admin:set.switchedOff'
         : 'admin:set.changed';
-    return {
-      ephemeral: true,
-      content: i18n.t(said, {
+    const lines = [
+      i18n.t(said, {
         key: change.key,
         before: showSetting(change.before, i18n),
         after: showSetting(change.after, i18n),
         description: i18n.t(change.description),
       }),
-    };
+    ];
+    // A channel the bot cannot post in is said now, not when its first post fails.
+    if (change.kind === 'channel' && typeof change.after === 'string') {
+      const missing = await deps.poster.missingPermissions(change.key as ChannelSettingKey);
+      if (missing.length > 0) {
+        deps.log.warn(
+          { event: 'post.permissions_missing', setting: change.key, channelId: change.after, missing },
+          `the bot lacks ${missing.join(', ')} in channel ${change.after} (${change.key})`,
+        );
+        const permissions = permissionList(missing, i18n);
+        lines.push(i18n.t('admin:set.missing', { channel: change.after, permissions }));
+      }
+    }
+    return { ephemeral: true, content: lines.join('\n') };
   },
 };

@@ -2,15 +2,12 @@ import { ApplicationCommandOptionType } from 'discord.js';
 import { z } from 'zod';
 import { localized } from '../../src/i18n/definitions.js';
 import type { CommandContext, Subcommand } from '../../src/interactions/types.js';
+import type { ChannelSettingKey } from '../../src/posting/channelPoster.js';
 import type { SettingView } from '../../src/runtimeConfig/runtimeConfig.js';
 import { showSetting } from '../../src/runtimeConfig/settings.js';
 import { ADMIN_MESSAGES } from '../../utils/admin/messages.js';
 import { DISCORD_BLURPLE } from '../colors.js';
-import { parseOptions } from '../options.js';
-
-/** Discord's limits for one embed field's value and an embed's field count. */
-const FIELD_MAX = 1024;
-const FIELDS_MAX = 25;
+import { parseOptions, permissionList } from '../options.js';
 
 const options = z.object({ feature: z.string().max(50).optional() });
 
@@ -32,24 +29,17 @@ async function describe(ctx: CommandContext, s: SettingView, detailed: boolean):
   const lines = [`${value}${changed && !detailed ? ` · ${changed}` : ''}`];
   if (detailed) lines.push(`  ${i18n.t(s.description)}`, `  ${changed ?? i18n.t('admin:show.neverChanged')}`);
   if (s.kind === 'channel') {
-    const status = await ctx.deps.poster.status(s.key as Parameters<typeof ctx.deps.poster.status>[0]);
+    const setting = s.key as ChannelSettingKey;
+    const status = await ctx.deps.poster.status(setting);
     if (status.stopped) {
       const stopped = { at: seconds(status.stopped.at), reason: status.stopped.reason };
       lines.push(`  ${i18n.t('admin:show.stopped', stopped)}`);
     }
+    const missing = await ctx.deps.poster.missingPermissions(setting);
+    if (missing.length > 0)
+      lines.push(`  ${i18n.t('admin:show.missing', { permissions: permissionList(missing, i18n) })}`);
   }
   return lines.join('\n');
-}
-
-/** Lines packed into fields of at most FIELD_MAX characters, continuing under the same name. */
-function pack(name: string, continued: string, lines: string[]): { name: string; value: string }[] {
-  const fields: { name: string; value: string }[] = [];
-  for (const line of lines) {
-    const last = fields[fields.length - 1];
-    if (last && last.value.length + 1 + line.length <= FIELD_MAX) last.value += `\n${line}`;
-    else fields.push({ name: fields.length === 0 ? name : continued, value: line.slice(0, FIELD_MAX) });
-  }
-  return fields;
 }
 
 export const runtimeShow: Subcommand = {
@@ -84,20 +74,16 @@ export const runtimeShow: Subcommand = {
       const group = s.feature;
       groups.set(group, [...(groups.get(group) ?? []), await describe(ctx, s, feature !== undefined)]);
     }
-    const fields = [...groups].flatMap(([name, lines]) =>
-      pack(name, i18n.t('admin:show.continued', { name }), lines),
-    );
+    // One field a feature; a long one goes on in more fields and messages (the runtime's layout).
+    const fields = [...groups].map(([name, lines]) => ({ name, value: lines.join('\n') }));
     return {
       ephemeral: true,
       embeds: [
         {
           title: feature ? i18n.t('admin:show.titleFeature', { feature }) : i18n.t('admin:show.title'),
           color: DISCORD_BLURPLE,
-          fields: fields.slice(0, FIELDS_MAX),
-          footer:
-            fields.length > FIELDS_MAX
-              ? i18n.t('admin:show.footerMore', { count: fields.length - FIELDS_MAX })
-              : i18n.t('admin:show.footer'),
+          fields,
+          footer: i18n.t('admin:show.footer'),
         },
       ],
     };

@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadImage } from 'canvas';
 import type { Clock } from '../clock.js';
 import type { Locale } from '../i18n/i18n.js';
+import { CONTINUED_FIELD } from '../interactions/layout.js';
 import type {
   ButtonSpec,
   DeferMode,
@@ -58,7 +59,7 @@ export class ConsoleResponder implements Responder {
     const buttons = reply.buttons ?? [];
     if (buttons.length > 0) {
       lines.push(
-        `buttons: ${buttons.map((b) => `[${b.label}] (${b.customId})${b.disabled ? ' disabled' : ''}`).join('  ')}`,
+        `buttons: ${buttons.map((b) => `${b.emoji ? `${b.emoji} ` : ''}[${b.label}] (${b.customId})${b.disabled ? ' disabled' : ''}`).join('  ')}`,
       );
     }
     if (reply.select) {
@@ -93,7 +94,9 @@ function embedLines(out: ConsoleOutput, embed: EmbedSpec): string[] {
   if (embed.description) body.push(...out.plain(embed.description).split('\n'));
   for (const field of embed.fields ?? []) {
     const [first, ...rest] = out.plain(field.value).split('\n');
-    body.push(`${field.name}: ${first ?? ''}`, ...rest.map((l) => `  ${l}`));
+    // A field without a heading goes on with the one above it, as Discord shows it.
+    const head = field.name === CONTINUED_FIELD ? `  ${first ?? ''}` : `${field.name}: ${first ?? ''}`;
+    body.push(head, ...rest.map((l) => `  ${l}`));
   }
   if (embed.imageFile) body.push(`(image: ${embed.imageFile})`);
   return [

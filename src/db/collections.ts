@@ -29,12 +29,17 @@ export interface CooldownDoc {
   until: Date;
 }
 
-/** Who a member is, for names in images and lists; refreshed at most every few minutes. */
+/**
+ * Who a member is, for names in images and lists (refreshed at most every few minutes), and
+ * what the bot may notify them of.
+ */
 export interface ProfileDoc {
   _id: string;
   name: string;
   firstSeenAt: Date;
   lastSeenAt: Date;
+  /** The kinds of message that notify the member when they mention them (`feature.kind`); none when absent. */
+  notify?: string[];
 }
 
 /** A durable timer (src/scheduler): runs once at or after `dueAt`, by whoever claims it. */

@@ -2,6 +2,7 @@ import { Client, Events, GatewayIntentBits } from 'discord.js';
 import type { InteractionRuntime } from '../interactions/runtime.js';
 import type { Logger } from '../logger.js';
 import { DiscordResponder } from './discordResponder.js';
+import { CHANNEL_PERMISSIONS, inviteUrl, permissionInteger } from './permissions.js';
 import { toInvocation } from './toInvocation.js';
 
 export interface DiscordBot {
@@ -11,12 +12,14 @@ export interface DiscordBot {
 }
 
 /**
- * Connects the bot to Discord and feeds every slash command and button click to the
- * runtime. Only the Guilds intent: slash commands and components need nothing privileged.
+ * Connects the bot to Discord and feeds every interaction to the runtime. Only the Guilds
+ * intent: slash commands, components and forms need nothing privileged. Nothing the bot sends
+ * notifies anyone unless a message names them in its `ping` (`toPayload`).
  */
 export function createDiscordClient(options: { apiUrl?: string | undefined }): Client {
   return new Client({
     intents: [GatewayIntentBits.Guilds],
+    allowedMentions: { parse: [], repliedUser: false },
     ...(options.apiUrl ? { rest: { api: options.apiUrl } } : {}),
   });
 }
@@ -29,8 +32,9 @@ export async function startDiscordBot(
 ): Promise<DiscordBot> {
   client.on(Events.InteractionCreate, (interaction) => {
     if (interaction.isAutocomplete()) {
-      void runtime
-        .complete(toInvocation(interaction))
+      // Inside the chain: a payload discord.js cannot read fails this interaction, not the process.
+      void Promise.resolve()
+        .then(() => runtime.complete(toInvocation(interaction)))
         .then((choices) => interaction.respond(choices))
         .catch((error: unknown) => {
           log.warn(
@@ -40,9 +44,14 @@ export async function startDiscordBot(
         });
       return;
     }
-    if (!interaction.isChatInputCommand() && !interaction.isButton() && !interaction.isStringSelectMenu())
-      return;
-    void runtime.dispatch(toInvocation(interaction), new DiscordResponder(interaction));
+    // Every other kind gets an answer, a refusal at least: Discord shows a member whose
+    // interaction nobody answered only "This interaction failed".
+    const responder = new DiscordResponder(interaction);
+    void Promise.resolve()
+      .then(() => runtime.dispatch(toInvocation(interaction), responder))
+      .catch((error: unknown) => {
+        log.error({ event: 'interaction.unreadable', err: error }, 'could not read an interaction');
+      });
   });
   client.on(Events.Error, (error) =>
     log.error({ event: 'discord.error', err: error }, 'discord client error'),
@@ -63,6 +72,15 @@ export async function startDiscordBot(
     },
     'connected to Discord',
   );
+  const applicationId = client.application?.id ?? client.user?.id;
+  if (applicationId) {
+    const names = CHANNEL_PERMISSIONS.map((p) => p.name);
+    const url = inviteUrl(applicationId, names);
+    log.info(
+      { event: 'discord.invite', url, permissions: permissionInteger(names).toString() },
+      `add the bot to a server with: ${url}`,
+    );
+  }
 
   return {
     client,

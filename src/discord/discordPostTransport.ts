@@ -1,6 +1,7 @@
 import { type Client, DiscordAPIError, RESTJSONErrorCodes } from 'discord.js';
 import { type ChannelPost, PostRefused, type PostTransport } from '../posting/channelPoster.js';
 import { toPayload } from './discordResponder.js';
+import { CHANNEL_PERMISSIONS } from './permissions.js';
 
 /** Discord's answers that repeat until someone changes the channel or the bot's permissions. */
 const LASTING = new Map<number, string>([
@@ -29,6 +30,15 @@ export function discordPostTransport(client: Client): PostTransport {
       await channel.send(toPayload(post)).catch((error: unknown) => {
         throw refusal(error);
       });
+    },
+    async missingPermissions(channelId) {
+      const channel = await client.channels.fetch(channelId).catch(() => null);
+      // A channel the bot cannot see is one it cannot view.
+      if (!channel) return ['ViewChannel'];
+      if (channel.isDMBased()) return [];
+      const me = channel.guild.members.me ?? (await channel.guild.members.fetchMe());
+      const has = channel.permissionsFor(me);
+      return CHANNEL_PERMISSIONS.map((p) => p.name).filter((name) => !has.has(name));
     },
     async edit(channelId, messageId, post) {
       const channel = await client.channels.fetch(channelId);

@@ -4,7 +4,9 @@ import {
   AttachmentBuilder,
   ButtonBuilder,
   ButtonStyle,
+  DiscordAPIError,
   MessageFlags,
+  RESTJSONErrorCodes,
   StringSelectMenuBuilder,
 } from 'discord.js';
 import type {
@@ -35,6 +37,11 @@ function toEmbed(spec: EmbedSpec): APIEmbed {
   };
 }
 
+/** Discord notifies nobody a message mentions except the members it names in `notify`. */
+function allowedMentions(notify: readonly string[] | undefined) {
+  return { parse: [], users: [...new Set(notify ?? [])].slice(0, 100), repliedUser: false };
+}
+
 /** A Reply as discord.js message options (interaction replies and channel posts alike). */
 export function toPayload(reply: Reply) {
   const rows: ActionRowBuilder<ButtonBuilder | StringSelectMenuBuilder>[] = [];
@@ -49,13 +56,14 @@ export function toPayload(reply: Reply) {
   for (let i = 0; i < buttons.length; i += 5) {
     rows.push(
       new ActionRowBuilder<ButtonBuilder | StringSelectMenuBuilder>().addComponents(
-        buttons.slice(i, i + 5).map((b) =>
-          new ButtonBuilder()
+        buttons.slice(i, i + 5).map((b) => {
+          const button = new ButtonBuilder()
             .setCustomId(b.customId)
             .setLabel(b.label)
             .setStyle(STYLES[b.style])
-            .setDisabled(b.disabled ?? false),
-        ),
+            .setDisabled(b.disabled ?? false);
+          return b.emoji ? button.setEmoji(b.emoji) : button;
+        }),
       ),
     );
   }
@@ -63,73 +71,117 @@ export function toPayload(reply: Reply) {
     content: reply.content ?? '',
     embeds: (reply.embeds ?? []).map(toEmbed),
     files: (reply.files ?? []).map((f) => new AttachmentBuilder(f.data, { name: f.name })),
+    allowedMentions: allowedMentions(reply.notify),
     // An explicit empty list removes the components of an updated message.
     ...(reply.buttons || reply.select ? { components: rows } : {}),
   };
+}
+
+/** Discord's answer to a second callback: the first one landed although its reply was lost. */
+function alreadyAcknowledged(error: unknown): boolean {
+  return (
+    error instanceof DiscordAPIError &&
+    error.code === RESTJSONErrorCodes.InteractionHasAlreadyBeenAcknowledged
+  );
 }
 
 /**
  * Sends a Reply on a discord.js interaction whatever its state: a first reply, the edit of
  * a deferral, or a follow-up. An ephemeral reply after a public deferral deletes the
  * placeholder and follows up ephemerally, so errors never become public.
+ *
+ * The state moves only once Discord took the callback: a reply Discord refused leaves the
+ * interaction unanswered, so the error reply that follows is still its first callback (a
+ * follow-up to an unanswered interaction would fail, and the member see "This interaction
+ * failed"). A first callback in flight holds back a deferral, which would be a second one.
  */
 export class DiscordResponder implements Responder {
   state: Responder['state'] = 'fresh';
   #deferredEphemeral = false;
   #deferredUpdate = false;
-  #deferring: Promise<void> | null = null;
+  /** The first callback (a deferral or a reply) while Discord has not answered it. */
+  #acknowledging: Promise<unknown> | null = null;
 
   constructor(private readonly interaction: RepliableInteraction) {}
 
   async defer(mode: DeferMode): Promise<void> {
-    if (this.state !== 'fresh') return;
+    if (this.state !== 'fresh' || this.#acknowledging) {
+      await this.#acknowledging?.catch(() => undefined);
+      return;
+    }
     const interaction = this.interaction;
     const silent = mode.update === true && interaction.isMessageComponent();
-    const acknowledge = silent
-      ? interaction.deferUpdate()
-      : interaction.deferReply(mode.ephemeral ? { flags: MessageFlags.Ephemeral } : {});
-    this.#deferring ??= acknowledge
-      .then(() => {
+    await this.#acknowledge(
+      silent
+        ? interaction.deferUpdate()
+        : interaction.deferReply(mode.ephemeral ? { flags: MessageFlags.Ephemeral } : {}),
+      () => {
         this.state = 'deferred';
         this.#deferredEphemeral = mode.ephemeral;
         this.#deferredUpdate = silent;
-      })
-      .finally(() => {
-        this.#deferring = null;
-      });
-    await this.#deferring;
+      },
+    );
   }
 
   async send(reply: Reply): Promise<SentMessage | null> {
     // A deferral still in flight decides how this reply must be sent.
-    await this.#deferring?.catch(() => undefined);
+    await this.#acknowledging?.catch(() => undefined);
     const payload = toPayload(reply);
     const flags = reply.ephemeral ? MessageFlags.Ephemeral : undefined;
     const interaction = this.interaction;
     const landed = (message: { id: string } | null | undefined): SentMessage | null =>
       message && !reply.ephemeral ? { messageId: message.id } : null;
     if (this.state === 'fresh') {
-      this.state = 'replied';
-      const response =
+      const response = await this.#acknowledge(
         reply.update && interaction.isMessageComponent()
-          ? await interaction.update({ ...payload, withResponse: true })
-          : await interaction.reply({ ...payload, ...(flags ? { flags } : {}), withResponse: true });
+          ? interaction.update({ ...payload, withResponse: true })
+          : interaction.reply({ ...payload, ...(flags ? { flags } : {}), withResponse: true }),
+        () => {
+          this.state = 'replied';
+        },
+      );
       return landed(response.resource?.message);
     }
     if (this.state === 'deferred') {
-      this.state = 'replied';
       if (this.#deferredUpdate) {
         // After a silent acknowledgement the original reply is the component's message.
-        if (reply.update) return landed(await interaction.editReply(payload));
-        return landed(await interaction.followUp({ ...payload, ...(flags ? { flags } : {}) }));
+        const sent = reply.update
+          ? await interaction.editReply(payload)
+          : await interaction.followUp({ ...payload, ...(flags ? { flags } : {}) });
+        this.state = 'replied';
+        return landed(sent);
       }
       if (reply.ephemeral && !this.#deferredEphemeral) {
         await interaction.deleteReply();
+        // The placeholder is gone: whatever comes next is a follow-up.
+        this.state = 'replied';
         await interaction.followUp({ ...payload, flags: MessageFlags.Ephemeral });
         return null;
       }
-      return landed(await interaction.editReply(payload));
+      const sent = await interaction.editReply(payload);
+      this.state = 'replied';
+      return landed(sent);
     }
     return landed(await interaction.followUp({ ...payload, ...(flags ? { flags } : {}) }));
+  }
+
+  /** Sends a first callback; `done` runs once Discord took it (or had already taken one). */
+  async #acknowledge<T>(callback: Promise<T>, done: () => void): Promise<T> {
+    const settled = callback.then(
+      (value) => {
+        done();
+        return value;
+      },
+      (error: unknown) => {
+        if (alreadyAcknowledged(error)) this.state = 'replied';
+        throw error;
+      },
+    );
+    this.#acknowledging = settled;
+    try {
+      return await settled;
+    } finally {
+      this.#acknowledging = null;
+    }
   }
 }

@@ -1,21 +1,17 @@
 import {
   type AutocompleteInteraction,
-  type ButtonInteraction,
   type ChatInputCommandInteraction,
   type CommandInteractionOption,
   GuildMember,
-  type StringSelectMenuInteraction,
+  type Interaction,
 } from 'discord.js';
 import type { Invocation } from '../interactions/types.js';
 
-export type SupportedInteraction =
-  | ChatInputCommandInteraction
-  | AutocompleteInteraction
-  | ButtonInteraction
-  | StringSelectMenuInteraction;
+/** Every interaction Discord sends a bot over the gateway: autocomplete gets suggestions, the rest a reply. */
+export type SupportedInteraction = Interaction;
 
-/** The interactions that get a reply (autocomplete gets suggestions instead). */
-export type RepliableInteraction = Exclude<SupportedInteraction, AutocompleteInteraction>;
+/** The interactions that get a reply: commands of every kind, components and forms. */
+export type RepliableInteraction = Exclude<Interaction, AutocompleteInteraction>;
 
 function leafOptions(
   options: readonly CommandInteractionOption[],
@@ -41,9 +37,22 @@ function memberInfo(interaction: SupportedInteraction) {
   };
 }
 
-/** A discord.js slash command, button click or menu choice as the runtime's Invocation. */
+/** What every kind of invocation carries before its own parts. */
+const BARE = {
+  commandName: '',
+  group: null,
+  subcommand: null,
+  options: {},
+  users: {},
+  customId: null,
+  messageId: null,
+  values: [],
+} satisfies Partial<Invocation>;
+
+/** Any discord.js interaction as the runtime's Invocation: each kind it can route, or `other`. */
 export function toInvocation(interaction: SupportedInteraction): Invocation {
   const base = {
+    ...BARE,
     id: interaction.id,
     guildId: interaction.guildId,
     channelId: interaction.channelId,
@@ -51,36 +60,51 @@ export function toInvocation(interaction: SupportedInteraction): Invocation {
     guildLocale: interaction.guildLocale ?? null,
     ...memberInfo(interaction),
   };
-  if (interaction.isButton() || interaction.isStringSelectMenu()) {
+  if (interaction.isMessageComponent()) {
     return {
       ...base,
       kind: interaction.isButton() ? 'button' : 'select',
-      commandName: '',
-      group: null,
-      subcommand: null,
-      options: {},
-      users: {},
       customId: interaction.customId,
       messageId: interaction.message.id,
-      values: interaction.isStringSelectMenu() ? interaction.values : [],
+      values: interaction.isAnySelectMenu() ? [...interaction.values] : [],
     };
+  }
+  if (interaction.isModalSubmit()) {
+    const fields: Record<string, string> = {};
+    for (const [id, field] of interaction.fields.fields) {
+      if ('value' in field && typeof field.value === 'string') fields[id] = field.value;
+    }
+    const messageId = interaction.message?.id ?? null;
+    return { ...base, kind: 'modal', customId: interaction.customId, messageId, fields };
+  }
+  if (interaction.isContextMenuCommand()) {
+    return { ...base, kind: 'context', commandName: interaction.commandName, targetId: interaction.targetId };
   }
   if (interaction.isAutocomplete()) {
     const focused = interaction.options.getFocused(true);
     return {
       ...base,
+      ...commandPath(interaction),
       kind: 'autocomplete',
-      commandName: interaction.commandName,
-      group: interaction.options.getSubcommandGroup(false),
-      subcommand: interaction.options.getSubcommand(false),
-      options: leafOptions(interaction.options.data),
-      users: {},
-      customId: null,
-      messageId: null,
-      values: [],
       focused: { name: focused.name, value: String(focused.value) },
     };
   }
+  if (!interaction.isChatInputCommand()) return { ...base, kind: 'other' };
+  return { ...base, ...commandPath(interaction), ...namedUsers(interaction), kind: 'command' };
+}
+
+/** A slash command's name, subcommand and option values. */
+function commandPath(interaction: ChatInputCommandInteraction | AutocompleteInteraction) {
+  return {
+    commandName: interaction.commandName,
+    group: interaction.options.getSubcommandGroup(false),
+    subcommand: interaction.options.getSubcommand(false),
+    options: leafOptions(interaction.options.data),
+  };
+}
+
+/** The display names of the users a command's options name, and which of them are bots. */
+function namedUsers(interaction: ChatInputCommandInteraction): Pick<Invocation, 'users' | 'bots'> {
   const users: Record<string, string> = {};
   const bots: string[] = [];
   for (const [id, user] of interaction.options.resolved?.users ?? []) {
@@ -89,17 +113,5 @@ export function toInvocation(interaction: SupportedInteraction): Invocation {
     users[id] =
       (member instanceof GuildMember ? member.displayName : member?.nick) ?? user.globalName ?? user.username;
   }
-  return {
-    ...base,
-    kind: 'command',
-    commandName: interaction.commandName,
-    group: interaction.options.getSubcommandGroup(false),
-    subcommand: interaction.options.getSubcommand(false),
-    options: leafOptions(interaction.options.data),
-    users,
-    bots,
-    customId: null,
-    messageId: null,
-    values: [],
-  };
+  return { users, bots };
 }

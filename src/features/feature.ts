@@ -67,6 +67,12 @@ export interface Feature {
    */
   commandsFrom?(features: readonly Feature[]): readonly CommandModule[];
   settings?: Readonly<Record<string, Setting<unknown>>>;
+  /**
+   * The kinds of message of this feature that may notify a member they mention, if the member
+   * turns the kind on (`/notifications`): `feature.kind`, labelled by `<feature>:notify.<kind>`.
+   * Every other mention the bot sends shows without a notification.
+   */
+  notifications?: readonly string[];
   /** Defaults of its settings taken from the configuration (environment), by key. */
   settingDefaults?(config: Config): Readonly<Record<string, unknown>>;
   errors?: Readonly<Partial<Record<ErrorCode, ErrorMessage>>>;

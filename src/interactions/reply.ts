@@ -5,6 +5,8 @@ export interface ButtonSpec {
   customId: string;
   label: string;
   style: ButtonStyleName;
+  /** Shown before the label (a unicode emoji). */
+  emoji?: string;
   disabled?: boolean;
 }
 
@@ -37,6 +39,11 @@ export interface Reply {
   /** One select menu under the message. */
   select?: SelectSpec;
   ephemeral?: boolean;
+  /**
+   * The members this message notifies: those of its mentions who asked to be told of it
+   * (`deps.profiles.toNotify`). Every other mention stays a link and notifies nobody.
+   */
+  notify?: readonly string[];
   /** For components: replace the message the component is on instead of sending a new one. */
   update?: boolean;
   /**

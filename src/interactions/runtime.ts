@@ -5,6 +5,7 @@ import { hasAccess, resolveActor } from './authority.js';
 import { familyOf } from './componentIds.js';
 import { handlerPath } from './defineCommand.js';
 import { presentError } from './errorReplies.js';
+import { layOut } from './layout.js';
 import type {
   Access,
   Actor,
@@ -124,7 +125,12 @@ export class InteractionRuntime {
   async #handle(invocation: Invocation, responder: Responder): Promise<DispatchResult> {
     const { log } = this.deps;
     const started = performance.now();
-    let safety: NodeJS.Timeout | undefined;
+    // From the first moment: the checks before the handler read the database too.
+    const safetyMode: DeferMode =
+      invocation.kind === 'command' ? { ephemeral: false } : { ephemeral: true, update: true };
+    const safety = setTimeout(() => {
+      if (responder.state === 'fresh') responder.defer(safetyMode).catch(() => undefined);
+    }, this.options.safetyDeferMs ?? SAFETY_DEFER_MS);
     try {
       const route = this.#route(invocation);
       const actor = this.#actor(invocation);
@@ -136,11 +142,6 @@ export class InteractionRuntime {
         log.warn({ event: 'profiles.touch_failed', err: error }, 'could not record the member profile');
       });
 
-      const safetyMode: DeferMode =
-        invocation.kind === 'command' ? { ephemeral: false } : { ephemeral: true, update: true };
-      safety = setTimeout(() => {
-        if (responder.state === 'fresh') responder.defer(safetyMode).catch(() => undefined);
-      }, this.options.safetyDeferMs ?? SAFETY_DEFER_MS);
       const ctx = this.#context(invocation, actor, async () => {
         if (responder.state === 'fresh') await responder.defer(route.defer ?? safetyMode);
       });
@@ -149,7 +150,7 @@ export class InteractionRuntime {
       });
       clearTimeout(safety);
       const ran = performance.now();
-      const message = await responder.send(reply);
+      const message = await this.#sendLaidOut(responder, reply);
       const sent = performance.now();
       if (message && reply.onSent) await this.#tellSent(invocation, reply.onSent, message);
       this.#recordHandled(invocation, started, ran, sent);
@@ -158,6 +159,17 @@ export class InteractionRuntime {
       clearTimeout(safety);
       return this.#fail(invocation, responder, error);
     }
+  }
+
+  /**
+   * Sends a reply as the messages Discord takes (`layOut`): the first is the reply, the rest
+   * follow it. Returns the message the reply became.
+   */
+  async #sendLaidOut(responder: Responder, reply: Reply): Promise<SentMessage | null> {
+    const [first = reply, ...rest] = layOut(reply);
+    const message = await responder.send(first);
+    for (const page of rest) await responder.send(page);
+    return message;
   }
 
   #checkAccess(invocation: Invocation, actor: Actor, route: Route): void {
@@ -315,8 +327,16 @@ export class InteractionRuntime {
         run: (ctx) => handler.run(ctx),
       };
     }
+    if (invocation.kind !== 'button' && invocation.kind !== 'select' && invocation.kind !== 'modal') {
+      throw new AppError('UNSUPPORTED_INTERACTION', `no handler for a ${invocation.kind} interaction`, {
+        kind: invocation.kind,
+      });
+    }
     const customId = invocation.customId ?? '';
     const found = this.#byFamily.get(familyOf(customId));
+    if (!found && invocation.kind === 'modal') {
+      throw new AppError('UNSUPPORTED_INTERACTION', `no form family for "${customId}"`, { kind: 'modal' });
+    }
     if (!found) throw new AppError('STALE_CONTROL', `no component family for "${customId}"`);
     const { module, component } = found;
     return {

@@ -19,7 +19,11 @@ import type { Reply, SentMessage } from './reply.js';
  * command module serves both.
  */
 export interface Invocation {
-  kind: 'command' | 'button' | 'select' | 'autocomplete';
+  /**
+   * `modal`: a form submitted; `context`: an app command from a member's or message's context
+   * menu; `other`: a kind this runtime does not know (answered with a refusal, never ignored).
+   */
+  kind: 'command' | 'button' | 'select' | 'autocomplete' | 'modal' | 'context' | 'other';
   /** Unique per slash command or click (Discord's interaction id). */
   id: string;
   /** The slash command; empty for components, which the runtime routes by their id's family. */
@@ -35,8 +39,12 @@ export interface Invocation {
   /** For buttons and select menus: the custom id, and the message the component is on. */
   customId: string | null;
   messageId: string | null;
-  /** For select menus: the values picked. */
+  /** For select menus: the values picked (for user, role and channel menus: their ids). */
   values: string[];
+  /** For a submitted form: its inputs' values by custom id. */
+  fields?: Record<string, string>;
+  /** For a context-menu command: the member or message it was used on. */
+  targetId?: string;
   /** For autocomplete: the option being typed and its text so far. */
   focused?: { name: string; value: string };
   user: { id: string; name: string };

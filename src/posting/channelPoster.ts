@@ -1,6 +1,7 @@
 import type { Collection } from 'mongodb';
 import type { Clock } from '../clock.js';
 import type { ChannelStateDoc } from '../db/collections.js';
+import { layOut, layOutOne } from '../interactions/layout.js';
 import type { ButtonSpec, EmbedSpec, FileSpec } from '../interactions/reply.js';
 import type { Logger } from '../logger.js';
 import type { RuntimeConfig } from '../runtimeConfig/runtimeConfig.js';
@@ -11,6 +12,8 @@ export interface ChannelPost {
   content?: string;
   embeds?: EmbedSpec[];
   files?: FileSpec[];
+  /** The members it notifies (see Reply's `notify`); nobody else's mention notifies. */
+  notify?: readonly string[];
 }
 
 /** A failure that will repeat until someone acts: missing permission, unknown channel. */
@@ -24,6 +27,8 @@ export interface PostTransport {
   send(channelId: string, post: ChannelPost): Promise<void>;
   /** Replaces a message the bot sent (a game board a timer moved on). */
   edit(channelId: string, messageId: string, post: ChannelPost & { buttons?: ButtonSpec[] }): Promise<void>;
+  /** The permissions the bot lacks to post in a channel, by Discord's names (none where it cannot tell). */
+  missingPermissions?(channelId: string): Promise<string[]>;
 }
 
 /** The settings that name a channel (their values are a channel id or null). */
@@ -82,7 +87,7 @@ export class ChannelPoster {
   async postIn(channelId: string, post: ChannelPost): Promise<PostResult> {
     return this.#enqueue(channelId, async (): Promise<PostResult> => {
       try {
-        await this.deps.transport.send(channelId, post);
+        await this.#sendLaidOut(channelId, post);
         return { status: 'posted', channelId };
       } catch (error) {
         const lasting = error instanceof PostRefused;
@@ -107,7 +112,7 @@ export class ChannelPoster {
   ): Promise<void> {
     await this.#enqueue(channelId, async () => {
       try {
-        await this.deps.transport.edit(channelId, messageId, post);
+        await this.deps.transport.edit(channelId, messageId, layOutOne(post));
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         this.deps.log.warn(
@@ -116,6 +121,39 @@ export class ChannelPoster {
         );
       }
     });
+  }
+
+  /** What the bot lacks to post in the channel `setting` names: none when no channel is set. */
+  async missingPermissions(setting: ChannelSettingKey): Promise<string[]> {
+    const channelId = (await this.deps.runtimeConfig.get(setting)) as string | null;
+    if (channelId === null || !this.deps.transport.missingPermissions) return [];
+    return this.deps.transport.missingPermissions(channelId).catch((error: unknown) => {
+      this.deps.log.warn(
+        { event: 'post.permissions_unknown', setting, channelId, err: error },
+        "could not read the bot's permissions in a channel",
+      );
+      return [];
+    });
+  }
+
+  /**
+   * Checks every channel a setting names and logs what the bot lacks in each: at start-up, so
+   * an operator reads it before the first post fails. Returns the settings that lack something.
+   */
+  async checkChannels(): Promise<{ setting: string; channelId: string; missing: string[] }[]> {
+    const lacking: { setting: string; channelId: string; missing: string[] }[] = [];
+    for (const view of await this.deps.runtimeConfig.list()) {
+      if (view.kind !== 'channel' || typeof view.value !== 'string') continue;
+      const setting = view.key as ChannelSettingKey;
+      const missing = await this.missingPermissions(setting);
+      if (missing.length === 0) continue;
+      lacking.push({ setting, channelId: view.value, missing });
+      this.deps.log.warn(
+        { event: 'post.permissions_missing', setting, channelId: view.value, missing },
+        `the bot lacks ${missing.join(', ')} in channel ${view.value} (${setting}): its posts there will fail`,
+      );
+    }
+    return lacking;
   }
 
   async status(setting: ChannelSettingKey): Promise<ChannelStatus> {
@@ -133,7 +171,7 @@ export class ChannelPoster {
   async #send(setting: ChannelSettingKey, channelId: string, post: ChannelPost): Promise<PostResult> {
     const { log } = this.deps;
     try {
-      await this.deps.transport.send(channelId, post);
+      await this.#sendLaidOut(channelId, post);
       await this.deps.states.deleteOne({ _id: setting });
       return { status: 'posted', channelId };
     } catch (error) {
@@ -155,6 +193,11 @@ export class ChannelPoster {
       );
       return { status: 'failed', channelId, lasting, reason };
     }
+  }
+
+  /** A post as the messages Discord takes (`layOut`), in order. */
+  async #sendLaidOut(channelId: string, post: ChannelPost): Promise<void> {
+    for (const message of layOut(post)) await this.deps.transport.send(channelId, message);
   }
 
   /** One post at a time per channel, `minIntervalMs` apart. */

@@ -27,6 +27,39 @@ export class ProfileDirectory {
     this.#recent.set(user.id, { name: user.name, at: now.getTime() });
   }
 
+  /** The kinds of message the member asked to be notified by (`feature.kind`). */
+  async notifications(userId: string): Promise<string[]> {
+    const doc = await this.deps.cols.profiles.findOne({ _id: userId }, { projection: { notify: 1 } });
+    return doc?.notify ?? [];
+  }
+
+  /** Turns one kind of notification on or off for the member; returns the kinds now on. */
+  async setNotification(user: { id: string; name: string }, kind: string, on: boolean): Promise<string[]> {
+    const now = this.deps.clock.now();
+    const doc = await this.deps.cols.profiles.findOneAndUpdate(
+      { _id: user.id },
+      {
+        ...(on ? { $addToSet: { notify: kind } } : { $pull: { notify: kind } }),
+        $set: { name: user.name, lastSeenAt: now },
+        $setOnInsert: { firstSeenAt: now },
+      },
+      { upsert: true, returnDocument: 'after', projection: { notify: 1 } },
+    );
+    return doc?.notify ?? [];
+  }
+
+  /**
+   * Of the members a message of `kind` mentions, those it may notify: the ones who turned that
+   * kind on. Everyone else sees the mention without a notification.
+   */
+  async toNotify(kind: string, ids: readonly string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const docs = await this.deps.cols.profiles
+      .find({ _id: { $in: [...new Set(ids)] } }, { projection: { notify: 1 } })
+      .toArray();
+    return docs.filter((d) => d.notify?.includes(kind)).map((d) => d._id);
+  }
+
   /** When the bot first saw the member (null: never). */
   async firstSeenAt(userId: string): Promise<Date | null> {
     const doc = await this.deps.cols.profiles.findOne({ _id: userId }, { projection: { firstSeenAt: 1 } });

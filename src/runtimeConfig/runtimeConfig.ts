@@ -95,7 +95,7 @@ export class RuntimeConfig {
     key: string,
     text: string,
     actorId: string,
-  ): Promise<{ key: SettingKey; before: unknown; after: unknown; description: string }> {
+  ): Promise<{ key: SettingKey; kind: SettingKind; before: unknown; after: unknown; description: string }> {
     if (!this.has(key)) {
       const feature = key.split(/[._]/)[0] ?? '';
       const featureOf = (k: SettingKey) => this.#setting(k).feature ?? '';
@@ -138,7 +138,8 @@ export class RuntimeConfig {
       'setting changed',
     );
     this.#snapshot?.docs.set(key, { value: parsed.data, updatedBy: actorId, updatedAt, revision });
-    return { key, before, after: parsed.data, description: this.#setting(key).description };
+    const { kind, description } = this.#setting(key);
+    return { key, kind, before, after: parsed.data, description };
   }
 
   async #current(): Promise<Snapshot> {

@@ -28,6 +28,7 @@ describe('runtime configuration', () => {
     expect(await config.get('cookies.give_max')).toBe(1_000_000);
     expect(await config.set('cookies.give_max', ' 250 ', 'u1')).toEqual({
       key: 'cookies.give_max',
+      kind: 'number',
       before: 1_000_000,
       after: 250,
       description: 'cookies:settings.give_max',
