@@ -42,6 +42,7 @@ export const cookiesCommand = defineCommand({
 export const cookiesFeature: Feature = {
   name: 'cookies',
   commands: [cookiesCommand],
+  notifications: ['robbed'],
   adminGroups: [
     { ...localized(COOKIES_MESSAGES, 'admin.commands.cookies'), subcommands: [cookiesGrant] },
     { ...localized(COOKIES_MESSAGES, 'admin.commands.bakery'), subcommands: [bakeryPost] },

@@ -29,9 +29,12 @@ export const steal: Subcommand = {
     refuseBot(invocation, user);
     const result = await deps.services.steal.steal({ opId: invocation.id, thief: actor.id, victim: user });
     const chance = i18n.number(Math.round(result.chancePct));
+    // The victim hears of a robbery, or an attempt, only if they asked to.
+    const notify = await deps.profiles.toNotify('cookies.robbed', [user]);
     switch (result.status) {
       case 'stolen':
         return {
+          notify,
           content: i18n.t(result.bagFull ? 'cookies:steal.stolenBagFull' : 'cookies:steal.stolen', {
             amount: i18n.cookies(result.amount),
             victim: user,
@@ -40,6 +43,7 @@ export const steal: Subcommand = {
         };
       case 'caught':
         return {
+          notify,
           content:
             result.fine > 0
               ? i18n.t('cookies:steal.caught', { fine: i18n.cookies(result.fine), victim: user, chance })

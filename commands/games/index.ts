@@ -33,6 +33,7 @@ export const gamesCommand = defineCommand({
 export const gamesFeature: Feature = {
   name: 'games',
   commands: [gamesCommand],
+  notifications: ['timeout'],
   messages: GAMES_MESSAGES,
   settings: GAMES_SETTINGS,
   errors: GAMES_ERROR_MESSAGES,
@@ -66,6 +67,7 @@ export const gamesFeature: Feature = {
         await deps.poster.postIn(round.channelId, {
           content: [`<@${round.userId}>`, reply.content].filter(Boolean).join(' '),
           embeds: reply.embeds ?? [],
+          notify: await deps.profiles.toNotify('games.timeout', [round.userId]),
         });
     }),
   // An ended round holds nothing, and paid its member exactly the payout it recorded.

@@ -30,6 +30,7 @@ export const huntCommand = defineCommand({
 export const huntFeature: Feature = {
   name: 'hunt',
   commands: [huntCommand],
+  notifications: ['drawn'],
   adminGroups: [
     {
       ...localized(HUNT_MESSAGES, 'admin.commands.hunt'),

@@ -37,7 +37,15 @@ export function huntPosts(deps: BotDeps): HuntAnnouncements {
     async drawn(window, drawn) {
       const i18n = text(window.locale);
       const title = i18n.t('hunt:post.title', { round: window.revision, count: drawn.length });
-      const posted = await post([title, ...drawn.map((d) => drawnLine(i18n, d))].join('\n'));
+      // Drawn members who asked to hear of it are notified; the others see their mention only.
+      const notify = await deps.profiles.toNotify(
+        'hunt.drawn',
+        drawn.map((d) => d.tip.identity),
+      );
+      const posted = await deps.poster.post('hunt_channel', {
+        content: [title, ...drawn.map((d) => drawnLine(i18n, d))].join('\n'),
+        notify,
+      });
       if (posted.status === 'posted') return;
       for (const [channelId, here] of byChannel(drawn)) {
         const local = text(here[0]?.tip.locale ?? window.locale);
@@ -45,7 +53,7 @@ export function huntPosts(deps: BotDeps): HuntAnnouncements {
           local.t('hunt:post.here', { round: window.revision }),
           ...here.map((d) => drawnLine(local, d)),
         ];
-        await deps.poster.postIn(channelId, { content: lines.join('\n') });
+        await deps.poster.postIn(channelId, { content: lines.join('\n'), notify });
       }
     },
     async opened(window) {

@@ -24,6 +24,7 @@ export const vaultCommand = defineCommand({
 export const vaultFeature: Feature = {
   name: 'vault',
   commands: [vaultCommand],
+  notifications: ['heist'],
   adminGroups: [{ ...localized(VAULT_MESSAGES, 'admin.commands.vault'), subcommands: [vaultFund] }],
   messages: VAULT_MESSAGES,
   settings: VAULT_SETTINGS,
@@ -46,11 +47,21 @@ export const vaultFeature: Feature = {
       const message = heistMessage(closed, deps.i18n.for(resolveLocale(closed.locale)));
       if (closed.channelId && closed.messageId)
         await deps.poster.edit(closed.channelId, closed.messageId, message);
-      const posted = await deps.poster.post('vault.heist_channel', { embeds: message.embeds ?? [] });
+      // A mention in an embed notifies nobody: the crew who asked to hear of it are named above it.
+      const notify = await deps.profiles.toNotify(
+        'vault.heist',
+        closed.crew.map((m) => m.userId),
+      );
+      const posted = await deps.poster.post('vault.heist_channel', {
+        ...(notify.length > 0 ? { content: notify.map((id) => `<@${id}>`).join(' ') } : {}),
+        embeds: message.embeds ?? [],
+        notify,
+      });
       if (closed.channelId && !closed.messageId && posted.status !== 'posted')
         await deps.poster.postIn(closed.channelId, {
           content: `<@${closed.leader}>`,
           embeds: message.embeds ?? [],
+          notify,
         });
     }),
   // A settled heist holds nothing, and paid its crew exactly the loot it recorded.

@@ -49,6 +49,7 @@ describe('the feature registry', () => {
       'place',
       'hunt',
       'privacy',
+      'notifications',
       'admin',
     ]);
     expect(Object.keys(ASSEMBLY.settings)).toContain('cookies.give_max');
@@ -63,6 +64,7 @@ describe('the feature registry', () => {
       'hunt',
       'web',
       'privacy',
+      'notifications',
       'admin',
     ]);
   });

@@ -36,6 +36,7 @@ describe('message catalogs', () => {
       'help',
       'hunt',
       'ledger',
+      'notifications',
       'place',
       'poker',
       'privacy',
