@@ -42,6 +42,8 @@ export const huntReroll: Subcommand = {
 
 export const rerollButtonHandler = defineComponentHandler(rerollButton, {
   access: 'admin',
+  // A reroll draws the open window on the old target first: acknowledged at once.
+  defer: true,
   async run({ deps, actor, i18n, serverI18n }, { revision, action }) {
     const done = (content: string) => ({ update: true, ephemeral: true, content, buttons: [] });
     if (action === 'cancel') return done(i18n.t('hunt:admin.hunt.rerollCancelled'));

@@ -137,6 +137,8 @@ export const placeRollback: Subcommand = {
 
 export const rollbackButtonHandler = defineComponentHandler(rollbackButton, {
   access: 'admin',
+  // A rollback repaints an area pixel by pixel: acknowledged at once.
+  defer: true,
   async run({ deps, actor, i18n, serverI18n }, { id, action }) {
     const place = deps.services.place;
     if (action === 'cancel') {

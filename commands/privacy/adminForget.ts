@@ -48,6 +48,8 @@ export const adminForget: Subcommand = {
 
 export const adminForgetButtonHandler = defineComponentHandler(adminForgetButton, {
   access: 'moderator',
+  // An erasure waits for every process to have read it (about a second): acknowledged at once.
+  defer: true,
   async run({ deps, actor, i18n, serverI18n }, { user, at }) {
     refuseStale(deps, at);
     const erasure = await deps.services.privacy.forget(deps.services, user, actor.id, serverI18n.locale);

@@ -70,6 +70,8 @@ export const privacyForget: Subcommand = {
 
 /** The member confirmed: their own data, nobody else's (the button acts on whoever presses it). */
 export const forgetButtonHandler = defineComponentHandler(forgetButton, {
+  // An erasure waits for every process to have read it (about a second): acknowledged at once.
+  defer: true,
   async run({ deps, actor, i18n, serverI18n }, { at: seconds }) {
     refuseStale(deps, seconds);
     const erasure = await deps.services.privacy.forget(deps.services, actor.id, 'self', serverI18n.locale);
