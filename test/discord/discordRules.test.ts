@@ -110,8 +110,8 @@ describe("Discord's rules, as a server meets them on its first day", () => {
       expect(answer?.ephemeral).toBe(true);
       expect(answer?.content).toContain(words);
       const german = await fake.waitFor(send({ ...freshMember('mia'), locale: 'de' }));
-      expect(german[0]?.content).toContain('/help');
-      expect(german[0]?.content).toMatch(/antwortet dieser Bot nicht/);
+      expect(german[0]?.content).toContain('/hilfe');
+      expect(german[0]?.content).toMatch(/reagiert dieser Bot nicht/);
     },
   );
 
