@@ -51,9 +51,10 @@ interface Sample {
 /** How long each interaction waited for its first callback, by what it was. */
 const firstCallbacks: { what: string; ms: number }[] = [];
 
-function noteFirstCallback(what: string, token: string, messages: VisibleMessage[]): void {
-  const first = messages[0];
-  if (first) firstCallbacks.push({ what, ms: first.at - (fake.dispatchedAt.get(token) as number) });
+function noteFirstCallback(what: string, token: string): void {
+  const first = fake.callbackAt(token);
+  if (first !== undefined)
+    firstCallbacks.push({ what, ms: first - (fake.dispatchedAt.get(token) as number) });
 }
 
 const logs: Record<string, unknown>[] = [];
@@ -93,7 +94,6 @@ async function settle(token: string, kind: Kind, samples: Sample[]): Promise<Vis
   noteFirstCallback(
     kind === 'image' ? 'command with image' : messages[0]?.via === 'update' ? 'button' : 'command',
     token,
-    messages,
   );
   return messages;
 }
@@ -127,7 +127,7 @@ async function once(
   final: (m: VisibleMessage) => boolean = (m) => m.via !== 'deferred',
 ) {
   const messages = await fake.waitFor(token, (list) => list.some(final), 60_000);
-  noteFirstCallback(what, token, messages);
+  noteFirstCallback(what, token);
   return messages;
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { invalidInput } from '../src/errors.js';
+import { MAX_BALANCE } from './ledger/books.js';
 
 /** Milli-points per Place point: Place values are stored as integers of 1/1000 point. */
 export const MILLI_PER_POINT = 1000;
@@ -39,13 +40,12 @@ export const positiveAmount = z
   .refine((n) => n > 0, 'amount must be greater than zero')
   .refine((n) => Number.isSafeInteger(n), 'amount must be at most 2^53 - 1');
 
+/** The most a member may type as an amount: what one balance may hold. Option definitions carry it too. */
+export const AMOUNT_MAX = MAX_BALANCE;
+
 /**
  * A whole amount a member types into a command option (Cookies to give, to grant, to bet):
- * Discord already enforces `min_value: 1`; this re-checks it (the console and tests call
- * handlers too) and keeps it exact.
+ * Discord already enforces `min_value: 1` and `max_value`; this re-checks them (the console and
+ * tests call handlers too), so a refusal names the bound in the member's language.
  */
-export const memberAmount = z
-  .number()
-  .int('must be a whole number')
-  .min(1, 'must be at least 1')
-  .max(Number.MAX_SAFE_INTEGER, 'is too large');
+export const memberAmount = z.number().int('must be a whole number').min(1).max(AMOUNT_MAX);

@@ -1,7 +1,7 @@
 import { type APIApplicationCommandBasicOption, ApplicationCommandOptionType } from 'discord.js';
 import { z } from 'zod';
 import { localized } from '../../src/i18n/definitions.js';
-import { memberAmount } from '../../utils/amounts.js';
+import { AMOUNT_MAX, memberAmount } from '../../utils/amounts.js';
 import { COOKIES_MESSAGES } from '../../utils/cookies/messages.js';
 import { memberOption } from '../options.js';
 
@@ -17,6 +17,7 @@ export const RECIPIENT_OPTIONS: APIApplicationCommandBasicOption[] = [
     ...localized(COOKIES_MESSAGES, 'commands.recipientAmount'),
     required: true,
     min_value: 1,
+    max_value: AMOUNT_MAX,
   },
 ];
 

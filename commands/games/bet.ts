@@ -1,7 +1,7 @@
 import { type APIApplicationCommandBasicOption, ApplicationCommandOptionType } from 'discord.js';
 import { localized } from '../../src/i18n/definitions.js';
 import type { Translator } from '../../src/i18n/i18n.js';
-import { memberAmount } from '../../utils/amounts.js';
+import { AMOUNT_MAX, memberAmount } from '../../utils/amounts.js';
 import { GAMES_MESSAGES } from '../../utils/games/messages.js';
 import type { RoundDoc } from '../../utils/games/roundStore.js';
 
@@ -11,6 +11,7 @@ export const BET_OPTION: APIApplicationCommandBasicOption = {
   ...localized(GAMES_MESSAGES, 'commands.bet'),
   required: true,
   min_value: 1,
+  max_value: AMOUNT_MAX,
 };
 
 export const betSchema = memberAmount;

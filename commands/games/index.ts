@@ -56,14 +56,15 @@ export const gamesFeature: Feature = {
   },
   // A hand its timer ended (stood for an absent member) is told on the hand's own message, in
   // the member's language; a hand whose buttons were never pressed (its message unknown: only a
-  // press tells it) in a post to its channel that mentions the member.
+  // press tells it) or whose message was deleted, in a post to its channel that mentions the member.
   tasks: (deps) =>
     deps.services.games.tasks(async (round) => {
       if (round.game !== 'blackjack' || !round.channelId) return;
       const reply = handReply(round, deps.i18n.for(resolveLocale(round.locale)));
-      if (round.messageId)
-        await deps.poster.edit(round.channelId, round.messageId, { ...reply, buttons: reply.buttons ?? [] });
-      else
+      const edited = round.messageId
+        ? await deps.poster.edit(round.channelId, round.messageId, { ...reply, buttons: reply.buttons ?? [] })
+        : 'gone';
+      if (edited === 'gone')
         await deps.poster.postIn(round.channelId, {
           content: [`<@${round.userId}>`, reply.content].filter(Boolean).join(' '),
           embeds: reply.embeds ?? [],

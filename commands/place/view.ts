@@ -191,7 +191,7 @@ export const timelapse: Subcommand = {
       }),
       invocation,
     );
-    const replay = await deps.services.place.replay(from, to, TIMELAPSE_LIMITS.frames);
+    const replay = await deps.services.place.replay(from, to, TIMELAPSE_LIMITS.frames, TIMELAPSE_LIMITS.side);
     const captions = frameCaptions(i18n, replay);
     const { gif, framesUsed } = await encodeTimelapse(replay.frames, replay, COLORS, { captions });
     return {

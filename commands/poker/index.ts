@@ -134,17 +134,21 @@ export const pokerFeature: Feature = {
   // A timer that moves a table on (a turn run out, the next deal, closing) edits its board,
   // which says first what the timer did: whatever the settings, the players see it there. A
   // table closed by a timer is also said in its channel (an edit pings nobody, and the players
-  // were paid out), and so is any timed outcome of a table whose message is not known yet.
+  // were paid out), and so is any timed outcome of a table whose message is not known yet or
+  // was deleted.
   tasks: (deps) =>
     deps.services.poker.tasks(async (table, outcome) => {
       if (!table.channelId) return;
       const i18n = deps.i18n.for(resolveLocale(table.locale));
-      if (table.messageId) {
-        const message = boardMessage(table, i18n, await boardTiming(deps), outcome);
-        await deps.poster.edit(table.channelId, table.messageId, message);
-      }
+      const edited = table.messageId
+        ? await deps.poster.edit(
+            table.channelId,
+            table.messageId,
+            boardMessage(table, i18n, await boardTiming(deps), outcome),
+          )
+        : 'gone';
       const text = outcomeText(outcome, i18n);
-      if (text && (!table.messageId || outcome.what === 'closed')) {
+      if (text && (edited === 'gone' || outcome.what === 'closed')) {
         await deps.poster.postIn(table.channelId, { content: timedLine(text) });
       }
     }),

@@ -40,13 +40,15 @@ export const vaultFeature: Feature = {
   }),
   // When a heist closes, the crew's own message shows how it ended (its Join button gone), and
   // `vault.heist_channel`, when set, gets the result too; both in the server's language. A
-  // heist nobody joined (its message unknown: only a press tells it) is told in the channel it
-  // started in when no heist channel took the result.
+  // heist whose message is unknown (nobody pressed: only a press tells it) or was deleted is
+  // told in the channel it started in when no heist channel took the result.
   tasks: (deps) =>
     deps.services.vault.tasks(async (closed) => {
       const message = heistMessage(closed, deps.i18n.for(resolveLocale(closed.locale)));
-      if (closed.channelId && closed.messageId)
-        await deps.poster.edit(closed.channelId, closed.messageId, message);
+      const edited =
+        closed.channelId && closed.messageId
+          ? await deps.poster.edit(closed.channelId, closed.messageId, message)
+          : 'gone';
       // A mention in an embed notifies nobody: the crew who asked to hear of it are named above it.
       const notify = await deps.profiles.toNotify(
         'vault.heist',
@@ -57,7 +59,7 @@ export const vaultFeature: Feature = {
         embeds: message.embeds ?? [],
         notify,
       });
-      if (closed.channelId && !closed.messageId && posted.status !== 'posted')
+      if (closed.channelId && edited === 'gone' && posted.status !== 'posted')
         await deps.poster.postIn(closed.channelId, {
           content: `<@${closed.leader}>`,
           embeds: message.embeds ?? [],

@@ -2,7 +2,7 @@ import { ApplicationCommandOptionType } from 'discord.js';
 import { z } from 'zod';
 import { localized } from '../../src/i18n/definitions.js';
 import type { Subcommand } from '../../src/interactions/types.js';
-import { memberAmount } from '../../utils/amounts.js';
+import { AMOUNT_MAX, memberAmount } from '../../utils/amounts.js';
 import { balanceAfter } from '../../utils/ledger/ledger.js';
 import { VAULT_MESSAGES } from '../../utils/vault/messages.js';
 import { parseOptions } from '../options.js';
@@ -20,6 +20,7 @@ export const vaultFund: Subcommand = {
         ...localized(VAULT_MESSAGES, 'admin.commands.fundAmount'),
         required: true,
         min_value: 1,
+        max_value: AMOUNT_MAX,
       },
       {
         type: ApplicationCommandOptionType.String,

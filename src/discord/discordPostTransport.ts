@@ -1,5 +1,5 @@
 import { type Client, DiscordAPIError, RESTJSONErrorCodes } from 'discord.js';
-import { type ChannelPost, PostRefused, type PostTransport } from '../posting/channelPoster.js';
+import { type ChannelPost, MessageGone, PostRefused, type PostTransport } from '../posting/channelPoster.js';
 import { toPayload } from './discordResponder.js';
 import { CHANNEL_PERMISSIONS } from './permissions.js';
 
@@ -43,7 +43,11 @@ export function discordPostTransport(client: Client): PostTransport {
     async edit(channelId, messageId, post) {
       const channel = await client.channels.fetch(channelId);
       if (!channel?.isTextBased()) throw new PostRefused('the channel has no messages');
-      await channel.messages.edit(messageId, toPayload(post));
+      await channel.messages.edit(messageId, toPayload(post)).catch((error: unknown) => {
+        if (error instanceof DiscordAPIError && error.code === RESTJSONErrorCodes.UnknownMessage)
+          throw new MessageGone('the message was deleted');
+        throw error;
+      });
     },
   };
 }

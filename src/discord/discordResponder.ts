@@ -77,7 +77,7 @@ export function toPayload(reply: Reply) {
   };
 }
 
-/** Discord's answer to a second callback: the first one landed although its reply was lost. */
+/** Discord's answer to a second callback: the first one landed although its answer was lost. */
 function alreadyAcknowledged(error: unknown): boolean {
   return (
     error instanceof DiscordAPIError &&
@@ -115,6 +115,7 @@ export class DiscordResponder implements Responder {
       silent
         ? interaction.deferUpdate()
         : interaction.deferReply(mode.ephemeral ? { flags: MessageFlags.Ephemeral } : {}),
+      'deferred',
       () => {
         this.state = 'deferred';
         this.#deferredEphemeral = mode.ephemeral;
@@ -136,11 +137,12 @@ export class DiscordResponder implements Responder {
         reply.update && interaction.isMessageComponent()
           ? interaction.update({ ...payload, withResponse: true })
           : interaction.reply({ ...payload, ...(flags ? { flags } : {}), withResponse: true }),
+        'replied',
         () => {
           this.state = 'replied';
         },
       );
-      return landed(response.resource?.message);
+      return landed(response?.resource?.message);
     }
     if (this.state === 'deferred') {
       if (this.#deferredUpdate) {
@@ -165,16 +167,28 @@ export class DiscordResponder implements Responder {
     return landed(await interaction.followUp({ ...payload, ...(flags ? { flags } : {}) }));
   }
 
-  /** Sends a first callback; `done` runs once Discord took it (or had already taken one). */
-  async #acknowledge<T>(callback: Promise<T>, done: () => void): Promise<T> {
+  /**
+   * Sends a first callback; `done` runs once Discord took it. "Already acknowledged" means it
+   * did take it and its answer was lost (discord.js sent it again): it landed, and discord.js,
+   * which counts only the answers it saw, is told so, or it would refuse every edit and
+   * follow-up after it and leave the member looking at "thinking…".
+   */
+  async #acknowledge<T>(
+    callback: Promise<T>,
+    as: 'deferred' | 'replied',
+    done: () => void,
+  ): Promise<T | undefined> {
     const settled = callback.then(
-      (value) => {
+      (value): T | undefined => {
         done();
         return value;
       },
       (error: unknown) => {
-        if (alreadyAcknowledged(error)) this.state = 'replied';
-        throw error;
+        if (!alreadyAcknowledged(error)) throw error;
+        if (as === 'deferred') this.interaction.deferred = true;
+        else this.interaction.replied = true;
+        done();
+        return undefined;
       },
     );
     this.#acknowledging = settled;

@@ -21,6 +21,14 @@ export class PostRefused extends Error {
   override readonly name = 'PostRefused';
 }
 
+/** The message to edit is gone (someone deleted it): what it would have shown needs a post. */
+export class MessageGone extends Error {
+  override readonly name = 'MessageGone';
+}
+
+/** How an edit went: done, its message gone (tell it another way), or failed (logged). */
+export type EditResult = 'edited' | 'gone' | 'failed';
+
 /** Where posts go: discord.js in the bot, printed lines in the console. */
 export interface PostTransport {
   /** Throws PostRefused for a lasting failure; anything else is treated as passing. */
@@ -104,21 +112,24 @@ export class ChannelPoster {
   /**
    * Brings a message the bot sent up to date (a board whose game a timer moved on), in the
    * channel's queue. A failure is logged, never thrown: the next press updates the board anyway.
+   * A message someone deleted answers `gone`: an outcome only it would have told needs a post.
    */
   async edit(
     channelId: string,
     messageId: string,
     post: ChannelPost & { buttons?: ButtonSpec[] },
-  ): Promise<void> {
-    await this.#enqueue(channelId, async () => {
+  ): Promise<EditResult> {
+    return this.#enqueue(channelId, async (): Promise<EditResult> => {
       try {
         await this.deps.transport.edit(channelId, messageId, layOutOne(post));
+        return 'edited';
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         this.deps.log.warn(
           { event: 'post.edit_failed', channelId, messageId, reason },
           'a message edit failed',
         );
+        return error instanceof MessageGone ? 'gone' : 'failed';
       }
     });
   }

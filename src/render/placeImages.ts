@@ -11,6 +11,22 @@ export function pngPalette(colors: readonly [number, number, number][]): Uint8Cl
 }
 
 /** Nearest-neighbour upscale of a 1-byte-per-pixel board: each pixel becomes a scale×scale block. */
+/**
+ * Every `step`-th pixel of every `step`-th row (nearest neighbour): a board shown smaller,
+ * `ceil(width / step)` × `ceil(height / step)`.
+ */
+export function downsample(pixels: Uint8Array, width: number, height: number, step: number): Uint8Array {
+  if (step <= 1) return pixels.slice();
+  const outWidth = Math.ceil(width / step);
+  const outHeight = Math.ceil(height / step);
+  const out = new Uint8Array(outWidth * outHeight);
+  for (let y = 0; y < outHeight; y++) {
+    const row = y * step * width;
+    for (let x = 0; x < outWidth; x++) out[y * outWidth + x] = pixels[row + x * step] as number;
+  }
+  return out;
+}
+
 export function upscale(pixels: Uint8Array, width: number, height: number, scale: number): Uint8Array {
   const out = new Uint8Array(width * scale * height * scale);
   const rowOut = width * scale;

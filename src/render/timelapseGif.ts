@@ -49,6 +49,8 @@ export function encodeTimelapse(
     };
     let used = 0;
     for (let i = 0; i < frames.length; i++) {
+      // One frame at a time, the event loop free between them: other members' answers go out.
+      await new Promise((resolve) => setImmediate(resolve));
       const last = i === frames.length - 1;
       gif.writeFrame(picture(i), width, height, {
         palette: colors,

@@ -409,6 +409,14 @@ export class FakeDiscord {
 
   // ── What members see ────────────────────────────────────────────────────────────────────
 
+  /**
+   * When Discord took the interaction's first callback (performance.now()): a reply, a deferral
+   * or suggestions, whatever replaced it later (a deferral a follow-up removed included).
+   */
+  callbackAt(token: string): number | undefined {
+    return this.#lifecycle.get(token)?.callback?.at;
+  }
+
   /** The id Discord gave the interaction of `token` (its callback's path names both). */
   interactionId(token: string): string {
     const interaction = this.#lifecycle.get(token);

@@ -2,6 +2,7 @@ import pLimit from 'p-limit';
 import type { Clock } from '../../src/clock.js';
 import type { Config } from '../../src/config.js';
 import { invalidInputText } from '../../src/errors.js';
+import { downsample } from '../../src/render/placeImages.js';
 import type { Rng } from '../../src/rng.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import type { Scheduler, TaskHandler } from '../../src/scheduler/scheduler.js';
@@ -203,24 +204,32 @@ export class PlaceService {
 
   /**
    * The canvas replayed from its events between two revisions, as up to `maxFrames` boards
-   * evenly spaced by revision (the last is the board at `to`). Replays from revision 0, so
-   * every frame is exact; reads the events in batches, never the pixels.
+   * evenly spaced by revision (the last is the board at `to`), each at most `maxSide` pixels
+   * on its long side (a larger canvas is sampled down: 120 frames of 2048² would be 500 MB).
+   * Replays from revision 0, so every frame is exact; reads the events in batches, never the pixels.
    */
-  async replay(from: number, to: number, maxFrames: number): Promise<Replay> {
+  async replay(
+    from: number,
+    to: number,
+    maxFrames: number,
+    maxSide = Number.POSITIVE_INFINITY,
+  ): Promise<Replay> {
     const canvas = await this.canvas();
     const top = Math.min(to, await this.advance());
     const start = Math.max(0, Math.min(from, top));
     const board = new PlaceBoard(canvas.width, canvas.height);
+    const step = Math.max(1, Math.ceil(Math.max(canvas.width, canvas.height) / maxSide));
+    const frame = () => downsample(board.pixels, canvas.width, canvas.height, step);
     const frames: Uint8Array[] = [];
     const moments: ReplayFrame[] = [];
-    const step = Math.max(1, Math.ceil((top - start) / Math.max(1, maxFrames - 1)));
+    const every = Math.max(1, Math.ceil((top - start) / Math.max(1, maxFrames - 1)));
     let nextFrame = start;
     let cursor = 0;
     let last: ReplayFrame = { revision: 0, at: null };
     if (start === 0) {
-      frames.push(board.pixels.slice());
+      frames.push(frame());
       moments.push(last);
-      nextFrame = step;
+      nextFrame = every;
     }
     while (cursor < top) {
       const events = await this.deps.store.eventsBetween(cursor, top, 5_000);
@@ -229,16 +238,18 @@ export class PlaceService {
         if (e.kind !== 'void') board.set(e.x, e.y, e.color);
         last = { revision: e.revision, at: e.at };
         if (e.revision >= nextFrame && e.revision >= start && frames.length < maxFrames - 1) {
-          frames.push(board.pixels.slice());
+          frames.push(frame());
           moments.push(last);
-          nextFrame = e.revision + step;
+          nextFrame = e.revision + every;
         }
       }
       cursor = (events[events.length - 1] as PixelEventDoc).revision;
     }
-    frames.push(board.pixels.slice());
+    frames.push(frame());
     moments.push(last);
-    return { frames, moments, width: canvas.width, height: canvas.height, from: start, to: top };
+    const width = Math.ceil(canvas.width / step);
+    const height = Math.ceil(canvas.height / step);
+    return { frames, moments, width, height, from: start, to: top };
   }
 
   /** The most placements and the most points earned (`/place leaderboard`). */
