@@ -75,10 +75,11 @@ function backupTasksOf(app: AppDeps, scheduler: Scheduler): TaskHandler[] {
 }
 
 /**
- * What a process that runs timers plans at its start, once they run: the features' recurring
- * timers, and the backup of the slot under way.
+ * What a process that runs timers plans at its start, once they run: the sweep of holds left
+ * open, the features' recurring timers, and the backup of the slot under way.
  */
 export async function startTimers(deps: BotDeps, app: AppDeps, assembly: Assembly): Promise<void> {
+  await deps.holds.planSweep();
   await assembly.start(deps);
   const dir = app.config.backup.dir;
   if (dir !== null)

@@ -46,6 +46,11 @@ export const metrics = {
     labelNames: ['kind', 'outcome'] as const,
     registers,
   }),
+  holdsSwept: new Counter({
+    name: 'bot_holds_swept_total',
+    help: "Holds the sweep ended open past their deadline: each means a hold's own timer did not end it",
+    registers,
+  }),
   backups: new Counter({
     name: 'bot_backups_total',
     help: "The bot's own backups (BACKUP_DIR), by outcome (taken, failed)",

@@ -1,11 +1,16 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { BotDeps } from '../../src/interactions/types.js';
-import type { ReserveRequest } from '../../utils/holds/holds.js';
+import { metrics } from '../../src/metrics.js';
+import { type ReserveRequest, SWEEP_EVERY_MS, SWEEP_GRACE_MS } from '../../utils/holds/holds.js';
 import { holdProblems } from '../../utils/holds/invariants.js';
+import { moneyLayer } from '../../utils/holds/moneyLayer.js';
 import { checkInvariants } from '../../utils/ledger/invariants.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
+import type { WireRequest } from '../support/faultProxy.js';
+import { useFaultyConnection } from '../support/faultyConnection.js';
 import { pauseAt } from '../support/pause.js';
+import { waitFor } from '../support/waitFor.js';
 
 const t = useTestDatabase('holds');
 const ANN = '893000000000000001';
@@ -136,5 +141,111 @@ describe('holds: money in play', () => {
     expect((await deps.holds.get('h4'))?.state).toBe('voided');
     expect(await cookies(deps, ANN)).toBe(1_000);
     await expectClean(deps, clock.now());
+  });
+});
+
+describe('holds: a reserve that arrives after its timer decided', () => {
+  const net = useFaultyConnection(t);
+  const slowStake = (id: string): ReserveRequest => ({ ...stake(id, 30), ttlMs: 200 });
+  const isHoldInsert = (r: WireRequest) => r.command === 'insert' && r.collection === 'holds';
+
+  beforeEach(() => clearDatabase(t.db));
+
+  it('GIVEN a reserve whose record is delayed past its deadline WHEN its timer runs first THEN the late record moves nothing and the hold ends refused', async () => {
+    const { deps, clock } = makeBotDeps(t);
+    const slow = makeBotDeps({ db: net.db, cols: net.faulty });
+    await funded(deps, 100);
+    let deliver: () => void = () => {};
+    const delayed = new Promise<void>((resolve) => {
+      deliver = resolve;
+    });
+    net.proxy.setRule((r) => (isHoldInsert(r) ? { stallUntil: delayed } : 'pass'));
+    const reserving = slow.deps.holds.reserve(slowStake('late-1'));
+    await waitFor(async () => (await deps.scheduler.get('holds.expire:late-1')) !== null);
+    clock.advance(1_500);
+    await deps.scheduler.runDue();
+    expect((await deps.scheduler.get('holds.expire:late-1'))?.status).toBe('done');
+    deliver();
+    expect((await reserving).state).toBe('refused');
+    expect(await cookies(deps, ANN)).toBe(100);
+    expect((await deps.holds.get('late-1'))?.state).toBe('refused');
+    await net.proxy.settled();
+    await expectClean(deps, clock.now());
+  });
+
+  it.each([
+    ['after its timer ran', true],
+    ['before its timer ran', false],
+  ])(
+    'GIVEN a first attempt lost before it reached the database WHEN it is retried past its deadline, %s, THEN the retry moves nothing',
+    async (_, timerFirst) => {
+      const { deps, clock } = makeBotDeps(t);
+      const slow = makeBotDeps({ db: net.db, cols: net.faulty });
+      await funded(deps, 100);
+      let first = true;
+      net.proxy.setRule((r) => {
+        if (!isHoldInsert(r) || !first) return 'pass';
+        first = false;
+        return 'drop';
+      });
+      await expect(slow.deps.holds.reserve(slowStake('late-2'))).rejects.toThrow();
+      clock.advance(1_500);
+      slow.clock.advance(1_500);
+      if (timerFirst) await deps.scheduler.runDue();
+      expect((await slow.deps.holds.reserve(slowStake('late-2'))).state).toBe('refused');
+      await deps.scheduler.runDue();
+      expect(await cookies(deps, ANN)).toBe(100);
+      expect((await deps.holds.get('late-2'))?.state).toBe('refused');
+      await expectClean(deps, clock.now());
+    },
+  );
+
+  it('GIVEN a retry within the deadline THEN it keeps the first attempt’s deadline: the timer ends the hold on time', async () => {
+    const { deps, clock } = makeBotDeps(t);
+    await funded(deps, 100);
+    await deps.holds.reserve({ ...stake('keep-1', 30), ttlMs: 1_000 });
+    clock.advance(600);
+    const retried = await deps.holds.reserve({ ...stake('keep-1', 30), ttlMs: 1_000 });
+    expect(retried.deadline.getTime()).toBe(clock.now().getTime() + 400);
+    clock.advance(500);
+    await deps.scheduler.runDue();
+    expect((await deps.holds.get('keep-1'))?.state).toBe('voided');
+    expect(await cookies(deps, ANN)).toBe(100);
+  });
+});
+
+describe('holds: the sweep behind the timers', () => {
+  beforeEach(() => clearDatabase(t.db));
+
+  it('GIVEN a hold its timer left open THEN the checker reports it past the grace, and the sweep ends it, logged and counted', async () => {
+    const { deps, clock, logs } = makeBotDeps(t);
+    await funded(deps, 100);
+    const held = await deps.holds.reserve({ ...stake('swept-1', 30), ttlMs: 1_000 });
+    // The first line fails: the timer is marked done although the hold is still open.
+    await t.cols.dueTasks.updateOne({ _id: 'holds.expire:swept-1' }, { $set: { status: 'done' } });
+    const counted = async () => (await metrics.holdsSwept.get()).values[0]?.value ?? 0;
+    const before = await counted();
+    clock.advance(1_000 + deps.config.ledger.recoveryGraceMs + SWEEP_GRACE_MS + SWEEP_EVERY_MS + 1);
+    const check = () => moneyLayer.checkInvariants?.(t.db, deps.config, deps.ledger, clock.now()) ?? [];
+    expect(await check()).toEqual([
+      expect.stringContaining(`hold swept-1 (test owner-1): still held at 30 past its deadline`),
+    ]);
+    await deps.scheduler.runDue();
+    expect((await deps.holds.get(held._id))?.state).toBe('voided');
+    expect(await cookies(deps, ANN)).toBe(100);
+    expect(await counted()).toBe(before + 1);
+    expect(logs.some((l) => l.event === 'holds.swept' && l.hold === 'swept-1')).toBe(true);
+    expect(await check()).toEqual([]);
+  });
+
+  it('GIVEN holds that end on time THEN the sweep finds nothing and counts nothing', async () => {
+    const { deps, clock } = makeBotDeps(t);
+    await funded(deps, 100);
+    await deps.holds.reserve({ ...stake('fine-1', 30), ttlMs: 1_000 });
+    const before = (await metrics.holdsSwept.get()).values[0]?.value ?? 0;
+    clock.advance(1_000 + SWEEP_GRACE_MS + SWEEP_EVERY_MS);
+    expect(await deps.scheduler.runDue()).toBe(2);
+    expect((await deps.holds.get('fine-1'))?.state).toBe('voided');
+    expect((await metrics.holdsSwept.get()).values[0]?.value ?? 0).toBe(before);
   });
 });

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '../../src/errors.js';
+import type { Currency } from '../ledger/documents.js';
 import { HOLD_PREFIX } from '../ledger/ledger.js';
-import type { HoldDoc, Posting } from './holdStore.js';
+import type { HoldDoc, HoldOwner, Posting } from './holdStore.js';
 
 /** The account a hold's value sits in: `hold:<id>`, or a digest of a long id (accounts are ≤ 64 characters). */
 export function holdAccount(id: string): string {
@@ -32,4 +33,37 @@ export function stillOpen(hold: HoldDoc): AppError {
       opId: hold._id,
     },
   );
+}
+
+export interface ReserveRequest {
+  /** Unique forever, derived from the owner's own id (`game:<round>:stake`): a retry reserves once. */
+  id: string;
+  currency: Currency;
+  /** The account the value comes from; null for a promise to mint (a reward or refund owed). */
+  from: string | null;
+  amount: number;
+  kind: string;
+  source: string;
+  reason?: string;
+  owner: HoldOwner;
+  /** How long the hold may stay open before its timer ends it. */
+  ttlMs: number;
+  /** The kind a void (or a post's rest sent back) carries; the reserve's kind by default. */
+  returnKind?: string;
+  /**
+   * The value is owed already (a cash-out: the chips left the table): a reserve whose outcome
+   * is unknown is repeated until it lands, never called off.
+   */
+  owed?: boolean;
+}
+
+/**
+ * What an owner's rules decide for a hold of theirs that passed its deadline still open:
+ * return it, post it (where to), or `handled` (the owner ended it itself, e.g. a poker table
+ * finishing its own moves).
+ */
+export type ExpiryDecision = 'void' | 'handled' | { post: Posting[] };
+
+export interface HoldOwnerRules {
+  onExpiry(hold: HoldDoc): Promise<ExpiryDecision>;
 }

@@ -129,6 +129,16 @@ export class HoldStore {
       .toArray();
   }
 
+  /** The ids of holds still open whose deadline passed before `before`, oldest first (the sweep). */
+  async openPast(before: Date, limit: number): Promise<string[]> {
+    const docs = await this.#holds
+      .find({ state: { $in: [...OPEN_HOLD_STATES] }, deadline: { $lt: before } }, { projection: { _id: 1 } })
+      .sort({ deadline: 1 })
+      .limit(limit)
+      .toArray();
+    return docs.map((d) => d._id);
+  }
+
   /** Every hold not yet ended (the checker). */
   open(): Promise<HoldDoc[]> {
     return this.#holds.find({ state: { $in: [...OPEN_HOLD_STATES] } }).toArray();

@@ -4,10 +4,29 @@ import type { Clock } from '../../src/clock.js';
 import { AppError, isAppError } from '../../src/errors.js';
 import type { Logger } from '../../src/logger.js';
 import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
-import type { Currency } from '../ledger/documents.js';
 import { HOLD_PREFIX, type Ledger } from '../ledger/ledger.js';
 import type { CreditInput } from '../ledger/operationSpec.js';
-import { holdAccount, planPostings, stillOpen } from './holdRules.js';
+import {
+  type HoldOwnerRules,
+  holdAccount,
+  planPostings,
+  type ReserveRequest,
+  stillOpen,
+} from './holdRules.js';
+import {
+  EXPIRE_TASK,
+  type PlannedHold,
+  plannedHold,
+  planSweep,
+  planTimers,
+  recordUnarrived,
+  SWEEP_TASK,
+  slotOf,
+  sweepHolds,
+} from './holdTimers.js';
+
+export { SWEEP_EVERY_MS, SWEEP_GRACE_MS } from './holdTimers.js';
+
 import { type HoldDoc, type HoldOwner, type HoldState, HoldStore, type Posting } from './holdStore.js';
 
 declare module '../../src/deps.js' {
@@ -17,6 +36,7 @@ declare module '../../src/deps.js' {
   }
 }
 
+export type { ExpiryDecision, HoldOwnerRules, ReserveRequest } from './holdRules.js';
 export type { HoldDoc, HoldOwner, HoldState, Posting } from './holdStore.js';
 
 export interface HoldsDeps {
@@ -27,41 +47,6 @@ export interface HoldsDeps {
   log: Logger;
 }
 
-export interface ReserveRequest {
-  /** Unique forever, derived from the owner's own id (`game:<round>:stake`): a retry reserves once. */
-  id: string;
-  currency: Currency;
-  /** The account the value comes from; null for a promise to mint (a reward or refund owed). */
-  from: string | null;
-  amount: number;
-  kind: string;
-  source: string;
-  reason?: string;
-  owner: HoldOwner;
-  /** How long the hold may stay open before its timer ends it. */
-  ttlMs: number;
-  /** The kind a void (or a post's rest sent back) carries; the reserve's kind by default. */
-  returnKind?: string;
-  /**
-   * The value is owed already (a cash-out: the chips left the table): a reserve whose outcome
-   * is unknown is repeated until it lands, never called off.
-   */
-  owed?: boolean;
-}
-
-/**
- * What an owner's rules decide for a hold of theirs that passed its deadline still open:
- * return it, post it (where to), or `handled` (the owner ended it itself, e.g. a poker table
- * finishing its own moves).
- */
-export type ExpiryDecision = 'void' | 'handled' | { post: Posting[] };
-
-export interface HoldOwnerRules {
-  onExpiry(hold: HoldDoc): Promise<ExpiryDecision>;
-}
-
-const EXPIRE_TASK = 'holds.expire';
-/** Holds left open past their deadline are looked at again this much later when still in flight. */
 export const ENDED: readonly HoldState[] = ['posted', 'voided', 'refused'];
 
 /**
@@ -111,30 +96,30 @@ export class Holds {
   /**
    * Takes `amount` from `from` into the hold. Returns the hold `held` (or as it already was,
    * for a retry); a refusal of the ledger (not enough Cookies, the vault's reserve) ends the
-   * hold `refused` and is thrown, having moved nothing.
+   * hold `refused` and is thrown, having moved nothing. A reserve that comes too late (its
+   * timer decided it never arrived, or a retry past the first attempt's deadline) returns the
+   * hold `refused`, having moved nothing: the caller calls its action off.
    */
   async reserve(request: ReserveRequest): Promise<HoldDoc> {
-    const hold = this.#build(request, request.from === null ? 'held' : 'reserving');
-    // The timer first: a process that dies after the record leaves a hold its timer ends.
-    await this.deps.scheduler.schedule({
-      id: `${EXPIRE_TASK}:${hold._id}`,
-      kind: EXPIRE_TASK,
-      dueAt: hold.deadline,
-      payload: { holdId: hold._id },
-    });
-    if (!(await this.deps.store.insert(hold))) {
-      const existing = (await this.deps.store.get(hold._id)) as HoldDoc;
-      if (
-        existing.from !== hold.from ||
-        existing.amount !== hold.amount ||
-        existing.currency !== hold.currency
-      )
-        throw new AppError('OPERATION_ID_REUSED', `hold ${hold._id} was reserved for something else`, {
-          opId: hold._id,
-        });
-      return existing.state === 'reserving' ? this.#takeReserve(existing) : existing;
+    const hold = await planTimers(
+      this.deps.scheduler,
+      this.#build(request, request.from === null ? 'held' : 'reserving'),
+    );
+    // Past its deadline (a retry of a first attempt that never arrived): refused for good, so
+    // the first attempt, should it still arrive, finds the hold ended too.
+    const late = hold.deadline.getTime() <= this.deps.clock.now().getTime();
+    const stored = late ? { ...hold, state: 'refused' as const, endedAt: this.deps.clock.now() } : hold;
+    if (await this.deps.store.insert(stored)) {
+      return stored.state === 'reserving' ? this.#takeReserve(stored) : stored;
     }
-    return hold.state === 'reserving' ? this.#takeReserve(hold) : hold;
+    // Its timer (or the owner's recovery) may have decided it never arrived: then it stays
+    // `refused`, and this reserve moves nothing.
+    const existing = await this.#hold(hold._id);
+    if (existing.from !== hold.from || existing.amount !== hold.amount || existing.currency !== hold.currency)
+      throw new AppError('OPERATION_ID_REUSED', `hold ${hold._id} was reserved for something else`, {
+        opId: hold._id,
+      });
+    return existing.state === 'reserving' ? this.#takeReserve(existing) : existing;
   }
 
   /**
@@ -188,9 +173,14 @@ export class Holds {
     return hold.state === 'posting' ? this.#runPostings(hold) : this.#finishVoid(hold);
   }
 
-  /** Ends a hold past its deadline as its owner's rules say (the timer; safe to repeat). */
-  async expire(id: string): Promise<HoldDoc | null> {
-    let hold = await this.deps.store.get(id);
+  /**
+   * Ends a hold past its deadline as its owner's rules say (the timer; safe to repeat). A hold
+   * whose reserve has not arrived is recorded refused, its account closed first, so a reserve
+   * still on its way finds it ended and no credit can land on it.
+   */
+  async expire(id: string, planned?: PlannedHold): Promise<HoldDoc | null> {
+    let hold =
+      (await this.deps.store.get(id)) ?? (planned ? await recordUnarrived(this.deps, id, planned) : null);
     if (!hold || ENDED.includes(hold.state)) return hold;
     if (hold.state === 'reserving') hold = await this.#decideReserve(hold, 'refused');
     if (hold.state === 'held') {
@@ -207,10 +197,28 @@ export class Holds {
 
   tasks(): TaskHandler[] {
     return [
-      defineTask(EXPIRE_TASK, z.object({ holdId: z.string() }), async ({ holdId }) => {
-        await this.expire(holdId);
+      // `planned` is absent from timers planned before it was added: those only end what exists.
+      defineTask(
+        EXPIRE_TASK,
+        z.object({ holdId: z.string(), planned: plannedHold.optional() }),
+        async ({ holdId, planned }) => {
+          await this.expire(holdId, planned);
+        },
+      ),
+      defineTask(SWEEP_TASK, z.object({ slot: z.number().int() }), async () => {
+        await this.sweep();
       }),
     ];
+  }
+
+  /** Plans a sweep now (a process that runs timers, at its start: holds left from before it). */
+  planSweep(): Promise<void> {
+    return planSweep(this.deps.scheduler, slotOf(this.deps.clock.now().getTime()));
+  }
+
+  /** Ends, as their timers would have, the holds still open past their deadline and its grace. */
+  sweep(): Promise<{ swept: number; left: number }> {
+    return sweepHolds(this.deps, (id) => this.expire(id));
   }
 
   #build(request: ReserveRequest, state: HoldState): HoldDoc {

@@ -1,13 +1,15 @@
 import type { Feature } from '../../src/features/feature.js';
 import { LEDGER_ERROR_MESSAGES } from '../ledger/errors.js';
 import { LEDGER_MESSAGES } from '../ledger/messages.js';
+import { SWEEP_EVERY_MS, SWEEP_GRACE_MS } from './holds.js';
 import { holdProblems } from './invariants.js';
 
 /**
- * How long past its deadline a hold may still be open before the checker reports it: its timer
- * retries with back-off while a movement of it is in flight (the scheduler's retries, minutes).
+ * How long past its deadline a hold may still be open before the checker reports it: the sweep
+ * ends it `SWEEP_GRACE_MS` past its deadline, at its next pass; a movement still in flight is
+ * first finished by the ledger's recovery (its grace).
  */
-const HOLD_GRACE_MS = 600_000;
+const HOLD_GRACE_MS = SWEEP_GRACE_MS + SWEEP_EVERY_MS;
 
 /**
  * The money layer as the assembly sees it: the ledger's texts (namespace `ledger`) and error
