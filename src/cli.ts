@@ -1,9 +1,11 @@
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { createLogger, type Logger } from './logger.js';
+import { guardProcess } from './processGuard.js';
 
 /**
  * Shared entry of every command-line tool: parse the configuration (stopping with a
- * message that names the bad variable), create the logger, run, then exit with its status.
+ * message that names the bad variable), create the logger, guard the process against
+ * failures nothing handled, run, then exit with its status.
  */
 export async function runCli(
   main: (config: Config, log: Logger) => Promise<number | undefined>,
@@ -21,6 +23,7 @@ export async function runCli(
   const log = createLogger(config.logLevel, undefined, {
     secrets: [config.discord.token, config.http.discordClientSecret],
   });
+  guardProcess(log);
   let code: number;
   try {
     code = (await main(config, log)) ?? 0;

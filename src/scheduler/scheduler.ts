@@ -2,6 +2,8 @@ import type { Collection, Filter } from 'mongodb';
 import type { z } from 'zod';
 import type { Clock, SteerableClock } from '../clock.js';
 import type { DueTaskDoc } from '../db/collections.js';
+import { isDatabaseUnavailable } from '../db/databaseHealth.js';
+import { isAppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { metrics } from '../metrics.js';
 import { type Periodic, startPeriodic } from '../periodic.js';
@@ -59,6 +61,9 @@ export interface SchedulerOptions {
    */
   concurrency: number;
 }
+
+/** A run the database's absence stopped is tried again this soon. */
+const DATABASE_RETRY_MS = 5_000;
 
 /** How many planned ids a process remembers (the oldest are forgotten first). */
 const PLANNED_REMEMBERED = 10_000;
@@ -161,18 +166,23 @@ export class Scheduler {
 
   /**
    * Runs every task due now, claimed one by one in due order, up to `concurrency` running at
-   * once; returns how many ran.
+   * once; returns how many ran. A run never rejects (`#execute`); a claim that fails (the
+   * database gone) ends the pass only once every run it started has finished, so nothing this
+   * pass began is left running unobserved.
    */
   async runDue(): Promise<number> {
     let ran = 0;
     const running = new Set<Promise<void>>();
-    for (let task = await this.#claim(); task; task = await this.#claim()) {
-      const run = this.#execute(task).finally(() => running.delete(run));
-      running.add(run);
-      ran += 1;
-      if (running.size >= this.#options.concurrency) await Promise.race(running);
+    try {
+      for (let task = await this.#claim(); task; task = await this.#claim()) {
+        const run = this.#execute(task).finally(() => running.delete(run));
+        running.add(run);
+        ran += 1;
+        if (running.size >= this.#options.concurrency) await Promise.race(running);
+      }
+    } finally {
+      await Promise.allSettled(running);
     }
-    await Promise.all(running);
     await this.#prune();
     return ran;
   }
@@ -226,8 +236,23 @@ export class Scheduler {
     );
   }
 
+  /**
+   * Runs one claimed task and records how it went. Never rejects: a record that cannot be
+   * written (the database gone) is logged, and the task, its lease run out, runs again (its
+   * handler is idempotent).
+   */
   async #execute(task: DueTaskDoc): Promise<void> {
-    const { log, clock } = this.deps;
+    try {
+      await this.#runAndRecord(task);
+    } catch (error) {
+      this.deps.log.error(
+        { event: 'task.record_failed', taskId: task._id, kind: task.kind, err: error },
+        'could not record how a task went; it runs again once its lease ends',
+      );
+    }
+  }
+
+  async #runAndRecord(task: DueTaskDoc): Promise<void> {
     // Only the holder of this very claim may settle it: a run that outlived its lease and was
     // claimed again elsewhere must not mark the newer run's task.
     const mine = { _id: task._id, leaseOwner: this.#options.owner, attempts: task.attempts };
@@ -235,39 +260,62 @@ export class Scheduler {
     try {
       if (!handler) throw new Error(`no handler for task kind ${task.kind}`);
       await handler.run(task.payload, { id: task._id, dueAt: task.dueAt, attempt: task.attempts });
-      await this.deps.tasks.updateOne(mine, {
-        $set: { status: 'done', endedAt: clock.now(), leaseOwner: null, leaseUntil: null },
-      });
-      metrics.schedulerJobs.inc({ kind: task.kind, outcome: 'done' });
-      log.info(
-        { event: 'task.done', taskId: task._id, kind: task.kind, attempt: task.attempts },
-        'task done',
-      );
     } catch (error) {
-      const failed = task.attempts >= this.#options.maxAttempts;
-      const now = clock.now();
-      await this.deps.tasks.updateOne(mine, {
-        $set: failed
-          ? { status: 'failed', endedAt: now, leaseOwner: null, leaseUntil: null, lastError: String(error) }
-          : {
-              dueAt: new Date(now.getTime() + this.#options.retryMs * task.attempts),
-              leaseOwner: null,
-              leaseUntil: null,
-              lastError: String(error),
-            },
-      });
-      metrics.schedulerJobs.inc({ kind: task.kind, outcome: failed ? 'failed' : 'retry' });
-      log[failed ? 'error' : 'warn'](
-        {
-          event: failed ? 'task.failed' : 'task.retry',
-          taskId: task._id,
-          kind: task.kind,
-          attempt: task.attempts,
-          err: error,
-        },
-        failed ? 'task failed for good; set aside' : 'task failed; will retry',
-      );
+      await this.#recordFailure(task, mine, error);
+      return;
     }
+    await this.deps.tasks.updateOne(mine, {
+      $set: { status: 'done', endedAt: this.deps.clock.now(), leaseOwner: null, leaseUntil: null },
+    });
+    metrics.schedulerJobs.inc({ kind: task.kind, outcome: 'done' });
+    this.deps.log.info(
+      { event: 'task.done', taskId: task._id, kind: task.kind, attempt: task.attempts },
+      'task done',
+    );
+  }
+
+  /**
+   * A run that failed: tried again later, or set aside after the last attempt. A run the
+   * database's absence failed is no failure of the task: it gets its attempt back and is tried
+   * again soon, so an outage never sets a task aside.
+   */
+  async #recordFailure(task: DueTaskDoc, mine: Filter<DueTaskDoc>, error: unknown): Promise<void> {
+    const now = this.deps.clock.now();
+    // The driver's own word for it, or the ledger's: it gave up waiting and moved nothing.
+    if (isDatabaseUnavailable(error) || isAppError(error, 'LEDGER_UNAVAILABLE')) {
+      await this.deps.tasks.updateOne(mine, {
+        $set: { dueAt: new Date(now.getTime() + DATABASE_RETRY_MS), leaseOwner: null, leaseUntil: null },
+        $inc: { attempts: -1 },
+      });
+      metrics.schedulerJobs.inc({ kind: task.kind, outcome: 'retry' });
+      this.deps.log.warn(
+        { event: 'task.database_unavailable', taskId: task._id, kind: task.kind, err: error },
+        'task stopped by the database going away; it runs again soon',
+      );
+      return;
+    }
+    const failed = task.attempts >= this.#options.maxAttempts;
+    await this.deps.tasks.updateOne(mine, {
+      $set: failed
+        ? { status: 'failed', endedAt: now, leaseOwner: null, leaseUntil: null, lastError: String(error) }
+        : {
+            dueAt: new Date(now.getTime() + this.#options.retryMs * task.attempts),
+            leaseOwner: null,
+            leaseUntil: null,
+            lastError: String(error),
+          },
+    });
+    metrics.schedulerJobs.inc({ kind: task.kind, outcome: failed ? 'failed' : 'retry' });
+    this.deps.log[failed ? 'error' : 'warn'](
+      {
+        event: failed ? 'task.failed' : 'task.retry',
+        taskId: task._id,
+        kind: task.kind,
+        attempt: task.attempts,
+        err: error,
+      },
+      failed ? 'task failed for good; set aside' : 'task failed; will retry',
+    );
   }
 
   #prunedAt = Number.NEGATIVE_INFINITY;

@@ -1,9 +1,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ManualClock } from '../../src/clock.js';
-import { silentLogger } from '../../src/logger.js';
+import { createLogger, silentLogger } from '../../src/logger.js';
 import { defineTask, Scheduler } from '../../src/scheduler/scheduler.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
+import { useFaultyConnection } from '../support/faultyConnection.js';
 import { PROCESS_TEST_TIMEOUT_MS, startNode } from '../support/nodeProcess.js';
 import type { SchedulerChildPlan } from '../support/schedulerChild.js';
 import { waitFor } from '../support/waitFor.js';
@@ -213,4 +214,63 @@ describe('durable timers', () => {
     },
     PROCESS_TEST_TIMEOUT_MS,
   );
+});
+
+describe('durable timers when the database goes away mid-pass', () => {
+  const net = useFaultyConnection(t);
+
+  it("GIVEN a run in flight WHEN the next claim and the run's own record fail THEN the pass waits for the run, and nothing rejects unobserved", async () => {
+    const clock = new ManualClock(START);
+    const logs: Record<string, unknown>[] = [];
+    const log = createLogger('info', { write: (line: string) => logs.push(JSON.parse(line)) });
+    const s = new Scheduler({ tasks: net.faulty.dueTasks, clock, log }, { owner: 'a', concurrency: 2 });
+    let started = false;
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    s.register([
+      defineTask('test.gated', z.object({}), async () => {
+        started = true;
+        await gate;
+      }),
+    ]);
+    await s.schedule({ id: 'gated', kind: 'test.gated', dueAt: START, payload: {} });
+    const unobserved: unknown[] = [];
+    const collect = (reason: unknown) => unobserved.push(reason);
+    process.on('unhandledRejection', collect);
+    try {
+      // The first claim goes through; then the database is gone for claims and for records.
+      let claims = 0;
+      net.proxy.setRule((r) => {
+        if (r.collection !== 'due_tasks') return 'pass';
+        if (r.command === 'findAndModify') {
+          claims += 1;
+          return claims === 1 ? 'pass' : 'drop';
+        }
+        return r.command === 'update' ? 'drop' : 'pass';
+      });
+      clock.advance(1_000);
+      let settled = false;
+      const pass = s.runDue().finally(() => {
+        settled = true;
+      });
+      pass.catch(() => undefined);
+      await waitFor(() => started && net.proxy.stats.drops >= 1, { what: 'the run, then a failed claim' });
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(settled).toBe(false);
+      release();
+      await expect(pass).rejects.toThrow();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      expect(unobserved).toEqual([]);
+      expect(logs.some((l) => l.event === 'task.record_failed' && l.taskId === 'gated')).toBe(true);
+    } finally {
+      process.off('unhandledRejection', collect);
+      net.proxy.setRule(() => 'pass');
+    }
+    // Its record lost, the task runs again once its lease is over, and is then done.
+    clock.advance(120_000);
+    expect(await s.runDue()).toBe(1);
+    expect((await s.get('gated'))?.status).toBe('done');
+  });
 });
