@@ -56,6 +56,7 @@ export function createBotDeps(app: AppDeps, assembly: Assembly, options: BotDeps
     scheduler,
     holds,
     poster,
+    ...(app.health ? { health: app.health } : {}),
   };
   const { db: _db, ...shared } = infra;
   const deps: BotDeps = {

@@ -68,6 +68,7 @@ export async function openApp(
     cols,
     ledger,
     database,
+    health: database.health,
     async startLedgerRecovery() {
       const report = await runLedgerRecovery(app);
       let tidied = app.wallClock.now().getTime();

@@ -2,6 +2,7 @@ import type { Db } from 'mongodb';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Collections } from './db/collections.js';
+import type { DatabaseHealth } from './db/databaseHealth.js';
 import type { Logger } from './logger.js';
 import type { Rng } from './rng.js';
 
@@ -34,4 +35,6 @@ export interface AppDeps extends Pick<MoneyLayer, 'ledger'> {
   /** For stores only (features' and infrastructure's); commands never see it. */
   db: Db;
   cols: Collections;
+  /** Whether the database answers now (absent where nobody watches: tests of one part, tools). */
+  health?: DatabaseHealth;
 }

@@ -19,6 +19,7 @@ export interface ErrorCodeRegistry {
   COOLDOWN_ACTIVE: true;
   STALE_CONTROL: true;
   UNSUPPORTED_INTERACTION: true;
+  DATABASE_UNAVAILABLE: true;
 }
 
 export type ErrorCode = keyof ErrorCodeRegistry;
@@ -87,6 +88,7 @@ export const CORE_ERROR_MESSAGES: ErrorMessages<
   | 'COOLDOWN_ACTIVE'
   | 'STALE_CONTROL'
   | 'UNSUPPORTED_INTERACTION'
+  | 'DATABASE_UNAVAILABLE'
 > = {
   INVALID_INPUT: ownText,
   NOT_FOUND: ownText,
@@ -102,4 +104,20 @@ export const CORE_ERROR_MESSAGES: ErrorMessages<
   STALE_CONTROL: (_, __, i18n) => i18n.t('core:errors.STALE_CONTROL'),
   UNSUPPORTED_INTERACTION: (c, _, i18n) =>
     i18n.t('core:errors.UNSUPPORTED_INTERACTION', { kind: i18n.t(`core:interactionKinds.${c.kind}`) }),
+  DATABASE_UNAVAILABLE: (c, _, i18n) =>
+    i18n.t(c.underWay ? 'core:errors.DATABASE_LOST' : 'core:errors.DATABASE_UNAVAILABLE'),
 };
+
+/**
+ * The database cannot be reached: refused before anything started (`underWay` false), or lost
+ * while the action was under way, whose money the ledger's recovery and the holds' timers then
+ * finish or return.
+ */
+export function databaseUnavailable(underWay: boolean, cause?: unknown): AppError {
+  const detail = underWay
+    ? 'the database stopped answering during the action'
+    : 'the database is unreachable';
+  const error = new AppError('DATABASE_UNAVAILABLE', detail, { underWay });
+  if (cause !== undefined) error.cause = cause;
+  return error;
+}

@@ -3,6 +3,7 @@ import { type Db, MongoClient } from 'mongodb';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { ensureIndexes } from './collections.js';
+import { DatabaseHealth } from './databaseHealth.js';
 import { tryStartMongod } from './mongodMemoryServer.js';
 import { type RunningServer, startMongoJavaServer } from './mongoJavaServer.js';
 import { findRunningServer, recordRunningServer } from './runningServer.js';
@@ -22,6 +23,8 @@ export interface Database {
   client: MongoClient;
   db: Db;
   server: DatabaseServer;
+  /** Whether the driver can reach the server now. */
+  health: DatabaseHealth;
   close(): Promise<void>;
 }
 
@@ -118,6 +121,8 @@ function redact(uri: string): string {
  */
 export const MONEY_PATH_CLIENT_OPTIONS = {
   serverSelectionTimeoutMS: 10_000,
+  // An idle bot learns within seconds that its database is gone (DatabaseHealth).
+  heartbeatFrequencyMS: 2_000,
   connectTimeoutMS: 10_000,
   socketTimeoutMS: 30_000,
   maxPoolSize: 64,
@@ -160,6 +165,7 @@ export async function openDatabase(
       client,
       db,
       server,
+      health: new DatabaseHealth(client, log),
       async close() {
         await client.close();
         await server.stop();

@@ -1,7 +1,8 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { type AppError, type ErrorCode, isAppError } from '../errors.js';
+import { isDatabaseUnavailable } from '../db/databaseHealth.js';
+import { type AppError, databaseUnavailable, type ErrorCode, isAppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { metrics } from '../metrics.js';
 
@@ -59,6 +60,7 @@ export const HTTP_STATUS = {
   UPSTREAM_UNAVAILABLE: 502,
   FEATURE_DISABLED: 503,
   LEDGER_UNAVAILABLE: 503,
+  DATABASE_UNAVAILABLE: 503,
 } as const satisfies Partial<Record<HttpErrorCode | ErrorCode, number>>;
 
 export type AnsweredCode = keyof typeof HTTP_STATUS;
@@ -107,6 +109,9 @@ function answerTo(error: AppError, describe: (error: AppError) => string): { cod
   return { code: error.code, message: describe(error) };
 }
 
+/** How long a client should wait before asking again while the database is away. */
+export const DATABASE_RETRY_AFTER_S = 10;
+
 export function statusOf(code: string): number {
   return (HTTP_STATUS as Record<string, number>)[code] ?? 409;
 }
@@ -140,7 +145,9 @@ export function installContract(
     const path = (request.url.split('?')[0] as string).slice(0, 200);
     return reply.code(404).send(errorBody('NOT_FOUND', `There is no ${request.method} ${path}.`));
   });
-  app.setErrorHandler(async (error: FastifyError, request, reply) => {
+  app.setErrorHandler(async (failure: FastifyError, request, reply) => {
+    // The database went away under the request: a 503 to retry, not a crash.
+    const error = isDatabaseUnavailable(failure) ? (databaseUnavailable(true, failure) as never) : failure;
     if (error instanceof HttpError) {
       return reply
         .code(statusOf(error.code))
@@ -150,6 +157,7 @@ export function installContract(
     if (isAppError(error)) {
       metrics.errors.inc({ code: error.code });
       const { code, message } = answerTo(error, options.describe);
+      if (code === 'DATABASE_UNAVAILABLE') reply.header('retry-after', String(DATABASE_RETRY_AFTER_S));
       return reply.code(statusOf(code)).send(errorBody(code, message));
     }
     if (error.statusCode && error.statusCode < 500) {

@@ -16,7 +16,8 @@ export async function serveHttp(
   const { http } = deps.config;
   if (http.port === 0) return null;
   const health: Health = {
-    database: async () => (await parts.db.command({ ping: 1 })).ok === 1,
+    database: () => answersWithin(parts.db, 2_000),
+    unreachable: () => deps.health?.down ?? false,
     gateway: parts.gateway ?? (() => 'none'),
   };
   const english = deps.i18n.for('en');
@@ -36,4 +37,21 @@ export async function serveHttp(
 export function pageUrl(deps: BotDeps, server: HttpServer | null): string | null {
   const base = deps.config.http.publicUrl ?? server?.url ?? null;
   return base ? `${base}/place` : null;
+}
+
+/** Whether the database answers a ping within `ms`: a ping waiting on server selection would hold /healthz as long. */
+async function answersWithin(db: Db, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  const ping = db.command({ ping: 1 }).then(
+    (answer) => answer.ok === 1,
+    () => false,
+  );
+  try {
+    return await Promise.race([ping, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

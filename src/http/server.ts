@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
-import type { AppError } from '../errors.js';
+import { type AppError, databaseUnavailable } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { metricsRegistry } from '../metrics.js';
 import { answerClientError, errorBody, installContract, SECURITY_HEADERS } from './contract.js';
@@ -18,6 +18,8 @@ export type HttpRoutes = (app: FastifyInstance) => void;
 /** What `GET /healthz` reports: the database, and the Discord gateway where there is one. */
 export interface Health {
   database(): Promise<boolean>;
+  /** The database is known to be away: every API route answers 503 at once (Retry-After). */
+  unreachable?(): boolean;
   /** `none` in the console and in a web-only process. */
   gateway(): 'connected' | 'disconnected' | 'none';
 }
@@ -87,6 +89,12 @@ export function buildHttpApp(routes: readonly HttpRoutes[], options: HttpAppOpti
     for (const method of [route.method].flat()) table.push({ method, url: route.url as string, page });
   });
   installContract(app, options);
+  const away = options.health?.unreachable;
+  if (away) {
+    app.addHook('onRequest', async (request) => {
+      if (away() && request.url.startsWith('/api/')) throw databaseUnavailable(false);
+    });
+  }
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     request.rawBody = body as string;
     try {
@@ -112,7 +120,7 @@ export function buildHttpApp(routes: readonly HttpRoutes[], options: HttpAppOpti
   if (health) {
     app.get('/healthz', async (request, reply) => {
       parseQuery({}, request.query);
-      const database = await health.database().catch(() => false);
+      const database = !health.unreachable?.() && (await health.database().catch(() => false));
       const gateway = health.gateway();
       const ok = database && gateway !== 'disconnected';
       return reply.code(ok ? 200 : 503).send({ ok, database: database ? 'ok' : 'unreachable', gateway });

@@ -1,4 +1,5 @@
-import { AppError, type ErrorCode, type ErrorMessage } from '../errors.js';
+import { isDatabaseUnavailable } from '../db/databaseHealth.js';
+import { AppError, databaseUnavailable, type ErrorCode, type ErrorMessage } from '../errors.js';
 import { resolveLocale, type Translator } from '../i18n/i18n.js';
 import { metrics } from '../metrics.js';
 import { hasAccess, resolveActor } from './authority.js';
@@ -84,7 +85,7 @@ export class InteractionRuntime {
       const handler = module?.handlers[handlerPath(invocation.group, invocation.subcommand)];
       const focused = invocation.focused;
       const suggest = focused ? handler?.autocomplete?.[focused.name] : undefined;
-      if (!module || !handler || !focused || !suggest) return [];
+      if (!module || !handler || !focused || !suggest || this.deps.health?.down) return [];
       const actor = this.#actor(invocation);
       if (!hasAccess(actor, handler.access ?? module.access)) return [];
       const choices = await suggest(
@@ -132,6 +133,8 @@ export class InteractionRuntime {
       if (responder.state === 'fresh') responder.defer(safetyMode).catch(() => undefined);
     }, this.options.safetyDeferMs ?? SAFETY_DEFER_MS);
     try {
+      // The database is away: refused at the door at once, before anything waits on it.
+      if (this.deps.health?.down) throw databaseUnavailable(false);
       const route = this.#route(invocation);
       const actor = this.#actor(invocation);
       this.#checkAccess(invocation, actor, route);
@@ -221,8 +224,10 @@ export class InteractionRuntime {
   }
 
   /** The one catch: counts and logs the failure, and replies with its message (or a reference). */
-  async #fail(invocation: Invocation, responder: Responder, error: unknown): Promise<DispatchResult> {
+  async #fail(invocation: Invocation, responder: Responder, failure: unknown): Promise<DispatchResult> {
     const { log } = this.deps;
+    // The database went away mid-way: the member hears that, not "something went wrong".
+    const error = isDatabaseUnavailable(failure) ? databaseUnavailable(true, failure) : failure;
     const ref = this.deps.rng.uuid().slice(0, 8).toUpperCase();
     const presented = presentError(
       error,
@@ -237,8 +242,15 @@ export class InteractionRuntime {
     });
     metrics.errors.inc({ code });
     if (presented.expected) {
-      log.info(
-        { event: 'interaction.refused', command: describe(invocation), code: (error as AppError).code },
+      const code = (error as AppError).code;
+      const lost = code === 'DATABASE_UNAVAILABLE';
+      log[lost ? 'warn' : 'info'](
+        {
+          event: 'interaction.refused',
+          command: describe(invocation),
+          code,
+          ...(lost ? { err: (error as AppError).cause } : {}),
+        },
         'expected failure',
       );
     } else {

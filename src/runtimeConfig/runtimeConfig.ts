@@ -28,6 +28,8 @@ interface Snapshot {
  */
 export class RuntimeConfig {
   #snapshot: Snapshot | null = null;
+  /** The last reload failed: the snapshot before it is served (logged once). */
+  #stale = false;
   #loading: Promise<Snapshot> | null = null;
 
   readonly keys: readonly SettingKey[];
@@ -148,11 +150,23 @@ export class RuntimeConfig {
     this.#loading ??= this.#load().finally(() => {
       this.#loading = null;
     });
-    return this.#loading;
+    const loaded = this.#snapshot;
+    if (!loaded) return this.#loading;
+    // Settings that cannot be read again (the database away) stay as last read, not an error.
+    return this.#loading.catch((error: unknown) => {
+      if (!this.#stale)
+        this.deps.log.warn(
+          { event: 'runtime_config.stale', err: error },
+          'could not read the settings again; using the ones read before until it can',
+        );
+      this.#stale = true;
+      return loaded;
+    });
   }
 
   async #load(): Promise<Snapshot> {
     const docs = await this.deps.cols.runtimeConfig.find({}).toArray();
+    this.#stale = false;
     this.#snapshot = {
       loadedAt: performance.now(),
       docs: new Map(

@@ -54,23 +54,49 @@ export class FaultProxy {
   readonly #pending = new Set<Promise<void>>();
   readonly #dataRequests = new Set<Promise<void>>();
 
+  #server: Server | null = null;
+  #down = false;
+
   private constructor(
-    private readonly server: Server,
-    readonly port: number,
+    private readonly target: { host: string; port: number },
+    public port = 0,
   ) {}
 
   /** Listens on a free loopback port and forwards to `targetUri` (a mongodb:// URI). */
   static async start(targetUri: string): Promise<FaultProxy> {
     const target = new URL(targetUri.replace(/^mongodb:/, 'http:'));
+    const proxy = new FaultProxy({ host: target.hostname, port: Number(target.port) });
+    await proxy.#listen();
+    return proxy;
+  }
+
+  async #listen(): Promise<void> {
     const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    server.on('connection', (client) => this.#pipe(client, this.target));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.port, '127.0.0.1', resolve);
+    });
     const address = server.address();
     if (address === null || typeof address === 'string') throw new Error('proxy has no TCP address');
-    const proxy = new FaultProxy(server, address.port);
-    server.on('connection', (client) =>
-      proxy.#pipe(client, { host: target.hostname, port: Number(target.port) }),
-    );
-    return proxy;
+    this.port = address.port;
+    this.#server = server;
+  }
+
+  /**
+   * The database goes away: new connections are refused (nothing listens on the port) and every
+   * open one is dropped the moment a request arrives on it, mid-request.
+   */
+  goDown(): void {
+    this.#down = true;
+    this.#server?.close();
+    this.#server = null;
+  }
+
+  /** The database is back on the same address: connections are taken and requests pass again. */
+  async comeBack(): Promise<void> {
+    this.#down = false;
+    await this.#listen();
   }
 
   /** A URI for the driver that goes through the proxy. */
@@ -102,7 +128,9 @@ export class FaultProxy {
 
   async close(): Promise<void> {
     for (const socket of this.#sockets) socket.destroy();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    const server = this.#server;
+    this.#server = null;
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
   #pipe(client: Socket, target: { host: string; port: number }): void {
@@ -153,7 +181,7 @@ export class FaultProxy {
       this.stats.requests++;
       const requestId = frame.readInt32LE(4);
       const request = parseRequest(frame);
-      const action = request ? this.#rule(request) : 'pass';
+      const action = this.#down ? 'drop' : request ? this.#rule(request) : 'pass';
       if (action === 'drop') {
         this.stats.drops++;
         client.destroy();

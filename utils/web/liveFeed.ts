@@ -60,7 +60,12 @@ interface Options {
  * stream, the same serialized tick sends it the placements after that revision, so it misses
  * none and gets none twice. More than `maxCatchUp` behind, it is told to reload the board.
  */
+/** How often the feed is read while reading it fails. */
+const FAILING_TICK_MS = 1_000;
+
 export class LiveFeed {
+  /** Ticks in a row that could not read the feed. */
+  #failing = 0;
   readonly #wss = new WebSocketServer({ noServer: true, maxPayload: 1_024 });
   readonly #live = new Set<WebSocket>();
   #joining: { ws: WebSocket; after: number }[] = [];
@@ -103,8 +108,9 @@ export class LiveFeed {
     this.#timer = setTimeout(async () => {
       const started = performance.now();
       await this.tick();
-      if (this.#timer)
-        this.#schedule(Math.max(0, (this.options.tickMs ?? 50) - (performance.now() - started)));
+      // While the changes cannot be read (the database away), once a second is enough.
+      const every = this.#failing > 0 ? FAILING_TICK_MS : (this.options.tickMs ?? 50);
+      if (this.#timer) this.#schedule(Math.max(0, every - (performance.now() - started)));
     }, delay);
   }
 
@@ -150,37 +156,53 @@ export class LiveFeed {
 
   async #tick(): Promise<void> {
     try {
-      if (this.#live.size + this.#joining.length === 0) {
-        this.#revision = await this.options.place.advance();
-        return;
-      }
-      // The watermark as it stands; once a second this reader also moves it, in case the
-      // process of a placement died before moving it (recovery would, later).
-      const advance = Date.now() - this.#advancedAt > 1_000;
-      if (advance) this.#advancedAt = Date.now();
-      for (;;) {
-        const feed = await this.options.place.changesAfter(this.#revision, 2_000, { advance });
-        if (feed.revision <= this.#revision) break;
-        const message = Buffer.from(
-          JSON.stringify({
-            type: 'changes',
-            from: this.#revision,
-            revision: feed.revision,
-            changes: feed.changes.map(wire),
-            names: await this.#names(feed.changes),
-          } satisfies FeedMessage),
+      await this.#read();
+      if (this.#failing > 0)
+        this.options.log.warn(
+          { event: 'web.feed_recovered', failed: this.#failing },
+          'the changes feed reads again',
         );
-        this.#revision = feed.revision;
-        // Encoded once, sent to every client as a text frame.
-        for (const ws of this.#live) this.#sendRaw(ws, message);
-        if (feed.changes.length < 2_000) break;
-      }
-      const joining = this.#joining;
-      this.#joining = [];
-      for (const { ws, after } of joining) await this.#catchUp(ws, after);
+      this.#failing = 0;
     } catch (error) {
-      this.options.log.warn({ event: 'web.feed_failed', err: error }, 'could not read the changes feed');
+      this.#failing += 1;
+      if (this.#failing === 1 || this.#failing % 60 === 0)
+        this.options.log.warn(
+          { event: 'web.feed_failed', err: error, failing: this.#failing },
+          'could not read the changes feed',
+        );
     }
+  }
+
+  /** Sends what committed since the last tick to every live client, and catches the joining up. */
+  async #read(): Promise<void> {
+    if (this.#live.size + this.#joining.length === 0) {
+      this.#revision = await this.options.place.advance();
+      return;
+    }
+    // The watermark as it stands; once a second this reader also moves it, in case the
+    // process of a placement died before moving it (recovery would, later).
+    const advance = Date.now() - this.#advancedAt > 1_000;
+    if (advance) this.#advancedAt = Date.now();
+    for (;;) {
+      const feed = await this.options.place.changesAfter(this.#revision, 2_000, { advance });
+      if (feed.revision <= this.#revision) break;
+      const message = Buffer.from(
+        JSON.stringify({
+          type: 'changes',
+          from: this.#revision,
+          revision: feed.revision,
+          changes: feed.changes.map(wire),
+          names: await this.#names(feed.changes),
+        } satisfies FeedMessage),
+      );
+      this.#revision = feed.revision;
+      // Encoded once, sent to every client as a text frame.
+      for (const ws of this.#live) this.#sendRaw(ws, message);
+      if (feed.changes.length < 2_000) break;
+    }
+    const joining = this.#joining;
+    this.#joining = [];
+    for (const { ws, after } of joining) await this.#catchUp(ws, after);
   }
 
   async #catchUp(ws: WebSocket, after: number): Promise<void> {
