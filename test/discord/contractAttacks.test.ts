@@ -59,19 +59,6 @@ function control(message: VisibleMessage | undefined, family: string): string {
   return found.custom_id;
 }
 
-/** The bodies of every message the bot sent or edited (replies, follow-ups, edits, posts). */
-function messageBodies(fake: FakeDiscord, since = 0): Record<string, unknown>[] {
-  return fake.calls
-    .slice(since)
-    .filter((c) => c.method !== 'GET' && c.method !== 'DELETE' && c.body && !Array.isArray(c.body))
-    .filter((c) => /\/callback$|\/webhooks\/|\/channels\/\d+\/messages/.test(c.path))
-    .map((c) => {
-      const body = c.body as Record<string, unknown>;
-      return (c.path.endsWith('/callback') ? body.data : body) as Record<string, unknown>;
-    })
-    .filter((b) => b && ('content' in b || 'embeds' in b));
-}
-
 function mentionRules(body: Record<string, unknown>): { parse?: unknown; users?: string[] } | undefined {
   return body.allowed_mentions as { parse?: unknown; users?: string[] } | undefined;
 }
@@ -206,7 +193,7 @@ describe("Discord's contract under attack: hostile input, races, refusals and un
     await harness.deps.scheduler.runDue();
     const audit = fake.channelPosts.get('900000000000000801') ?? [];
     expect(audit.some((post) => post.content.includes('@everyone'))).toBe(true);
-    const bodies = messageBodies(fake, since);
+    const bodies = fake.messageBodies(since);
     expect(bodies.length).toBeGreaterThanOrEqual(sends.length);
     for (const body of bodies)
       expect(mentionRules(body)).toEqual({ parse: [], users: [], replied_user: false });
@@ -411,7 +398,7 @@ describe("Discord's contract under attack: hostile input, races, refusals and un
   });
 
   it('GIVEN everything above THEN every message carried allowed_mentions that parse nothing and notify only members who opted in', () => {
-    const bodies = messageBodies(fake);
+    const bodies = fake.messageBodies();
     expect(bodies.length).toBeGreaterThan(50);
     for (const body of bodies) {
       const rules = mentionRules(body);

@@ -25,18 +25,6 @@ function readable(messages: VisibleMessage[]): string {
     .join('\n');
 }
 
-/** The bodies of every message the bot sent or edited (replies, follow-ups, edits, posts). */
-function messageBodies(fake: FakeDiscord): Record<string, unknown>[] {
-  return fake.calls
-    .filter((c) => c.method !== 'GET' && c.method !== 'DELETE' && c.body && !Array.isArray(c.body))
-    .filter((c) => /\/callback$|\/webhooks\/|\/channels\/\d+\/messages/.test(c.path))
-    .map((c) => {
-      const body = c.body as Record<string, unknown>;
-      return (c.path.endsWith('/callback') ? body.data : body) as Record<string, unknown>;
-    })
-    .filter((b) => b && ('content' in b || 'embeds' in b));
-}
-
 describe("Discord's rules, as a server meets them on its first day", () => {
   const fake = new FakeDiscord();
   let harness: FakeBot;
@@ -179,7 +167,7 @@ describe("Discord's rules, as a server meets them on its first day", () => {
   });
 
   it('GIVEN everything above THEN every message the bot sent carried allowed_mentions that parse nothing', () => {
-    const bodies = messageBodies(fake);
+    const bodies = fake.messageBodies();
     expect(bodies.length).toBeGreaterThan(10);
     for (const body of bodies) expect((body.allowed_mentions as { parse?: unknown })?.parse).toEqual([]);
   });

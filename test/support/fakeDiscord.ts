@@ -424,6 +424,22 @@ export class FakeDiscord {
     return interaction.id;
   }
 
+  /**
+   * The bodies of every message the bot sent or edited since call `since` (replies, follow-ups,
+   * edits, channel posts): what a test reads `allowed_mentions` from.
+   */
+  messageBodies(since = 0): Record<string, unknown>[] {
+    return this.calls
+      .slice(since)
+      .filter((c) => c.method !== 'GET' && c.method !== 'DELETE' && c.body && !Array.isArray(c.body))
+      .filter((c) => /\/callback$|\/webhooks\/|\/channels\/\d+\/messages/.test(c.path))
+      .map((c) => {
+        const body = c.body as Record<string, unknown>;
+        return (c.path.endsWith('/callback') ? body.data : body) as Record<string, unknown>;
+      })
+      .filter((b) => b && ('content' in b || 'embeds' in b));
+  }
+
   /** Messages a member sees for one interaction, in order. */
   messages(token: string): VisibleMessage[] {
     return this.#messagesByToken.get(token) ?? [];
