@@ -5,9 +5,14 @@
  */
 import { runCli } from '../src/cli.js';
 import { runDiscordBot } from './runBot.js';
-import { runLocalConsole } from './runConsole.js';
+import { consolePersistent, runLocalConsole } from './runConsole.js';
+import { startupLine } from './startupLine.js';
 
-await runCli(async (config, log) => {
+await runCli(async (config, log, env) => {
   const token = config.discord.token;
-  return token ? runDiscordBot(config, log, token) : runLocalConsole(config, process.argv.slice(2));
+  const argv = process.argv.slice(2);
+  const line = startupLine(config, env, token ? true : consolePersistent(argv));
+  log.info({ event: 'startup', mode: line.mode, envFile: env.file }, line.text);
+  if (line.warning) log.warn({ event: 'startup.public_url_missing' }, line.warning);
+  return token ? runDiscordBot(config, log, token) : runLocalConsole(config, argv);
 });

@@ -28,9 +28,12 @@ function parseArgs(argv: string[]): ConsoleArgs {
   const at = argv.indexOf('--script');
   const script = at >= 0 ? (argv[at + 1] ?? null) : null;
   if (at >= 0 && !script) throw new Error('--script needs a file (or - for standard input)');
-  // Scripted demos start from an empty in-memory database so they replay identically.
-  const persistent = argv.includes('--persistent') || (script === null && !argv.includes('--fresh'));
-  return { script, persistent };
+  return { script, persistent: consolePersistent(argv) };
+}
+
+/** Scripted demos start from an empty in-memory database so they replay identically. */
+export function consolePersistent(argv: string[]): boolean {
+  return argv.includes('--persistent') || (!argv.includes('--script') && !argv.includes('--fresh'));
 }
 
 /**
