@@ -207,8 +207,8 @@ export class InteractionRuntime {
   }
 
   #recordHandled(invocation: Invocation, started: number, ran: number, sent: number): void {
-    metrics.interactions.inc({ command: describe(invocation), outcome: 'ok' });
-    metrics.interactionSeconds.observe({ command: describe(invocation) }, (sent - started) / 1000);
+    metrics.interactions.inc({ command: seriesOf(invocation), outcome: 'ok' });
+    metrics.interactionSeconds.observe({ command: seriesOf(invocation) }, (sent - started) / 1000);
     this.deps.log.info(
       {
         event: 'interaction.handled',
@@ -237,7 +237,7 @@ export class InteractionRuntime {
     );
     const code = presented.expected ? (error as AppError).code : 'UNEXPECTED';
     metrics.interactions.inc({
-      command: describe(invocation),
+      command: seriesOf(invocation),
       outcome: presented.expected ? 'refused' : 'failed',
     });
     metrics.errors.inc({ code });
@@ -358,6 +358,18 @@ export class InteractionRuntime {
       run: (ctx) => component.run(ctx, customId),
     };
   }
+}
+
+/**
+ * What a metric counts an interaction under: the command, or the family of a button, menu or
+ * form (`button cookies.give`), never its id, whose fields (a prompt, a round) are new for
+ * every message: one series each would grow without end.
+ */
+function seriesOf(invocation: Invocation): string {
+  if (invocation.kind === 'command') return describe(invocation);
+  if (invocation.kind === 'context') return `context ${invocation.commandName}`;
+  if (invocation.kind === 'other' || invocation.kind === 'autocomplete') return invocation.kind;
+  return `${invocation.kind} ${familyOf(invocation.customId ?? '')}`;
 }
 
 function describe(invocation: Invocation): string {

@@ -3,6 +3,7 @@ import { ASSEMBLY } from '../../commands/index.js';
 import { defineCommand } from '../../src/interactions/defineCommand.js';
 import { InteractionRuntime } from '../../src/interactions/runtime.js';
 import type { CommandModule } from '../../src/interactions/types.js';
+import { metrics } from '../../src/metrics.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { useTestDatabase } from '../support/database.js';
 import { commandInvocation } from '../support/invocations.js';
@@ -108,5 +109,36 @@ describe('interaction runtime', () => {
     expect(result).toEqual({ outcome: 'ok' });
     expect(responder.deferrals).toBe(1);
     expect(responder.sent).toEqual([{ content: 'image' }]);
+  });
+});
+
+describe('interaction metrics', () => {
+  /** How many series the interaction metrics hold (what a Prometheus server stores). */
+  async function series(): Promise<number> {
+    const counted = await metrics.interactions.get();
+    const timed = await metrics.interactionSeconds.get();
+    return counted.values.length + timed.values.length;
+  }
+
+  it('GIVEN 500 different Give buttons pressed THEN the metrics count them under their family: no series per button', async () => {
+    const { deps } = makeBotDeps(t);
+    const runtime = new InteractionRuntime(deps, ASSEMBLY);
+    const press = (n: number) =>
+      runtime.dispatch(
+        commandInvocation({
+          kind: 'button',
+          commandName: '',
+          customId: `cookies.give:prompt${n}:800000000000000002`,
+          messageId: `message-${n}`,
+        }),
+        new RecordingResponder(),
+      );
+    await press(0);
+    const before = await series();
+    for (let n = 1; n <= 500; n++) await press(n);
+    expect(await series()).toBe(before);
+    const counted = await metrics.interactions.get();
+    expect(counted.values.map((v) => v.labels.command)).toContain('button cookies.give');
+    expect(counted.values.some((v) => String(v.labels.command).includes('prompt'))).toBe(false);
   });
 });
