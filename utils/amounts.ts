@@ -1,24 +1,29 @@
 import { z } from 'zod';
 import { invalidInput } from '../src/errors.js';
+import type { Locale } from '../src/i18n/i18n.js';
 import { MAX_BALANCE } from './ledger/books.js';
 
 /** Milli-points per Place point: Place values are stored as integers of 1/1000 point. */
 export const MILLI_PER_POINT = 1000;
 
 /**
- * A decimal point, or a decimal comma with one or two digits (`0,5`, `12,25`: how German
- * writes them). A comma with three digits (`1,000`) is refused: English reads it as a
- * thousand, German as one point.
+ * A decimal point, or a decimal comma (how German writes it: `0,5`, `0,001`). In German a comma
+ * may have three decimals; in English a comma with three digits (`1,000`) is refused: English
+ * reads it as a thousand. No thousands separators: `1000`, not `1.000` or `1,000`.
  */
-const POINTS_TEXT = /^(\d{1,13})(?:\.(\d{1,3})|,(\d{1,2}))?$/;
+const POINTS_TEXT: Record<Locale, RegExp> = {
+  en: /^(\d{1,13})(?:\.(\d{1,3})|,(\d{1,2}))?$/,
+  de: /^(\d{1,13})(?:\.(\d{1,3})|,(\d{1,3}))?$/,
+};
 
 /**
- * Parses user text such as `12`, `12.5`, `12,5` or `12.345` into integer milli-points, exactly
- * (no floating point). More than three decimals, signs, exponents and empty text are refused.
+ * Parses text a member typed, such as `12`, `12.5`, `12,5` or `0,001` (German), into integer
+ * milli-points, exactly (no floating point). More than three decimals, signs, exponents and
+ * empty text are refused.
  */
-export function parsePlacePoints(text: string): number {
+export function parsePlacePoints(text: string, locale: Locale = 'en'): number {
   const trimmed = text.trim();
-  const match = POINTS_TEXT.exec(trimmed);
+  const match = POINTS_TEXT[locale].exec(trimmed);
   if (!match) {
     throw invalidInput(`"${text}" is not an amount of points (use up to 3 decimals, e.g. 12.345)`, {
       input: text,

@@ -51,7 +51,7 @@ export const placeGrant: Subcommand = {
       throw invalidInputText('name a member or a worker', 'place:admin.place.targetOrWorker');
     let amount: number;
     try {
-      amount = parsePlacePoints(points);
+      amount = parsePlacePoints(points, i18n.locale);
     } catch {
       throw invalidInputText(`"${points}" is not an amount of points`, 'place:admin.place.badPoints', {
         points,

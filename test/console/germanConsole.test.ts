@@ -54,6 +54,15 @@ describe('the console in German', () => {
     expect(printed).not.toContain('error:');
   });
 
+  it('GIVEN a German moderator WHEN they grant punkte:0,001 THEN it is one thousandth of a point, written the German way', async () => {
+    await c.session.run('!locale de');
+    c.take();
+    expect(await c.session.run('as admin /admin place gutschreiben ziel:bob punkte:0,001')).toBe('ok');
+    expect(c.take()).toContain('0,001 Punkte');
+    expect(await c.session.run('as bob /place guthaben')).toBe('ok');
+    expect(c.take()).toContain('0,001');
+  });
+
   it('GIVEN a German member THEN seite:kopf and seite:Zahl are taken, as heads and tails', async () => {
     await c.session.run('!locale de');
     for (const line of ['/spiele münzwurf einsatz:10 seite:kopf', '/spiele münzwurf einsatz:10 seite:Zahl']) {

@@ -73,5 +73,14 @@ describe('ledger bad input', () => {
     ['7', 7_000],
   ])('reads Place points text %j written the English or the German way', (text, milli) => {
     expect(parsePlacePoints(text)).toBe(milli);
+    expect(parsePlacePoints(text, 'de')).toBe(milli);
+  });
+
+  it.each([
+    ['0,001', 1],
+    ['12,345', 12_345],
+    ['1,000', 1_000],
+  ])('reads German Place points %j with three decimals after the comma', (text, milli) => {
+    expect(parsePlacePoints(text, 'de')).toBe(milli);
   });
 });
