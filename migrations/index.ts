@@ -2,6 +2,7 @@ import type { Migration } from '../src/db/migrations.js';
 import { settingsRevision } from './001-settings-revision.js';
 import { markerSpecText } from './002-marker-spec-text.js';
 import { unlinkedWorkersForgetSecret } from './003-unlinked-workers-forget-secret.js';
+import { placeRollbackUndoes } from './004-place-rollback-undoes.js';
 
 /**
  * Every step of the stored documents' shapes, in order (README, "Upgrades"). A new step is a
@@ -13,4 +14,5 @@ export const MIGRATIONS: readonly Migration[] = [
   settingsRevision,
   markerSpecText,
   unlinkedWorkersForgetSecret,
+  placeRollbackUndoes,
 ];

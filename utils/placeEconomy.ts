@@ -104,6 +104,11 @@ export class PlaceEconomy {
     return (await this.ledger.queries.totalsByKind('place', identity)).get(PLACE_KINDS.forfeit)?.out ?? 0;
   }
 
+  /** The points given back to a member by rollbacks chosen with a refund. */
+  async refunded(identity: string): Promise<number> {
+    return (await this.ledger.queries.totalsByKind('place', identity)).get(PLACE_KINDS.refund)?.in ?? 0;
+  }
+
   /** Points created by a moderator (or, later, the hunt). */
   grant(
     identity: string,

@@ -122,7 +122,7 @@ export const me: Subcommand = {
   definition: { type: ApplicationCommandOptionType.Subcommand, ...localized(PLACE_MESSAGES, 'commands.me') },
   async run({ deps, actor, i18n }) {
     const [wallet, cost, earnings] = await Promise.all([
-      deps.services.place.wallet(actor.id),
+      deps.services.place.standing(actor.id),
       deps.services.place.pixelCost(),
       deps.services.hunt.recentEarnings(actor.id, 5),
     ]);

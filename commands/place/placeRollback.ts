@@ -78,7 +78,7 @@ export const placeRollback: Subcommand = {
     if (plan.pixels.length === 0) {
       return {
         ephemeral: true,
-        content: i18n.t('place:admin.place.rollbackNothing', { user, count: plan.placements }),
+        content: i18n.t('place:admin.place.rollbackNothing', { user, count: plan.painted }),
       };
     }
     const board = await deps.services.place.board();
@@ -122,7 +122,8 @@ export const placeRollback: Subcommand = {
             user,
             count: plan.pixels.length,
             cost: i18n.t('place:admin.place.rollbackCost', {
-              count: plan.placements,
+              user,
+              count: plan.pixels.length,
               refund: i18n.points(plan.refund),
             }),
           }),

@@ -47,7 +47,8 @@ describe('rolling back a member', () => {
     await deps.ledger.flush();
     expect((await place.wallet(VANDAL)).balance).toBe(10_000_000 - 5 * 100_000);
 
-    // A second member's rollback with a refund, where a pixel changed after the preview.
+    // A second rollback with a refund, where a pixel changed after the preview: it stays, and
+    // the refund pays only for the pixel restored.
     await paint(VANDAL, 5, 5, 1);
     await paint(VANDAL, 6, 5, 1);
     const second = await place.rollbacks.plan({
@@ -61,10 +62,10 @@ describe('rolling back a member', () => {
     expect(await place.rollbacks.apply('rb2', true)).toMatchObject({
       restored: 1,
       skipped: 1,
-      refunded: 200_000,
+      refunded: 100_000,
     });
     await deps.ledger.flush();
-    expect((await place.wallet(VANDAL)).balance).toBe(10_000_000 - 7 * 100_000 + 200_000);
+    expect((await place.wallet(VANDAL)).balance).toBe(10_000_000 - 7 * 100_000 + 100_000);
     expect((await checkInvariants(t.cols)).problems).toEqual([]);
     expect(await ASSEMBLY.checkInvariants(t.db, deps.config, deps.ledger, deps.clock.now())).toEqual([]);
   });

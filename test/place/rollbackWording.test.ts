@@ -15,7 +15,7 @@ describe('a rollback, as the moderator reads it', () => {
     c.take();
     await c.session.run('as admin /admin place rollback user:vandal');
     expect(c.take()).toContain(
-      '│ 2 pixels go back to what they were before @vandal painted them (outlined, as they would look). The 2 pixels they painted cost 200 points. The history stays: each restored pixel is a new change on the canvas.',
+      '│ 2 pixels go back to what they were before @vandal painted them (outlined, as they would look). A refund gives @vandal back what they paid for them: 200 points. The history stays: each restored pixel is a new change on the canvas.',
     );
     await c.session.run('as admin !click Roll back');
     expect(c.take()).toContain('↩️ Restored 2 pixels. Refunded: 0 points.');
@@ -29,7 +29,7 @@ describe('a rollback, as the moderator reads it', () => {
     c.take();
     await c.session.run('as admin /admin place zurücksetzen mitglied:vandal');
     expect(c.take()).toContain(
-      '│ 1 Pixel bekommt seine Farbe von vor @vandal zurück (umrandet, so wie er dann aussieht). Der gesetzte Pixel hat 100 Punkte gekostet.',
+      '│ 1 Pixel bekommt seine Farbe von vor @vandal zurück (umrandet, so wie er dann aussieht). Mit Erstattung bekommt @vandal zurück, was der Pixel gekostet hat: 100 Punkte.',
     );
     await c.session.run('as admin !click Zurücksetzen und erstatten');
     expect(c.take()).toContain('↩️ 1 Pixel wiederhergestellt. Erstattet: 100 Punkte.');

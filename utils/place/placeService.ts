@@ -14,6 +14,7 @@ import { type Placed, PlacePlacements, type PlaceRequest, refuseOutside } from '
 import type { CanvasDoc, PixelEventDoc, PlaceStore } from './placeStore.js';
 import { PlacePosts } from './posts.js';
 import { PlaceRollbacks } from './rollbacks.js';
+import { placeLeaderboard, placeStanding } from './standings.js';
 import { inFlightSince, PlaceSweep } from './sweep.js';
 import { PlaceWatermark } from './watermark.js';
 
@@ -166,6 +167,7 @@ export class PlaceService {
     });
   }
 
+  /** The wallet as the ledger keeps it (every placement and credit); members see `standing`. */
   wallet(identity: string) {
     return this.deps.economy.wallet(identity);
   }
@@ -252,13 +254,14 @@ export class PlaceService {
     return { frames, moments, width, height, from: start, to: top };
   }
 
-  /** The most placements and the most points earned (`/place leaderboard`). */
-  async leaderboard(size: number) {
-    const [placements, earned] = await Promise.all([
-      this.deps.economy.top('placements', size),
-      this.deps.economy.top('earned', size),
-    ]);
-    return { placements, earned };
+  /** The most pixels painted and the most points earned, rollbacks and refunds left out (standings.ts). */
+  leaderboard(size: number) {
+    return placeLeaderboard({ economy: this.deps.economy, rollbacks: this.deps.store.rollbacks }, size);
+  }
+
+  /** A member's figures as members see them: rollbacks and refunds left out (standings.ts). */
+  standing(identity: string) {
+    return placeStanding({ economy: this.deps.economy, rollbacks: this.deps.store.rollbacks }, identity);
   }
 
   /**
@@ -369,8 +372,8 @@ export async function placeInvariantProblems(
   now: Date,
   since?: Date,
 ): Promise<string[]> {
-  const { byOwner, pixelProblems } = await store.audit(now, since);
-  const problems = [...pixelProblems];
+  const { byOwner, problems: canvasProblems } = await store.audit(now, since);
+  const problems = [...canvasProblems];
   for (const [owner, books] of byOwner) {
     const wallet = await economy.wallet(owner);
     // A forgotten member's points expired by a debit that painted nothing (utils/privacy/).

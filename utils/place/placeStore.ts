@@ -1,13 +1,11 @@
 import type { Collection, Db } from 'mongodb';
 import { dropRetiredIndex, JOURNALED } from '../../src/db/collections.js';
 import { isDuplicateKey } from '../../src/db/duplicateKey.js';
-import { inChunks } from '../../src/db/inChunks.js';
 import { TurnBatcher } from '../ledger/turnBatcher.js';
 import { insertEach, settleEach } from './bulkWriteStore.js';
-import { inFlightCheck } from './inFlight.js';
+import { CanvasAuditStore, type CanvasBooks } from './canvasAuditStore.js';
 import { PlacementStore } from './placementStore.js';
 import { ROLLBACKS, RollbackStore } from './rollbackStore.js';
-import { inFlightSince } from './sweep.js';
 
 /**
  * The canvas: `revision` is the last revision handed out (a counter), `committed` the
@@ -55,15 +53,20 @@ export interface PixelEventDoc {
   /** Milli-points the placement cost (0 for rollbacks and voids). */
   cost: number;
   at: Date;
+  /** A rollback's: the placement whose state it puts back (0: the pixel goes back to blank). */
+  restores?: number;
+  /** A rollback's: when that placement was painted (what the pixel then shows). */
+  paintedAt?: Date;
+  /** A rollback's: the state (revision) it replaced. Unique: a state is rolled back once, ever. */
+  replaces?: number;
+  /** A rollback's: the painter's placements it undid (what a refund pays for). */
+  undoes?: { painter: string; revisions: number[] };
 }
 
 /** The canvas document, its pixels, and the history of every pixel change (one event per revision). */
 const CANVAS = 'place_state';
 const PIXELS = 'place_pixels';
 const PIXEL_EVENTS = 'place_pixel_events';
-
-/** Per owner: the placements and milli-points its events spent. */
-type OwnerBooks = Map<string, { placements: number; cost: number }>;
 
 /** The only code that touches the canvas collections (the wallets are the ledger's). */
 export class PlaceStore {
@@ -74,6 +77,8 @@ export class PlaceStore {
   readonly placements: PlacementStore;
   /** Moderators' rollbacks (rollbackStore.ts). */
   readonly rollbacks: RollbackStore;
+  /** The canvas's own books, for the invariant checker (canvasAuditStore.ts). */
+  readonly #audit: CanvasAuditStore;
   /**
    * Placements arriving in the same turn of the event loop share their writes: one `$inc` of
    * the revision counter hands out a block of revisions, one unordered `insertMany` writes
@@ -102,7 +107,8 @@ export class PlaceStore {
             color: event.color,
             owner: event.owner ?? '',
             revision: event.revision,
-            at: event.at,
+            // A restored pixel shows when its state was painted, not when it was restored.
+            at: event.paintedAt ?? event.at,
           },
         },
         upsert: true,
@@ -133,6 +139,7 @@ export class PlaceStore {
     this.#events = db.collection<PixelEventDoc>(PIXEL_EVENTS, journaled);
     this.placements = new PlacementStore(db);
     this.rollbacks = new RollbackStore(db);
+    this.#audit = new CanvasAuditStore(this.#events, this.#pixels, this);
   }
 
   static async ensureIndexes(db: Db): Promise<void> {
@@ -159,6 +166,8 @@ export class PlaceStore {
     await dropRetiredIndex(db, PIXEL_EVENTS, 'by_op');
     const events = db.collection(PIXEL_EVENTS);
     await events.createIndex({ opId: 1 }, { name: 'by_op_unique', unique: true, sparse: true });
+    // Two rollbacks of one state (two admins at once, overlapping areas): one event gets in.
+    await events.createIndex({ replaces: 1 }, { name: 'by_replaced_unique', unique: true, sparse: true });
   }
 
   /** The canvas, created with the configured size on first use. */
@@ -208,7 +217,10 @@ export class PlaceStore {
     return result.modifiedCount === 1;
   }
 
-  /** Placements in (after, upTo]: how many, by how many members, and the busiest painters. */
+  /**
+   * Placements in (after, upTo] still on the record: how many, by how many members, and the
+   * busiest painters. A placement a rollback in the period undid does not count.
+   */
   async period(
     after: number,
     upTo: number,
@@ -220,14 +232,19 @@ export class PlaceStore {
       const events = await this.#events
         .find(
           { _id: { $in: revisionsIn(from, Math.min(upTo, from + PERIOD_BATCH)) } },
-          { projection: { owner: 1, kind: 1 } },
+          { projection: { owner: 1, kind: 1, undoes: 1 } },
         )
         .toArray();
-      for (const { owner, kind } of events) {
+      for (const { owner, kind, undoes } of events) {
         if (kind === 'place' && owner !== null) counts.set(owner, (counts.get(owner) ?? 0) + 1);
+        // Undone placements come before their rollback: those of this period are counted already.
+        const undone = undoes?.revisions.filter((r) => r > after && r <= upTo).length ?? 0;
+        if (undoes && undone > 0) counts.set(undoes.painter, (counts.get(undoes.painter) ?? 0) - undone);
       }
     }
-    const rows = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+    const rows = [...counts]
+      .filter(([, count]) => count > 0)
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
     return {
       count: rows.reduce((n, [, count]) => n + count, 0),
       painters: rows.length,
@@ -312,55 +329,14 @@ export class PlaceStore {
     return { count: docs.length, box: [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)] };
   }
 
-  /**
-   * The canvas's own books, for the invariant checker: per owner, placements and milli-points
-   * spent by the events; and every set pixel that differs from its newest event. From a
-   * checkpoint `since`, the pixels the events dated since changed, each against its newest event,
-   * and no owner totals, which only the whole history gives. (An event is dated when its
-   * placement was asked for: one asked before `since` and written after it is read through
-   * its pixel when a later event touched the pixel, else by the full check.)
-   */
-  async audit(now: Date, since?: Date): Promise<{ byOwner: OwnerBooks; pixelProblems: string[] }> {
-    const byOwner: OwnerBooks = new Map();
-    const newest = new Map<string, PixelEventDoc>();
-    const events = { kind: { $ne: 'void' as const }, ...(since ? { at: { $gte: since } } : {}) };
-    for await (const e of this.#events.find(events).sort({ _id: 1 })) {
-      newest.set(`${e.x}:${e.y}`, e);
-      if (since || e.kind !== 'place' || !e.owner) continue;
-      const owner = byOwner.get(e.owner) ?? { placements: 0, cost: 0 };
-      owner.placements++;
-      owner.cost += e.cost;
-      byOwner.set(e.owner, owner);
-    }
-    const pixelProblems: string[] = [];
-    const seen = new Set<string>();
-    // Asked after the events were read: a placement or rollback whose event was read is in
-    // flight until its pixel is written (a placement is marked done only after that).
-    const read = [...newest.values()];
-    const inFlight = await inFlightCheck(this.placements, this.rollbacks, read, inFlightSince(now));
-    const compare = async (p: PixelDoc) => {
-      seen.add(p._id);
-      let e = newest.get(p._id);
-      // A newer event dated before `since` (a placement asked before it, written after): the
-      // pixel's own newest event is the one to compare with.
-      if (since && e && p.revision > e.revision)
-        e = (await this.eventBefore(p.x, p.y, Number.MAX_SAFE_INTEGER)) ?? e;
-      if (e && e.revision > p.revision && inFlight(e)) return;
-      if (!e || e.revision !== p.revision || e.color !== p.color) {
-        pixelProblems.push(
-          `pixel ${p._id} is colour ${p.color} at revision ${p.revision}, its newest event says ${e ? `${e.color} at ${e.revision}` : 'nothing'}`,
-        );
-      }
-    };
-    if (!since) for await (const p of this.#pixels.find({})) await compare(p);
-    else
-      for (const part of inChunks([...newest.keys()]))
-        for await (const p of this.#pixels.find({ _id: { $in: part } })) await compare(p);
-    for (const [id, e] of newest) {
-      if (!seen.has(id) && !inFlight(e))
-        pixelProblems.push(`pixel ${id} has events (newest ${e.revision}) but no state`);
-    }
-    return { byOwner, pixelProblems };
+  /** The canvas's own books, for the invariant checker (canvasAuditStore.ts). */
+  audit(now: Date, since?: Date): Promise<CanvasBooks> {
+    return this.#audit.audit(now, since);
+  }
+
+  /** The rollback event that replaced a state (revision), if one did. */
+  rollbackOf(replaced: number): Promise<PixelEventDoc | null> {
+    return this.#events.findOne({ replaces: replaced });
   }
 
   /** A member's placement events (newest last) within an area and since a time. */

@@ -1,13 +1,29 @@
 import type { Collection, Db } from 'mongodb';
 import { JOURNALED } from '../../src/db/collections.js';
 
-/** One pixel of a rollback: the state it had before the member's placements, and the revision seen at preview. */
+/**
+ * One pixel of a rollback: the state it goes back to (the placement before the member's, or
+ * blank), the member's placements on it that this undoes, and the revision seen at preview.
+ */
 export interface RollbackPixel {
   x: number;
   y: number;
   color: number;
   owner: string | null;
   seenRevision: number;
+  /** The placement whose state it goes back to (0: blank), and when that was painted. */
+  restores: number;
+  paintedAt?: Date;
+  /** The member's placements still on the pixel that this undoes, and what they cost. */
+  undoes: number[];
+  cost: number;
+}
+
+/** What an applied rollback undid: pixels restored, and the member's placements on them and their cost. */
+export interface Undone {
+  pixels: number;
+  placements: number;
+  cost: number;
 }
 
 /** A rollback previewed by an admin and waiting for confirmation. */
@@ -16,9 +32,13 @@ export interface RollbackDoc {
   adminId: string;
   target: string;
   pixels: RollbackPixel[];
-  /** Milli-points the member paid for the placements undone (refunded only if chosen). */
-  refund: number;
+  /** The member's placements in the area since the time, undone or not (what the preview found). */
+  painted: number;
+  /** The placements it would undo (on `pixels`), and what the member paid for them: a refund's most. */
   placements: number;
+  refund: number;
+  /** Once applied: what it undid (a pixel changed since the preview is not). */
+  undone?: Undone;
   status: 'previewed' | 'applying' | 'applied' | 'cancelled';
   createdAt: Date;
   /** Chosen when applying starts: whether the member's points come back. */
@@ -55,6 +75,36 @@ export class RollbackStore {
       .find({ status: 'applying', leaseUntil: { $gte: since } }, { projection: { _id: 1 } })
       .toArray();
     return new Set(applying.map((r) => r._id));
+  }
+
+  /** Records an applied rollback with what it undid; false if it was no longer applying. */
+  async finish(id: string, undone: Undone): Promise<boolean> {
+    const result = await this.#rollbacks.updateOne(
+      { _id: id, status: 'applying' },
+      { $set: { status: 'applied', undone }, $unset: { leaseOwner: '', leaseUntil: '' } },
+    );
+    return result.modifiedCount === 1;
+  }
+
+  /**
+   * Every member rolled back, with the placements of theirs undone and whether a refund was
+   * chosen (one may be paid already while the rollback is still applying).
+   */
+  async rolledBack(member?: string): Promise<Map<string, { placements: number; refunded: boolean }>> {
+    const docs = await this.#rollbacks
+      .find(
+        { status: { $in: ['applying', 'applied'] }, ...(member ? { target: member } : {}) },
+        { projection: { target: 1, undone: 1, refundChosen: 1 } },
+      )
+      .toArray();
+    const members = new Map<string, { placements: number; refunded: boolean }>();
+    for (const doc of docs) {
+      const seen = members.get(doc.target) ?? { placements: 0, refunded: false };
+      seen.placements += doc.undone?.placements ?? 0;
+      seen.refunded ||= doc.refundChosen === true;
+      members.set(doc.target, seen);
+    }
+    return members;
   }
 
   /** Moves a rollback from one status to the next; false if it was no longer in `from`. */

@@ -5,9 +5,9 @@ import type { Rng } from '../../src/rng.js';
 import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
 import type { Holds, ReserveRequest } from '../holds/holds.js';
 import { PLACE_KINDS } from '../placeEconomy.js';
-import { BLANK } from './palette.js';
 import type { CanvasDoc, PixelEventDoc, PlaceStore } from './placeStore.js';
-import type { RollbackDoc, RollbackPixel } from './rollbackStore.js';
+import { pixelRollback } from './rollbackPlan.js';
+import type { RollbackDoc, RollbackPixel, Undone } from './rollbackStore.js';
 
 const ROLLBACK_TASK = 'place.rollback.resume';
 /** How long one process may apply a rollback before another may take it over. */
@@ -58,8 +58,9 @@ export class PlaceRollbacks {
 
   /**
    * A rollback's preview: every pixel whose current state is the member's placement (in the
-   * area, since the time) goes back to its state before the member's first placement there in
-   * that window. Nothing changes until `applyRollback`.
+   * area, since the time) goes back to its state before the member's placements still on it
+   * (`pixelRollback`); a refund would pay what those placements cost. Nothing changes until
+   * `apply`.
    */
   async plan(request: {
     id: string;
@@ -70,30 +71,23 @@ export class PlaceRollbacks {
   }): Promise<RollbackDoc> {
     const canvas = await this.deps.canvas();
     const area = request.area ?? { x0: 0, y0: 0, x1: canvas.width - 1, y1: canvas.height - 1 };
-    const events = await this.deps.store.memberEvents(request.target, area, request.since ?? new Date(0));
-    const firstAt = new Map<string, PixelEventDoc>();
-    for (const e of events) if (!firstAt.has(`${e.x}:${e.y}`)) firstAt.set(`${e.x}:${e.y}`, e);
+    const since = request.since ?? new Date(0);
+    const events = await this.deps.store.memberEvents(request.target, area, since);
     const pixels: RollbackPixel[] = [];
-    for (const first of firstAt.values()) {
-      const current = await this.deps.store.pixel(first.x, first.y);
-      // Painted over by someone else since: theirs stays.
-      if (!current || current.owner !== request.target) continue;
-      const before = await this.deps.store.eventBefore(first.x, first.y, first.revision);
-      pixels.push({
-        x: first.x,
-        y: first.y,
-        color: before?.color ?? BLANK,
-        owner: before?.owner ?? null,
-        seenRevision: current.revision,
-      });
+    for (const key of new Set(events.map((e) => `${e.x}:${e.y}`))) {
+      const [x, y] = key.split(':').map(Number) as [number, number];
+      const current = await this.deps.store.pixel(x, y);
+      const step = current && (await pixelRollback(this.deps.store, request.target, since, current));
+      if (step) pixels.push(step);
     }
     const plan: RollbackDoc = {
       _id: request.id,
       adminId: request.adminId,
       target: request.target,
       pixels,
-      refund: events.reduce((sum, e) => sum + e.cost, 0),
-      placements: events.length,
+      painted: events.length,
+      placements: pixels.reduce((sum, p) => sum + p.undoes.length, 0),
+      refund: pixels.reduce((sum, p) => sum + p.cost, 0),
       status: 'previewed',
       createdAt: this.deps.clock.now(),
     };
@@ -103,10 +97,11 @@ export class PlaceRollbacks {
 
   /**
    * Applies a previewed rollback once: each pixel gets its old state as a new revision (the
-   * history stays as it was), unless it changed since the preview. The member's points come
-   * back only when `refund` is chosen (the first press decides), as a promised hold posted at
-   * the end. One process applies at a time (a lease); one that dies is resumed by the
-   * rollback's timer, or by the next press, once its lease has run out.
+   * history stays as it was), unless it changed since the preview or another rollback restored
+   * it first. The member's points come back only when `refund` is chosen (the first press
+   * decides): a promised hold, posted at the end with what the restored pixels' placements
+   * cost. One process applies at a time (a lease); one that dies is resumed by the rollback's
+   * timer, or by the next press, once its lease has run out.
    */
   async apply(
     id: string,
@@ -122,52 +117,58 @@ export class PlaceRollbacks {
       payload: { id },
     });
     const owner = this.deps.rng.uuid();
-    const claimed = await this.deps.store.rollbacks.claim(
-      id,
-      refund,
-      owner,
-      now,
-      new Date(now.getTime() + ROLLBACK_LEASE_MS),
-    );
-    if (!claimed) return { restored: 0, skipped: 0, refunded: 0, plan };
+    const until = new Date(now.getTime() + ROLLBACK_LEASE_MS);
+    const claimed = await this.deps.store.rollbacks.claim(id, refund, owner, now, until);
+    // Taken by another press or process: this one answers with what became of it.
+    if (!claimed) {
+      const taken = (await this.deps.store.rollbacks.get(id)) ?? plan;
+      return { restored: 0, skipped: 0, refunded: 0, plan: taken };
+    }
     const refundHold = claimed.refundChosen && claimed.refund > 0 ? this.#refundHold(claimed) : null;
     if (refundHold) await this.deps.holds.reserve(refundHold);
     const { restored, skipped } = await this.#restorePixels(claimed);
     this.deps.written();
+    const undone: Undone = {
+      pixels: restored.length,
+      placements: restored.reduce((sum, p) => sum + p.undoes.length, 0),
+      cost: restored.reduce((sum, p) => sum + p.cost, 0),
+    };
     let refunded = 0;
     if (refundHold) {
       const hold = await this.deps.holds.post(refundHold.id, [
-        { to: claimed.target, amount: claimed.refund, kind: PLACE_KINDS.refund },
+        { to: claimed.target, amount: undone.cost, kind: PLACE_KINDS.refund },
       ]);
-      if (hold.state === 'posted') refunded = claimed.refund;
+      if (hold.state === 'posted') refunded = (hold.postings ?? []).reduce((sum, p) => sum + p.amount, 0);
     }
-    await this.deps.store.rollbacks.setStatus(id, ['applying'], 'applied');
-    return { restored, skipped, refunded, plan: claimed };
+    await this.deps.store.rollbacks.finish(id, undone);
+    return { restored: restored.length, skipped, refunded, plan: claimed };
   }
 
-  async #restorePixels(plan: RollbackDoc): Promise<{ restored: number; skipped: number }> {
-    let restored = 0;
+  /** Each pixel of the plan restored (by this rollback, now or before a crash) or skipped. */
+  async #restorePixels(plan: RollbackDoc): Promise<{ restored: RollbackPixel[]; skipped: number }> {
+    const restored: RollbackPixel[] = [];
     let skipped = 0;
     for (const [i, px] of plan.pixels.entries()) {
       const current = await this.deps.store.pixel(px.x, px.y);
       const mine = await this.deps.store.eventOf(`rollback:${plan._id}:${i}`);
       if (mine) {
         await this.deps.store.applyToPixel(mine);
-        restored++;
-        continue;
-      }
-      if (!current || current.revision !== px.seenRevision) {
+        restored.push(px);
+      } else if (current?.revision === px.seenRevision && (await this.#writeRollbackEvent(plan, i, px))) {
+        restored.push(px);
+      } else {
         skipped++;
-        continue;
       }
-      await this.#writeRollbackEvent(plan, i, px);
-      restored++;
     }
     return { restored, skipped };
   }
 
-  /** One restored pixel as a new revision, written once whoever else is at it (as a placement is). */
-  async #writeRollbackEvent(plan: RollbackDoc, i: number, px: RollbackDoc['pixels'][number]): Promise<void> {
+  /**
+   * One restored pixel as a new revision, written once whoever else is at it (as a placement
+   * is). False when another rollback restored the same state first (two admins at once): the
+   * state is rolled back once, by whichever event got in (`replaces` is unique).
+   */
+  async #writeRollbackEvent(plan: RollbackDoc, i: number, px: RollbackPixel): Promise<boolean> {
     const opId = `rollback:${plan._id}:${i}`;
     for (;;) {
       const revision = await this.deps.store.allocate();
@@ -182,17 +183,23 @@ export class PlaceRollbacks {
         owner: px.owner,
         cost: 0,
         at: this.deps.clock.now(),
+        restores: px.restores,
+        ...(px.paintedAt ? { paintedAt: px.paintedAt } : {}),
+        replaces: px.seenRevision,
+        undoes: { painter: plan.target, revisions: px.undoes },
       };
       if (await this.deps.store.appendEvent(event)) {
         await this.deps.store.applyToPixel(event);
-        return;
+        return true;
       }
-      // Another process wrote this step first (its revision is voided), or recovery voided ours.
-      const other = await this.deps.store.eventOf(opId);
+      // Another process wrote this step first, or another rollback this state (its revision
+      // is voided either way), or recovery voided ours (then again with a new one).
+      const other =
+        (await this.deps.store.eventOf(opId)) ?? (await this.deps.store.rollbackOf(px.seenRevision));
       if (other) {
         await this.deps.voidRevision(revision);
         await this.deps.store.applyToPixel(other);
-        return;
+        return other.opId === opId;
       }
     }
   }

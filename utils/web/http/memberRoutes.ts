@@ -35,8 +35,9 @@ export function memberRoutes(app: FastifyInstance, deps: BotDeps, gate: WebGate)
   app.get('/api/place/me', async (request) => {
     parseQuery({}, request.query);
     const actor = await signedIn(request);
+    // As members see it on Discord: rolled-back pixels and refunds left out (standings.ts).
     const [wallet, cost, earnings, workers] = await Promise.all([
-      services.place.wallet(actor.id),
+      services.place.standing(actor.id),
       services.place.pixelCost(),
       services.hunt.recentEarnings(actor.id, 10),
       services.workers.list(actor.id),
