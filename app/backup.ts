@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { ASSEMBLY } from '../commands/index.js';
 import { backupFileName, takeBackup } from '../src/backup/backup.js';
 import { runCli } from '../src/cli.js';
 import { describeServer } from '../src/db/connect.js';
@@ -20,7 +21,7 @@ await runCli(async (config, log) => {
     const file =
       values.out ?? path.join(backupDirOf(config), backupFileName(app.db.databaseName, new Date()));
     console.log(`backup of ${app.db.databaseName} on ${describeServer(app.database.server)}`);
-    const taken = await takeBackup(app.db, file, schemaOf, app.clock);
+    const taken = await takeBackup(app.db, file, schemaOf, app.clock, ASSEMBLY.transient);
     const total = Object.values(taken.documents).reduce((a, b) => a + b, 0);
     for (const [collection, count] of Object.entries(taken.documents)) {
       console.log(`  ${collection.padEnd(28)} ${String(count).padStart(10)}`);

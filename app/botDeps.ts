@@ -7,6 +7,7 @@ import type { BotDeps } from '../src/interactions/types.js';
 import { ChannelPoster, type PostTransport } from '../src/posting/channelPoster.js';
 import { ProfileDirectory } from '../src/profiles/profileDirectory.js';
 import type { MemberLookup } from '../src/render/memberFaces.js';
+import { planRetention, retentionTasks } from '../src/retention.js';
 import { RuntimeConfig } from '../src/runtimeConfig/runtimeConfig.js';
 import { Scheduler, type TaskHandler } from '../src/scheduler/scheduler.js';
 import { HoldStore } from '../utils/holds/holdStore.js';
@@ -64,23 +65,29 @@ export function createBotDeps(app: AppDeps, assembly: Assembly, options: BotDeps
     services: assembly.createServices(infra),
     ...(options.members ? { members: options.members } : {}),
   };
-  scheduler.register([...holds.tasks(), ...assembly.tasks(deps), ...backupTasksOf(app, scheduler)]);
+  scheduler.register([
+    ...holds.tasks(),
+    ...assembly.tasks(deps),
+    ...retentionTasks({ scheduler, log }, (now) => assembly.prune(deps, now)),
+    ...backupTasksOf(app, scheduler, assembly.transient),
+  ]);
   return deps;
 }
 
 /** The timer of the bot's own backups, when it takes them (BACKUP_DIR). */
-function backupTasksOf(app: AppDeps, scheduler: Scheduler): TaskHandler[] {
+function backupTasksOf(app: AppDeps, scheduler: Scheduler, leaveOut: readonly string[]): TaskHandler[] {
   const dir = app.config.backup.dir;
   if (dir === null) return [];
-  return backupTasks({ ...app, scheduler, backup: { ...app.config.backup, dir } });
+  return backupTasks({ ...app, scheduler, backup: { ...app.config.backup, dir }, leaveOut });
 }
 
 /**
  * What a process that runs timers plans at its start, once they run: the sweep of holds left
- * open, the features' recurring timers, and the backup of the slot under way.
+ * open, the hourly retention, the features' recurring timers, and the backup of the slot under way.
  */
 export async function startTimers(deps: BotDeps, app: AppDeps, assembly: Assembly): Promise<void> {
   await deps.holds.planSweep();
+  await planRetention(deps);
   await assembly.start(deps);
   const dir = app.config.backup.dir;
   if (dir !== null)

@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import path from 'node:path';
 import type { Db } from 'mongodb';
+import { ASSEMBLY } from '../commands/index.js';
 import { MIGRATIONS } from '../migrations/index.js';
 import { backupFileName, takeBackup } from '../src/backup/backup.js';
 import { type Clock, systemClock } from '../src/clock.js';
@@ -112,7 +113,7 @@ export async function upgradeDatabase(db: Db, config: Config, log: Logger): Prom
           backupDirOf(config),
           `before-${first}-${backupFileName(db.databaseName, new Date())}`,
         );
-        const taken = await takeBackup(db, file, schemaOf);
+        const taken = await takeBackup(db, file, schemaOf, systemClock, ASSEMBLY.transient);
         log.info(
           { event: 'db.migration.backup', file, bytes: taken.bytes, ms: taken.ms },
           `backup before migration ${first}: ${file}`,

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Db } from 'mongodb';
 import { prepareBotDeps } from '../app/botDeps.js';
 import type { AppDeps } from '../app/openApp.js';
 import { appCollections, ensureAppIndexes } from '../app/openApp.js';
@@ -9,6 +10,7 @@ import { connectDatabase, startDatabaseServer } from '../src/db/connect.js';
 import { type AppError, isAppError } from '../src/errors.js';
 import { createLogger } from '../src/logger.js';
 import type { PostTransport } from '../src/posting/channelPoster.js';
+import { planRetention } from '../src/retention.js';
 import { seededRng } from '../src/rng.js';
 import { Ledger } from '../utils/ledger/ledger.js';
 import type { GreedyFloor } from './agent.js';
@@ -55,6 +57,8 @@ export async function runSimulation(options: {
    */
   profileDb?: boolean;
   onDay?: (day: DayStats, profile: DayProfile | null) => void;
+  /** Reads the database as the run left it, before it is dropped (`npm run bench:storage`). */
+  inspect?: (db: Db) => Promise<void>;
 }): Promise<SimResult> {
   const config = loadConfig({
     ...process.env,
@@ -86,12 +90,14 @@ export async function runSimulation(options: {
     const ledger = new Ledger({ cols, clock, rng, log, config: config.ledger });
     const app: AppDeps = { config, log, clock, wallClock: systemClock, rng, db, cols, ledger };
     const deps = await prepareBotDeps(app, ASSEMBLY, { transport: NO_POSTS });
+    // As a bot does: the hourly retention keeps state from growing with the days.
+    await planRetention(deps);
     for (const [key, value] of options.settings ?? []) {
       await deps.runtimeConfig.set(key, value, 'operator').catch((error: unknown) => {
         throw isAppError(error) ? new SettingRefused(error) : error;
       });
     }
-    return await simulateEconomy({
+    const result = await simulateEconomy({
       deps,
       clock,
       db,
@@ -106,6 +112,8 @@ export async function runSimulation(options: {
         ? { onDay: async (day) => options.onDay?.(day, profile ? await profile.take(80) : null) }
         : {}),
     });
+    await options.inspect?.(db);
+    return result;
   } finally {
     if (server.persistent) await db.dropDatabase().catch(() => {});
     await client.close();

@@ -31,6 +31,7 @@ export const huntFeature: Feature = {
   name: 'hunt',
   commands: [huntCommand],
   notifications: ['drawn'],
+  prune: (deps, now) => deps.services.hunt.prune(now),
   adminGroups: [
     {
       ...localized(HUNT_MESSAGES, 'admin.commands.hunt'),

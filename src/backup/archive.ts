@@ -67,10 +67,12 @@ export async function writeArchive(
   file: string,
   database: string,
   schemaOf: (records: Document[]) => string | null,
+  leaveOut: readonly string[] = [],
 ): Promise<WrittenArchive> {
+  const collections = read.collections.filter((name) => !leaveOut.includes(name));
   // The schema's records are small and read first, so the header can name the schema.
   const records: Document[] = [];
-  if (read.collections.includes(SCHEMA_COLLECTION)) {
+  if (collections.includes(SCHEMA_COLLECTION)) {
     for await (const doc of read.read(SCHEMA_COLLECTION)) records.push(doc);
   }
   const header: ArchiveHeader = {
@@ -79,13 +81,13 @@ export async function writeArchive(
     database,
     takenAt: read.takenAt.toISOString(),
     at: String(read.at),
-    collections: read.collections,
+    collections,
     schema: schemaOf(records.map((r) => BSON.EJSON.deserialize(BSON.EJSON.serialize(r)) as Document)),
   };
   const documents: Record<string, number> = {};
   async function* lines(): AsyncGenerator<string> {
     yield `${JSON.stringify(header)}\n`;
-    for (const collection of read.collections) {
+    for (const collection of collections) {
       documents[collection] = 0;
       const docs = collection === SCHEMA_COLLECTION ? records : read.read(collection);
       for await (const doc of docs) {

@@ -20,21 +20,23 @@ export interface TakenBackup extends WrittenArchive {
 }
 
 /**
- * Writes the database as it was at one instant to `file` (src/backup/archive.ts). What a
- * restorable backup is, README "Backups": the state a crash of every process at that instant
- * would have left, which recovery finishes.
+ * Writes the database as it was at one instant to `file` (src/backup/archive.ts), but for the
+ * `leaveOut` collections (the features' `transient` ones: minutes-long records with network
+ * addresses). What a restorable backup is, README "Backups": the state a crash of every process
+ * at that instant would have left, which recovery finishes.
  */
 export async function takeBackup(
   db: Db,
   file: string,
   schemaOf: (records: Document[]) => string | null,
   clock: Clock = systemClock,
+  leaveOut: readonly string[] = [],
 ): Promise<TakenBackup> {
   const started = performance.now();
   await mkdir(path.dirname(path.resolve(file)), { recursive: true });
   const read = await openPointInTime(db, () => clock.now());
   try {
-    const written = await writeArchive(read, file, db.databaseName, schemaOf);
+    const written = await writeArchive(read, file, db.databaseName, schemaOf, leaveOut);
     return { ...written, pauseMs: read.pauseMs, ms: Math.round(performance.now() - started) };
   } finally {
     await read.close();

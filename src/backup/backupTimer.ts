@@ -19,6 +19,8 @@ export interface BackupTimerDeps {
   clock: Clock;
   log: Logger;
   backup: Config['backup'] & { dir: string };
+  /** Collections the backups leave out (the features' `transient` ones). */
+  leaveOut?: readonly string[];
 }
 
 /**
@@ -57,7 +59,7 @@ async function backUpSlot(deps: BackupTimerDeps, start: Date): Promise<void> {
   const file = slotFile(deps, start);
   if (!existsSync(file)) {
     try {
-      const taken = await takeBackup(deps.db, file, schemaOf, deps.clock);
+      const taken = await takeBackup(deps.db, file, schemaOf, deps.clock, deps.leaveOut);
       metrics.backups.inc({ outcome: 'taken' });
       metrics.lastBackup.set(Math.floor(Date.now() / 1000));
       deps.log.info(

@@ -19,6 +19,8 @@ export interface Assembly {
   /** Every namespace of texts: `core` and one per part with texts (`ledger`, each feature's). */
   messages: Readonly<Record<string, Messages>>;
   ensureIndexes(db: Db): Promise<void>;
+  /** Every feature's `transient` collections: what backups leave out. */
+  transient: readonly string[];
   /** Every feature's own invariants (beyond the ledger's), as a list of problems. */
   checkInvariants(
     db: Db,
@@ -35,6 +37,8 @@ export interface Assembly {
   refuseActor(deps: BotDeps, actorId: string): Promise<void>;
   /** Every feature's `start`: a process that runs timers calls it once they run. */
   start(deps: BotDeps): Promise<void>;
+  /** Every feature's `prune`: what each removed, as `<feature>.<what>` counts. */
+  prune(deps: BotDeps, now: Date): Promise<Record<string, number>>;
   httpRoutes(deps: BotDeps): HttpRoutes[];
 }
 
@@ -88,6 +92,7 @@ export function assembleFeatures(features: readonly Feature[]): Assembly {
     settings: settings as SettingsCatalog,
     errorMessages,
     messages,
+    transient: features.flatMap((f) => f.transient ?? []),
     async ensureIndexes(db) {
       for (const feature of features) await feature.ensureIndexes?.(db);
     },
@@ -120,6 +125,14 @@ export function assembleFeatures(features: readonly Feature[]): Assembly {
     },
     async start(deps) {
       for (const feature of features) await feature.start?.(deps);
+    },
+    async prune(deps, now) {
+      const removed: Record<string, number> = {};
+      for (const feature of features) {
+        for (const [what, count] of Object.entries((await feature.prune?.(deps, now)) ?? {}))
+          removed[`${feature.name}.${what}`] = count;
+      }
+      return removed;
     },
     tasks(deps) {
       const kinds = new Set<string>();

@@ -78,6 +78,11 @@ export interface Feature {
   errors?: Readonly<Partial<Record<ErrorCode, ErrorMessage>>>;
   ensureIndexes?(db: Db): Promise<void>;
   /**
+   * Collections whose records live minutes and are no loss to a restore (rate-limit windows,
+   * which hold network addresses): backups leave them out, so no backup keeps an address.
+   */
+  transient?: readonly string[];
+  /**
    * Checks of the feature's own books, run by `npm run check:invariants` (problems, or none):
    * what each owner of money in play recorded against what its holds and pot hold. `now` is
    * the clock the books were written by. With `since` (a checkpoint: the economy simulation's
@@ -106,6 +111,12 @@ export interface Feature {
    * whose data is being erased: the privacy feature). Asked for every interaction: keep it cheap.
    */
   refuseActor?(deps: BotDeps, actorId: string): Promise<void>;
+  /**
+   * Removes what it keeps only for a while (README, "What is stored, and for how long"): records
+   * that are state, not the books, once their retention is over. Called hourly by the retention
+   * timer; returns how many of each kind went. Audit records (events, rounds) are never pruned.
+   */
+  prune?(deps: BotDeps, now: Date): Promise<Record<string, number>>;
   /**
    * Plans its recurring timers when a process that runs timers starts (the privacy feature's
    * prune): a timer planned by its id is planned once, whichever process starts first.

@@ -6,6 +6,7 @@ import { Int32, Long } from 'mongodb';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { appCollections, ensureAppIndexes } from '../../app/openApp.js';
 import { RestoreRefused, restoreBackup } from '../../app/restoreBackup.js';
+import { ASSEMBLY } from '../../commands/index.js';
 import { ArchiveDamaged, openArchive } from '../../src/backup/archive.js';
 import { backupFileName, listBackups, pruneBackups, takeBackup } from '../../src/backup/backup.js';
 import { schemaOf } from '../../src/db/migrations.js';
@@ -172,5 +173,20 @@ describe('backup archives', () => {
     expect(readdirSync(keepDir)).toContain(backupFileName('cookie+bot', day(1)));
     expect(readdirSync(keepDir)).toContain(path.basename(fresh));
     expect((await listBackups(keepDir, 'other')).length).toBe(1);
+  });
+});
+
+describe('what a backup leaves out', () => {
+  beforeEach(() => clearDatabase(t.db));
+
+  it('GIVEN rate-limit windows holding network addresses THEN no backup keeps them; everything else is there', async () => {
+    await t.db.collection('web_rate_limits').insertOne({ _id: 'write:ip:203.0.113.7:0', count: 3 } as never);
+    await t.db.collection('profiles').insertOne({ _id: '800000000000000042', name: 'mia' } as never);
+    const file = path.join(dir, 'no-addresses.ndjson.gz');
+    await takeBackup(t.db, file, schemaOf, undefined, ASSEMBLY.transient);
+    const text = gunzipSync(readFileSync(file)).toString('utf8');
+    expect(text).not.toContain('203.0.113.7');
+    expect(text).not.toContain('web_rate_limits');
+    expect(text).toContain('"mia"');
   });
 });

@@ -129,6 +129,22 @@ export class HoldStore {
       .toArray();
   }
 
+  /** Holds that ended before `before` (at most `limit`): what the retention removes. */
+  endedBefore(before: Date, limit: number): Promise<Pick<HoldDoc, '_id' | 'currency' | 'account'>[]> {
+    return this.#holds
+      .find(
+        { endedAt: { $lt: before }, state: { $in: ['posted', 'voided', 'refused'] } },
+        { projection: { _id: 1, currency: 1, account: 1 } },
+      )
+      .limit(limit)
+      .toArray();
+  }
+
+  async remove(ids: readonly string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    return (await this.#holds.deleteMany({ _id: { $in: [...ids] } })).deletedCount;
+  }
+
   /** The ids of holds still open whose deadline passed before `before`, oldest first (the sweep). */
   async openPast(before: Date, limit: number): Promise<string[]> {
     const docs = await this.#holds

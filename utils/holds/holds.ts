@@ -19,13 +19,14 @@ import {
   plannedHold,
   planSweep,
   planTimers,
+  pruneHolds,
   recordUnarrived,
   SWEEP_TASK,
   slotOf,
   sweepHolds,
-} from './holdTimers.js';
+} from './holdUpkeep.js';
 
-export { SWEEP_EVERY_MS, SWEEP_GRACE_MS } from './holdTimers.js';
+export { HOLDS_KEPT_MS, SWEEP_EVERY_MS, SWEEP_GRACE_MS } from './holdUpkeep.js';
 
 import { type HoldDoc, type HoldOwner, type HoldState, HoldStore, type Posting } from './holdStore.js';
 
@@ -209,6 +210,11 @@ export class Holds {
         await this.sweep();
       }),
     ];
+  }
+
+  /** Removes holds that ended over a week ago, and their accounts (`pruneHolds`). */
+  prune(now: Date): Promise<{ holds: number; accounts: number }> {
+    return pruneHolds(this.deps, now);
   }
 
   /** Plans a sweep now (a process that runs timers, at its start: holds left from before it). */

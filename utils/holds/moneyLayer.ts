@@ -22,4 +22,6 @@ export const moneyLayer: Feature = {
   errors: LEDGER_ERROR_MESSAGES,
   checkInvariants: (db, config, ledger, now, since) =>
     holdProblems(db, ledger, now, config.ledger.recoveryGraceMs + HOLD_GRACE_MS, since),
+  // Ended holds a week old, and their empty accounts.
+  prune: (deps, now) => deps.holds.prune(now),
 };

@@ -61,6 +61,9 @@ interface HuntDeps {
  * the new best and its reward are written together (`pending`), then the ledger pays with the
  * operation id the write recorded, so a crash, a retry or two processes pay it once.
  */
+/** How long a drawn window's record is kept (its draw is in the drawn tips for good). */
+const WINDOWS_KEPT_MS = 7 * 86_400_000;
+
 export class HuntService {
   readonly #activeTime: ActiveTimePay;
 
@@ -243,6 +246,11 @@ export class HuntService {
   /** Claims the hunt channel's first post of a revision (its explanation): true once per revision. */
   claimIntro(revision: number): Promise<boolean> {
     return this.deps.store.claimIntro(revision);
+  }
+
+  /** Removes windows drawn a week ago (the retention timer): their draws stay in the drawn tips. */
+  async prune(now: Date): Promise<{ windows: number }> {
+    return { windows: await this.deps.store.pruneWindows(new Date(now.getTime() - WINDOWS_KEPT_MS)) };
   }
 
   /** Draws a window (its timer; safe to run again): its draw and rewards (windowDraw.ts). */

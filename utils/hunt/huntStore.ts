@@ -181,6 +181,7 @@ export class HuntStore {
       dropRetiredIndex(db, 'hunt_tips', 'guard_status'),
       dropRetiredIndex(db, WINDOWS, 'guard_status'),
       db.collection(BESTS).createIndex({ revision: 1, best: -1 }, { name: 'leaderboard' }),
+      db.collection(WINDOWS).createIndex({ status: 1, closesAt: 1 }, { name: 'drawn_by_close' }),
       // The owed-time sweep's read; claims with nothing owed have no key in it.
       db.collection(TIME).createIndex({ 'owed.at': 1 }, { name: 'owed_at' }),
       db.collection(BONUS_EVENTS).createIndex({ at: -1 }, { name: 'newest_first' }),
@@ -240,6 +241,15 @@ export class HuntStore {
 
   getWindow(id: string): Promise<WindowDoc | null> {
     return this.#windows.findOne({ _id: id });
+  }
+
+  /**
+   * Removes windows drawn before `before`: a window's own record only carries it to its draw;
+   * what it drew stays in the drawn tips and the reward events. No tip can name an old window
+   * again (a tip goes to the window open now).
+   */
+  async pruneWindows(before: Date): Promise<number> {
+    return (await this.#windows.deleteMany({ status: 'drawn', closesAt: { $lt: before } })).deletedCount;
   }
 
   /** Closes a window with its draw, once: null when it was closed already. */

@@ -1,10 +1,11 @@
+import type { Filter } from 'mongodb';
 import { inChunks } from '../../src/db/inChunks.js';
 import { AppError, isAppError } from '../../src/errors.js';
 import { metrics } from '../../src/metrics.js';
 import { AbandonedAttempts } from './abandoned.js';
 import { AccountGate } from './accountGate.js';
 import type { Attempt, AttemptContext, LedgerDeps, LedgerStep } from './attempt.js';
-import { type Books, createBooks, HOLD_PREFIX, POT_PREFIX, readBalance } from './books.js';
+import { type BalanceDoc, type Books, createBooks, HOLD_PREFIX, POT_PREFIX, readBalance } from './books.js';
 import type { LedgerEventDoc, LegSide, OperationSpec } from './documents.js';
 import { inProgress, sameOperation, unavailable } from './errors.js';
 import { eventReader, eventWriter } from './eventBatches.js';
@@ -168,6 +169,25 @@ export class Ledger {
    */
   closeAccount(currency: OperationSpec['currency'], account: string): Promise<Closing> {
     return this.#patience.retry(() => closeAccount(this.#books[currency], account));
+  }
+
+  /**
+   * Removes the documents of accounts that hold nothing and keep nothing of an operation (no
+   * marker, no fence): only for the accounts of holds that ended a week ago, whose last late
+   * write stopped arriving long before (requests give up in seconds, fences go after a day).
+   * Their events stay; the checks take a missing account whose events explain nothing as
+   * empty. Returns how many went.
+   */
+  async dropEmptyAccounts(currency: OperationSpec['currency'], accounts: readonly string[]): Promise<number> {
+    if (accounts.length === 0) return 0;
+    const book = this.#books[currency];
+    const result = await book.collection.deleteMany({
+      _id: { $in: [...accounts] },
+      [book.balanceField]: 0,
+      'pendingOps.0': { $exists: false },
+      'fences.0': { $exists: false },
+    } as Filter<BalanceDoc>);
+    return result.deletedCount;
   }
 
   /**

@@ -127,6 +127,11 @@ export class WebService {
     return this.deps.store.pruneExpired(this.deps.wallClock.now());
   }
 
+  /** Forgets the sign-out generations nothing needs any more (the retention timer). */
+  pruneSignOuts(): Promise<number> {
+    return this.deps.store.pruneSignOuts();
+  }
+
   signOutEverywhere(userId: string): Promise<number> {
     return this.deps.store.signOutEverywhere(userId, this.deps.wallClock.now());
   }

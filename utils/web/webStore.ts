@@ -49,6 +49,8 @@ interface RateDoc {
 const LINKS = 'web_links';
 const SESSIONS = 'web_sessions';
 const RATES = 'web_rate_limits';
+/** The rate-limit windows, which hold network addresses for minutes (backups leave them out). */
+export const RATE_LIMITS_COLLECTION = RATES;
 const SIGN_OUTS = 'web_sign_outs';
 
 /** The only code that touches the web's sign-in links, sessions and rate-limit counters. */
@@ -71,6 +73,7 @@ export class WebStore {
       db.collection(LINKS).createIndex({ expiresAt: 1 }, { name: 'ttl', expireAfterSeconds: 0 }),
       db.collection(SESSIONS).createIndex({ expiresAt: 1 }, { name: 'ttl', expireAfterSeconds: 0 }),
       db.collection(SESSIONS).createIndex({ userId: 1 }, { name: 'by_user' }),
+      db.collection(LINKS).createIndex({ userId: 1 }, { name: 'by_user' }),
       db.collection(RATES).createIndex({ expiresAt: 1 }, { name: 'ttl', expireAfterSeconds: 0 }),
     ]);
   }
@@ -143,6 +146,23 @@ export class WebStore {
       this.#rates.deleteMany(expired),
     ]);
     return { links: links.deletedCount, sessions: sessions.deletedCount, rates: rates.deletedCount };
+  }
+
+  /**
+   * Forgets the sign-out generation of members with no link and no session left: it only has
+   * to outlive what was made before it, and a member starting afresh starts at 0. A link made
+   * in the same instant is refused at its use, and the member asks for another.
+   */
+  async pruneSignOuts(): Promise<number> {
+    let removed = 0;
+    for await (const signOut of this.#signOuts.find({}, { projection: { _id: 1 } })) {
+      const userId = signOut._id;
+      const live =
+        (await this.#links.countDocuments({ userId }, { limit: 1 })) +
+        (await this.#sessions.countDocuments({ userId }, { limit: 1 }));
+      if (live === 0) removed += (await this.#signOuts.deleteOne({ _id: userId })).deletedCount;
+    }
+    return removed;
   }
 
   async hit(key: string, windowStart: number, windowMs: number): Promise<number> {

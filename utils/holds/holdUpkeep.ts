@@ -8,8 +8,8 @@ import { holdAccount } from './holdRules.js';
 import type { HoldDoc, HoldState, HoldStore } from './holdStore.js';
 
 /**
- * The timers behind every hold (ECONOMY.md, "Money in play"): its own `holds.expire:<id>`,
- * whose decision is final, and the sweep behind all of them.
+ * The upkeep of holds (ECONOMY.md, "Money in play"): each hold's own timer `holds.expire:<id>`,
+ * whose decision is final, the sweep behind all of them, and the retention of ended holds.
  */
 
 export const EXPIRE_TASK = 'holds.expire';
@@ -23,6 +23,11 @@ export const SWEEP_EVERY_MS = 60_000;
 export const SWEEP_GRACE_MS = 120_000;
 /** The most holds one sweep ends; more wait for the next. */
 const SWEEP_BATCH = 200;
+/** How long an ended hold is kept: a week to look into a member's question about a round. */
+export const HOLDS_KEPT_MS = 7 * 86_400_000;
+/** One prune removes at most PRUNE_PASSES × PRUNE_BATCH holds; the next one takes the rest. */
+const PRUNE_BATCH = 500;
+const PRUNE_PASSES = 20;
 const ENDED: readonly HoldState[] = ['posted', 'voided', 'refused'];
 
 /**
@@ -143,4 +148,29 @@ export async function sweepHolds(
   const left = ids.length - swept;
   if (left > 0) await planSweep(deps.scheduler, slotOf(now) + SWEEP_EVERY_MS);
   return { swept, left };
+}
+
+/**
+ * Removes holds that ended over `HOLDS_KEPT_MS` ago, and their accounts (empty by then, their
+ * last late write long stopped): their movements stay in the ledger's events, and
+ * the owners' books are checked against the holds of the last week. Accounts first: a hold
+ * whose account went stays ended, and is removed by the next pass.
+ */
+export async function pruneHolds(
+  deps: { ledger: Ledger; store: HoldStore },
+  now: Date,
+): Promise<{ holds: number; accounts: number }> {
+  const before = new Date(now.getTime() - HOLDS_KEPT_MS);
+  let holds = 0;
+  let accounts = 0;
+  for (let pass = 0; pass < PRUNE_PASSES; pass++) {
+    const ended = await deps.store.endedBefore(before, PRUNE_BATCH);
+    if (ended.length === 0) break;
+    for (const currency of ['cookies', 'place'] as const) {
+      const mine = ended.filter((h) => h.currency === currency).map((h) => h.account);
+      accounts += await deps.ledger.dropEmptyAccounts(currency, mine);
+    }
+    holds += await deps.store.remove(ended.map((h) => h._id));
+  }
+  return { holds, accounts };
 }
