@@ -4,7 +4,7 @@ import { openArchive } from '../src/backup/archive.js';
 import { emptyDatabase, type LoadedArchive, loadArchive } from '../src/backup/backup.js';
 import { systemClock } from '../src/clock.js';
 import { holdingDocuments } from '../src/db/holdingDocuments.js';
-import { type MigrationReport, migrate } from '../src/db/migrations.js';
+import { type MigrationReport, markRestoring, migrate, restoreFinished } from '../src/db/migrations.js';
 import { Holds } from '../utils/holds/holds.js';
 import { checkInvariants } from '../utils/ledger/invariants.js';
 import type { RecoveryReport } from '../utils/ledger/recovery.js';
@@ -53,12 +53,16 @@ export async function restoreBackup(
       `the database ${app.db.databaseName} is not empty (${held.join(', ')} hold documents): restore into an empty one, or pass --replace to drop what it holds`,
     );
   }
+  // From here until the checks, a database the bot refuses to open: a restore that stops
+  // half-way (a crash, a full disk) must be run again, never used as it is.
+  await markRestoring(app.db, file, new Date());
   if (held.length > 0) await emptyDatabase(app.db);
 
   const loaded = await loadArchive(app.db, file);
   const migrations = await migrate(
     { db: app.db, log: app.log, clock: systemClock, owner: `restore:${process.pid}` },
     MIGRATIONS,
+    { restoring: true },
   );
   await ensureAppIndexes(app.db);
   await Promise.all([ASSEMBLY.ensureIndexes(app.db), Holds.ensureIndexes(app.db)]);
@@ -67,5 +71,6 @@ export async function restoreBackup(
   const ledger = await checkInvariants(app.cols);
   const takenAt = new Date(header.takenAt);
   const books = await ASSEMBLY.checkInvariants(app.db, app.config, app.ledger, takenAt);
+  await restoreFinished(app.db);
   return { loaded, migrations, recovery, problems: [...ledger.problems, ...books], events: ledger.events };
 }

@@ -2,6 +2,7 @@ import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Db, Document } from 'mongodb';
 import { type Clock, systemClock } from '../clock.js';
+import { MIGRATIONS_COLLECTION, PROCESS_RECORDS, RESTORING } from '../db/migrations.js';
 import { openPointInTime } from '../db/pointInTime.js';
 import {
   ARCHIVE_SUFFIX,
@@ -81,6 +82,8 @@ export async function loadArchive(db: Db, file: string): Promise<LoadedArchive> 
     batch = [];
   };
   for await (const { collection, doc } of entries) {
+    // A lock or restore record in the archive was another process's, at the instant.
+    if (collection === MIGRATIONS_COLLECTION && PROCESS_RECORDS.includes(doc._id)) continue;
     if (collection !== batchOf || batch.length >= INSERT_BATCH) {
       await flush();
       batchOf = collection;
@@ -94,12 +97,17 @@ export async function loadArchive(db: Db, file: string): Promise<LoadedArchive> 
   return { header, documents };
 }
 
-/** Drops every collection of `db` (restore's `--replace`). */
+/**
+ * Drops every collection of `db` (restore's `--replace`) but the migrations' own, of which it
+ * keeps only the restore's record (`markRestoring`, written before): a restore stopped half-way
+ * leaves a database the bot refuses to open.
+ */
 export async function emptyDatabase(db: Db): Promise<void> {
   const names = (await db.listCollections({}, { nameOnly: true }).toArray())
     .map((c) => c.name)
-    .filter((name) => !name.startsWith('system.'));
+    .filter((name) => !name.startsWith('system.') && name !== MIGRATIONS_COLLECTION);
   for (const name of names) await db.collection(name).drop();
+  await db.collection<{ _id: string }>(MIGRATIONS_COLLECTION).deleteMany({ _id: { $ne: RESTORING } });
 }
 
 export interface KeptBackup {

@@ -36,7 +36,12 @@ interface LockRecord {
   until: Date;
   step: string | null;
 }
-type SchemaDoc = StepRecord | LockRecord;
+interface RestoringRecord {
+  _id: typeof RESTORING;
+  since: Date;
+  file: string;
+}
+type SchemaDoc = StepRecord | LockRecord | RestoringRecord;
 
 const STEP_PREFIX = 'step:';
 const LOCK_LEASE_MS = 60_000;
@@ -53,6 +58,33 @@ export class MigrationFailed extends Error {
       { cause },
     );
     this.name = 'MigrationFailed';
+  }
+}
+
+/** The record a restore keeps while it loads: a database whose restore did not finish is refused. */
+export const RESTORING = 'restoring';
+
+/** The records of this collection that belong to the process writing them, never to a backup of it. */
+export const PROCESS_RECORDS: readonly string[] = ['lock', RESTORING];
+
+/** Marks the database as being restored from `file`, before anything of it is dropped. */
+export async function markRestoring(db: Db, file: string, since: Date): Promise<void> {
+  await db
+    .collection<RestoringRecord>(MIGRATIONS_COLLECTION)
+    .updateOne({ _id: RESTORING }, { $set: { since, file } }, { upsert: true });
+}
+
+/** The restore finished: the database may be opened. */
+export async function restoreFinished(db: Db): Promise<void> {
+  await db.collection<RestoringRecord>(MIGRATIONS_COLLECTION).deleteOne({ _id: RESTORING });
+}
+
+export class RestoreUnfinished extends Error {
+  constructor() {
+    super(
+      'a restore into this database did not finish (README, "Restore"): run npm run restore -- FILE --replace again before starting the bot on it',
+    );
+    this.name = 'RestoreUnfinished';
   }
 }
 
@@ -99,6 +131,8 @@ export interface MigrationOptions {
   beforeFirstStep?: (pending: readonly Migration[]) => Promise<void>;
   /** How long a second process waits for the first one's steps before it gives up. */
   waitMs?: number;
+  /** The restore itself, which migrates what it loaded while its `restoring` record is there. */
+  restoring?: boolean;
 }
 
 export interface MigrationReport {
@@ -122,6 +156,7 @@ export async function migrate(
 ): Promise<MigrationReport> {
   checkOrder(steps);
   const schema = deps.db.collection<SchemaDoc>(MIGRATIONS_COLLECTION);
+  if (!options.restoring && (await schema.findOne({ _id: RESTORING }))) throw new RestoreUnfinished();
   const pending = async () => {
     const applied = new Set((await schema.find({}, { projection: { _id: 1 } }).toArray()).map((r) => r._id));
     const unknown = [...applied]
@@ -160,13 +195,20 @@ export async function migrate(
       report.baseline = todo.map((s) => s.id);
       return report;
     }
-    await options.beforeFirstStep?.(todo);
-    // A long step keeps its lock: a lapsed lease would let a second process run it at once.
+    // The lock is kept from here on (the backup before the steps takes minutes on a large
+    // database): a lapsed lease would let a second process run the steps at once.
+    let lost = false;
     const renewing = setInterval(() => {
-      takeLock(deps, null, true).catch(() => {});
-    }, LOCK_LEASE_MS / 3);
+      takeLock(deps, null, true).then(
+        (held) => {
+          if (!held) lost = true;
+        },
+        () => undefined,
+      );
+    }, LOCK_LEASE_MS / 5);
     try {
-      return await runSteps(deps, todo, report);
+      await options.beforeFirstStep?.(todo);
+      return await runSteps(deps, todo, report, () => lost);
     } finally {
       clearInterval(renewing);
     }
@@ -175,10 +217,17 @@ export async function migrate(
   }
 }
 
-async function runSteps(deps: MigrationDeps, todo: readonly Migration[], report: MigrationReport) {
+async function runSteps(
+  deps: MigrationDeps,
+  todo: readonly Migration[],
+  report: MigrationReport,
+  lost: () => boolean,
+) {
   const schema = deps.db.collection<SchemaDoc>(MIGRATIONS_COLLECTION);
   for (const step of todo) {
-    await takeLock(deps, step.id);
+    if (lost() || !(await takeLock(deps, step.id))) {
+      throw new Error(`migration ${step.id}: this process lost the migrations' lock; start again`);
+    }
     const started = performance.now();
     deps.log.info({ event: 'db.migration.started', step: step.id }, `migration ${step.id}: ${step.summary}`);
     try {
@@ -191,7 +240,8 @@ async function runSteps(deps: MigrationDeps, todo: readonly Migration[], report:
       throw new MigrationFailed(step.id, error);
     }
     const ms = Math.round(performance.now() - started);
-    await schema.insertOne(stepRecord(step, deps.clock.now(), ms));
+    const { _id, ...record } = stepRecord(step, deps.clock.now(), ms);
+    await schema.updateOne({ _id }, { $setOnInsert: record }, { upsert: true });
     deps.log.info({ event: 'db.migration.applied', step: step.id, ms }, `migration ${step.id} applied`);
     report.applied.push(step.id);
   }

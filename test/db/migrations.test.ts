@@ -12,7 +12,10 @@ import {
   MIGRATIONS_COLLECTION,
   type Migration,
   MigrationFailed,
+  markRestoring,
   migrate,
+  RestoreUnfinished,
+  restoreFinished,
   SchemaNewer,
   schemaOf,
   shapeVersions,
@@ -45,6 +48,17 @@ const step = (n: number, up: Migration['up'], collections = ['things']): Migrati
 });
 
 describe('the migration runner', () => {
+  it('GIVEN a restore that stopped half-way THEN start-up refuses the database, naming the fix; a finished restore opens', async () => {
+    const db = await freshDb();
+    await markRestoring(db, '/srv/b.ndjson.gz', new Date());
+    await expect(migrate(runner(db), MIGRATIONS)).rejects.toThrow(RestoreUnfinished);
+    await expect(migrate(runner(db), MIGRATIONS)).rejects.toThrow('npm run restore -- FILE --replace');
+    // The restore itself migrates what it loaded, then says it is done.
+    await migrate(runner(db), MIGRATIONS, { restoring: true });
+    await restoreFinished(db);
+    await expect(migrate(runner(db), MIGRATIONS)).resolves.toMatchObject({ applied: [] });
+  });
+
   it('GIVEN a fresh database THEN every step is recorded as applied without running, and a second start finds nothing to do', async () => {
     const db = await freshDb();
     const ran: string[] = [];
