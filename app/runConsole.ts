@@ -19,6 +19,23 @@ import { type App, openApp } from './openApp.js';
 
 export const CONSOLE_ADMIN = 'admin';
 
+/** The instant every script starts at. */
+const SCRIPT_START = '2026-06-01T09:00:00Z';
+
+/**
+ * Where a run's images go: a folder of its own under out/, named for the script (or `console`)
+ * and the moment it started, so two runs never overwrite each other's pictures.
+ */
+function runFolder(script: string | null): string {
+  const stamp = new Date()
+    .toISOString()
+    .replace(/\.\d{3}Z$/, '')
+    .replaceAll(':', '')
+    .replace('T', '-');
+  const name = script === null || script === '-' ? 'console' : path.basename(script).replace(/\.[^.]*$/, '');
+  return `out/${name}-${stamp}-${process.pid}`;
+}
+
 interface ConsoleArgs {
   script: string | null;
   persistent: boolean;
@@ -48,9 +65,10 @@ export async function runLocalConsole(config: Config, argv: string[]): Promise<n
   const identities = new ConsoleIdentities();
   const admin = identities.get(CONSOLE_ADMIN);
   const consoleConfig = withConsoleBackups(withConsoleAdmin(config, admin.id), args.persistent);
-  // A script's clock stands still between `!wait` lines, so it replays identically; at the
-  // prompt the clock runs like a live bot's (plus what `!wait` skipped), and so do its timers.
-  const clock = args.script === null ? new RunningClock() : new ManualClock();
+  // A script's clock starts at the same instant on every run and stands still between `!wait`
+  // lines, so it replays identically (dates on cards and in replies too); at the prompt the
+  // clock runs like a live bot's (plus what `!wait` skipped), and so do its timers.
+  const clock = args.script === null ? new RunningClock() : new ManualClock(new Date(SCRIPT_START));
   // A script deals the same cards and rolls the same dice on every run (README, "The local console").
   const rng = args.script === null ? cryptoRng : seededRng('console-script');
   const app = await openApp(consoleConfig, log, { clock, rng, persistent: args.persistent });
@@ -58,7 +76,7 @@ export async function runLocalConsole(config: Config, argv: string[]): Promise<n
     await app.startLedgerRecovery();
     let session: ConsoleSession | null = null;
     const output = createConsoleOutput({
-      outDir: 'out',
+      outDir: runFolder(args.script),
       clock,
       write,
       nameOf: (id) => identities.nameOf(id),

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
@@ -17,12 +17,34 @@ function runConsole(args: string[], input?: string) {
 }
 
 describe('npm start -- --script', () => {
+  it('GIVEN the same script run twice THEN both runs write the same images, each into a folder of its own', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'replay-'));
+    const script = join(dir, 'replay.txt');
+    writeFileSync(
+      script,
+      ['as admin /admin cookies grant user:you amount:1234', '!wait 5m', '/cookies profile'].join('\n'),
+    );
+    const images: Buffer[] = [];
+    const folders = new Set<string>();
+    for (const _ of [1, 2]) {
+      const { code, stdout } = await runConsole(['--script', script]);
+      expect(code).toBe(0);
+      // Whenever it runs, a script starts at the same instant: dates on cards and replies too.
+      expect(stdout).toContain('(clock is now 2026-06-01T09:05:00.000Z');
+      const file = /attachment: (out\/replay-[\d-]+\/\d+-profile\.png)/.exec(stdout)?.[1] as string;
+      folders.add(file.split('/')[1] as string);
+      images.push(readFileSync(file));
+    }
+    expect(folders.size).toBe(2);
+    expect(images[0]?.equals(images[1] as Buffer)).toBe(true);
+  });
+
   it('runs the shipped tour through every command and exits 0', async () => {
     const { code, stdout } = await runConsole(['--script', 'examples/tour.txt']);
     expect(stdout).toContain('script finished: every line ran');
     expect(stdout).toContain('✅ Already done: you gave 50 🍪 to @bob.');
-    expect(stdout).toMatch(/attachment: out\/\d+-leaderboard\.png \(960x\d+\)/);
-    expect(stdout).toMatch(/attachment: out\/\d+-profile\.png \(900x540\)/);
+    expect(stdout).toMatch(/attachment: out\/tour-[\d-]+\/\d+-leaderboard\.png \(960x\d+\)/);
+    expect(stdout).toMatch(/attachment: out\/tour-[\d-]+\/\d+-profile\.png \(900x540\)/);
     expect(stdout).toContain('✅ Round');
     expect(stdout).toMatch(/\[post #heists\]/);
     // Fresh server: the refusal names the admin's command; a heist with no channel is told in its message.
@@ -33,8 +55,8 @@ describe('npm start -- --script', () => {
     );
     expect(stdout).toMatch(/🏆 @\w+ wins the pot of 400/);
     expect(stdout).toContain('poker cash-out');
-    expect(stdout).toMatch(/attachment: out\/\d+-canvas\.png \(\d+x\d+\)/);
-    expect(stdout).toMatch(/attachment: out\/\d+-timelapse\.gif/);
+    expect(stdout).toMatch(/attachment: out\/tour-[\d-]+\/\d+-canvas\.png \(\d+x\d+\)/);
+    expect(stdout).toMatch(/attachment: out\/tour-[\d-]+\/\d+-timelapse\.gif/);
     expect(stdout).toMatch(/\[post #canvas\] 🖼️ Neural Place at version \d+/);
     // The hunt: draws posted, active time paid, a pixel paid for by hunt rewards alone (the
     // hunter was never granted points), Beacon-Hunt announced and paying double on its path.
@@ -51,7 +73,7 @@ describe('npm start -- --script', () => {
     expect(stdout).toMatch(/\[post #hunt\] 🎲 Round 1 is over: its target was (\d+, ){7}\d+\./);
     expect(stdout).toContain('Round 1 has already ended; the hunt is in round 2. Nothing changed.');
     // Forgotten on request: their pixel stays, painted by a former member, in either language.
-    expect(stdout).toMatch(/attachment: out\/\d+-cookiebot-data-\d+\.json \(\d+ bytes\)/);
+    expect(stdout).toMatch(/attachment: out\/tour-[\d-]+\/\d+-cookiebot-data-\d+\.json \(\d+ bytes\)/);
     expect(stdout).toMatch(
       /> as admin \/place info x:30 y:30\n\[ephemeral\] \(30, 30\) is green \(#00CC78\), painted by a former member/,
     );
