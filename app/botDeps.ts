@@ -10,8 +10,8 @@ import type { MemberLookup } from '../src/render/memberFaces.js';
 import { planRetention, retentionTasks } from '../src/retention.js';
 import { RuntimeConfig } from '../src/runtimeConfig/runtimeConfig.js';
 import { Scheduler, type TaskHandler } from '../src/scheduler/scheduler.js';
-import { HoldStore } from '../utils/holds/holdStore.js';
-import { Holds } from '../utils/holds/holds.js';
+import { HoldStore } from '../utils/money/holds/holdStore.js';
+import { Holds } from '../utils/money/holds/holds.js';
 import type { AppDeps } from './openApp.js';
 
 export interface BotDepsOptions {

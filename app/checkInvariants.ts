@@ -6,7 +6,7 @@
 
 import { ASSEMBLY } from '../commands/index.js';
 import { runCli } from '../src/cli.js';
-import { checkInvariants } from '../utils/ledger/invariants.js';
+import { checkInvariants } from '../utils/money/ledger/invariants.js';
 import { openApp, runLedgerRecovery } from './openApp.js';
 
 await runCli(async (config, log) => {

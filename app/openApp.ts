@@ -13,9 +13,9 @@ import type { AppDeps } from '../src/deps.js';
 import type { Logger } from '../src/logger.js';
 import { startPeriodic } from '../src/periodic.js';
 import { cryptoRng, type Rng } from '../src/rng.js';
-import { ensureLedgerIndexes, ledgerCollections } from '../utils/ledger/documents.js';
-import { Ledger } from '../utils/ledger/ledger.js';
-import { type RecoveryReport, recoverLedger } from '../utils/ledger/recovery.js';
+import { ensureLedgerIndexes, ledgerCollections } from '../utils/money/ledger/documents.js';
+import { Ledger } from '../utils/money/ledger/ledger.js';
+import { type RecoveryReport, recoverLedger } from '../utils/money/ledger/recovery.js';
 
 export type { AppDeps } from '../src/deps.js';
 

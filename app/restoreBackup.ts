@@ -5,9 +5,9 @@ import { emptyDatabase, type LoadedArchive, loadArchive } from '../src/backup/ba
 import { systemClock } from '../src/clock.js';
 import { holdingDocuments } from '../src/db/holdingDocuments.js';
 import { type MigrationReport, markRestoring, migrate, restoreFinished } from '../src/db/migrations.js';
-import { Holds } from '../utils/holds/holds.js';
-import { checkInvariants } from '../utils/ledger/invariants.js';
-import type { RecoveryReport } from '../utils/ledger/recovery.js';
+import { Holds } from '../utils/money/holds/holds.js';
+import { checkInvariants } from '../utils/money/ledger/invariants.js';
+import type { RecoveryReport } from '../utils/money/ledger/recovery.js';
 import { type AppDeps, ensureAppIndexes, runLedgerRecovery } from './openApp.js';
 
 export interface RestoreReport {

@@ -23,7 +23,7 @@ import { schemaOf } from '../src/db/migrations.js';
 import { silentLogger } from '../src/logger.js';
 import { seededRng } from '../src/rng.js';
 import { writeRoundHistory } from '../test/support/roundHistory.js';
-import { Ledger } from '../utils/ledger/ledger.js';
+import { Ledger } from '../utils/money/ledger/ledger.js';
 
 const { values } = parseArgs({ options: { holds: { type: 'string', default: '200000' } } });
 const HOLD_COUNT = Number(values.holds);

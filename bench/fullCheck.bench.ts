@@ -18,9 +18,9 @@ import { connectDatabase, startDatabaseServer } from '../src/db/connect.js';
 import { silentLogger } from '../src/logger.js';
 import { seededRng } from '../src/rng.js';
 import { writeRoundHistory } from '../test/support/roundHistory.js';
-import { holdProblems } from '../utils/holds/invariants.js';
-import { checkInvariants } from '../utils/ledger/invariants.js';
-import { Ledger } from '../utils/ledger/ledger.js';
+import { holdProblems } from '../utils/money/holds/invariants.js';
+import { checkInvariants } from '../utils/money/ledger/invariants.js';
+import { Ledger } from '../utils/money/ledger/ledger.js';
 
 if (typeof globalThis.gc !== 'function')
   throw new Error('run with node --expose-gc (npm run bench:full-check)');

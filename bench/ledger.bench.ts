@@ -21,7 +21,7 @@ import { loadConfig } from '../src/config.js';
 import { connectDatabase, describeServer, startDatabaseServer } from '../src/db/connect.js';
 import { createLogger } from '../src/logger.js';
 import { cryptoRng } from '../src/rng.js';
-import { Ledger } from '../utils/ledger/ledger.js';
+import { Ledger } from '../utils/money/ledger/ledger.js';
 
 const IN_FLIGHT = 32;
 const OPS = Number(process.env.BENCH_OPS ?? 4_000);

@@ -23,7 +23,7 @@ import { connectDatabase, describeServer, startDatabaseServer } from '../src/db/
 import { createLogger } from '../src/logger.js';
 import { pngPalette, renderCanvasPng, upscale } from '../src/render/placeImages.js';
 import { cryptoRng } from '../src/rng.js';
-import { Ledger } from '../utils/ledger/ledger.js';
+import { Ledger } from '../utils/money/ledger/ledger.js';
 import { PlaceBoard } from '../utils/place/board.js';
 import { PALETTE, rgb } from '../utils/place/palette.js';
 

@@ -20,7 +20,7 @@ import { loadConfig } from '../src/config.js';
 import { connectDatabase, startDatabaseServer } from '../src/db/connect.js';
 import { createLogger } from '../src/logger.js';
 import { cryptoRng } from '../src/rng.js';
-import { Ledger } from '../utils/ledger/ledger.js';
+import { Ledger } from '../utils/money/ledger/ledger.js';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 1_500);
 const RATE = Number(process.env.BENCH_RATE ?? 200);

@@ -1,7 +1,7 @@
 import { type Assembly, assembleFeatures } from '../src/features/assemble.js';
 import type { Feature } from '../src/features/feature.js';
 import type { CommandModule } from '../src/interactions/types.js';
-import { moneyLayer } from '../utils/holds/moneyLayer.js';
+import { moneyLayer } from '../utils/money/moneyLayer.js';
 import { adminFeature } from './admin/index.js';
 import { cookiesFeature } from './cookies/index.js';
 import { gamesFeature } from './games/index.js';

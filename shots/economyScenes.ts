@@ -3,7 +3,7 @@ import { economyPicture } from '../commands/admin/economyHealth.js';
 import type { TextRecorder } from '../src/render/canvasTools.js';
 import { renderEconomyImage } from '../src/render/economyImage.js';
 import type { EconomyDay, EconomyReport } from '../utils/admin/economyHealth.js';
-import { COOKIE_KINDS } from '../utils/cookieEconomy.js';
+import { COOKIE_KINDS } from '../utils/money/cookieEconomy.js';
 import { AT, type ImageScene, i18n, LANGUAGES } from './sceneKit.js';
 
 const DAY_MS = 86_400_000;

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { createCanvas } from 'canvas';
 import { Chart, type ChartConfiguration, registerables } from 'chart.js';
-import { COOKIE_KINDS } from '../utils/cookieEconomy.js';
+import { COOKIE_KINDS } from '../utils/money/cookieEconomy.js';
 
 Chart.register(...registerables);
 

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { PLACE_KINDS } from '../utils/placeEconomy.js';
+import { PLACE_KINDS } from '../utils/money/placeEconomy.js';
 import { COLOURS, kindBars, renderChart, title } from './renderChart.js';
 import type { SimResult } from './simResult.js';
 import type { Summary } from './summary.js';

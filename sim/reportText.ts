@@ -1,4 +1,4 @@
-import { COOKIE_KINDS } from '../utils/cookieEconomy.js';
+import { COOKIE_KINDS } from '../utils/money/cookieEconomy.js';
 import type { DayStats } from './dayStats.js';
 import type { SimResult } from './simResult.js';
 import { type Summary, summaryLine } from './summary.js';

@@ -12,7 +12,7 @@ import { createLogger } from '../src/logger.js';
 import type { PostTransport } from '../src/posting/channelPoster.js';
 import { planRetention } from '../src/retention.js';
 import { seededRng } from '../src/rng.js';
-import { Ledger } from '../utils/ledger/ledger.js';
+import { Ledger } from '../utils/money/ledger/ledger.js';
 import type { GreedyFloor } from './agent.js';
 import type { Behaviours } from './behaviours.js';
 import type { DayStats } from './dayStats.js';

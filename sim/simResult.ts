@@ -1,5 +1,5 @@
 import type { BotDeps } from '../src/interactions/types.js';
-import type { KindTotal } from '../utils/ledger/ledger.js';
+import type { KindTotal } from '../utils/money/ledger/ledger.js';
 import type { Agent } from './agent.js';
 import type { DayStats } from './dayStats.js';
 

@@ -6,7 +6,7 @@ import type { Assembly } from '../src/features/assemble.js';
 import type { BotDeps } from '../src/interactions/types.js';
 import type { Rng } from '../src/rng.js';
 import { advanceRunningTasks } from '../src/scheduler/scheduler.js';
-import { checkInvariants, InvariantCheckpoint } from '../utils/ledger/invariants.js';
+import { checkInvariants, InvariantCheckpoint } from '../utils/money/ledger/invariants.js';
 import { type Agent, type GreedyFloor, linkWorkers, makeAgents, planDay } from './agent.js';
 import { Attempts } from './attempts.js';
 import type { Behaviours } from './behaviours.js';

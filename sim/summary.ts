@@ -1,6 +1,6 @@
-import { COOKIE_KINDS } from '../utils/cookieEconomy.js';
-import type { KindTotal } from '../utils/ledger/ledger.js';
-import { PLACE_KINDS } from '../utils/placeEconomy.js';
+import { COOKIE_KINDS } from '../utils/money/cookieEconomy.js';
+import type { KindTotal } from '../utils/money/ledger/ledger.js';
+import { PLACE_KINDS } from '../utils/money/placeEconomy.js';
 import type { Agent } from './agent.js';
 import type { Strategy } from './behaviours.js';
 import type { DayStats } from './dayStats.js';

@@ -8,7 +8,7 @@ import type { Rng } from './rng.js';
 
 /**
  * The money layer's services, which the kernel passes along in `deps` but never calls: the
- * ledger (`utils/ledger/`) and the holds of money in play (`utils/holds/`). The kernel names
+ * ledger (`utils/money/ledger/`) and the holds of money in play (`utils/money/holds/`). The kernel names
  * the slots; each part of the money layer fills its own by declaration merging, so the kernel
  * imports nothing above it:
  *

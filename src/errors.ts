@@ -6,7 +6,7 @@ import type { Translator } from './i18n/i18n.js';
  * carries the numbers a reply needs (balance, amount needed, retry time, ...).
  *
  * Codes are registered by the module that owns them: the core ones below, the ledger's in
- * `utils/ledger/errors.ts`, each feature's in `utils/<feature>/errors.ts`, by merging into
+ * `utils/money/ledger/errors.ts`, each feature's in `utils/<feature>/errors.ts`, by merging into
  * `ErrorCodeRegistry`. Each registers its messages beside its codes; the interaction runtime
  * combines them (`src/features/assemble.ts`).
  */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { localized } from '../../src/i18n/definitions.js';
 import type { Subcommand } from '../../src/interactions/types.js';
 import { COOKIES_MESSAGES } from '../../utils/cookies/messages.js';
-import { balanceAfter } from '../../utils/ledger/ledger.js';
+import { balanceAfter } from '../../utils/money/ledger/ledger.js';
 import { parseOptions } from '../options.js';
 import { RECIPIENT_OPTIONS, recipientSchema } from './recipient.js';
 

@@ -6,7 +6,7 @@ import { defineComponent } from '../../src/interactions/componentIds.js';
 import { defineComponentHandler } from '../../src/interactions/defineCommand.js';
 import type { ButtonSpec, Reply, Subcommand } from '../../src/interactions/types.js';
 import { COOKIES_MESSAGES } from '../../utils/cookies/messages.js';
-import { balanceAfter } from '../../utils/ledger/ledger.js';
+import { balanceAfter } from '../../utils/money/ledger/ledger.js';
 import { parseOptions, refuseBot } from '../options.js';
 import { RECIPIENT_OPTIONS, recipientSchema } from './recipient.js';
 

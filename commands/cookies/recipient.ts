@@ -1,8 +1,8 @@
 import { type APIApplicationCommandBasicOption, ApplicationCommandOptionType } from 'discord.js';
 import { z } from 'zod';
 import { localized } from '../../src/i18n/definitions.js';
-import { AMOUNT_MAX, memberAmount } from '../../utils/amounts.js';
 import { COOKIES_MESSAGES } from '../../utils/cookies/messages.js';
+import { AMOUNT_MAX, memberAmount } from '../../utils/money/amounts.js';
 import { memberOption } from '../options.js';
 
 /** The `user` and `amount` options of anything that sends Cookies to a member (give, grant). */

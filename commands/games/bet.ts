@@ -1,9 +1,9 @@
 import { type APIApplicationCommandBasicOption, ApplicationCommandOptionType } from 'discord.js';
 import { localized } from '../../src/i18n/definitions.js';
 import type { Translator } from '../../src/i18n/i18n.js';
-import { AMOUNT_MAX, memberAmount } from '../../utils/amounts.js';
 import { GAMES_MESSAGES } from '../../utils/games/messages.js';
 import type { RoundDoc } from '../../utils/games/roundStore.js';
+import { AMOUNT_MAX, memberAmount } from '../../utils/money/amounts.js';
 
 /** The `bet` option every house game has. */
 export const BET_OPTION: APIApplicationCommandBasicOption = {

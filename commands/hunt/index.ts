@@ -9,7 +9,7 @@ import { HUNT_MESSAGES } from '../../utils/hunt/messages.js';
 import { HUNT_SETTINGS } from '../../utils/hunt/settings.js';
 import { WorkerService } from '../../utils/hunt/workerService.js';
 import { WorkerStore } from '../../utils/hunt/workerStore.js';
-import { PlaceEconomy } from '../../utils/placeEconomy.js';
+import { PlaceEconomy } from '../../utils/money/placeEconomy.js';
 import { huntGuide } from './guide.js';
 import { history, join, leaderboard, status, tip } from './hunt.js';
 import { huntReroll, rerollButtonHandler } from './huntReroll.js';

@@ -1,11 +1,11 @@
 import type { Feature } from '../../src/features/feature.js';
 import { localized } from '../../src/i18n/definitions.js';
 import { defineCommand } from '../../src/interactions/defineCommand.js';
+import { PlaceEconomy } from '../../utils/money/placeEconomy.js';
 import { PLACE_MESSAGES } from '../../utils/place/messages.js';
 import { PlaceService, placeInvariantProblems } from '../../utils/place/placeService.js';
 import { PlaceStore } from '../../utils/place/placeStore.js';
 import { PLACE_SETTINGS, placeSettingDefaults } from '../../utils/place/settings.js';
-import { PlaceEconomy } from '../../utils/placeEconomy.js';
 import { info, leaderboard, me, pixel } from './pixel.js';
 import {
   placeChannel,

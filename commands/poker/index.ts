@@ -5,7 +5,7 @@ import { localized } from '../../src/i18n/definitions.js';
 import { resolveLocale } from '../../src/i18n/i18n.js';
 import { defineCommand, defineComponentHandler } from '../../src/interactions/defineCommand.js';
 import type { CommandContext, Reply, Subcommand } from '../../src/interactions/types.js';
-import { CookieEconomy } from '../../utils/cookieEconomy.js';
+import { CookieEconomy } from '../../utils/money/cookieEconomy.js';
 import type { PokerAction } from '../../utils/poker/engine.js';
 import { POKER_MESSAGES } from '../../utils/poker/messages.js';
 import { PokerService, seatOf } from '../../utils/poker/pokerService.js';

@@ -1,8 +1,8 @@
 import type { Feature } from '../../src/features/feature.js';
 import { localized } from '../../src/i18n/definitions.js';
 import { defineCommand } from '../../src/interactions/defineCommand.js';
-import { CookieEconomy } from '../../utils/cookieEconomy.js';
-import { PlaceEconomy } from '../../utils/placeEconomy.js';
+import { CookieEconomy } from '../../utils/money/cookieEconomy.js';
+import { PlaceEconomy } from '../../utils/money/placeEconomy.js';
 import { Erasures } from '../../utils/privacy/erasure.js';
 import { ErasureStore } from '../../utils/privacy/erasureStore.js';
 import { PRIVACY_ERROR_MESSAGES } from '../../utils/privacy/errors.js';

@@ -5,7 +5,7 @@ import type { Translator } from '../../src/i18n/i18n.js';
 import { defineComponent } from '../../src/interactions/componentIds.js';
 import { defineComponentHandler } from '../../src/interactions/defineCommand.js';
 import type { Reply, Subcommand } from '../../src/interactions/types.js';
-import { AMOUNT_MAX, memberAmount } from '../../utils/amounts.js';
+import { AMOUNT_MAX, memberAmount } from '../../utils/money/amounts.js';
 import type { HeistDoc } from '../../utils/vault/heistStore.js';
 import { VAULT_MESSAGES } from '../../utils/vault/messages.js';
 import { parseOptions } from '../options.js';

@@ -2,8 +2,8 @@ import { ApplicationCommandOptionType } from 'discord.js';
 import { z } from 'zod';
 import { localized } from '../../src/i18n/definitions.js';
 import type { Subcommand } from '../../src/interactions/types.js';
-import { AMOUNT_MAX, memberAmount } from '../../utils/amounts.js';
-import { balanceAfter } from '../../utils/ledger/ledger.js';
+import { AMOUNT_MAX, memberAmount } from '../../utils/money/amounts.js';
+import { balanceAfter } from '../../utils/money/ledger/ledger.js';
 import { VAULT_MESSAGES } from '../../utils/vault/messages.js';
 import { parseOptions } from '../options.js';
 

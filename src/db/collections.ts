@@ -3,7 +3,7 @@ import type { Collection, Db, WriteConcernSettings } from 'mongodb';
 /**
  * The kernel's own collections, named once: cooldowns, runtime settings, profiles, durable
  * timers, channel states. Each feature's store names its own, and the ledger its books and
- * events (utils/ledger/documents.ts).
+ * events (utils/money/ledger/documents.ts).
  */
 export const COLLECTION_NAMES = {
   cooldowns: 'cooldown_cookies',
@@ -78,7 +78,7 @@ export interface KernelCollections {
 
 /**
  * Every collection in `deps.cols`: the kernel's, and those the money layer adds by declaration
- * merging (the ledger's books and events, utils/ledger/documents.ts). The composition root
+ * merging (the ledger's books and events, utils/money/ledger/documents.ts). The composition root
  * builds the whole set (`appCollections` in app/openApp.ts).
  */
 export interface Collections extends KernelCollections {}

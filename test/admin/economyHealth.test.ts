@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { economyPicture } from '../../commands/admin/economyHealth.js';
 import { renderEconomyImage } from '../../src/render/economyImage.js';
 import { gini, growthPctPerDay } from '../../utils/admin/economyHealth.js';
-import { COOKIE_KINDS, CookieEconomy } from '../../utils/cookieEconomy.js';
+import { COOKIE_KINDS, CookieEconomy } from '../../utils/money/cookieEconomy.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { makeConsole } from '../support/consoleHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';

@@ -12,20 +12,21 @@ import { PROJECT_ROOT } from '../../src/paths.js';
  * - Commands touch no collection and no database at all: they call services.
  * - In features (`utils/<feature>/`), only stores (`*Store.ts`) touch collections.
  * - Value moves through the ledger (`debit`, `credit`, `transfer`, `payFromHouse`,
- *   `payToHouse`) only from the currency's one module: Cookies from `utils/cookieEconomy.ts`,
- *   Place points from `utils/placeEconomy.ts`, and money in play from `utils/holds/`
+ *   `payToHouse`) only inside the money layer (`utils/money/`): Cookies through
+ *   `cookieEconomy.ts`, Place points through `placeEconomy.ts`, money in play through `holds/`
  *   (benchmarks measure the ledger itself).
- * - Only the money layer (`utils/ledger/`, `utils/holds/`, and the currencies' modules) asks
- *   the ledger about operations or closes accounts, and only `utils/holds/` touches the holds'
- *   store: a feature holds money through `Holds`, and asks about a payment through its
+ * - Only the money layer asks the ledger about operations or closes accounts, and only
+ *   `utils/money/holds/` touches the holds' store: a feature holds money through `Holds`, and asks about a payment through its
  *   currency's module (`PlaceEconomy.paidForPixel`), never through its own probes of the
  *   ledger. The economies keep their ledger private, so nothing reaches through them (the
  *   compiler refuses `economy.ledger`).
  */
 const BALANCE_DOCS = new Set(['CookieAccountDoc', 'PlaceWalletDoc', 'BalanceDoc']);
-const LEDGER = 'utils/ledger/';
+/** The money layer's one folder: the ledger, the holds, the two currencies' economies. */
+const MONEY = 'utils/money/';
+const LEDGER = 'utils/money/ledger/';
 /** Name the balance collections and create their indexes: the ledger's documents. */
-const COLLECTION_DEFINITIONS = 'utils/ledger/documents.ts';
+const COLLECTION_DEFINITIONS = 'utils/money/ledger/documents.ts';
 const SCANNED = ['app/', 'commands/', 'utils/', 'src/', 'sim/', 'bench/', 'migrations/'];
 /**
  * A migration rewrites a shape of the past (migrations/002 the ledger's old markers): no store
@@ -34,11 +35,11 @@ const SCANNED = ['app/', 'commands/', 'utils/', 'src/', 'sim/', 'bench/', 'migra
 const MIGRATIONS = 'migrations/';
 const RAW_BALANCE_NAME = /^(?:items_cookies|place_wallets)$/;
 const MOVES = new Set(['debit', 'credit', 'transfer', 'payFromHouse', 'payToHouse']);
-const HOLDS = 'utils/holds/';
-const MAY_MOVE_VALUE = [LEDGER, HOLDS, 'utils/cookieEconomy.ts', 'utils/placeEconomy.ts', 'bench/'];
+const HOLDS = 'utils/money/holds/';
+const MAY_MOVE_VALUE = [MONEY, 'bench/'];
 /** Ledger methods of the money layer alone: deciding what became of an operation or an account. */
 const MONEY_LAYER_ONLY = new Set(['closeAccount', 'settleAbandoned', 'recorded']);
-const MONEY_LAYER = [LEDGER, HOLDS, 'utils/cookieEconomy.ts', 'utils/placeEconomy.ts', 'app/openApp.ts'];
+const MONEY_LAYER = [MONEY, 'app/openApp.ts'];
 
 function isMongo(symbol: ts.Symbol | undefined, name: string): boolean {
   return (
@@ -78,7 +79,7 @@ function dataAccessProblems(program: ts.Program, root: string): string[] {
         const isLedger =
           symbol?.getName() === 'Ledger' &&
           (symbol.declarations ?? []).some((d) =>
-            d.getSourceFile().fileName.endsWith('utils/ledger/ledger.ts'),
+            d.getSourceFile().fileName.endsWith('utils/money/ledger/ledger.ts'),
           );
         if (
           isLedger &&
@@ -87,7 +88,7 @@ function dataAccessProblems(program: ts.Program, root: string): string[] {
         ) {
           report(
             node,
-            `${node.expression.getText(file)}.${node.name.text} moves value outside utils/cookieEconomy.ts`,
+            `${node.expression.getText(file)}.${node.name.text} moves value outside utils/money/cookieEconomy.ts`,
           );
         }
         if (
@@ -100,7 +101,7 @@ function dataAccessProblems(program: ts.Program, root: string): string[] {
         const isHoldStore =
           symbol?.getName() === 'HoldStore' &&
           (symbol.declarations ?? []).some((d) =>
-            d.getSourceFile().fileName.endsWith('utils/holds/holdStore.ts'),
+            d.getSourceFile().fileName.endsWith('utils/money/holds/holdStore.ts'),
           );
         if (isHoldStore && !path.startsWith(HOLDS)) {
           report(
@@ -208,7 +209,7 @@ describe('data access', () => {
       "utils/dice/rules.ts:2: db.collection('place_wallets').findOne: only a feature's store touches its collections",
       "utils/dice/rules.ts:2: db.collection: only a feature's store touches its collections",
       'utils/dice/rules.ts:2: names the balance collection place_wallets',
-      'utils/dice/payout.ts:3: house.payFromHouse moves value outside utils/cookieEconomy.ts',
+      'utils/dice/payout.ts:3: house.payFromHouse moves value outside utils/money/cookieEconomy.ts',
       'utils/dice/probe.ts:4: ledger.closeAccount belongs to the money layer',
       'utils/dice/probe.ts:5: holds.move: holds are changed through Holds only',
     ]);

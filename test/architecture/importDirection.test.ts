@@ -27,13 +27,8 @@ const KERNEL = 'src/';
 /** The composition root: the entry points and the code that builds the bot from its features. */
 const COMPOSITION_ROOT = 'app/';
 
-const MONEY_LAYER = [
-  'utils/ledger/',
-  'utils/holds/',
-  'utils/amounts.ts',
-  'utils/cookieEconomy.ts',
-  'utils/placeEconomy.ts',
-];
+/** The money layer: the ledger, the holds, the two currencies' economies and amounts. */
+const MONEY_LAYER = 'utils/money/';
 const REGISTRY = 'commands/index.ts';
 
 /** The features whose `utils/` a feature builds on. A feature not named builds on none. */
@@ -94,7 +89,7 @@ function layerOf(path: string): Layer | null {
   if (path.startsWith(COMPOSITION_ROOT)) return 'root';
   if (path.startsWith('migrations/')) return 'migrations';
   if (path.startsWith(KERNEL)) return 'kernel';
-  if (MONEY_LAYER.some((prefix) => path.startsWith(prefix))) return 'money';
+  if (path.startsWith(MONEY_LAYER)) return 'money';
   if (path === REGISTRY) return 'registry';
   const [top, second, third] = path.split('/');
   if ((top === 'utils' || top === 'commands') && second && third) return { feature: second, side: top };
@@ -177,13 +172,13 @@ describe('the direction of imports', () => {
         ].join('\n'),
       },
       {
-        path: 'utils/ledger/offender.ts',
-        text: "import { place } from '../place/placeService.js';",
+        path: 'utils/money/ledger/offender.ts',
+        text: "import { place } from '../../place/placeService.js';",
       },
       {
         path: 'utils/poker/offender.ts',
         text: [
-          "import { fine } from '../holds/holds.js';",
+          "import { fine } from '../money/holds/holds.js';",
           "import { alsoFine } from '../../src/errors.js';",
           "import { place } from '../place/placeService.js';",
           "import { kit } from '../../commands/options.js';",
@@ -206,7 +201,7 @@ describe('the direction of imports', () => {
       'src/offender.ts -> utils/c/errors.ts: the kernel imports above it',
       'src/offender.ts -> commands/d/index.ts: the kernel imports above it',
       'src/offender.ts -> app/openApp.ts: the kernel imports the composition root',
-      'utils/ledger/offender.ts -> utils/place/placeService.ts: the money layer imports a feature',
+      'utils/money/ledger/offender.ts -> utils/place/placeService.ts: the money layer imports a feature',
       'utils/poker/offender.ts -> utils/place/placeService.ts: poker does not build on place',
       "utils/poker/offender.ts -> commands/options.ts: a feature's utils/ imports the command kit",
       'utils/poker/offender.ts -> commands/index.ts: only the composition root imports the registry',

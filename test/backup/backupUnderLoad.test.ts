@@ -8,7 +8,7 @@ import { type TakenBackup, takeBackup } from '../../src/backup/backup.js';
 import { runPool } from '../../src/concurrency.js';
 import { schemaOf } from '../../src/db/migrations.js';
 import { isAppError } from '../../src/errors.js';
-import type { LedgerStep } from '../../utils/ledger/ledger.js';
+import type { LedgerStep } from '../../utils/money/ledger/ledger.js';
 import { placementId } from '../../utils/place/placements.js';
 import { fundVaultAndMembers, grantPlacePoints, makeAppDeps, makeBotDeps } from '../support/botHarness.js';
 import { useTestDatabase } from '../support/database.js';

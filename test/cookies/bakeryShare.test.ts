@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { BotDeps } from '../../src/interactions/types.js';
 import { silentLogger } from '../../src/logger.js';
-import { COOKIE_KINDS, CookieEconomy } from '../../utils/cookieEconomy.js';
 import { bakeryPool } from '../../utils/cookies/bakeryShare.js';
-import { checkInvariants } from '../../utils/ledger/invariants.js';
-import { recoverLedger } from '../../utils/ledger/recovery.js';
+import { COOKIE_KINDS, CookieEconomy } from '../../utils/money/cookieEconomy.js';
+import { checkInvariants } from '../../utils/money/ledger/invariants.js';
+import { recoverLedger } from '../../utils/money/ledger/recovery.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
 

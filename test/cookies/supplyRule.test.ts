@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { utcDay } from '../../src/clock.js';
 import type { BotDeps } from '../../src/interactions/types.js';
-import { COOKIE_KINDS, CookieEconomy } from '../../utils/cookieEconomy.js';
 import { RATE_STEP_PER_POINT, supplyRule } from '../../utils/cookies/bakeryShare.js';
-import { checkInvariants } from '../../utils/ledger/invariants.js';
+import { COOKIE_KINDS, CookieEconomy } from '../../utils/money/cookieEconomy.js';
+import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { makeConsole } from '../support/consoleHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';

@@ -21,8 +21,8 @@ import {
   shapeVersions,
 } from '../../src/db/migrations.js';
 import { createLogger } from '../../src/logger.js';
-import { Holds } from '../../utils/holds/holds.js';
-import { checkInvariants } from '../../utils/ledger/invariants.js';
+import { Holds } from '../../utils/money/holds/holds.js';
+import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import { makeAppDeps, makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { runPool } from '../../src/concurrency.js';
 import { isAppError } from '../../src/errors.js';
-import { COOKIE_KINDS } from '../../utils/cookieEconomy.js';
-import { checkInvariants } from '../../utils/ledger/invariants.js';
+import { COOKIE_KINDS } from '../../utils/money/cookieEconomy.js';
+import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { useTestDatabase } from '../support/database.js';
 import { mixedAction } from '../support/mixedActions.js';

@@ -6,7 +6,7 @@ import { defineCommand } from '../../src/interactions/defineCommand.js';
 import { defineNamedSettings, defineSettings, flagSetting } from '../../src/runtimeConfig/settings.js';
 import { COOKIES_ERROR_MESSAGES } from '../../utils/cookies/errors.js';
 import { GAMES_ERROR_MESSAGES } from '../../utils/games/errors.js';
-import { LEDGER_ERROR_MESSAGES } from '../../utils/ledger/errors.js';
+import { LEDGER_ERROR_MESSAGES } from '../../utils/money/ledger/errors.js';
 import { PRIVACY_ERROR_MESSAGES } from '../../utils/privacy/errors.js';
 import { VAULT_ERROR_MESSAGES } from '../../utils/vault/errors.js';
 

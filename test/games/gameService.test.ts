@@ -3,7 +3,7 @@ import { AppError, isAppError } from '../../src/errors.js';
 import type { BotDeps } from '../../src/interactions/types.js';
 import { type Rng, seededRng } from '../../src/rng.js';
 import type { RoundDoc } from '../../utils/games/roundStore.js';
-import { checkInvariants } from '../../utils/ledger/invariants.js';
+import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
 

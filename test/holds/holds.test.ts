@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { BotDeps } from '../../src/interactions/types.js';
 import { metrics } from '../../src/metrics.js';
-import { type ReserveRequest, SWEEP_EVERY_MS, SWEEP_GRACE_MS } from '../../utils/holds/holds.js';
-import { holdProblems } from '../../utils/holds/invariants.js';
-import { moneyLayer } from '../../utils/holds/moneyLayer.js';
-import { checkInvariants } from '../../utils/ledger/invariants.js';
+import { type ReserveRequest, SWEEP_EVERY_MS, SWEEP_GRACE_MS } from '../../utils/money/holds/holds.js';
+import { holdProblems } from '../../utils/money/holds/invariants.js';
+import { checkInvariants } from '../../utils/money/ledger/invariants.js';
+import { moneyLayer } from '../../utils/money/moneyLayer.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
 import type { WireRequest } from '../support/faultProxy.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { HOLDS, type HoldDoc } from '../../utils/holds/holdStore.js';
-import { holdsByOwner } from '../../utils/holds/invariants.js';
+import { HOLDS, type HoldDoc } from '../../utils/money/holds/holdStore.js';
+import { holdsByOwner } from '../../utils/money/holds/invariants.js';
 import { useTestDatabase } from '../support/database.js';
 
 const t = useTestDatabase('holds_by_owner');

@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ASSEMBLY } from '../../commands/index.js';
 import type { BotDeps } from '../../src/interactions/types.js';
-import { checkInvariants } from '../../utils/ledger/invariants.js';
-import type { LedgerStep } from '../../utils/ledger/ledger.js';
+import { checkInvariants } from '../../utils/money/ledger/invariants.js';
+import type { LedgerStep } from '../../utils/money/ledger/ledger.js';
 import { PlaceStore } from '../../utils/place/placeStore.js';
 import { TableStore } from '../../utils/poker/tableStore.js';
 import { makeBotDeps } from '../support/botHarness.js';

@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/logger.js';
 import { cryptoRng } from '../../src/rng.js';
-import { checkInvariants } from '../../utils/ledger/invariants.js';
-import { recoverLedger } from '../../utils/ledger/recovery.js';
+import { checkInvariants } from '../../utils/money/ledger/invariants.js';
+import { recoverLedger } from '../../utils/money/ledger/recovery.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
 import type { HuntCrashPlan } from '../support/huntCrashChild.js';

@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { ASSEMBLY } from '../../commands/index.js';
 import { lookup } from '../../src/i18n/i18n.js';
 import { PROJECT_ROOT } from '../../src/paths.js';
-import { COOKIE_KINDS } from '../../utils/cookieEconomy.js';
-import { PLACE_KINDS } from '../../utils/placeEconomy.js';
+import { COOKIE_KINDS } from '../../utils/money/cookieEconomy.js';
+import { PLACE_KINDS } from '../../utils/money/placeEconomy.js';
 
 /**
  * Every text key the code names literally (`'vault:admin.fund.funded'`) exists in English and

@@ -3,9 +3,9 @@ import { systemClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/logger.js';
 import { seededRng } from '../../src/rng.js';
-import { holdProblems } from '../../utils/holds/invariants.js';
-import { InvariantCheckpoint } from '../../utils/ledger/invariants.js';
-import { Ledger } from '../../utils/ledger/ledger.js';
+import { holdProblems } from '../../utils/money/holds/invariants.js';
+import { InvariantCheckpoint } from '../../utils/money/ledger/invariants.js';
+import { Ledger } from '../../utils/money/ledger/ledger.js';
 import { useTestDatabase } from '../support/database.js';
 import { MEMBERS, writeRoundHistory } from '../support/roundHistory.js';
 

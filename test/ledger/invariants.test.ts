@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
-import type { OperationSpec } from '../../utils/ledger/documents.js';
-import { checkInvariants, InvariantCheckpoint } from '../../utils/ledger/invariants.js';
-import type { LedgerHooks, LedgerStep } from '../../utils/ledger/ledger.js';
+import type { OperationSpec } from '../../utils/money/ledger/documents.js';
+import { checkInvariants, InvariantCheckpoint } from '../../utils/money/ledger/invariants.js';
+import type { LedgerHooks, LedgerStep } from '../../utils/money/ledger/ledger.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
 import { makeLedger, seedBalance } from '../support/ledgerHarness.js';
 import { PROCESS_TEST_TIMEOUT_MS, runNode } from '../support/nodeProcess.js';

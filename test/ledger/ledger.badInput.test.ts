@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/errors.js';
-import { parsePlacePoints } from '../../utils/amounts.js';
+import { parsePlacePoints } from '../../utils/money/amounts.js';
 import { useTestDatabase } from '../support/database.js';
 import { makeLedger } from '../support/ledgerHarness.js';
 

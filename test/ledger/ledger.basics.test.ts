@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/errors.js';
-import { checkInvariants } from '../../utils/ledger/invariants.js';
+import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
 import { HOUSE, makeLedger, seedBalance } from '../support/ledgerHarness.js';
 

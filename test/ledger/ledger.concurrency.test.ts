@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { AppError } from '../../src/errors.js';
-import { checkInvariants } from '../../utils/ledger/invariants.js';
+import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
 import { makeLedger, runPool, seedBalance } from '../support/ledgerHarness.js';
 

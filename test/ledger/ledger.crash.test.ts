@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { silentLogger } from '../../src/logger.js';
-import { checkInvariants } from '../../utils/ledger/invariants.js';
-import { LEDGER_STEPS, type LedgerStep } from '../../utils/ledger/ledger.js';
-import { recoverLedger } from '../../utils/ledger/recovery.js';
+import { checkInvariants } from '../../utils/money/ledger/invariants.js';
+import { LEDGER_STEPS, type LedgerStep } from '../../utils/money/ledger/ledger.js';
+import { recoverLedger } from '../../utils/money/ledger/recovery.js';
 import type { LedgerCrashPlan } from '../support/crashChild.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
 import {

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
-import type { LedgerEventDoc } from '../../utils/ledger/documents.js';
+import type { LedgerEventDoc } from '../../utils/money/ledger/documents.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
 import { chainBreaks, makeLedger, seedBalance, storedBySequence } from '../support/ledgerHarness.js';
 

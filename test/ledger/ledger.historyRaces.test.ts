@@ -4,10 +4,10 @@ import { appCollections } from '../../app/openApp.js';
 import { ManualClock } from '../../src/clock.js';
 import type { Collections } from '../../src/db/collections.js';
 import { MONEY_PATH_CLIENT_OPTIONS } from '../../src/db/connect.js';
-import { MAX_BALANCE } from '../../utils/ledger/books.js';
-import type { LedgerEventDoc } from '../../utils/ledger/documents.js';
-import { checkInvariants } from '../../utils/ledger/invariants.js';
-import type { Ledger } from '../../utils/ledger/ledger.js';
+import { MAX_BALANCE } from '../../utils/money/ledger/books.js';
+import type { LedgerEventDoc } from '../../utils/money/ledger/documents.js';
+import { checkInvariants } from '../../utils/money/ledger/invariants.js';
+import type { Ledger } from '../../utils/money/ledger/ledger.js';
 import { useTestDatabase } from '../support/database.js';
 import type { WireRequest } from '../support/faultProxy.js';
 import { useFaultyConnection } from '../support/faultyConnection.js';
@@ -143,7 +143,7 @@ describe('an account history when two processes change the balance at once', () 
 describe('an account history around a give that was called back', () => {
   // A called-back debit is applied, then reversed without an event, so the changes that landed
   // in between stored a "balance after" 30 lower (100, +3 → 73 … 79, +1 → 110). History chains
-  // its figures from the newest balance, so the list adds up (utils/ledger/queries.ts).
+  // its figures from the newest balance, so the list adds up (utils/money/ledger/queries.ts).
   it('GIVEN a give whose debit is returned (the recipient is full) while another process credits the giver THEN history still adds up', async () => {
     const one = ledgerOver(t.cols);
     await seedBalance(one, 'dan', 100);

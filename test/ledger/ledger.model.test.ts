@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import type { AppError } from '../../src/errors.js';
 import { silentLogger } from '../../src/logger.js';
-import { checkInvariants } from '../../utils/ledger/invariants.js';
-import type { Ledger, LedgerStep } from '../../utils/ledger/ledger.js';
-import { recoverLedger } from '../../utils/ledger/recovery.js';
+import { checkInvariants } from '../../utils/money/ledger/invariants.js';
+import type { Ledger, LedgerStep } from '../../utils/money/ledger/ledger.js';
+import { recoverLedger } from '../../utils/money/ledger/recovery.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
 import { makeLedger } from '../support/ledgerHarness.js';
 

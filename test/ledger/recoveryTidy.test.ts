@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { silentLogger } from '../../src/logger.js';
-import { ensureLedgerIndexes } from '../../utils/ledger/documents.js';
-import { checkInvariants } from '../../utils/ledger/invariants.js';
-import type { LedgerStep } from '../../utils/ledger/ledger.js';
-import { recoverLedger } from '../../utils/ledger/recovery.js';
+import { ensureLedgerIndexes } from '../../utils/money/ledger/documents.js';
+import { checkInvariants } from '../../utils/money/ledger/invariants.js';
+import type { LedgerStep } from '../../utils/money/ledger/ledger.js';
+import { recoverLedger } from '../../utils/money/ledger/recovery.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
 import { makeLedger, seedBalance } from '../support/ledgerHarness.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ASSEMBLY } from '../../commands/index.js';
 import { encodeTimelapse, TIMELAPSE_LIMITS } from '../../src/render/timelapseGif.js';
-import { checkInvariants } from '../../utils/ledger/invariants.js';
+import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import { PALETTE, rgb } from '../../utils/place/palette.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { useTestDatabase } from '../support/database.js';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ASSEMBLY } from '../../commands/index.js';
 import { placeRollbackUndoes } from '../../migrations/004-place-rollback-undoes.js';
 import { createLogger } from '../../src/logger.js';
-import { checkInvariants } from '../../utils/ledger/invariants.js';
+import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import { PlaceStore } from '../../utils/place/placeStore.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { databaseFingerprint, useTestDatabase } from '../support/database.js';

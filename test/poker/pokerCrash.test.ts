@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ASSEMBLY } from '../../commands/index.js';
 import { silentLogger } from '../../src/logger.js';
-import { checkInvariants } from '../../utils/ledger/invariants.js';
-import { recoverLedger } from '../../utils/ledger/recovery.js';
+import { checkInvariants } from '../../utils/money/ledger/invariants.js';
+import { recoverLedger } from '../../utils/money/ledger/recovery.js';
 import { chipProblems } from '../../utils/poker/tableBooks.js';
 import type { TableDoc } from '../../utils/poker/tableStore.js';
 import { makeBotDeps } from '../support/botHarness.js';

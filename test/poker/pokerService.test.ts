@@ -4,7 +4,7 @@ import { I18n } from '../../src/i18n/i18n.js';
 import { describeAppError } from '../../src/interactions/errorReplies.js';
 import type { BotDeps } from '../../src/interactions/types.js';
 import { seededRng } from '../../src/rng.js';
-import { checkInvariants } from '../../utils/ledger/invariants.js';
+import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import { act as engineAct, legalActions, type PokerAction } from '../../utils/poker/engine.js';
 import { chipProblems } from '../../utils/poker/tableBooks.js';
 import type { TableDoc } from '../../utils/poker/tableStore.js';

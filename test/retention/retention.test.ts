@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { BotDeps } from '../../src/interactions/types.js';
 import { planRetention, RETENTION_EVERY_MS, RETENTION_TASK } from '../../src/retention.js';
-import { HOLDS_KEPT_MS, type ReserveRequest } from '../../utils/holds/holds.js';
-import { holdProblems } from '../../utils/holds/invariants.js';
-import { checkInvariants } from '../../utils/ledger/invariants.js';
+import { HOLDS_KEPT_MS, type ReserveRequest } from '../../utils/money/holds/holds.js';
+import { holdProblems } from '../../utils/money/holds/invariants.js';
+import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
 

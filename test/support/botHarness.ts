@@ -8,7 +8,7 @@ import type { BotDeps } from '../../src/interactions/types.js';
 import { createLogger } from '../../src/logger.js';
 import type { ChannelPost, PostTransport } from '../../src/posting/channelPoster.js';
 import { cryptoRng, type Rng } from '../../src/rng.js';
-import { Ledger, type LedgerHooks } from '../../utils/ledger/ledger.js';
+import { Ledger, type LedgerHooks } from '../../utils/money/ledger/ledger.js';
 import type { TestDatabase } from './database.js';
 
 export const ADMIN_ID = '800000000000000001';

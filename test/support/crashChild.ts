@@ -3,7 +3,7 @@
  * operation reaches the named step, like a process dying mid-operation.
  * Input (JSON in argv[2]): LedgerCrashPlan.
  */
-import type { LedgerStep } from '../../utils/ledger/ledger.js';
+import type { LedgerStep } from '../../utils/money/ledger/ledger.js';
 import { callLedger, type LedgerCall, makeLedger } from './ledgerHarness.js';
 import { type ChildDatabase, crashChild, dieAt } from './nodeProcess.js';
 

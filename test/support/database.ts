@@ -4,7 +4,7 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import { appCollections, ensureAppIndexes } from '../../app/openApp.js';
 import { ASSEMBLY } from '../../commands/index.js';
 import type { Collections } from '../../src/db/collections.js';
-import { Holds } from '../../utils/holds/holds.js';
+import { Holds } from '../../utils/money/holds/holds.js';
 
 export interface TestDatabase {
   client: MongoClient;

@@ -5,7 +5,7 @@
  * Input (JSON in argv[2]): EconomyCrashPlan.
  */
 import { cryptoRng } from '../../src/rng.js';
-import type { LedgerStep } from '../../utils/ledger/ledger.js';
+import type { LedgerStep } from '../../utils/money/ledger/ledger.js';
 import { makeBotDeps } from './botHarness.js';
 import { type ChildDatabase, crashChild, dieAt } from './nodeProcess.js';
 

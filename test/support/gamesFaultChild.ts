@@ -17,7 +17,7 @@ import { loadConfig } from '../../src/config.js';
 import { isAppError } from '../../src/errors.js';
 import { silentLogger } from '../../src/logger.js';
 import { seededRng } from '../../src/rng.js';
-import { Ledger } from '../../utils/ledger/ledger.js';
+import { Ledger } from '../../utils/money/ledger/ledger.js';
 import { type ChildDatabase, dieAt, openChild } from './nodeProcess.js';
 
 export interface GamesFaultPlan extends ChildDatabase {

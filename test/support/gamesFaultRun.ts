@@ -7,11 +7,11 @@ import { loadConfig } from '../../src/config.js';
 import type { BotDeps } from '../../src/interactions/types.js';
 import { silentLogger } from '../../src/logger.js';
 import { seededRng } from '../../src/rng.js';
-import { ENDED } from '../../utils/holds/holds.js';
-import { holdsByOwner } from '../../utils/holds/invariants.js';
-import { checkInvariants } from '../../utils/ledger/invariants.js';
-import { Ledger } from '../../utils/ledger/ledger.js';
-import { recoverLedger } from '../../utils/ledger/recovery.js';
+import { ENDED } from '../../utils/money/holds/holds.js';
+import { holdsByOwner } from '../../utils/money/holds/invariants.js';
+import { checkInvariants } from '../../utils/money/ledger/invariants.js';
+import { Ledger } from '../../utils/money/ledger/ledger.js';
+import { recoverLedger } from '../../utils/money/ledger/recovery.js';
 import type { GamesFaultPlan } from './gamesFaultChild.js';
 import { type NodeRun, runNode } from './nodeProcess.js';
 

@@ -2,10 +2,10 @@ import { type Clock, ManualClock } from '../../src/clock.js';
 import type { Collections } from '../../src/db/collections.js';
 import { createLogger, silentLogger } from '../../src/logger.js';
 import { cryptoRng } from '../../src/rng.js';
-import type { LedgerEventDoc } from '../../utils/ledger/documents.js';
-import { Ledger, type LedgerHooks, type LedgerOutcome } from '../../utils/ledger/ledger.js';
-import type { CreditInput, DebitInput, TransferInput } from '../../utils/ledger/operationSpec.js';
-import { DEFAULT_LEDGER_TIMEOUTS, type LedgerTimeouts } from '../../utils/ledger/patience.js';
+import type { LedgerEventDoc } from '../../utils/money/ledger/documents.js';
+import { Ledger, type LedgerHooks, type LedgerOutcome } from '../../utils/money/ledger/ledger.js';
+import type { CreditInput, DebitInput, TransferInput } from '../../utils/money/ledger/operationSpec.js';
+import { DEFAULT_LEDGER_TIMEOUTS, type LedgerTimeouts } from '../../utils/money/ledger/patience.js';
 
 export const HOUSE = 'house';
 

@@ -1,5 +1,5 @@
-import type { OperationSpec } from '../../utils/ledger/documents.js';
-import type { LedgerHooks, LedgerStep } from '../../utils/ledger/ledger.js';
+import type { OperationSpec } from '../../utils/money/ledger/documents.js';
+import type { LedgerHooks, LedgerStep } from '../../utils/money/ledger/ledger.js';
 
 /**
  * Stops the first ledger operation of `kind` at `step` until `release()`: a request in flight

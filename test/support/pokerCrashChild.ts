@@ -4,7 +4,7 @@
  * `state.absorbed`) or the ledger's, for the poker operation's kind.
  * Input (JSON in argv[2]): PokerCrashPlan.
  */
-import { CookieEconomy } from '../../utils/cookieEconomy.js';
+import { CookieEconomy } from '../../utils/money/cookieEconomy.js';
 import { PokerService } from '../../utils/poker/pokerService.js';
 import { TableStore } from '../../utils/poker/tableStore.js';
 import { makeBotDeps } from './botHarness.js';

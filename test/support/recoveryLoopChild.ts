@@ -5,7 +5,7 @@
  */
 import { systemClock } from '../../src/clock.js';
 import { silentLogger } from '../../src/logger.js';
-import { recoverLedger } from '../../utils/ledger/recovery.js';
+import { recoverLedger } from '../../utils/money/ledger/recovery.js';
 import { type ChildDatabase, openChild } from './nodeProcess.js';
 
 const { plan, client, cols } = await openChild<ChildDatabase & { graceMs: number; intervalMs: number }>();

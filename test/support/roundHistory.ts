@@ -1,7 +1,7 @@
 import type { Db } from 'mongodb';
 import type { Collections } from '../../src/db/collections.js';
-import { HOLDS, type HoldDoc } from '../../utils/holds/holdStore.js';
-import type { LedgerEventDoc } from '../../utils/ledger/documents.js';
+import { HOLDS, type HoldDoc } from '../../utils/money/holds/holdStore.js';
+import type { LedgerEventDoc } from '../../utils/money/ledger/documents.js';
 
 /*
  * A long history written directly, in the shapes the ledger and the holds write, much faster

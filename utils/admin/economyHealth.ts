@@ -1,7 +1,7 @@
 import { type Clock, DAY_MS, startOfUtcDay, utcDay } from '../../src/clock.js';
-import { COOKIE_KINDS } from '../cookieEconomy.js';
-import type { KindTotal, Ledger } from '../ledger/ledger.js';
-import { PLACE_KINDS } from '../placeEconomy.js';
+import { COOKIE_KINDS } from '../money/cookieEconomy.js';
+import type { KindTotal, Ledger } from '../money/ledger/ledger.js';
+import { PLACE_KINDS } from '../money/placeEconomy.js';
 import type { EconomyDayDoc, EconomyStore, KindRow } from './economyStore.js';
 
 declare module '../../src/features/services.js' {

@@ -1,6 +1,6 @@
 import type { Collection, Db } from 'mongodb';
 import { isDuplicateKey } from '../../src/db/duplicateKey.js';
-import type { KindTotal } from '../ledger/ledger.js';
+import type { KindTotal } from '../money/ledger/ledger.js';
 
 /** One kind's movements of a day (kinds hold dots, which a stored key may not). */
 export interface KindRow extends KindTotal {

@@ -5,7 +5,7 @@ import type { Logger } from '../../src/logger.js';
 import { isPseudonym } from '../../src/privacy/pseudonym.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
-import { COOKIE_KINDS, type CookieEconomy } from '../cookieEconomy.js';
+import { COOKIE_KINDS, type CookieEconomy } from '../money/cookieEconomy.js';
 import type { BakeryShareDoc, BakeryShareStore } from './bakeryShareStore.js';
 
 declare module '../../src/features/services.js' {

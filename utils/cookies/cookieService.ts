@@ -4,9 +4,9 @@ import { AppError, featureDisabled, invalidInputText, notYourButton } from '../.
 import type { FeatureInfra } from '../../src/features/feature.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
-import { COOKIE_KINDS, type CookieEconomy } from '../cookieEconomy.js';
-import { insufficientFunds } from '../ledger/errors.js';
-import type { Ledger, LedgerOutcome } from '../ledger/ledger.js';
+import { COOKIE_KINDS, type CookieEconomy } from '../money/cookieEconomy.js';
+import { insufficientFunds } from '../money/ledger/errors.js';
+import type { Ledger, LedgerOutcome } from '../money/ledger/ledger.js';
 import type { CollectStore } from './collectStore.js';
 import { liveStreak } from './crumbCollect.js';
 import { giveAboveLimit } from './errors.js';

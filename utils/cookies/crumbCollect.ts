@@ -3,8 +3,8 @@ import { AppError, featureDisabled } from '../../src/errors.js';
 import type { Locale } from '../../src/i18n/i18n.js';
 import type { Rng } from '../../src/rng.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
-import { COOKIE_KINDS, type CookieEconomy } from '../cookieEconomy.js';
-import type { HoldDoc, Holds } from '../holds/holds.js';
+import { COOKIE_KINDS, type CookieEconomy } from '../money/cookieEconomy.js';
+import type { HoldDoc, Holds } from '../money/holds/holds.js';
 import type { BakeryShare } from './bakeryShare.js';
 import type { AllowanceRule, CollectDoc, CollectStore, PendingCollect } from './collectStore.js';
 
@@ -94,7 +94,7 @@ interface CrumbCollectDeps {
  * Collecting Cookies (PRODUCT.md §1): `/cookies collect` and the Crumb Saucer Bakery's button
  * both call `collect`, so they share the cooldown, the reward, the credit and the streak.
  *
- * 1. the reward is promised in a hold (utils/holds/), whose timer would finish it if this
+ * 1. the reward is promised in a hold (utils/money/holds/), whose timer would finish it if this
  *    process died;
  * 2. one atomic write claims the cooldown and records the streak and the reward (its hold);
  * 3. the hold is posted: the reward is minted, once;

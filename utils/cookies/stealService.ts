@@ -3,7 +3,7 @@ import { featureDisabled, invalidInputText, isAppError } from '../../src/errors.
 import type { ProfileDirectory } from '../../src/profiles/profileDirectory.js';
 import type { Rng } from '../../src/rng.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
-import { COOKIE_KINDS, type CookieEconomy } from '../cookieEconomy.js';
+import { COOKIE_KINDS, type CookieEconomy } from '../money/cookieEconomy.js';
 import type { CollectStore } from './collectStore.js';
 import { stealBagEmpty, stealProtected, stealTargetTooPoor } from './errors.js';
 import type { ExposureStore } from './exposureStore.js';

@@ -9,7 +9,7 @@ import type { RoundDoc } from './roundStore.js';
 
 /**
  * Steps 2 and 3: the house's share of the largest win, then the member's stake, each into a
- * hold of the round (utils/holds/); any refusal returns what was reserved and moves nothing.
+ * hold of the round (utils/money/holds/); any refusal returns what was reserved and moves nothing.
  */
 export async function fillPot(deps: GameDeps, round: RoundDoc, ttlMs: number): Promise<RoundDoc> {
   if (round.hold > 0) {

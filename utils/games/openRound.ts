@@ -1,5 +1,5 @@
 import { featureDisabled, notYourButton } from '../../src/errors.js';
-import { insufficientFunds } from '../ledger/errors.js';
+import { insufficientFunds } from '../money/ledger/errors.js';
 import { houseHold, maxBet } from '../vault/liquidity.js';
 import { maxMultiplier } from './catalog.js';
 import { betOutOfRange, vaultLimit } from './errors.js';

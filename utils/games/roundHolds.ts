@@ -1,5 +1,5 @@
-import { COOKIE_KINDS } from '../cookieEconomy.js';
-import type { Posting, ReserveRequest } from '../holds/holds.js';
+import { COOKIE_KINDS } from '../money/cookieEconomy.js';
+import type { Posting, ReserveRequest } from '../money/holds/holds.js';
 import type { RoundDoc } from './roundStore.js';
 
 /**

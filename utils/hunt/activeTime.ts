@@ -2,8 +2,8 @@ import { z } from 'zod';
 import type { Clock } from '../../src/clock.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
-import type { Holds } from '../holds/holds.js';
-import { PLACE_KINDS, type PlaceEconomy } from '../placeEconomy.js';
+import type { Holds } from '../money/holds/holds.js';
+import { PLACE_KINDS, type PlaceEconomy } from '../money/placeEconomy.js';
 import type { HuntStore, OwedTime } from './huntStore.js';
 import { ActiveTime, claimSpans, type RewardSettings, type Span } from './rewards.js';
 

@@ -1,7 +1,7 @@
 import { invalidInputText } from '../../src/errors.js';
 import type { FeatureServices } from '../../src/features/feature.js';
 import type { Translator } from '../../src/i18n/i18n.js';
-import { balanceAfter } from '../ledger/ledger.js';
+import { balanceAfter } from '../money/ledger/ledger.js';
 
 /**
  * A moderator's grant of Place points to a member or a worker (`/admin place grant`,

@@ -1,5 +1,5 @@
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
-import { MILLI_PER_POINT } from '../amounts.js';
+import { MILLI_PER_POINT } from '../money/amounts.js';
 import { drawReward, progressReward } from './rewards.js';
 import {
   distances,

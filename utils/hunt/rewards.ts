@@ -1,4 +1,4 @@
-import { MILLI_PER_POINT } from '../amounts.js';
+import { MILLI_PER_POINT } from '../money/amounts.js';
 
 /**
  * The brief's reward figures, in milli-points so nothing is lost to rounding (PRODUCT.md §3).

@@ -1,7 +1,7 @@
 import type { Clock } from '../../src/clock.js';
 import type { Rng } from '../../src/rng.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
-import { PLACE_KINDS, type PlaceEconomy } from '../placeEconomy.js';
+import { PLACE_KINDS, type PlaceEconomy } from '../money/placeEconomy.js';
 import { weightedDraw } from './draw.js';
 import type { HuntStore, TaskDoc, WindowDoc } from './huntStore.js';
 import { drawReward, progressReward, type RewardSettings } from './rewards.js';

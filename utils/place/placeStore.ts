@@ -1,7 +1,7 @@
 import type { Collection, Db } from 'mongodb';
 import { dropRetiredIndex, JOURNALED } from '../../src/db/collections.js';
 import { isDuplicateKey } from '../../src/db/duplicateKey.js';
-import { TurnBatcher } from '../ledger/turnBatcher.js';
+import { TurnBatcher } from '../money/ledger/turnBatcher.js';
 import { insertEach, settleEach } from './bulkWriteStore.js';
 import { CanvasAuditStore, type CanvasBooks } from './canvasAuditStore.js';
 import { PlacementStore } from './placementStore.js';

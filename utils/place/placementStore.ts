@@ -1,6 +1,6 @@
 import type { Collection, Db } from 'mongodb';
 import { JOURNALED } from '../../src/db/collections.js';
-import { TurnBatcher } from '../ledger/turnBatcher.js';
+import { TurnBatcher } from '../money/ledger/turnBatcher.js';
 import { insertEach } from './bulkWriteStore.js';
 
 /** A placement between "asked" and "written": what recovery needs to finish it alone. */

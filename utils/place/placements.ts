@@ -1,7 +1,7 @@
 import type { Clock } from '../../src/clock.js';
 import { AppError, featureDisabled, invalidInputText, isAppError } from '../../src/errors.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
-import type { PlaceEconomy } from '../placeEconomy.js';
+import type { PlaceEconomy } from '../money/placeEconomy.js';
 import { PALETTE } from './palette.js';
 import type { PlacementDoc } from './placementStore.js';
 import type { PixelEventDoc, PlaceStore } from './placeStore.js';

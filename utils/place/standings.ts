@@ -1,4 +1,4 @@
-import type { PlaceEconomy } from '../placeEconomy.js';
+import type { PlaceEconomy } from '../money/placeEconomy.js';
 import type { RollbackStore } from './rollbackStore.js';
 
 interface StandingDeps {

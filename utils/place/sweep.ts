@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Clock } from '../../src/clock.js';
 import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
-import type { PlaceEconomy } from '../placeEconomy.js';
+import type { PlaceEconomy } from '../money/placeEconomy.js';
 import type { PlacementDoc } from './placementStore.js';
 import type { PlaceStore } from './placeStore.js';
 

@@ -4,9 +4,9 @@ import type { Logger } from '../../src/logger.js';
 import type { Rng } from '../../src/rng.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import type { Scheduler, TaskHandler } from '../../src/scheduler/scheduler.js';
-import type { CookieEconomy } from '../cookieEconomy.js';
-import type { HoldDoc, Holds } from '../holds/holds.js';
-import { insufficientFunds } from '../ledger/errors.js';
+import type { CookieEconomy } from '../money/cookieEconomy.js';
+import type { HoldDoc, Holds } from '../money/holds/holds.js';
+import { insufficientFunds } from '../money/ledger/errors.js';
 import {
   act,
   type Card,

@@ -1,9 +1,9 @@
 import type { Db } from 'mongodb';
 import { inBatches } from '../../src/db/inChunks.js';
-import { CookieEconomy } from '../cookieEconomy.js';
-import type { HoldDoc } from '../holds/holdStore.js';
-import { holdsByOwner, openOnes } from '../holds/invariants.js';
-import type { Ledger } from '../ledger/ledger.js';
+import { CookieEconomy } from '../money/cookieEconomy.js';
+import type { HoldDoc } from '../money/holds/holdStore.js';
+import { holdsByOwner, openOnes } from '../money/holds/invariants.js';
+import type { Ledger } from '../money/ledger/ledger.js';
 import { chipProblems } from './tableBooks.js';
 import { type TableDoc, TableStore } from './tableStore.js';
 

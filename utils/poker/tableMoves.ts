@@ -1,7 +1,7 @@
 import type { Clock } from '../../src/clock.js';
 import { AppError, isAppError } from '../../src/errors.js';
-import { COOKIE_KINDS, type CookieEconomy } from '../cookieEconomy.js';
-import type { HoldDoc, HoldOwner, Holds } from '../holds/holds.js';
+import { COOKIE_KINDS, type CookieEconomy } from '../money/cookieEconomy.js';
+import type { HoldDoc, HoldOwner, Holds } from '../money/holds/holds.js';
 import type { Game } from './engine.js';
 import { tableClosed } from './errors.js';
 import { absorbMove, withoutMove } from './tableBooks.js';
@@ -139,7 +139,7 @@ export class TableMoves {
   }
 
   /**
-   * Steps 2–4 of a Cookie operation, through a hold (utils/holds/) owned by the table. A
+   * Steps 2–4 of a Cookie operation, through a hold (utils/money/holds/) owned by the table. A
    * buy-in is reserved from the member and posted into the table's pot, and only then do the
    * chips appear on the seat; a cash-out or the rake is reserved from the pot and posted to
    * the member or the vault. `recovering` (the timer, a close): a buy-in not yet posted is

@@ -3,9 +3,9 @@ import { BSON, type Document } from 'mongodb';
 import type { Clock } from '../../src/clock.js';
 import type { FeatureServices } from '../../src/features/services.js';
 import type { Translator } from '../../src/i18n/i18n.js';
-import type { CookieEconomy } from '../cookieEconomy.js';
-import { LEDGER_COLLECTION_NAMES } from '../ledger/documents.js';
-import type { PlaceEconomy } from '../placeEconomy.js';
+import type { CookieEconomy } from '../money/cookieEconomy.js';
+import { LEDGER_COLLECTION_NAMES } from '../money/ledger/documents.js';
+import type { PlaceEconomy } from '../money/placeEconomy.js';
 import type { PersonalDataStore } from './personalDataStore.js';
 
 /** The catalog's name of a collection (`privacy:collections.<name>`): the books by what they hold. */

@@ -1,5 +1,5 @@
-import { COOKIE_KINDS } from '../cookieEconomy.js';
-import type { KindTotal } from '../ledger/ledger.js';
+import { COOKIE_KINDS } from '../money/cookieEconomy.js';
+import type { KindTotal } from '../money/ledger/ledger.js';
 
 /** The vault's last day, folded by what moved the Cookies. */
 export interface VaultFlow {

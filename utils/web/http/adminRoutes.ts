@@ -4,8 +4,8 @@ import { HttpError } from '../../../src/http/contract.js';
 import { parseQuery, parseWith, wholeNumber } from '../../../src/http/params.js';
 import type { BotDeps } from '../../../src/interactions/types.js';
 import { SNOWFLAKE_PATTERN } from '../../../src/snowflake.js';
-import { parsePlacePoints } from '../../amounts.js';
 import { grantPlacePoints } from '../../hunt/adminGrant.js';
+import { parsePlacePoints } from '../../money/amounts.js';
 import { IDEMPOTENCY_KEY, type WebGate } from './gate.js';
 
 /** A member (a Discord id) or a worker (`w-` and 16 hex digits). */

@@ -13,7 +13,7 @@ export const PLACE_KINDS = {
 
 /**
  * The one way features move Place points (milli-points) through the ledger, as
- * `utils/cookieEconomy.ts` is for Cookies: placements debit with a placement count, grants
+ * `utils/money/cookieEconomy.ts` is for Cookies: placements debit with a placement count, grants
  * credit with the granter as source. Each call carries an operation id.
  */
 export class PlaceEconomy {

@@ -1,7 +1,7 @@
 import type { Collection, Db } from 'mongodb';
-import { JOURNALED } from '../../src/db/collections.js';
+import { JOURNALED } from '../../../src/db/collections.js';
 
-declare module '../../src/db/collections.js' {
+declare module '../../../src/db/collections.js' {
   interface Collections extends LedgerCollections {}
 }
 

@@ -1,8 +1,8 @@
 import type { Filter } from 'mongodb';
-import type { Clock } from '../../src/clock.js';
-import type { Collections } from '../../src/db/collections.js';
-import { isDuplicateKey } from '../../src/db/duplicateKey.js';
-import type { Logger } from '../../src/logger.js';
+import type { Clock } from '../../../src/clock.js';
+import type { Collections } from '../../../src/db/collections.js';
+import { isDuplicateKey } from '../../../src/db/duplicateKey.js';
+import type { Logger } from '../../../src/logger.js';
 import { asUpdate, type BalanceDoc, type Book, createBooks } from './books.js';
 import type { LedgerEventDoc, LegSide, OperationSpec } from './documents.js';
 import { buildEvent, findOperationEvents } from './events.js';

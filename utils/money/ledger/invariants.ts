@@ -1,4 +1,4 @@
-import type { Collections } from '../../src/db/collections.js';
+import type { Collections } from '../../../src/db/collections.js';
 import {
   type CurrencyTotals,
   checkBooks,
@@ -44,7 +44,7 @@ const LATE_EVENTS_MS = 3_600_000;
  * The same check, from a checkpoint: each call reads only the events recorded since the last
  * one (by their time, from an hour before it, skipping those it read already), adds them to
  * what it recomputed before, and compares the accounts those events changed one by one, with
- * the accounts holding markers (utils/ledger/bookChecks.ts, `checkTouchedBooks`). What the
+ * the accounts holding markers (utils/money/ledger/bookChecks.ts, `checkTouchedBooks`). What the
  * events explain is kept in memory, so a day's check costs that day's events and accounts, not
  * the whole history nor every account (each hold has one, so they grow with it). Any
  * difference makes it read everything again and compare every account one by one before it

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { invalidInput } from '../../src/errors.js';
+import { invalidInput } from '../../../src/errors.js';
 import { positiveAmount } from '../amounts.js';
 import { MAX_BALANCE } from './books.js';
 import type { OperationSpec, OperationType } from './documents.js';

@@ -1,8 +1,8 @@
 import type { Feature } from '../../src/features/feature.js';
-import { LEDGER_ERROR_MESSAGES } from '../ledger/errors.js';
-import { LEDGER_MESSAGES } from '../ledger/messages.js';
-import { SWEEP_EVERY_MS, SWEEP_GRACE_MS } from './holds.js';
-import { holdProblems } from './invariants.js';
+import { SWEEP_EVERY_MS, SWEEP_GRACE_MS } from './holds/holds.js';
+import { holdProblems } from './holds/invariants.js';
+import { LEDGER_ERROR_MESSAGES } from './ledger/errors.js';
+import { LEDGER_MESSAGES } from './ledger/messages.js';
 
 /**
  * How long past its deadline a hold may still be open before the checker reports it: the sweep

@@ -1,7 +1,7 @@
 import type { Collection, Db } from 'mongodb';
-import { JOURNALED } from '../../src/db/collections.js';
-import { isDuplicateKey } from '../../src/db/duplicateKey.js';
-import { inChunks } from '../../src/db/inChunks.js';
+import { JOURNALED } from '../../../src/db/collections.js';
+import { isDuplicateKey } from '../../../src/db/duplicateKey.js';
+import { inChunks } from '../../../src/db/inChunks.js';
 import type { Currency } from '../ledger/documents.js';
 
 /**

@@ -1,11 +1,11 @@
-import { AppError, type ErrorMessage, type ErrorMessages } from '../../src/errors.js';
-import type { Translator } from '../../src/i18n/i18n.js';
+import { AppError, type ErrorMessage, type ErrorMessages } from '../../../src/errors.js';
+import type { Translator } from '../../../src/i18n/i18n.js';
 import type { Book } from './books.js';
 import type { Currency, OperationSpec } from './documents.js';
 import type { Recorded } from './events.js';
 import { fingerprint } from './operationSpec.js';
 
-declare module '../../src/errors.js' {
+declare module '../../../src/errors.js' {
   interface ErrorCodeRegistry {
     INSUFFICIENT_COOKIES: true;
     INSUFFICIENT_PLACE_POINTS: true;
@@ -85,7 +85,7 @@ export function unavailable(spec: OperationSpec, cause: unknown): AppError {
   });
 }
 
-/** A credit to an account a hold closed for good (utils/holds/): nothing moved. */
+/** A credit to an account a hold closed for good (utils/money/holds/): nothing moved. */
 export function accountClosed(spec: OperationSpec, account: string): AppError {
   return new AppError('ACCOUNT_CLOSED', `${account} is closed; ${spec.opId} cannot credit it`, {
     account,

@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import { inBatches } from '../../src/db/inChunks.js';
+import { inBatches } from '../../../src/db/inChunks.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { type HoldDoc, HoldStore, OPEN_HOLD_STATES } from './holdStore.js';
 import { ENDED } from './holds.js';

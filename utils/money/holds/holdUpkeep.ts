@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { Clock } from '../../src/clock.js';
-import type { Logger } from '../../src/logger.js';
-import { metrics } from '../../src/metrics.js';
-import type { Scheduler } from '../../src/scheduler/scheduler.js';
+import type { Clock } from '../../../src/clock.js';
+import type { Logger } from '../../../src/logger.js';
+import { metrics } from '../../../src/metrics.js';
+import type { Scheduler } from '../../../src/scheduler/scheduler.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { holdAccount } from './holdRules.js';
 import type { HoldDoc, HoldState, HoldStore } from './holdStore.js';

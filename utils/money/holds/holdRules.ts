@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { AppError } from '../../src/errors.js';
+import { AppError } from '../../../src/errors.js';
 import type { Currency } from '../ledger/documents.js';
 import { HOLD_PREFIX } from '../ledger/ledger.js';
 import type { HoldDoc, HoldOwner, Posting } from './holdStore.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { invalidInput } from '../src/errors.js';
-import type { Locale } from '../src/i18n/i18n.js';
+import { invalidInput } from '../../src/errors.js';
+import type { Locale } from '../../src/i18n/i18n.js';
 import { MAX_BALANCE } from './ledger/books.js';
 
 /** Milli-points per Place point: Place values are stored as integers of 1/1000 point. */

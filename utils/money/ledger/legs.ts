@@ -1,5 +1,5 @@
 import type { Filter } from 'mongodb';
-import { isDuplicateKey } from '../../src/db/duplicateKey.js';
+import { isDuplicateKey } from '../../../src/db/duplicateKey.js';
 import {
   asUpdate,
   type BalanceDoc,
@@ -51,7 +51,7 @@ export async function applyLeg(
       {
         ...applyGuard(account, marker),
         [book.balanceField]: { $lte: book.maxBalance - spec.amount },
-        // A closed account (a hold decided "nothing arrived", utils/holds/) takes no credit, ever.
+        // A closed account (a hold decided "nothing arrived", utils/money/holds/) takes no credit, ever.
         closed: { $ne: true },
       } as Filter<BalanceDoc>,
       asUpdate({

@@ -1,4 +1,4 @@
-import type { Messages } from '../../src/i18n/i18n.js';
+import type { Messages } from '../../../src/i18n/i18n.js';
 import de from './messages.de.json' with { type: 'json' };
 import en from './messages.en.json' with { type: 'json' };
 

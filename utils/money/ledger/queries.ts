@@ -1,5 +1,5 @@
 import type { Filter } from 'mongodb';
-import type { Collections } from '../../src/db/collections.js';
+import type { Collections } from '../../../src/db/collections.js';
 import { type BalanceDoc, type Books, createBooks, HOLD_PREFIX, POT_PREFIX, readBalance } from './books.js';
 import type { LedgerEventDoc, OperationSpec, PlaceWalletDoc } from './documents.js';
 

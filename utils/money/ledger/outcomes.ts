@@ -1,6 +1,6 @@
 import type { Filter } from 'mongodb';
-import { isDuplicateKey } from '../../src/db/duplicateKey.js';
-import { AppError } from '../../src/errors.js';
+import { isDuplicateKey } from '../../../src/db/duplicateKey.js';
+import { AppError } from '../../../src/errors.js';
 import type { AppliedLeg, Attempt, AttemptContext, LegResult } from './attempt.js';
 import type { BalanceDoc } from './books.js';
 import type { OperationSpec } from './documents.js';

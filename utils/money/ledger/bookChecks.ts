@@ -1,5 +1,5 @@
-import type { Collections } from '../../src/db/collections.js';
-import { inChunks } from '../../src/db/inChunks.js';
+import type { Collections } from '../../../src/db/collections.js';
+import { inChunks } from '../../../src/db/inChunks.js';
 import { type Book, createBooks } from './books.js';
 import type { Currency } from './documents.js';
 

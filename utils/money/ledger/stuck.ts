@@ -1,6 +1,6 @@
-import type { Clock } from '../../src/clock.js';
-import type { Collections } from '../../src/db/collections.js';
-import type { Logger } from '../../src/logger.js';
+import type { Clock } from '../../../src/clock.js';
+import type { Collections } from '../../../src/db/collections.js';
+import type { Logger } from '../../../src/logger.js';
 import type { OperationSpec } from './documents.js';
 
 /**

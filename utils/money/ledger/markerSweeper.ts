@@ -1,5 +1,5 @@
 import type { AnyBulkWriteOperation, Collection } from 'mongodb';
-import type { Logger } from '../../src/logger.js';
+import type { Logger } from '../../../src/logger.js';
 import { asUpdate, type BalanceDoc } from './books.js';
 
 interface Removal {

@@ -1,9 +1,9 @@
 import type { Db } from 'mongodb';
 import { z } from 'zod';
-import type { Clock } from '../../src/clock.js';
-import { AppError, isAppError } from '../../src/errors.js';
-import type { Logger } from '../../src/logger.js';
-import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
+import type { Clock } from '../../../src/clock.js';
+import { AppError, isAppError } from '../../../src/errors.js';
+import type { Logger } from '../../../src/logger.js';
+import { defineTask, type Scheduler, type TaskHandler } from '../../../src/scheduler/scheduler.js';
 import { HOLD_PREFIX, type Ledger } from '../ledger/ledger.js';
 import type { CreditInput } from '../ledger/operationSpec.js';
 import {
@@ -30,7 +30,7 @@ export { HOLDS_KEPT_MS, SWEEP_EVERY_MS, SWEEP_GRACE_MS } from './holdUpkeep.js';
 
 import { type HoldDoc, type HoldOwner, type HoldState, HoldStore, type Posting } from './holdStore.js';
 
-declare module '../../src/deps.js' {
+declare module '../../../src/deps.js' {
   interface MoneyLayer {
     /** Money in play: every stake, buy-in, pot share, promised reward. */
     holds: Holds;
@@ -64,7 +64,7 @@ export const ENDED: readonly HoldState[] = ['posted', 'voided', 'refused'];
  *   reserve's credit can never land) or found holding the value (then it is held).
  * - "Already posted", "already voided", "refused" are states in the answer, not exceptions.
  *
- * This module and `utils/ledger/` are the only code that asks the ledger about operations or
+ * This module and `utils/money/ledger/` are the only code that asks the ledger about operations or
  * closes accounts (test/architecture/dataAccess.test.ts).
  */
 export class Holds {

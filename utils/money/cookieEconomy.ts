@@ -1,4 +1,4 @@
-import { isAppError } from '../src/errors.js';
+import { isAppError } from '../../src/errors.js';
 import { type KindTotal, type Ledger, type LedgerOutcome, POT_PREFIX } from './ledger/ledger.js';
 
 /**
@@ -49,7 +49,7 @@ interface Move {
 /**
  * The one source of truth for Cookies (PRODUCT.md §1): every feature that moves Cookies —
  * give, grants, collect, steal, house games, the vault heist, later poker — calls this, and
- * this calls the ledger (`utils/ledger/`), the only writer of balances. Each call carries an
+ * this calls the ledger (`utils/money/ledger/`), the only writer of balances. Each call carries an
  * operation id derived from the member's action, so a retry never moves Cookies twice.
  *
  * Money in play sits in a *pot* (an account `pot:<kind>:<id>` of the same collection): a

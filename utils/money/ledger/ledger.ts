@@ -1,7 +1,7 @@
 import type { Filter } from 'mongodb';
-import { inChunks } from '../../src/db/inChunks.js';
-import { AppError, isAppError } from '../../src/errors.js';
-import { metrics } from '../../src/metrics.js';
+import { inChunks } from '../../../src/db/inChunks.js';
+import { AppError, isAppError } from '../../../src/errors.js';
+import { metrics } from '../../../src/metrics.js';
 import { AbandonedAttempts } from './abandoned.js';
 import { AccountGate } from './accountGate.js';
 import type { Attempt, AttemptContext, LedgerDeps, LedgerStep } from './attempt.js';
@@ -27,7 +27,7 @@ import { Outcomes } from './outcomes.js';
 import { isDriverFailure, Patience } from './patience.js';
 import { LedgerQueries } from './queries.js';
 
-declare module '../../src/deps.js' {
+declare module '../../../src/deps.js' {
   interface MoneyLayer {
     /** The only writer of balances. */
     ledger: Ledger;

@@ -1,4 +1,4 @@
-import type { Collections } from '../../src/db/collections.js';
+import type { Collections } from '../../../src/db/collections.js';
 import type { LedgerEventDoc, LegSide, OperationSpec } from './documents.js';
 import { fingerprint } from './operationSpec.js';
 

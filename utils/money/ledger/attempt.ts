@@ -1,7 +1,7 @@
-import type { Clock } from '../../src/clock.js';
-import type { Collections } from '../../src/db/collections.js';
-import type { Logger } from '../../src/logger.js';
-import type { Rng } from '../../src/rng.js';
+import type { Clock } from '../../../src/clock.js';
+import type { Collections } from '../../../src/db/collections.js';
+import type { Logger } from '../../../src/logger.js';
+import type { Rng } from '../../../src/rng.js';
 import type { Book, Books } from './books.js';
 import type { LedgerEventDoc, LegSide, OperationSpec, PendingOp } from './documents.js';
 import type { Recorded } from './events.js';

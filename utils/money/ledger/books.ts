@@ -1,5 +1,5 @@
 import type { Collection, Document, UpdateFilter } from 'mongodb';
-import type { Collections } from '../../src/db/collections.js';
+import type { Collections } from '../../../src/db/collections.js';
 import type { Currency, Fence, OperationSpec, PendingOp } from './documents.js';
 
 /** The part of a balance document the ledger touches, whatever the currency. */
@@ -98,7 +98,7 @@ export function readChanges(doc: BalanceDoc | null): number {
   return typeof doc?.changes === 'number' ? doc.changes : 0;
 }
 
-/** Accounts under this prefix hold Cookies for a round or heist in play (utils/cookieEconomy.ts). */
+/** Accounts under this prefix hold Cookies for a round or heist in play (utils/money/cookieEconomy.ts). */
 export const POT_PREFIX = 'pot:';
-/** Accounts under this prefix hold the value of one hold while it is reserved (utils/holds/). */
+/** Accounts under this prefix hold the value of one hold while it is reserved (utils/money/holds/). */
 export const HOLD_PREFIX = 'hold:';
