@@ -10,12 +10,13 @@ import { MILLI_PER_POINT } from '../money/amounts.js';
 import type { Holds } from '../money/holds/holds.js';
 import type { PlaceEconomy } from '../money/placeEconomy.js';
 import { type Changes, PlaceBoard } from './board.js';
+import { placeInvariantProblems } from './canvasChecks.js';
 import { type Placed, PlacePlacements, type PlaceRequest, refuseOutside } from './placements.js';
 import type { CanvasDoc, PixelEventDoc, PlaceStore } from './placeStore.js';
 import { PlacePosts } from './posts.js';
 import { PlaceRollbacks } from './rollbacks.js';
 import { placeLeaderboard, placeStanding } from './standings.js';
-import { inFlightSince, PlaceSweep } from './sweep.js';
+import { PlaceSweep } from './sweep.js';
 import { PlaceWatermark } from './watermark.js';
 
 declare module '../../src/features/services.js' {
@@ -342,53 +343,4 @@ export class PlaceService {
   voidLostRevisions(): Promise<number> {
     return this.#watermark.voidLostRevisions();
   }
-}
-
-/** A member's placements paid for and not written yet (in flight), and what they cost. */
-async function paidInFlight(
-  store: PlaceStore,
-  economy: PlaceEconomy,
-  owner: string,
-  since: Date,
-): Promise<{ count: number; cost: number }> {
-  let count = 0;
-  let cost = 0;
-  for (const p of await store.placements.unfinishedOfMember(owner, since)) {
-    if ((await store.eventOf(p._id)) || !(await economy.paidForPixel(`place:${p._id}`))) continue;
-    count++;
-    cost += p.cost;
-  }
-  return { count, cost };
-}
-
-/**
- * The invariants of the canvas (`npm run check:invariants`): every wallet's `spent` and
- * `placements` equal the cost and count of its placement events (and, for a member forgotten
- * on request, the points that expired then), and every pixel equals its newest event. From a checkpoint `since`: the pixels changed since (`PlaceStore.audit`).
- */
-export async function placeInvariantProblems(
-  store: PlaceStore,
-  economy: PlaceEconomy,
-  now: Date,
-  since?: Date,
-): Promise<string[]> {
-  const { byOwner, problems: canvasProblems } = await store.audit(now, since);
-  const problems = [...canvasProblems];
-  for (const [owner, books] of byOwner) {
-    const wallet = await economy.wallet(owner);
-    // A forgotten member's points expired by a debit that painted nothing (utils/privacy/).
-    if (wallet.spent !== books.cost && wallet.placements === books.placements) {
-      if (wallet.spent - (await economy.forfeited(owner)) === books.cost) continue;
-    }
-    if (wallet.spent !== books.cost || wallet.placements !== books.placements) {
-      // Paid, its event not written yet: a placement in flight, which the sweep finishes.
-      const paid = await paidInFlight(store, economy, owner, inFlightSince(now));
-      if (wallet.spent === books.cost + paid.cost && wallet.placements === books.placements + paid.count)
-        continue;
-      problems.push(
-        `place wallet ${owner}: spent ${wallet.spent} in ${wallet.placements} placements, its events say ${books.cost} in ${books.placements}`,
-      );
-    }
-  }
-  return problems;
 }

@@ -1,9 +1,9 @@
 import type { Collection, Db } from 'mongodb';
 import { dropRetiredIndex, JOURNALED } from '../../src/db/collections.js';
 import { isDuplicateKey } from '../../src/db/duplicateKey.js';
+import { inChunks } from '../../src/db/inChunks.js';
 import { TurnBatcher } from '../money/ledger/turnBatcher.js';
 import { insertEach, settleEach } from './bulkWriteStore.js';
-import { CanvasAuditStore, type CanvasBooks } from './canvasAuditStore.js';
 import { PlacementStore } from './placementStore.js';
 import { ROLLBACKS, RollbackStore } from './rollbackStore.js';
 
@@ -77,8 +77,6 @@ export class PlaceStore {
   readonly placements: PlacementStore;
   /** Moderators' rollbacks (rollbackStore.ts). */
   readonly rollbacks: RollbackStore;
-  /** The canvas's own books, for the invariant checker (canvasAuditStore.ts). */
-  readonly #audit: CanvasAuditStore;
   /**
    * Placements arriving in the same turn of the event loop share their writes: one `$inc` of
    * the revision counter hands out a block of revisions, one unordered `insertMany` writes
@@ -139,7 +137,6 @@ export class PlaceStore {
     this.#events = db.collection<PixelEventDoc>(PIXEL_EVENTS, journaled);
     this.placements = new PlacementStore(db);
     this.rollbacks = new RollbackStore(db);
-    this.#audit = new CanvasAuditStore(this.#events, this.#pixels, this);
   }
 
   static async ensureIndexes(db: Db): Promise<void> {
@@ -310,7 +307,7 @@ export class PlaceStore {
     return this.#events.countDocuments({ x, y, kind: { $ne: 'void' } });
   }
 
-  /** Every set pixel (the renderer's board is loaded from this once, at start-up). */
+  /** Every set pixel (the renderer's board is loaded from this once, at start-up; the checker reads them all). */
   allPixels(): AsyncIterable<PixelDoc> {
     return this.#pixels.find({});
   }
@@ -329,9 +326,15 @@ export class PlaceStore {
     return { count: docs.length, box: [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)] };
   }
 
-  /** The canvas's own books, for the invariant checker (canvasAuditStore.ts). */
-  audit(now: Date, since?: Date): Promise<CanvasBooks> {
-    return this.#audit.audit(now, since);
+  /** Every placement and rollback event (dated from `since`), in revision order: the checker's history. */
+  eventsSince(since?: Date): AsyncIterable<PixelEventDoc> {
+    const dated = since ? { at: { $gte: since } } : {};
+    return this.#events.find({ kind: { $ne: 'void' }, ...dated }).sort({ _id: 1 });
+  }
+
+  /** The set pixels among `ids` (`x:y`), read part by part. */
+  async *pixelsOf(ids: readonly string[]): AsyncIterable<PixelDoc> {
+    for (const part of inChunks(ids)) yield* this.#pixels.find({ _id: { $in: part } });
   }
 
   /** The rollback event that replaced a state (revision), if one did. */

@@ -9,14 +9,6 @@ const SWEEP_TASK = 'place.sweep';
 /** A placement left unfinished is finished (or a handed-out revision voided) after this grace, by the sweep. */
 export const FINISH_AFTER_MS = 60_000;
 /**
- * How far back a placement or a rollback still counts as in flight for the checker: the
- * sweep's grace and two of its rounds. An older one is stuck (its timer failed), and named.
- */
-export function inFlightSince(now: Date): Date {
-  return new Date(now.getTime() - FINISH_AFTER_MS - 2 * 60_000);
-}
-
-/**
  * How long the sweep keeps an eye on a refused placement, in case another finisher paid for it
  * after all (past the ledger's recovery grace, which rolls an interrupted payment forward).
  */
