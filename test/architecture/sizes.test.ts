@@ -14,6 +14,20 @@ const PRODUCTION = ['app/', 'src/', 'utils/', 'commands/', 'migrations/', 'sim/'
 const MAX_FILE_LINES = 400;
 const MAX_FUNCTION_LINES = 80;
 
+/** A ceiling of its own for one file (`path`) or one function (`path#name`), and why. */
+type Exceptions = Readonly<Record<string, { lines: number; why: string }>>;
+
+/**
+ * What reads better whole than split to meet the number. Each exception must still be needed:
+ * one whose file or function is back within the rule, or names nothing that exists, fails.
+ */
+const EXCEPTIONS: Exceptions = {
+  'src/features/assemble.ts#assembleFeatures': {
+    lines: 110,
+    why: 'every central list is combined in one place, each beside the others, from what the features bring',
+  },
+};
+
 function sourceFiles(dir: string): string[] {
   return readdirSync(join(PROJECT_ROOT, dir)).flatMap((name) => {
     const path = `${dir}${name}`;
@@ -44,13 +58,30 @@ function measure(path: string, text: string): Measured {
   return { path, lines: text.split('\n').length - (text.endsWith('\n') ? 1 : 0), functions };
 }
 
-function tooLong(measured: Measured[]): string[] {
-  return measured.flatMap(({ path, lines, functions }) => [
-    ...(lines > MAX_FILE_LINES ? [`${path}: ${lines} lines`] : []),
+/** Every file and function over its ceiling, and every exception no longer needed or naming nothing. */
+function tooLong(measured: Measured[], exceptions: Exceptions = {}): string[] {
+  const needed = new Set<string>();
+  const ceiling = (key: string, max: number, lines: number) => {
+    const exception = exceptions[key];
+    if (exception && lines > max) needed.add(key);
+    return exception?.lines ?? max;
+  };
+  const over = measured.flatMap(({ path, lines, functions }) => [
+    ...(lines > ceiling(path, MAX_FILE_LINES, lines) ? [`${path}: ${lines} lines`] : []),
     ...functions
-      .filter((f) => f.lines > MAX_FUNCTION_LINES)
+      .filter((f) => f.lines > ceiling(`${path}#${f.name}`, MAX_FUNCTION_LINES, f.lines))
       .map((f) => `${path}:${f.line} ${f.name}: ${f.lines} lines`),
   ]);
+  const named = new Set(
+    measured.flatMap(({ path, functions }) => [path, ...functions.map((f) => `${path}#${f.name}`)]),
+  );
+  const stale = Object.keys(exceptions)
+    .filter((key) => !needed.has(key))
+    .map(
+      (key) =>
+        `${key}: ${named.has(key) ? 'within the rule, no exception needed' : 'names nothing that exists'}`,
+    );
+  return [...over, ...stale];
 }
 
 describe('the size of files and functions', () => {
@@ -59,7 +90,34 @@ describe('the size of files and functions', () => {
       measure(path, readFileSync(join(PROJECT_ROOT, path), 'utf8')),
     );
     expect(measured.length).toBeGreaterThan(100);
-    expect(tooLong(measured)).toEqual([]);
+    expect(tooLong(measured, EXCEPTIONS)).toEqual([]);
+  });
+
+  it('GIVEN the named exceptions THEN each says why', () => {
+    for (const [key, { why, lines }] of Object.entries(EXCEPTIONS)) {
+      expect(why.length, key).toBeGreaterThan(20);
+      expect(lines, key).toBeGreaterThan(key.includes('#') ? MAX_FUNCTION_LINES : MAX_FILE_LINES);
+    }
+  });
+
+  it('GIVEN exceptions THEN one over its own ceiling, one no longer needed and one naming nothing all fail', () => {
+    const long = (n: number) => `${'// filler\n'.repeat(n)}`;
+    const measured = [
+      measure('utils/x/kept.ts', long(420)),
+      measure('utils/x/over.ts', long(470)),
+      measure('utils/x/shrunk.ts', long(390)),
+    ];
+    const exceptions: Exceptions = {
+      'utils/x/kept.ts': { lines: 450, why: 'reads best whole' },
+      'utils/x/over.ts': { lines: 450, why: 'reads best whole' },
+      'utils/x/shrunk.ts': { lines: 450, why: 'reads best whole' },
+      'utils/x/gone.ts#run': { lines: 100, why: 'reads best whole' },
+    };
+    expect(tooLong(measured, exceptions)).toEqual([
+      'utils/x/over.ts: 470 lines',
+      'utils/x/shrunk.ts: within the rule, no exception needed',
+      'utils/x/gone.ts#run: names nothing that exists',
+    ]);
   });
 
   it('GIVEN a long file and a long method inside a class THEN both are found, the class itself is not', () => {
