@@ -2,7 +2,8 @@
  * `npm run shots`: a picture of every screen. Renders every image the bot
  * draws (shots/images.ts) and the web page at three sizes, signed in and out,
  * in both languages (shots/webPages.ts) into `out/shots/`, then writes the
- * contact sheet `out/shots/index.html`, and refreshes the pictures README.md shows (`docs/`).
+ * contact sheet `out/shots/index.html`, and refreshes the pictures the documentation shows
+ * (`docs/`).
  */
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -19,6 +20,6 @@ const pages = await renderWebShots(outDir);
 const sheet = await writeContactSheet(outDir, [...images, ...pages]);
 const docs = await updateReadmeShots(outDir, path.resolve('docs'));
 console.log(
-  `shots: ${images.length} images, ${pages.length} web pages → ${sheet}; ${docs} README pictures in docs/`,
+  `shots: ${images.length} images, ${pages.length} web pages → ${sheet}; ${docs} documentation pictures in docs/`,
 );
 process.exit(0);

@@ -2,8 +2,9 @@ import { copyFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
- * The pictures README.md shows, by the file in `docs/` it links and the shot it is copied
- * from: `npm run shots` regenerates them, so the README never shows an older bot.
+ * The pictures the documentation shows (README.md and `docs/*.md`), by the file in `docs/` it
+ * links and the shot it is copied from: `npm run shots` regenerates them, so the documentation
+ * never shows an older bot.
  */
 export const README_SHOTS: Readonly<Record<string, string>> = {
   'profile-card.png': 'images/profile-plain-en.png',
@@ -19,7 +20,7 @@ export const README_SHOTS: Readonly<Record<string, string>> = {
   'economy-de.png': 'images/economy-month-de.png',
 };
 
-/** Copies README's pictures from the shots just taken into `docsDir`. */
+/** Copies the documentation's pictures from the shots just taken into `docsDir`. */
 export async function updateReadmeShots(shotsDir: string, docsDir: string): Promise<number> {
   await mkdir(docsDir, { recursive: true });
   const entries = Object.entries(README_SHOTS);

@@ -24,7 +24,7 @@ function request(overrides: Record<string, string | undefined> = {}, path = '/ap
 }
 
 describe('worker request signatures', () => {
-  it('signs the README example exactly as openssl does', () => {
+  it('signs the documented example (docs/web.md, "Workers") exactly as openssl does', () => {
     // printf 'POST\n/api/hunt/tip\n\n1796000000000\nnonce-000000000001\n<sha256 of body>' |
     //   openssl dgst -sha256 -hmac 'worker-secret-0123456789abcdef'
     expect(

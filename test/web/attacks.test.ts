@@ -214,7 +214,7 @@ describe('the web and worker APIs under attack', () => {
     expect((await pixel(ann, { x: 9, y: 0, color_index: 1 }, 'rate-9-key')).status).toBe(200);
   });
 
-  it('GIVEN a grant key reused for another amount THEN the answer is 409 IDEMPOTENCY_KEY_REUSED, a code the README lists', async () => {
+  it('GIVEN a grant key reused for another amount THEN the answer is 409 IDEMPOTENCY_KEY_REUSED, a code docs/web.md lists', async () => {
     const mod = await web.signIn(MOD, 'mod');
     const grant = (points: number) =>
       web.request('POST', '/api/admin/place/points', {

@@ -13,7 +13,7 @@ import { startWeb } from '../support/webHarness.js';
  * fields no route takes, bodies that are not JSON, content types no route reads, random
  * Idempotency-Keys, cookies and origins, and for the workers' routes requests signed with a
  * real worker's secret, so the input is read past the signature. For each answer: no 5xx, the
- * security headers, an error in the one documented shape with a code README lists, and nothing
+ * security headers, an error in the one documented shape with a code docs/web.md lists, and nothing
  * written to the database. A route added later is attacked without anyone adding it here.
  */
 const t = useTestDatabase('web_route_table');
@@ -21,10 +21,10 @@ const PUBLIC_URL = 'http://place.test';
 const MOD = '897100000000000001';
 const RUNS_PER_ROUTE = 40;
 
-/** The codes README lists, with their status (README, "Errors over HTTP"). */
-function readmeCodes(): Map<string, number> {
-  const readme = readFileSync('README.md', 'utf8');
-  const section = readme.slice(readme.indexOf('### Errors over HTTP'));
+/** The codes the HTTP manual lists, with their status (docs/web.md, "Errors over HTTP"). */
+function documentedCodes(): Map<string, number> {
+  const manual = readFileSync('docs/web.md', 'utf8');
+  const section = manual.slice(manual.indexOf('## Errors over HTTP'));
   const codes = new Map<string, number>();
   for (const [, code, status] of section.matchAll(/^\| `([A-Z_]+)` +\| (\d{3}) /gm)) {
     codes.set(code as string, Number(status));
@@ -95,7 +95,7 @@ describe('every registered route under malformed input', () => {
   let web: Awaited<ReturnType<typeof startWeb>>;
   let moderator = '';
   let worker = { _id: '', secret: '' };
-  let readme: Map<string, number>;
+  let documented: Map<string, number>;
 
   beforeAll(async () => {
     await clearDatabase(t.db);
@@ -116,14 +116,14 @@ describe('every registered route under malformed input', () => {
     moderator = (login.headers.get('set-cookie') ?? '').split(';')[0] as string;
     worker = await web.deps.services.workers.link(MOD, 'fuzz');
     await web.deps.services.place.board();
-    readme = readmeCodes();
+    documented = documentedCodes();
   });
   afterAll(() => web?.close());
 
-  it('GIVEN README THEN it lists every code the contract answers, with its status', () => {
+  it('GIVEN docs/web.md THEN it lists every code the contract answers, with its status', () => {
     for (const [code, status] of Object.entries(HTTP_STATUS))
-      expect([code, readme.get(code)]).toEqual([code, status]);
-    expect(readme.get('NOT_FOUND')).toBe(404);
+      expect([code, documented.get(code)]).toEqual([code, status]);
+    expect(documented.get('NOT_FOUND')).toBe(404);
   });
 
   it('GIVEN the route table THEN it has the API, the page, the workers’ routes and the operator’s', () => {
@@ -197,8 +197,8 @@ describe('every registered route under malformed input', () => {
                 message: expect.any(String),
               });
               const code = response.json.error.code as string;
-              expect(readme.has(code), `${where}: ${code} is not in README`).toBe(true);
-              expect(response.status, where).toBe(readme.get(code));
+              expect(documented.has(code), `${where}: ${code} is not in docs/web.md`).toBe(true);
+              expect(response.status, where).toBe(documented.get(code));
               answered.add(code);
             }
           },
