@@ -1,5 +1,5 @@
 /**
- * `npm run worker -- --url http://127.0.0.1:8787 --id w-… --secret … [--rounds N] [--poll-ms 5000]`:
+ * `npm run worker -- --url http://127.0.0.1:8787 --id w-… --secret … [--tips N] [--poll-ms 5000]`:
  * a reference hunt worker. It signs every request (utils/hunt/signing.ts, README "Workers"),
  * and searches by hill climbing: it starts from a random guess, and after each draw keeps the
  * best-scoring guess it has seen and tips that guess with one weight moved.
@@ -14,7 +14,7 @@ const args = z
     url: z.string().url(),
     id: z.string().min(1),
     secret: z.string().min(1),
-    rounds: z.coerce.number().int().min(1).default(1_000_000),
+    tips: z.coerce.number().int().min(1).default(1_000_000),
     'poll-ms': z.coerce.number().int().min(50).default(5_000),
   })
   .parse(
@@ -23,18 +23,18 @@ const args = z
         url: { type: 'string' },
         id: { type: 'string' },
         secret: { type: 'string' },
-        rounds: { type: 'string' },
+        tips: { type: 'string' },
         'poll-ms': { type: 'string' },
       },
     }).values,
   );
 
 interface Status {
-  revision: number;
+  round: number;
   closesAt: string;
   beaconPath: number | null;
   pending: { sequence: number; guess: number[] } | null;
-  drawn: { revision: number; guess: number[]; score: number }[];
+  drawn: { round: number; guess: number[]; score: number }[];
 }
 
 async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
@@ -57,7 +57,7 @@ async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Pr
 }
 
 function next(status: Status): number[] {
-  const mine = status.drawn.filter((d) => d.revision === status.revision).sort((a, b) => b.score - a.score);
+  const mine = status.drawn.filter((d) => d.round === status.round).sort((a, b) => b.score - a.score);
   const best = mine[0]?.guess;
   if (!best) return Array.from({ length: 8 }, () => randomInt(0, 100));
   const guess = [...best];
@@ -71,7 +71,7 @@ function next(status: Status): number[] {
 
 let tipped = 0;
 let lastWindow = '';
-while (tipped < args.rounds) {
+while (tipped < args.tips) {
   const status = await call<Status>('GET', '/api/hunt/status');
   if (status.closesAt !== lastWindow) {
     const guess = next(status);

@@ -3,6 +3,7 @@ import { settingsRevision } from './001-settings-revision.js';
 import { markerSpecText } from './002-marker-spec-text.js';
 import { unlinkedWorkersForgetSecret } from './003-unlinked-workers-forget-secret.js';
 import { placeRollbackUndoes } from './004-place-rollback-undoes.js';
+import { huntRounds } from './005-hunt-rounds.js';
 
 /**
  * Every step of the stored documents' shapes, in order (README, "Upgrades"). A new step is a
@@ -15,4 +16,5 @@ export const MIGRATIONS: readonly Migration[] = [
   markerSpecText,
   unlinkedWorkersForgetSecret,
   placeRollbackUndoes,
+  huntRounds,
 ];

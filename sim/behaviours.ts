@@ -74,7 +74,7 @@ export const behavioursSchema = z.object({
     }),
     /**
      * An admin rerolls the hunt's target every so many days (at midnight; 0: never): a new
-     * revision, where every hunter's best starts again and score progress pays again.
+     * round, where every hunter's best starts again and score progress pays again.
      */
     huntRerollEveryDays: z.number().int().min(0).default(0),
   }),

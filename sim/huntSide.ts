@@ -28,7 +28,7 @@ export class HuntSide {
   /** The operator draws a new task, as its `huntRerollEveryDays` says. */
   async reroll(): Promise<void> {
     const { hunt } = this.#ctx.deps.services;
-    await this.#ctx.attempts.try('hunt reroll', async () => hunt.reroll((await hunt.task()).revision));
+    await this.#ctx.attempts.try('hunt reroll', async () => hunt.reroll((await hunt.task()).round));
     this.#window = null;
   }
 

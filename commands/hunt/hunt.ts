@@ -104,7 +104,7 @@ export const status: Subcommand = {
     const lines = [
       huntTask(ctx.i18n, facts),
       ctx.i18n.t('hunt:status.draw', {
-        round: s.revision,
+        round: s.round,
         count: facts.drawsPerDraw,
         atSeconds: Math.floor(s.window.closesAt.getTime() / 1000),
       }),
@@ -135,7 +135,7 @@ export const leaderboard: Subcommand = {
     ...localized(HUNT_MESSAGES, 'commands.leaderboard'),
   },
   async run(ctx) {
-    const { revision: round, rows } = await ctx.deps.services.hunt.leaderboard(10);
+    const { round, rows } = await ctx.deps.services.hunt.leaderboard(10);
     const lines = rows.map((r, i) => `${i + 1}. <@${r.identity}> — ${formatScore(r.best, ctx.i18n.locale)}`);
     return {
       embeds: [
@@ -157,7 +157,7 @@ export const history: Subcommand = {
     const tips = await ctx.deps.services.hunt.history(ctx.actor.id, 10);
     const lines = tips.map((t) =>
       ctx.i18n.t('hunt:history.line', {
-        round: t.revision,
+        round: t.round,
         sequence: t.sequence,
         guess: t.guess.join(', '),
         score: formatScore(t.score ?? 0, ctx.i18n.locale),

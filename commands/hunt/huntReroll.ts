@@ -6,15 +6,15 @@ import { defineComponentHandler } from '../../src/interactions/defineCommand.js'
 import type { Subcommand } from '../../src/interactions/types.js';
 import { HUNT_MESSAGES } from '../../utils/hunt/messages.js';
 
-/** The button carries the revision it rerolls, so a second press or a stale prompt does nothing. */
+/** The button carries the round it rerolls, so a second press or a stale prompt does nothing. */
 export const rerollButton = defineComponent('hunt.reroll', {
-  revision: z.coerce.number().int().min(1),
+  round: z.coerce.number().int().min(1),
   action: z.enum(['apply', 'cancel']),
 });
 
 /**
  * `/admin hunt reroll`: asks first (a reroll ends every member's best and tip numbering),
- * then **Reroll** starts the next revision with a new target.
+ * then **Reroll** starts the next round with a new target.
  */
 export const huntReroll: Subcommand = {
   definition: {
@@ -22,17 +22,17 @@ export const huntReroll: Subcommand = {
     ...localized(HUNT_MESSAGES, 'admin.commands.huntReroll'),
   },
   async run({ deps, i18n }) {
-    const { revision, players } = await deps.services.hunt.players();
+    const { round, players } = await deps.services.hunt.players();
     const button = (action: 'apply' | 'cancel', style: 'danger' | 'secondary') => ({
-      customId: rerollButton.build({ revision, action }),
+      customId: rerollButton.build({ round, action }),
       label: i18n.t(`hunt:admin.hunt.reroll_${action}`),
       style,
     });
     return {
       ephemeral: true,
       content: i18n.t('hunt:admin.hunt.rerollConfirm', {
-        round: revision,
-        next: revision + 1,
+        round,
+        next: round + 1,
         count: players,
       }),
       buttons: [button('apply', 'danger'), button('cancel', 'secondary')],
@@ -44,21 +44,20 @@ export const rerollButtonHandler = defineComponentHandler(rerollButton, {
   access: 'admin',
   // A reroll draws the open window on the old target first: acknowledged at once.
   defer: true,
-  async run({ deps, actor, i18n, serverI18n }, { revision, action }) {
+  async run({ deps, actor, i18n, serverI18n }, { round, action }) {
     const done = (content: string) => ({ update: true, ephemeral: true, content, buttons: [] });
     if (action === 'cancel') return done(i18n.t('hunt:admin.hunt.rerollCancelled'));
-    const { rerolled, task } = await deps.services.hunt.reroll(revision, serverI18n.locale);
-    if (!rerolled)
-      return done(i18n.t('hunt:admin.hunt.rerollStale', { round: revision, current: task.revision }));
+    const { rerolled, task } = await deps.services.hunt.reroll(round, serverI18n.locale);
+    if (!rerolled) return done(i18n.t('hunt:admin.hunt.rerollStale', { round, current: task.round }));
     await deps.services.admin.record({
-      id: `hunt.reroll:${revision}`,
+      id: `hunt.reroll:${round}`,
       actorId: actor.id,
       text: serverI18n.t('hunt:admin.audit.huntRerolled', {
         actor: actor.id,
-        round: revision,
-        next: task.revision,
+        round,
+        next: task.round,
       }),
     });
-    return done(i18n.t('hunt:admin.hunt.rerollDone', { next: task.revision }));
+    return done(i18n.t('hunt:admin.hunt.rerollDone', { next: task.round }));
   },
 });

@@ -36,7 +36,7 @@ export function huntPosts(deps: BotDeps): HuntAnnouncements {
   return {
     async drawn(window, drawn) {
       const i18n = text(window.locale);
-      const title = i18n.t('hunt:post.title', { round: window.revision, count: drawn.length });
+      const title = i18n.t('hunt:post.title', { round: window.round, count: drawn.length });
       // Drawn members who asked to hear of it are notified; the others see their mention only.
       const notify = await deps.profiles.toNotify(
         'hunt.drawn',
@@ -50,7 +50,7 @@ export function huntPosts(deps: BotDeps): HuntAnnouncements {
       for (const [channelId, here] of byChannel(drawn)) {
         const local = text(here[0]?.tip.locale ?? window.locale);
         const lines = [
-          local.t('hunt:post.here', { round: window.revision }),
+          local.t('hunt:post.here', { round: window.round }),
           ...here.map((d) => drawnLine(local, d)),
         ];
         await deps.poster.postIn(channelId, { content: lines.join('\n'), notify });
@@ -63,9 +63,9 @@ export function huntPosts(deps: BotDeps): HuntAnnouncements {
       if (
         channel.channelId !== null &&
         !channel.stopped &&
-        (await deps.services.hunt.claimIntro(window.revision))
+        (await deps.services.hunt.claimIntro(window.round))
       ) {
-        await post(huntIntro(i18n, await huntFacts(deps.runtimeConfig), window.revision));
+        await post(huntIntro(i18n, await huntFacts(deps.runtimeConfig), window.round));
       }
       if (window.beaconPath === null) return;
       await post(
@@ -76,15 +76,13 @@ export function huntPosts(deps: BotDeps): HuntAnnouncements {
         }),
       );
     },
-    async rerolled({ revision, target, best, locale }) {
+    async rerolled({ round, target, best, locale }) {
       const i18n = text(locale);
-      const lines = [
-        i18n.t('hunt:post.rerolled', { round: revision, next: revision + 1, target: target.join(', ') }),
-      ];
+      const lines = [i18n.t('hunt:post.rerolled', { round, next: round + 1, target: target.join(', ') })];
       if (best) {
         lines.push(
           i18n.t('hunt:post.rerolledBest', {
-            round: revision,
+            round,
             who: best.identity,
             score: formatScore(best.best, i18n.locale),
           }),

@@ -227,7 +227,7 @@ export const placeEarnings: Subcommand = {
 /** What an earning was for, in the reader's words; events written before that was stored show their stored text. */
 function earningDetail(e: BonusEventDoc, i18n: Translator): string {
   if (e.tip) {
-    const tip = i18n.t('place:admin.place.tipDetail', { round: e.tip.revision, sequence: e.tip.sequence });
+    const tip = i18n.t('place:admin.place.tipDetail', { round: e.tip.round, sequence: e.tip.sequence });
     return e.tip.bonusPath ? `${tip}${i18n.t('place:admin.place.onBonusPath')}` : tip;
   }
   if (e.grant) {

@@ -186,10 +186,21 @@ describe('the migration runner', () => {
   });
 });
 
+/** The hunt's collections that name a round at the top level (`revision` before step 005). */
+const HUNT_ROUNDS = [
+  'hunt_task',
+  'hunt_windows',
+  'hunt_bests',
+  'hunt_tips',
+  'hunt_drawn_tips',
+  'place_progress_events',
+] as const;
+
 /**
  * A database in the shapes before each step, built by the bot itself and then put back into
  * the old shape: settings without their revision, an operation stopped half-way whose markers
- * hold the operation as an object, unlinked workers that kept their secret.
+ * hold the operation as an object, unlinked workers that kept their secret, hunt rounds stored
+ * as `revision`.
  */
 async function databaseBefore(stepId: string): Promise<{ db: Db; from: string; to: string }> {
   await clearDatabase(t.db);
@@ -215,6 +226,14 @@ async function databaseBefore(stepId: string): Promise<{ db: Db; from: string; t
   });
   const worker = await deps.services.workers.link(from, 'old');
   await deps.services.workers.unlink(from, worker._id);
+  // The hunt: round 1's window drawn, a reroll whose announcement still waits, a tip of round 2.
+  const hunt = deps.services.hunt;
+  const drawnWindow = (await hunt.tip(from, [5, 5, 5, 5, 5, 5, 5, 5], null)).window;
+  clock.advance(drawnWindow.closesAt.getTime() - clock.now().getTime());
+  await deps.scheduler.runDue();
+  await deps.ledger.flush();
+  await hunt.reroll(1);
+  await hunt.tip(from, [6, 6, 6, 6, 6, 6, 6, 6], null);
   // Stopped for good after both legs: what a process killed mid-transfer leaves.
   void deps.ledger.transfer({
     opId: `stopped-${databases}`,
@@ -265,6 +284,27 @@ async function databaseBefore(stepId: string): Promise<{ db: Db; from: string; t
       .collection<Document>('identity_delegations')
       .updateOne({ _id: worker._id as never }, { $set: { secret: 'kept-too-long' } });
   }
+  if (index <= 4) {
+    for (const name of HUNT_ROUNDS) {
+      await db.collection(name).updateMany({}, { $rename: { round: 'revision' } });
+    }
+    const task = await db.collection<Document>('hunt_task').findOne({});
+    const past = ((task?.past ?? []) as Document[]).map(({ round, ...ended }) => ({
+      revision: round,
+      ...ended,
+    }));
+    await db.collection<Document>('hunt_task').updateOne({ _id: 'task' as never }, { $set: { past } });
+    await db
+      .collection('place_bonus_events')
+      .updateMany({ tip: { $exists: true } }, { $rename: { 'tip.round': 'tip.revision' } });
+    await db
+      .collection('due_tasks')
+      .updateMany({ kind: 'hunt.rerolled' }, { $rename: { 'payload.round': 'payload.revision' } });
+    await db.collection('hunt_bests').createIndex({ revision: 1, best: -1 }, { name: 'leaderboard' });
+    await db
+      .collection('hunt_tips')
+      .createIndex({ revision: 1, window: 1, status: 1 }, { name: 'by_window' });
+  }
   return { db, from, to };
 }
 
@@ -289,6 +329,14 @@ describe('each migration on a database in the shape before it', () => {
             .collection('identity_delegations')
             .countDocuments({ unlinkedAt: { $ne: null }, secret: { $exists: true } }),
         ).toBe(0);
+        for (const name of HUNT_ROUNDS) {
+          expect(await db.collection(name).countDocuments({ revision: { $exists: true } })).toBe(0);
+        }
+        expect(await db.collection('hunt_task').countDocuments({ 'past.revision': { $exists: true } })).toBe(
+          0,
+        );
+        expect(await db.collection('place_bonus_events').countDocuments({ 'tip.round': 1 })).toBe(1);
+        expect(await db.collection('due_tasks').countDocuments({ 'payload.round': 1 })).toBe(1);
 
         // The bot starting on it: indexes, recovery (the stopped give finishes), the full check.
         await Promise.all([ASSEMBLY.ensureIndexes(db), Holds.ensureIndexes(db)]);
@@ -302,6 +350,24 @@ describe('each migration on a database in the shape before it', () => {
           await app.ledger.balanceOf('cookies', from),
           await app.ledger.balanceOf('cookies', to),
         ]).toEqual([650, 250]);
+
+        // The hunt goes on in round 2: its leaderboard's index is on `round`, the reroll is
+        // announced, round 2's tip is drawn, and round 2 can be rerolled in turn.
+        const leaderboard = (await db.collection('hunt_bests').listIndexes().toArray()).find(
+          (i) => i.name === 'leaderboard',
+        );
+        expect(leaderboard?.key).toEqual({ round: 1, best: -1 });
+        const bot = makeBotDeps({ db, cols: appCollections(db) });
+        bot.clock.advance(3_600_000);
+        await bot.deps.scheduler.runDue();
+        expect(await db.collection('due_tasks').countDocuments({ status: 'failed' })).toBe(0);
+        expect((await bot.deps.services.hunt.status(from)).round).toBe(2);
+        const history = await bot.deps.services.hunt.history(from, 5);
+        expect(history.map((tip) => [tip.round, tip.status])).toEqual([
+          [2, 'drawn'],
+          [1, 'drawn'],
+        ]);
+        expect((await bot.deps.services.hunt.reroll(2)).rerolled).toBe(true);
       } finally {
         await db.dropDatabase();
       }

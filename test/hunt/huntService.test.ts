@@ -86,7 +86,7 @@ describe('the hunt lottery and its rewards', () => {
     expect(await deps.ledger.balanceOf('place', ANN)).toBe(75_000);
   });
 
-  it('GIVEN a reroll in the middle of a window THEN it happens once, the pending tips are scored on the old target, and the new revision starts again on the new one', async () => {
+  it('GIVEN a reroll in the middle of a window THEN it happens once, the pending tips are scored on the old target, and the new round starts again on the new one', async () => {
     let targetValue = 0;
     // Targets are drawn with rng.int(0, 100); the rest of the hunt's randomness takes the lowest value.
     const rng: Rng = { ...cryptoRng, int: (min, max) => (max === 100 ? targetValue : min) };
@@ -100,19 +100,19 @@ describe('the hunt lottery and its rewards', () => {
     targetValue = 50;
     const attempts = await Promise.all(Array.from({ length: 5 }, () => hunt.reroll(1)));
     expect(attempts.filter((a) => a.rerolled)).toHaveLength(1);
-    expect(attempts.every((a) => a.task.revision === 2)).toBe(true);
+    expect(attempts.every((a) => a.task.round === 2)).toBe(true);
     expect((await hunt.reroll(1)).rerolled).toBe(false);
     clock.advance(first.window.closesAt.getTime() - clock.now().getTime());
     await deps.scheduler.runDue();
-    // The tip of revision 1: 80 off 0,…,0 in 264 → 69.69 %, paid 6,969 points.
+    // The tip of round 1: 80 off 0,…,0 in 264 → 69.69 %, paid 6,969 points.
     expect((await hunt.history(ANN, 1))[0]?.score).toBe(6_969);
     const again = await hunt.tip(ANN, [50, 50, 50, 50, 50, 50, 50, 50], null);
     expect(again.tip.sequence).toBe(1);
-    expect(again.tip.revision).toBe(2);
+    expect(again.tip.round).toBe(2);
     clock.advance(again.window.closesAt.getTime() - clock.now().getTime());
     await deps.scheduler.runDue();
     await deps.ledger.flush();
-    // Revision 2 on its own: from no best to 100.00 %, 10,000 points.
+    // Round 2 on its own: from no best to 100.00 %, 10,000 points.
     expect(await deps.ledger.balanceOf('place', ANN)).toBe(6_969_000 + 10_000_000);
     expect((await hunt.status(ANN)).best).toBe(10_000);
     const rerolled = transport.posts.filter((p) => String(p.post.content).startsWith('🎲'));

@@ -64,7 +64,7 @@ describe('worker request signatures', () => {
     // parameter added or with another body fails.
     const moved = request();
     expect(verify({ ...moved, path: '/api/hunt/status' }, SECRET, NOW, 60_000)).toBe('bad_signature');
-    expect(verify({ ...moved, query: 'revision=1' }, SECRET, NOW, 60_000)).toBe('bad_signature');
+    expect(verify({ ...moved, query: 'round=1' }, SECRET, NOW, 60_000)).toBe('bad_signature');
     expect(verify({ ...moved, body: '{"guess":[9,9,9,9,9,9,9,9]}' }, SECRET, NOW, 60_000)).toBe(
       'bad_signature',
     );

@@ -56,7 +56,7 @@ describe('workers over HTTP', () => {
       signed(worker, 'POST', '/api/hunt/tip', { guess: [1, 1, 1, 1, 1, 1, 1, 1] }, now()),
     );
     expect(tip.statusCode).toBe(200);
-    expect(tip.json()).toMatchObject({ sequence: 1, revision: 1 });
+    expect(tip.json()).toMatchObject({ sequence: 1, round: 1, revision: 1 });
 
     // Refused, and nothing recorded: a replayed nonce, an old timestamp, a wrong secret, a stranger.
     const replay = signed(
@@ -151,7 +151,7 @@ describe('the reference worker (npm run worker)', () => {
         worker._id,
         '--secret',
         worker.secret,
-        '--rounds',
+        '--tips',
         '1',
         '--poll-ms',
         '50',

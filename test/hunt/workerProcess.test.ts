@@ -60,7 +60,7 @@ describe('a worker process against the bot process', () => {
       WORKER._id,
       '--secret',
       WORKER.secret,
-      '--rounds',
+      '--tips',
       '3',
       '--poll-ms',
       '300',

@@ -182,7 +182,7 @@ describe('the web and worker APIs under attack', () => {
       nonce: 'nonce-query-000001',
       body: '',
     });
-    const tampered = await web.request('GET', '/api/hunt/status?revision=1', { headers });
+    const tampered = await web.request('GET', '/api/hunt/status?round=1', { headers });
     expect(tampered.status).toBe(401);
     expect(tampered.json.error).toMatchObject({ code: 'WORKER_REFUSED', reason: 'bad_signature' });
     expect(tampered.json.error.message).toContain('signature');

@@ -22,7 +22,9 @@ const tipBody = z
 /**
  * The worker API: `POST /api/hunt/tip`, `GET /api/hunt/status`, signed (README, "Workers"), and
  * answering by the server's contract: a refused signature is 401 `WORKER_REFUSED` with the
- * reason, bad input 400 `BAD_REQUEST`, a refused tip the hunt's own code.
+ * reason, bad input 400 `BAD_REQUEST`, a refused tip the hunt's own code. `revision` repeats
+ * `round` for workers written against the older name, until the next version (CHANGELOG,
+ * Deprecated).
  */
 export function huntRoutes(services: Pick<FeatureServices, 'hunt' | 'workers' | 'privacy'>): HttpRoutes {
   return (app: FastifyInstance) => {
@@ -54,7 +56,8 @@ export function huntRoutes(services: Pick<FeatureServices, 'hunt' | 'workers' | 
       const { tip, window } = await services.hunt.tip(worker._id, input.guess, input.path ?? null);
       return {
         sequence: tip.sequence,
-        revision: tip.revision,
+        round: tip.round,
+        revision: tip.round,
         closesAt: window.closesAt.toISOString(),
         timePaidMilli: timePaid,
       };
@@ -69,7 +72,8 @@ export function huntRoutes(services: Pick<FeatureServices, 'hunt' | 'workers' | 
       ]);
       return {
         owner: worker.ownerId,
-        revision: status.revision,
+        round: status.round,
+        revision: status.round,
         closesAt: status.window.closesAt.toISOString(),
         beaconPath: status.window.beaconPath,
         pending:
@@ -78,7 +82,8 @@ export function huntRoutes(services: Pick<FeatureServices, 'hunt' | 'workers' | 
             : null,
         best: status.best,
         drawn: history.map((t) => ({
-          revision: t.revision,
+          round: t.round,
+          revision: t.round,
           sequence: t.sequence,
           guess: t.guess,
           score: t.score,

@@ -27,14 +27,14 @@ const OPENED_TASK = 'hunt.window.opened';
 const REROLLED_TASK = 'hunt.rerolled';
 /** Day-old tips are archived at most this often, by the clock (with a window's draw). */
 const ARCHIVE_EVERY_MS = 3_600_000;
-const REROLLED = z.object({ revision: z.number().int(), locale: z.enum(LOCALES).optional() });
+const REROLLED = z.object({ round: z.number().int(), locale: z.enum(LOCALES).optional() });
 
 /** What the hunt's timers tell the channel (the feature posts them). */
 export interface HuntAnnouncements {
   drawn(window: WindowDoc, drawn: Drawn[]): Promise<void>;
   opened(window: WindowDoc): Promise<void>;
   rerolled(ended: {
-    revision: number;
+    round: number;
     target: number[];
     best: { identity: string; best: number } | null;
     locale: Locale | null;
@@ -97,27 +97,27 @@ export class HuntService {
   task(): Promise<TaskDoc> {
     return this.deps.store.task(() => ({
       _id: 'task',
-      revision: 1,
+      round: 1,
       target: this.#target(),
       since: this.deps.clock.now(),
     }));
   }
 
   /**
-   * An admin's reroll of revision `from`: a new revision with a new target; bests and tip
-   * sequences start again. Only one reroll of a revision happens (a repeated or raced request
+   * An admin's reroll of round `from`: a new round with a new target; bests and tip
+   * sequences start again. Only one reroll of a round happens (a repeated or raced request
    * answers `rerolled: false`). Announced in the hunt channel by a timer, with the old target.
    */
   async reroll(from: number, locale?: Locale): Promise<{ rerolled: boolean; task: TaskDoc }> {
     const task = await this.task();
     const rerolled =
-      task.revision === from && (await this.deps.store.reroll(task, this.#target(), this.deps.clock.now()));
+      task.round === from && (await this.deps.store.reroll(task, this.#target(), this.deps.clock.now()));
     if (rerolled) {
       await this.deps.scheduler.schedule({
         id: `${REROLLED_TASK}:${from}`,
         kind: REROLLED_TASK,
         dueAt: this.deps.clock.now(),
-        payload: { revision: from, ...(locale ? { locale } : {}) },
+        payload: { round: from, ...(locale ? { locale } : {}) },
       });
     }
     return { rerolled, task: await this.task() };
@@ -137,8 +137,8 @@ export class HuntService {
     const length = lengthS * 1000;
     const index = Math.floor(this.deps.clock.now().getTime() / length);
     const window = await this.deps.store.window({
-      _id: `${task.revision}:${index}`,
-      revision: task.revision,
+      _id: `${task.round}:${index}`,
+      round: task.round,
       index,
       closesAt: new Date((index + 1) * length),
       beaconPath: beaconMode ? this.deps.rng.int(0, paths) : null,
@@ -197,10 +197,10 @@ export class HuntService {
     }
     const tip: TipDoc = {
       _id: `${window._id}:${identity}`,
-      revision: window.revision,
+      round: window.round,
       window: window.index,
       identity,
-      sequence: await this.deps.store.nextSequence(window.revision, identity),
+      sequence: await this.deps.store.nextSequence(window.round, identity),
       guess,
       path: window.beaconPath === null ? null : path,
       at: this.deps.clock.now(),
@@ -214,7 +214,7 @@ export class HuntService {
   /**
    * The hunt's timers: a window's close (its draw and rewards, then `drawn`), its opening
    * (`opened`: Beacon-Hunt announces the boosted path) and a reroll (`rerolled`: the ended
-   * revision's target and best). Each runs once per window or revision.
+   * round's target and best). Each runs once per window or round.
    */
   tasks(announce: HuntAnnouncements): TaskHandler[] {
     const windowTask = z.object({ windowId: z.string() });
@@ -233,19 +233,19 @@ export class HuntService {
         if (result.drawn.length > 0) await this.currentWindow(result.window.locale);
       }),
       ...this.#activeTime.tasks(),
-      defineTask(REROLLED_TASK, REROLLED, async ({ revision, locale }) => {
+      defineTask(REROLLED_TASK, REROLLED, async ({ round, locale }) => {
         const task = await this.task();
-        const target = targetOf(task, revision);
+        const target = targetOf(task, round);
         if (!target) return;
-        const [best] = await this.deps.store.leaderboard(revision, 1);
-        await announce.rerolled({ revision, target, best: best ?? null, locale: locale ?? null });
+        const [best] = await this.deps.store.leaderboard(round, 1);
+        await announce.rerolled({ round, target, best: best ?? null, locale: locale ?? null });
       }),
     ];
   }
 
-  /** Claims the hunt channel's first post of a revision (its explanation): true once per revision. */
-  claimIntro(revision: number): Promise<boolean> {
-    return this.deps.store.claimIntro(revision);
+  /** Claims the hunt channel's first post of a round (its explanation): true once per round. */
+  claimIntro(round: number): Promise<boolean> {
+    return this.deps.store.claimIntro(round);
   }
 
   /** Removes windows drawn a week ago (the retention timer): their draws stay in the drawn tips. */
@@ -320,20 +320,20 @@ export class HuntService {
     const [task, window] = await Promise.all([this.task(), this.currentWindow()]);
     const [tip, best] = await Promise.all([
       this.deps.store.tips.get(`${window._id}:${identity}`),
-      this.deps.store.best(task.revision, identity),
+      this.deps.store.best(task.round, identity),
     ]);
-    return { revision: task.revision, window, tip, best: best?.best ?? null };
+    return { round: task.round, window, tip, best: best?.best ?? null };
   }
 
-  /** The revision now and how many identities have a best in it. */
-  async players(): Promise<{ revision: number; players: number }> {
+  /** The round now and how many identities have a best in it. */
+  async players(): Promise<{ round: number; players: number }> {
     const task = await this.task();
-    return { revision: task.revision, players: await this.deps.store.players(task.revision) };
+    return { round: task.round, players: await this.deps.store.players(task.round) };
   }
 
   async leaderboard(limit: number) {
     const task = await this.task();
-    return { revision: task.revision, rows: await this.deps.store.leaderboard(task.revision, limit) };
+    return { round: task.round, rows: await this.deps.store.leaderboard(task.round, limit) };
   }
 
   history(identity: string, limit: number): Promise<TipDoc[]> {

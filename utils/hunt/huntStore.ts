@@ -5,22 +5,22 @@ import type { Locale } from '../../src/i18n/i18n.js';
 import type { Span } from './rewards.js';
 import { TipStore } from './tipStore.js';
 
-/** The hunt's task: its hidden target, per revision (a reroll starts a new one). */
+/** The hunt's task: its hidden target, per round (a reroll starts a new one). */
 export interface TaskDoc {
   _id: 'task';
-  revision: number;
+  round: number;
   target: number[];
   since: Date;
-  /** Earlier revisions and their targets (a window drawn after a reroll is scored on its own). */
-  past?: { revision: number; target: number[]; since: Date; endedAt: Date }[];
-  /** The newest revision whose explanation went to the hunt channel (its first post). */
+  /** Earlier rounds and their targets (a window drawn after a reroll is scored on its own). */
+  past?: { round: number; target: number[]; since: Date; endedAt: Date }[];
+  /** The newest round whose explanation went to the hunt channel (its first post). */
   introduced?: number;
 }
 
-/** One lottery window of a revision; `drawn` is fixed once, by the guarded update that closes it. */
+/** One lottery window of a round; `drawn` is fixed once, by the guarded update that closes it. */
 export interface WindowDoc {
   _id: string;
-  revision: number;
+  round: number;
   index: number;
   closesAt: Date;
   beaconPath: number | null;
@@ -30,10 +30,10 @@ export interface WindowDoc {
   locale?: Locale;
 }
 
-/** An identity's personal best of a revision, and the progress reward being paid for it. */
+/** An identity's personal best of a round, and the progress reward being paid for it. */
 export interface BestDoc {
   _id: string;
-  revision: number;
+  round: number;
   identity: string;
   best: number;
   pending?: { opId: string; from: number; to: number; milli: number; sequence: number; owner: string };
@@ -44,7 +44,7 @@ export interface ProgressEventDoc {
   _id: string;
   identity: string;
   owner: string;
-  revision: number;
+  round: number;
   sequence: number;
   from: number;
   to: number;
@@ -64,7 +64,7 @@ export interface BonusEventDoc {
   /** As written when it was paid (English; kept for the audit trail as it was). */
   detail: string;
   /** A draw bonus's tip (events since issue 25): what screens show in the reader's language. */
-  tip?: { revision: number; sequence: number; bonusPath: boolean };
+  tip?: { round: number; sequence: number; bonusPath: boolean };
   /** An admin grant's moderator and reason (events since issue 25). */
   grant?: { moderatorId: string; reason: string };
   at: Date;
@@ -180,7 +180,7 @@ export class HuntStore {
       // `{ _id, status }` filters use the `_id` index on every server now (tools/mongo-java-server).
       dropRetiredIndex(db, 'hunt_tips', 'guard_status'),
       dropRetiredIndex(db, WINDOWS, 'guard_status'),
-      db.collection(BESTS).createIndex({ revision: 1, best: -1 }, { name: 'leaderboard' }),
+      db.collection(BESTS).createIndex({ round: 1, best: -1 }, { name: 'leaderboard' }),
       db.collection(WINDOWS).createIndex({ status: 1, closesAt: 1 }, { name: 'drawn_by_close' }),
       // The owed-time sweep's read; claims with nothing owed have no key in it.
       db.collection(TIME).createIndex({ 'owed.at': 1 }, { name: 'owed_at' }),
@@ -207,22 +207,22 @@ export class HuntStore {
     }
   }
 
-  /** Claims the revision's explanation post, once (false: another process or an earlier run claimed it). */
-  async claimIntro(revision: number): Promise<boolean> {
+  /** Claims the round's explanation post, once (false: another process or an earlier run claimed it). */
+  async claimIntro(round: number): Promise<boolean> {
     const result = await this.#task.updateOne(
-      { _id: 'task', revision, introduced: { $ne: revision } },
-      { $set: { introduced: revision } },
+      { _id: 'task', round, introduced: { $ne: round } },
+      { $set: { introduced: round } },
     );
     return result.modifiedCount === 1;
   }
 
-  /** A new revision with a new target, if the task is still at `from` (the old one is kept in `past`). */
+  /** A new round with a new target, if the task is still at `from` (the old one is kept in `past`). */
   async reroll(from: TaskDoc, target: number[], now: Date): Promise<boolean> {
     const result = await this.#task.updateOne(
-      { _id: 'task', revision: from.revision },
+      { _id: 'task', round: from.round },
       {
-        $set: { revision: from.revision + 1, target, since: now },
-        $push: { past: { revision: from.revision, target: from.target, since: from.since, endedAt: now } },
+        $set: { round: from.round + 1, target, since: now },
+        $push: { past: { round: from.round, target: from.target, since: from.since, endedAt: now } },
       },
     );
     return result.modifiedCount === 1;
@@ -261,19 +261,19 @@ export class HuntStore {
     return result.modifiedCount === 1 ? this.#windows.findOne({ _id: id }) : null;
   }
 
-  /** The next tip sequence number of an identity in a revision (a reroll starts again at 1). */
-  async nextSequence(revision: number, identity: string): Promise<number> {
+  /** The next tip sequence number of an identity in a round (a reroll starts again at 1). */
+  async nextSequence(round: number, identity: string): Promise<number> {
     // The pre-image + 1 names this call's own increment on any server.
     const before = await this.#sequences.findOneAndUpdate(
-      { _id: `${revision}:${identity}` },
+      { _id: `${round}:${identity}` },
       { $inc: { next: 1 } },
       { upsert: true, returnDocument: 'before' },
     );
     return (before?.next ?? 0) + 1;
   }
 
-  best(revision: number, identity: string): Promise<BestDoc | null> {
-    return this.#bests.findOne({ _id: `${revision}:${identity}` });
+  best(round: number, identity: string): Promise<BestDoc | null> {
+    return this.#bests.findOne({ _id: `${round}:${identity}` });
   }
 
   /**
@@ -281,7 +281,7 @@ export class HuntStore {
    * only if the best is still `from` and no reward is pending. False when someone got there first.
    */
   async raiseBest(
-    revision: number,
+    round: number,
     identity: string,
     from: number | null,
     to: number,
@@ -290,8 +290,8 @@ export class HuntStore {
     try {
       if (from === null) {
         await this.#bests.insertOne({
-          _id: `${revision}:${identity}`,
-          revision,
+          _id: `${round}:${identity}`,
+          round,
           identity,
           best: to,
           pending,
@@ -299,7 +299,7 @@ export class HuntStore {
         return true;
       }
       const result = await this.#bests.updateOne(
-        { _id: `${revision}:${identity}`, best: from, pending: { $exists: false } },
+        { _id: `${round}:${identity}`, best: from, pending: { $exists: false } },
         { $set: { best: to, pending } },
       );
       return result.modifiedCount === 1;
@@ -309,9 +309,9 @@ export class HuntStore {
     }
   }
 
-  async clearPending(revision: number, identity: string, opId: string): Promise<void> {
+  async clearPending(round: number, identity: string, opId: string): Promise<void> {
     await this.#bests.updateOne(
-      { _id: `${revision}:${identity}`, 'pending.opId': opId },
+      { _id: `${round}:${identity}`, 'pending.opId': opId },
       { $unset: { pending: '' } },
     );
   }
@@ -329,13 +329,13 @@ export class HuntStore {
     return this.#bests.find({ pending: { $exists: true } }).toArray();
   }
 
-  /** How many identities have a best in the revision. */
-  players(revision: number): Promise<number> {
-    return this.#bests.countDocuments({ revision });
+  /** How many identities have a best in the round. */
+  players(round: number): Promise<number> {
+    return this.#bests.countDocuments({ round });
   }
 
-  leaderboard(revision: number, limit: number): Promise<BestDoc[]> {
-    return this.#bests.find({ revision }).sort({ best: -1, _id: 1 }).limit(limit).toArray();
+  leaderboard(round: number, limit: number): Promise<BestDoc[]> {
+    return this.#bests.find({ round }).sort({ best: -1, _id: 1 }).limit(limit).toArray();
   }
 
   async addProgress(event: ProgressEventDoc): Promise<void> {

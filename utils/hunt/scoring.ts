@@ -5,7 +5,7 @@ import type { Locale } from '../../src/i18n/i18n.js';
  * (0 = 0.00 %, 10000 = 100.00 %): 100 % minus the total distance in units of 8 × 33, the
  * distance a random guess is off on average, never below 0. So a random guess scores about
  * nothing and every point is found by searching (score progress pays 100 points per point:
- * at most 10,000 points, 100 pixels, per identity and revision). Scores are integers, so
+ * at most 10,000 points, 100 pixels, per identity and round). Scores are integers, so
  * rewards on their deltas are exact.
  *
  *   target 50,50,50,50,50,50,50,50 · tip 50,50,50,50,50,50,50,50 → 100.00 %

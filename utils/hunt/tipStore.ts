@@ -6,7 +6,7 @@ import type { Locale } from '../../src/i18n/i18n.js';
 /** A member's (or worker's) tip of one window: a new tip in the same window replaces it. */
 export interface TipDoc {
   _id: string;
-  revision: number;
+  round: number;
   window: number;
   identity: string;
   sequence: number;
@@ -29,7 +29,7 @@ export const TIPS_KEPT_MS = 86_400_000;
 
 /**
  * The only code that touches the tips. `hunt_tips` holds the tips of the last day: a window's
- * draw reads its tips by `{ revision, window }`, which the embedded server answers by reading
+ * draw reads its tips by `{ round, window }`, which the embedded server answers by reading
  * the whole collection, so the collection must not grow with the hunt's age. Once a day old,
  * a drawn tip moves to `hunt_drawn_tips` (read for a member's history) and a missed one is
  * deleted: nothing reads it again, its window's draw is fixed in the window.
@@ -45,7 +45,7 @@ export class TipStore {
 
   static async ensureIndexes(db: Db): Promise<void> {
     await Promise.all([
-      db.collection(TIPS).createIndex({ revision: 1, window: 1, status: 1 }, { name: 'by_window' }),
+      db.collection(TIPS).createIndex({ round: 1, window: 1, status: 1 }, { name: 'by_window' }),
       db.collection(TIPS).createIndex({ identity: 1, at: -1 }, { name: 'by_identity' }),
       db.collection(DRAWN_TIPS).createIndex({ identity: 1, at: -1 }, { name: 'by_identity' }),
       // The archive pass: the drawn and missed tips older than a moment.
@@ -64,17 +64,17 @@ export class TipStore {
       });
   }
 
-  ofWindow(revision: number, window: number): Promise<TipDoc[]> {
-    return this.#tips.find({ revision, window }).toArray();
+  ofWindow(round: number, window: number): Promise<TipDoc[]> {
+    return this.#tips.find({ round, window }).toArray();
   }
 
   async get(id: string): Promise<TipDoc | null> {
     return (await this.#tips.findOne({ _id: id })) ?? this.#drawn.findOne({ _id: id });
   }
 
-  async mark(ids: string[], status: TipDoc['status'], revision: number, window: number): Promise<void> {
+  async mark(ids: string[], status: TipDoc['status'], round: number, window: number): Promise<void> {
     if (ids.length > 0) await this.#tips.updateMany({ _id: { $in: ids } }, { $set: { status } });
-    await this.#tips.updateMany({ revision, window, status: 'pending' }, { $set: { status: 'missed' } });
+    await this.#tips.updateMany({ round, window, status: 'pending' }, { $set: { status: 'missed' } });
   }
 
   async setScore(id: string, score: number): Promise<void> {

@@ -30,22 +30,22 @@ interface WindowDrawDeps {
   settings(): Promise<RewardSettings>;
 }
 
-/** The target of a revision, current or past (null if unknown). */
-export function targetOf(task: TaskDoc, revision: number): number[] | null {
-  if (revision === task.revision) return task.target;
-  return task.past?.find((p) => p.revision === revision)?.target ?? null;
+/** The target of a round, current or past (null if unknown). */
+export function targetOf(task: TaskDoc, round: number): number[] | null {
+  if (round === task.round) return task.target;
+  return task.past?.find((p) => p.round === round)?.target ?? null;
 }
 
 /**
  * A window's draw (PRODUCT.md §3): the drawn tips fixed once by one guarded update, then each
- * drawn tip scored on its revision's target and paid its draw bonus and its progress reward.
+ * drawn tip scored on its round's target and paid its draw bonus and its progress reward.
  */
 export class WindowDraw {
   constructor(private readonly deps: WindowDrawDeps) {}
 
   /**
    * Draws a window (its timer; safe to run again): the draw is fixed once, then each drawn
-   * tip is evaluated and rewarded with operation ids from task, revision, identity and sequence.
+   * tip is evaluated and rewarded with operation ids from task, round, identity and sequence.
    */
   async closeWindow(windowId: string): Promise<{ window: WindowDoc; drawn: Drawn[] } | null> {
     let window = await this.deps.store.getWindow(windowId);
@@ -55,7 +55,7 @@ export class WindowDraw {
         this.deps.runtimeConfig.get('hunt_draws_per_window'),
         this.deps.runtimeConfig.get('beacon_bonus_weight'),
       ]);
-      const tips = await this.deps.store.tips.ofWindow(window.revision, window.index);
+      const tips = await this.deps.store.tips.ofWindow(window.round, window.index);
       const entries = tips.map((t) => ({
         id: t._id,
         weight: t.path !== null && t.path === window?.beaconPath ? weight : 1,
@@ -64,7 +64,7 @@ export class WindowDraw {
       window =
         (await this.deps.store.closeWindow(windowId, drawn)) ?? (await this.deps.store.getWindow(windowId));
       if (!window) return null;
-      await this.deps.store.tips.mark(window.drawn ?? [], 'drawn', window.revision, window.index);
+      await this.deps.store.tips.mark(window.drawn ?? [], 'drawn', window.round, window.index);
     }
     const task = await this.deps.task();
     const settings = await this.deps.settings();
@@ -87,13 +87,13 @@ export class WindowDraw {
 
   async #evaluate(tip: TipDoc, task: TaskDoc, settings: RewardSettings, pathWeight: number): Promise<Drawn> {
     const owner = this.deps.ownerOf ? await this.deps.ownerOf(tip.identity) : tip.identity;
-    // Scored on its own revision's target, also when a reroll came before the window's draw.
-    const target = targetOf(task, tip.revision);
+    // Scored on its own round's target, also when a reroll came before the window's draw.
+    const target = targetOf(task, tip.round);
     const value = target ? score(tip.guess, target) : 0;
     await this.deps.store.tips.setScore(tip._id, value);
-    const key = `${tip.revision}:${tip.identity}:${tip.sequence}`;
+    const key = `${tip.round}:${tip.identity}:${tip.sequence}`;
 
-    // The draw bonus: idempotent over revision, identity and sequence.
+    // The draw bonus: idempotent over round, identity and sequence.
     const draw = drawReward(pathWeight, settings);
     if (draw.milli > 0) {
       const opId = `hunt.draw:${key}`;
@@ -112,8 +112,8 @@ export class WindowDraw {
         milli: draw.milli,
         multiplier: draw.multiplier,
         units: 1,
-        detail: `revision ${tip.revision}, sequence ${tip.sequence}${pathWeight > 1 ? ', boosted path' : ''}`,
-        tip: { revision: tip.revision, sequence: tip.sequence, bonusPath: pathWeight > 1 },
+        detail: `round ${tip.round}, sequence ${tip.sequence}${pathWeight > 1 ? ', boosted path' : ''}`,
+        tip: { round: tip.round, sequence: tip.sequence, bonusPath: pathWeight > 1 },
         at: this.deps.clock.now(),
       });
     }
@@ -122,14 +122,14 @@ export class WindowDraw {
     let improvedFrom: number | null = null;
     let progressMilli = 0;
     for (let tries = 0; tries < 5 && target; tries++) {
-      const best = await this.deps.store.best(tip.revision, tip.identity);
-      if (best?.pending) await this.#payProgress(best.revision, best.identity, best.pending);
+      const best = await this.deps.store.best(tip.round, tip.identity);
+      if (best?.pending) await this.#payProgress(best.round, best.identity, best.pending);
       const from = best?.best ?? 0;
       if (value <= from) break;
       const milli = progressReward(value - from, settings);
       const pending = { opId: `hunt.progress:${key}`, from, to: value, milli, sequence: tip.sequence, owner };
-      if (await this.deps.store.raiseBest(tip.revision, tip.identity, best ? from : null, value, pending)) {
-        await this.#payProgress(tip.revision, tip.identity, pending);
+      if (await this.deps.store.raiseBest(tip.round, tip.identity, best ? from : null, value, pending)) {
+        await this.#payProgress(tip.round, tip.identity, pending);
         improvedFrom = from;
         progressMilli = milli;
         break;
@@ -145,7 +145,7 @@ export class WindowDraw {
   }
 
   async #payProgress(
-    revision: number,
+    round: number,
     identity: string,
     pending: { opId: string; from: number; to: number; milli: number; sequence: number; owner: string },
   ): Promise<void> {
@@ -162,13 +162,13 @@ export class WindowDraw {
       _id: pending.opId,
       identity,
       owner: pending.owner,
-      revision,
+      round,
       sequence: pending.sequence,
       from: pending.from,
       to: pending.to,
       milli: pending.milli,
       at: this.deps.clock.now(),
     });
-    await this.deps.store.clearPending(revision, identity, pending.opId);
+    await this.deps.store.clearPending(round, identity, pending.opId);
   }
 }
