@@ -37,8 +37,9 @@ export async function ensureAppIndexes(db: Db): Promise<void> {
 }
 
 /**
- * Opens the database (chosen as README describes), brings its shapes up to date (migrations,
- * with a backup first when one is pending), builds the ledger and returns the deps.
+ * Opens the database (chosen as docs/architecture.md, "The database", describes), brings its
+ * shapes up to date (migrations, with a backup first when one is pending), builds the ledger
+ * and returns the deps.
  * `migrate: false` leaves the shapes as found (a restore migrates what it loaded).
  */
 export async function openApp(
@@ -98,8 +99,8 @@ export async function openApp(
 }
 
 /**
- * Runs the pending migrations (README, "Upgrades"). Before the first step on a database that
- * holds documents, it takes a backup to roll back to, named for the step; a backup that fails
+ * Runs the pending migrations (docs/operating.md, "Upgrades"). Before the first step on a database
+ * that holds documents, it takes a backup to roll back to, named for the step; a backup that fails
  * stops start-up before anything changed.
  */
 export async function upgradeDatabase(db: Db, config: Config, log: Logger): Promise<MigrationReport> {

@@ -3,7 +3,7 @@
  * `--replace`, one whose collections are dropped first), brings its shapes up to date, runs the
  * ledger's recovery and the full check of the ledger and every game's books, and prints what it
  * restored. Exit 0: clean books; 1: differences (listed); 2: refused, nothing written
- * (README, "Backups").
+ * (docs/operating.md, "Backups").
  */
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';

@@ -32,7 +32,7 @@ export class RestoreRefused extends Error {
  * `replace`, or an archive of a newer version; loads it, brings its shapes up to date, runs the
  * ledger's recovery (every operation in flight at the instant finished or reversed, as after a
  * crash there), creates the indexes, then runs the full check of the ledger and of every
- * feature's books as of the instant the backup was taken (README, "Backups").
+ * feature's books as of the instant the backup was taken (docs/operating.md, "Backups").
  */
 export async function restoreBackup(
   app: AppDeps,

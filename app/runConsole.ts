@@ -69,7 +69,8 @@ export async function runLocalConsole(config: Config, argv: string[]): Promise<n
   // lines, so it replays identically (dates on cards and in replies too); at the prompt the
   // clock runs like a live bot's (plus what `!wait` skipped), and so do its timers.
   const clock = args.script === null ? new RunningClock() : new ManualClock(new Date(SCRIPT_START));
-  // A script deals the same cards and rolls the same dice on every run (README, "The local console").
+  // A script deals the same cards and rolls the same dice on every run
+  // (docs/console.md, "The local console").
   const rng = args.script === null ? cryptoRng : seededRng('console-script');
   const app = await openApp(consoleConfig, log, { clock, rng, persistent: args.persistent });
   try {

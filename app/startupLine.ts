@@ -14,7 +14,7 @@ export interface StartupLine {
 /**
  * The one line `npm start` begins with: which mode runs and why, which database, and the
  * address the sign-in links use, so an operator sees at once what the bot made of its
- * configuration (README, "Running it on Discord").
+ * configuration (docs/operating.md, "Running it on Discord").
  */
 export function startupLine(config: Config, env: EnvSource, persistent: boolean): StartupLine {
   const token = config.discord.token;

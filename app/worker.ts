@@ -1,6 +1,6 @@
 /**
  * `npm run worker -- --url http://127.0.0.1:8787 --id w-… --secret … [--tips N] [--poll-ms 5000]`:
- * a reference hunt worker. It signs every request (utils/hunt/signing.ts, README "Workers"),
+ * a reference hunt worker. It signs every request (utils/hunt/signing.ts, docs/web.md, "Workers"),
  * and searches by hill climbing: it starts from a random guess, and after each draw keeps the
  * best-scoring guess it has seen and tips that guess with one weight moved.
  */

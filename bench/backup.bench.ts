@@ -1,5 +1,5 @@
 /**
- * What a backup and a restore cost an operator (README, "Operating it for a long time"): a
+ * What a backup and a restore cost an operator (docs/operating.md, "Backups"): a
  * history of `--holds` game rounds (default 200,000: about a million documents, a few months of
  * 50 members; test/support/roundHistory.ts) on the embedded server, then
  * - `npm run backup`'s work while a writer keeps updating a balance: the archive's time and

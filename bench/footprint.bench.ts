@@ -1,5 +1,5 @@
 /**
- * What the bot holds in memory while it works (README, "Running it as a service"): the
+ * What the bot holds in memory while it works (docs/operating.md, "Running it as a service"): the
  * compiled bot (`npm run build`, then node with the options and entry of `npm run start:prod`,
  * as the systemd unit runs it) plays `examples/tour.txt` in its console on the embedded persistent
  * database in a temporary DATA_DIR, while this process reads the resident memory (VmRSS in

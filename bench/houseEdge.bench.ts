@@ -1,7 +1,7 @@
 /**
  * `npm run bench:edge [-- ROUNDS]`: the measured house edge of every game over ROUNDS seeded
  * rounds (default 1,000,000) through the real rules (utils/games/), with its standard error.
- * ECONOMY.md quotes these figures; test/games/houseEdge.test.ts checks them on each run. The
+ * ECONOMY.md gives each designed edge; test/games/houseEdge.test.ts checks them on each run. The
  * rows are every house game's edge cases (utils/games/houseGames/).
  */
 import { HOUSE_GAMES } from '../utils/games/houseGames/index.js';

@@ -3,9 +3,9 @@
  * the database per member and day, and whether the state (everything but the books) stays flat
  * as time goes on. The economy simulation (sim/) runs `days`, then twice as many, each on a
  * fresh database, the hourly retention running as in a bot; then every collection is counted
- * and measured (BSON bytes). The books (the audit records, README "What is stored, and for how
- * long") are kept for good and grow with the days; the canvas's pixels grow until the canvas
- * is full; everything else must not grow: the last line's `non_audit_ratio` is the second
+ * and measured (BSON bytes). The books (the audit records, docs/operating.md, "What is stored, and
+ * for how long") are kept for good and grow with the days; the canvas's pixels grow until the
+ * canvas is full; everything else must not grow: the last line's `non_audit_ratio` is the second
  * run's non-audit documents over the first's (goal ≤ 1.1).
  * Last line: `storage: member_days=<n> docs_per_member_day=<x> bytes_per_member_day=<y>
  * non_audit_docs_after_retention=<z> non_audit_ratio=<r>` (of the longer run).

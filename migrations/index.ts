@@ -6,8 +6,8 @@ import { placeRollbackUndoes } from './004-place-rollback-undoes.js';
 import { huntRounds } from './005-hunt-rounds.js';
 
 /**
- * Every step of the stored documents' shapes, in order (README, "Upgrades"). A new step is a
- * file `NNN-name.ts` here and one line at the end of this list; a released step is never
+ * Every step of the stored documents' shapes, in order (docs/operating.md, "Upgrades"). A new step
+ * is a file `NNN-name.ts` here and one line at the end of this list; a released step is never
  * changed or reordered (databases record it by its id), and its test builds a database in the
  * shape before it (test/db/migrations.test.ts).
  */

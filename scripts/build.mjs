@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run build`: the compiled bot in dist/ for `npm run start:prod` and the systemd unit
-// (README, "Running it as a service"). dist/ is emptied first, so a module removed from the
-// source does not linger there. Then dist/ gets a Biome configuration that leaves it out:
+// (docs/operating.md, "Running it as a service"). dist/ is emptied first, so a module removed from
+// the source does not linger there. Then dist/ gets a Biome configuration that leaves it out:
 // `npm test` lints the whole checkout (`biome check .`), and compiled JavaScript is no source.
 import { spawnSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';

@@ -22,7 +22,10 @@ export interface SizeFigures {
   violations: number;
 }
 
-/** The target band of the supply's daily growth (issue 26): a run's worst size is the farthest outside it. */
+/**
+ * The target band of the supply's daily growth (sim/findings/README.md, "The targets"): a run's
+ * worst size is the farthest outside it.
+ */
 export const SUPPLY_GROWTH_TARGET = { min: 0.5, max: 2 } as const;
 
 /** The figures of one size from the summaries of its runs (one per seed). */

@@ -126,7 +126,7 @@ export interface Config {
   scheduler: { pollMs: number; leaseMs: number; concurrency: number };
   postMinIntervalMs: number;
   /**
-   * The canvas's defaults (the brief's DEFAULT_PLACE_*): its size when first created, and the
+   * The canvas's defaults (`DEFAULT_PLACE_*`): its size when first created, and the
    * defaults of the runtime settings `place_enabled` and `place_pixel_cost` (in points).
    */
   place: { enabled: boolean; width: number; height: number; pixelCost: number };
@@ -148,11 +148,11 @@ export interface Config {
   /** The local console's starting language (`!locale` changes it). */
   consoleLocale: Locale;
   /**
-   * The bot's own backups (README, "Backups"): into `dir` every `intervalHours`, the `keep`
-   * newest kept. `dir` null: none are taken on a timer (`npm run backup` still works).
+   * The bot's own backups (docs/operating.md, "Backups"): into `dir` every `intervalHours`, the
+   * `keep` newest kept. `dir` null: none are taken on a timer (`npm run backup` still works).
    */
   backup: { dir: string | null; intervalHours: number; keep: number };
-  /** Days of logs kept (README, "Privacy"). */
+  /** Days of logs kept (docs/operating.md, "Privacy"). */
   logRetentionDays: number;
 }
 

@@ -4,7 +4,7 @@ export type { Logger };
 
 /**
  * Fields that may hold a secret or a network address, wherever they sit in a log line: their
- * value is written as "[redacted]" (pino's redaction; README, "Privacy").
+ * value is written as "[redacted]" (pino's redaction; docs/operating.md, "Privacy").
  */
 const REDACTED_FIELDS = [
   'token',

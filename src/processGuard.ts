@@ -5,7 +5,7 @@ import type { Logger } from './logger.js';
  * no code caught) leaves the bot in a state nobody planned for. It is logged at fatal with its
  * error, the log is flushed, and the process exits 1, so the supervisor (systemd, the
  * ShardingManager) starts a clean one: the ledger's recovery and the durable timers finish
- * whatever was in flight (README, "Operating it").
+ * whatever was in flight (docs/operating.md, "When the database is away").
  */
 export function guardProcess(log: Logger, exit: (code: number) => void = process.exit): void {
   let stopping = false;

@@ -8,10 +8,10 @@ export const RETENTION_TASK = 'retention.prune';
 export const RETENTION_EVERY_MS = 3_600_000;
 
 /**
- * Keeps the database from growing with time where it holds state, not the books (README, "What
- * is stored, and for how long"): every hour, on a durable timer, each feature's `prune` removes
- * what outlived its retention. One timer per slot, planned by the one before, so a restart, a
- * second process or a week without the bot runs each hour's prune once.
+ * Keeps the database from growing with time where it holds state, not the books (docs/operating.md,
+ * "What is stored, and for how long"): every hour, on a durable timer, each feature's `prune`
+ * removes what outlived its retention. One timer per slot, planned by the one before, so a restart,
+ * a second process or a week without the bot runs each hour's prune once.
  */
 export function retentionTasks(
   deps: { scheduler: Scheduler; log: Logger },

@@ -9,7 +9,7 @@ const BATCH = 1_000;
 
 /**
  * `/admin cleanup inactive days`: removes the profiles of members not seen for that many days,
- * but never one that earned Place value or placed a pixel (PRODUCT.md §2), and says how many
+ * but never one that earned Place value or placed a pixel (the canvas names its painters), and says how many
  * it kept for that reason. Balances and history are never touched: only the profile (name,
  * first and last seen) goes.
  */

@@ -26,8 +26,8 @@ export const privacyCommand = defineCommand({
 });
 
 /**
- * A member's rights over their data (README, "Privacy"): `/privacy info`, `/privacy export`,
- * `/privacy forget`, `/admin privacy forget`, and the timer that removes expired records.
+ * A member's rights over their data (docs/operating.md, "Privacy"): `/privacy info`, `/privacy
+ * export`, `/privacy forget`, `/admin privacy forget`, and the timer that removes expired records.
  */
 export const privacyFeature: Feature = {
   name: 'privacy',

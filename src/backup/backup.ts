@@ -23,8 +23,8 @@ export interface TakenBackup extends WrittenArchive {
 /**
  * Writes the database as it was at one instant to `file` (src/backup/archive.ts), but for the
  * `leaveOut` collections (the features' `transient` ones: minutes-long records with network
- * addresses). What a restorable backup is, README "Backups": the state a crash of every process
- * at that instant would have left, which recovery finishes.
+ * addresses). What a restorable backup is, docs/operating.md, "Backups": the state a crash of every
+ * process at that instant would have left, which recovery finishes.
  */
 export async function takeBackup(
   db: Db,

@@ -24,8 +24,8 @@ export interface BackupTimerDeps {
 }
 
 /**
- * The bot's own backups (README, "Backups"): one per interval (BACKUP_INTERVAL_HOURS), on a
- * durable timer, so that a restart, a second process or a crash mid-way neither skips nor
+ * The bot's own backups (docs/operating.md, "Backups"): one per interval (BACKUP_INTERVAL_HOURS),
+ * on a durable timer, so that a restart, a second process or a crash mid-way neither skips nor
  * doubles one. Time is cut in slots of the interval from the epoch; the task of a slot plans
  * the next slot, writes the slot's archive (named for the slot's start; one already there is
  * kept) and keeps the BACKUP_KEEP newest of the bot's own. Planned at start-up for the slot

@@ -11,7 +11,7 @@ import type { Logger } from '../logger.js';
  * Whether the database answers, as the driver's own monitoring sees it: a server it can select
  * (its heartbeats, and every request that failed on the network, update its picture at once).
  * While it is down the bot refuses new work at the door, in a second, instead of letting each
- * member wait for the driver's server selection (README, "When the database is away").
+ * member wait for the driver's server selection (docs/operating.md, "When the database is away").
  */
 export class DatabaseHealth {
   #downSince: Date | null = null;

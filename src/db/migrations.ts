@@ -13,7 +13,7 @@ import { holdingDocuments } from './holdingDocuments.js';
 export interface Migration {
   /** `001-…`: its number orders it; the rest names it. Never renamed once released. */
   id: string;
-  /** What it changes, in a line (the start-up log and README). */
+  /** What it changes, in a line (the start-up log). */
   summary: string;
   /** The collections whose documents' shape it changes: each one's shape version goes up by one. */
   collections: readonly string[];
@@ -54,7 +54,7 @@ export class MigrationFailed extends Error {
     cause: unknown,
   ) {
     super(
-      `migration ${step} failed: ${cause instanceof Error ? cause.message : String(cause)}. Start-up stopped; the database holds every step before it (README, "Upgrades")`,
+      `migration ${step} failed: ${cause instanceof Error ? cause.message : String(cause)}. Start-up stopped; the database holds every step before it (docs/operating.md, "Upgrades")`,
       { cause },
     );
     this.name = 'MigrationFailed';
@@ -82,7 +82,7 @@ export async function restoreFinished(db: Db): Promise<void> {
 export class RestoreUnfinished extends Error {
   constructor() {
     super(
-      'a restore into this database did not finish (README, "Restore"): run npm run restore -- FILE --replace again before starting the bot on it',
+      'a restore into this database did not finish (docs/operating.md, "Restore"): run npm run restore -- FILE --replace again before starting the bot on it',
     );
     this.name = 'RestoreUnfinished';
   }
@@ -92,7 +92,7 @@ export class RestoreUnfinished extends Error {
 export class SchemaNewer extends Error {
   constructor(readonly unknown: string[]) {
     super(
-      `this database was upgraded by a newer version of the bot (migrations ${unknown.join(', ')} are not known here): run that version, or restore the backup taken before the upgrade (README, "Upgrades")`,
+      `this database was upgraded by a newer version of the bot (migrations ${unknown.join(', ')} are not known here): run that version, or restore the backup taken before the upgrade (docs/operating.md, "Upgrades")`,
     );
     this.name = 'SchemaNewer';
   }

@@ -16,12 +16,12 @@ const START_TIMEOUT_MS = 60_000;
 /**
  * The persistent H2 backend (every bot and console without MONGODB_URI) keeps its documents on
  * disk, but the heap still holds what a request reads: H2's page cache (16 MB), every match of a
- * query (the launcher narrows only by unique indexes there; README "The database") and, while a
- * backup reads, a copy of the whole database. Measured with the ledger's shapes (50,000 to
- * 120,000 documents, about 1 MB of H2 file per 1,000): the tour holds 6 MB after a collection;
- * a backup about 3.5 MB of heap per MB of file, `npm run check:invariants` about 5 (a 256 MB
- * heap ran it at 49 MB of file and ran out at 57). So the ceiling follows the data: 8 MB per MB
- * of the file when the server starts, at least 256 MB (about 50,000 documents; the tour's file
+ * query (the launcher narrows only by unique indexes there; docs/architecture.md, "The database")
+ * and, while a backup reads, a copy of the whole database. Measured with the ledger's shapes
+ * (50,000 to 120,000 documents, about 1 MB of H2 file per 1,000): the tour holds 6 MB after a
+ * collection; a backup about 3.5 MB of heap per MB of file, `npm run check:invariants` about 5 (a
+ * 256 MB heap ran it at 49 MB of file and ran out at 57). So the ceiling follows the data: 8 MB per
+ * MB of the file when the server starts, at least 256 MB (about 50,000 documents; the tour's file
  * is 0.9 MB), at most half the memory this process may use. The heap starts at 8 MB and grows
  * only as a request asks, so the ceiling costs nothing until a backup or a check needs it (what
  * they took then stays resident until the next full collection: Serial gives memory back only

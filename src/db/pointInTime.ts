@@ -13,7 +13,7 @@ import {
  * given) and the embedded server's copy of the database under its write gate
  * (tools/mongo-java-server, `PointInTime`). Without multi-document transactions, only such a
  * read is a state the database was really in; one collection read after another under load
- * would hold half of a transfer (README, "Backups").
+ * would hold half of a transfer (docs/operating.md, "Backups").
  */
 export interface PointInTimeRead {
   /** The instant, as the server named it. */

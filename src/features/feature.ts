@@ -112,9 +112,10 @@ export interface Feature {
    */
   refuseActor?(deps: BotDeps, actorId: string): Promise<void>;
   /**
-   * Removes what it keeps only for a while (README, "What is stored, and for how long"): records
-   * that are state, not the books, once their retention is over. Called hourly by the retention
-   * timer; returns how many of each kind went. Audit records (events, rounds) are never pruned.
+   * Removes what it keeps only for a while (docs/operating.md, "What is stored, and for how long"):
+   * records that are state, not the books, once their retention is over. Called hourly by the
+   * retention timer; returns how many of each kind went. Audit records (events, rounds) are never
+   * pruned.
    */
   prune?(deps: BotDeps, now: Date): Promise<Record<string, number>>;
   /**

@@ -7,7 +7,7 @@ import type { Logger } from '../logger.js';
 import { metrics } from '../metrics.js';
 
 /**
- * The one contract every HTTP route of the bot answers by (README, "Errors over HTTP"): a
+ * The one contract every HTTP route of the bot answers by (docs/web.md, "Errors over HTTP"): a
  * refusal is `{ "error": { "code", "message" } }` with the status of its code below, and every
  * response, a 404 and a crash included, carries the security headers. The contract is installed
  * on the server's root, so a feature's routes cannot step outside it.
@@ -33,7 +33,8 @@ export type HttpErrorCode =
 /**
  * Every code an HTTP client can see, with its status. The bot's own error codes that can reach a
  * route are here too; one that is not (a new feature's) answers 409 with its code, and the
- * route-table test (`test/web/routeTable.test.ts`) fails until it is listed here and in README.
+ * route-table test (`test/web/routeTable.test.ts`) fails until it is listed here and in
+ * docs/web.md.
  */
 export const HTTP_STATUS = {
   BAD_REQUEST: 400,
@@ -165,7 +166,8 @@ export function installContract(
       return reply.code(statusOf(refusal.code)).send(errorBody(refusal.code, refusal.message));
     }
     metrics.errors.inc({ code: 'UNEXPECTED' });
-    // The path only: a query may carry a sign-in token or an OAuth code (README, "Privacy").
+    // The path only: a query may carry a sign-in token or an OAuth code (docs/operating.md,
+    // "Privacy").
     const path = request.url.split('?')[0];
     options.log?.error({ event: 'http.failed', url: path, err: error }, 'HTTP request failed');
     return reply.code(500).send(errorBody('UNEXPECTED', 'Something went wrong on our side; try again.'));

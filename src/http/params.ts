@@ -3,7 +3,7 @@ import { INTEGER_TEXT } from '../interactions/optionText.js';
 import { HttpError } from './contract.js';
 
 /**
- * Strict, bounded parsing of what a client sends (README, "Errors over HTTP"): the same rules
+ * Strict, bounded parsing of what a client sends (docs/web.md, "Errors over HTTP"): the same rules
  * the console applies to slash-command options. A number in a query is decimal digits (an
  * optional minus) and nothing else: not empty, not `0x10`, not `1e3`, not ` 1`, not `1.0`; and
  * within the bounds the route names. A parameter sent twice, or one the route does not take,

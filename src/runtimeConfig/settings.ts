@@ -49,7 +49,7 @@ export function defineSettings<F extends string, const T extends Record<string, 
 }
 
 /**
- * A feature's settings under exactly the keys given: for the keys PRODUCT.md names
+ * A feature's settings under exactly the keys given: for the canvas's and the hunt's flat keys
  * (`place_pixel_cost`, `beacon_bonus_weight`, ...), which admins and documents already use.
  */
 export function defineNamedSettings<const T extends Record<string, Setting<unknown>>>(

@@ -11,7 +11,7 @@ import { PROCESS_TEST_TIMEOUT_MS, runNode } from '../support/nodeProcess.js';
 
 /**
  * `npm run backup` and `npm run restore` as an operator runs them: on MONGODB_URI, and on the
- * embedded database of DATA_DIR with no bot running (README, "Operating it for a long time").
+ * embedded database of DATA_DIR with no bot running (docs/operating.md, "Backups").
  */
 const dir = mkdtempSync(path.join(tmpdir(), 'cookiebot-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

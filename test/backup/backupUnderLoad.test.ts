@@ -16,10 +16,10 @@ import { mixedAction } from '../support/mixedActions.js';
 import { waitFor } from '../support/waitFor.js';
 
 /**
- * README, "Backups": a backup is the database at one instant, so restoring one is recovering
- * from a crash of every process at that instant. Here backups are taken while members collect,
- * give, steal, join heists, play every house game and stream placements; each is restored into
- * a fresh database, recovered and checked in full.
+ * docs/operating.md, "Backups": a backup is the database at one instant, so restoring one is
+ * recovering from a crash of every process at that instant. Here backups are taken while members
+ * collect, give, steal, join heists, play every house game and stream placements; each is restored
+ * into a fresh database, recovered and checked in full.
  */
 const t = useTestDatabase('backup_load');
 const dir = mkdtempSync(path.join(tmpdir(), 'cookiebot-backups-'));

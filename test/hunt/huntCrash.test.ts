@@ -22,7 +22,7 @@ describe('a bot process killed in the middle of a draw', { timeout: PROCESS_TEST
     'GIVEN a kill while paying %s THEN the window is finished by its timer, every reward paid once',
     async (_, kind, step) => {
       const { deps, clock } = makeBotDeps(t, { rng: { ...cryptoRng, int: (min) => min } });
-      // The brief's worked numbers: 100 points per score point (the default is now 10, ECONOMY.md).
+      // Worked numbers at 100 points per score point, ten times the default, for plain rewards.
       await deps.runtimeConfig.set('place_points_per_score', '100', 'admin');
       const { window } = await deps.services.hunt.tip(ANN, [3, 3, 3, 3, 3, 3, 3, 3], null);
       const advanceMs = window.closesAt.getTime() - clock.now().getTime();

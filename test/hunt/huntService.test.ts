@@ -16,7 +16,7 @@ describe('the hunt lottery and its rewards', () => {
     const { deps, clock } = makeBotDeps(t, { rng: low });
     const hunt = deps.services.hunt;
     await deps.runtimeConfig.set('hunt_draws_per_window', '2', 'admin');
-    // The brief's worked numbers: 100 points per score point (the default is now 10, ECONOMY.md).
+    // Worked numbers at 100 points per score point, ten times the default, for plain rewards.
     await deps.runtimeConfig.set('place_points_per_score', '100', 'admin');
     // Target 0,…,0: a guess of all 3s is 24 off in 264: 90.90 %.
     const { window } = await hunt.tip(ANN, [1, 1, 1, 1, 1, 1, 1, 1], null);
@@ -91,7 +91,7 @@ describe('the hunt lottery and its rewards', () => {
     // Targets are drawn with rng.int(0, 100); the rest of the hunt's randomness takes the lowest value.
     const rng: Rng = { ...cryptoRng, int: (min, max) => (max === 100 ? targetValue : min) };
     const { deps, clock, transport } = makeBotDeps(t, { rng });
-    // The brief's worked numbers: 100 points per score point (the default is now 10, ECONOMY.md).
+    // Worked numbers at 100 points per score point, ten times the default, for plain rewards.
     await deps.runtimeConfig.set('place_points_per_score', '100', 'admin');
     const hunt = deps.services.hunt;
     await deps.runtimeConfig.set('place_draw_points', '0', 'admin');

@@ -35,7 +35,7 @@ describe('hunt scoring (the documented examples)', () => {
   });
 });
 
-describe('hunt rewards (the brief’s figures)', () => {
+describe('hunt rewards (the documented figures)', () => {
   it('pays score progress exactly: 0.03 → 3 points, 1.00 → 100 points, nothing for no improvement', () => {
     expect(progressReward(3, DEFAULTS)).toBe(3_000);
     expect(progressReward(100, DEFAULTS)).toBe(100_000);

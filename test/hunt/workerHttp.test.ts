@@ -45,7 +45,7 @@ describe('workers over HTTP', () => {
 
   it("GIVEN a linked worker THEN its signed tips count, its rewards land in the owner's wallet with the worker as source, and bad requests record nothing", async () => {
     const { deps, clock } = makeBotDeps(t, { rng: low });
-    // The brief's worked numbers: 100 points per score point (the default is now 10, ECONOMY.md).
+    // Worked numbers at 100 points per score point, ten times the default, for plain rewards.
     await deps.runtimeConfig.set('place_points_per_score', '100', 'admin');
     const worker = await deps.services.workers.link(OWNER, 'cli');
     const app = buildHttpApp([huntRoutes(deps.services)], { describe: (error) => error.message });

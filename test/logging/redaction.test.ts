@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 
-/** README, "Privacy": tokens, secrets and network addresses never reach the logs. */
+/** docs/operating.md, "Privacy": tokens, secrets and network addresses never reach the logs. */
 const TOKEN = 'MTA5ODc2NTQzMjEwOTg3NjU0.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456789AB';
 const CLIENT_SECRET = 'oauth-client-secret-7f3a9c';
 

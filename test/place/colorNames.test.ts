@@ -8,7 +8,7 @@ import { commandInvocation } from '../support/invocations.js';
 
 const t = useTestDatabase('place_color_names');
 
-/** The German colour names of the glossary (docs: GLOSSARY.de.md, "Colours"), in the palette's order. */
+/** The German colour names of the glossary (docs/glossary.md, "Colours"), in the palette's order. */
 const GERMAN = [
   'Burgunderrot',
   'Dunkelrot',

@@ -11,9 +11,9 @@ import { everything, naming } from '../support/databaseScan.js';
 import { mixedAction } from '../support/mixedActions.js';
 
 /**
- * README, "Privacy": after a member is forgotten their Discord id, their workers' ids and their
- * name are in no collection any more, only the pseudonym is; the books and the canvas still
- * balance; what was theirs alone is gone.
+ * docs/operating.md, "Privacy": after a member is forgotten their Discord id, their workers' ids
+ * and their name are in no collection any more, only the pseudonym is; the books and the canvas
+ * still balance; what was theirs alone is gone.
  */
 const t = useTestDatabase('privacy_forget');
 const ZORA = '874000000000000001';

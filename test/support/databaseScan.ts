@@ -2,7 +2,8 @@ import { BSON, type Db } from 'mongodb';
 
 /**
  * Every document of every collection as Extended JSON, a line each, prefixed by its collection:
- * where a member's id or name could still be after they were forgotten (README, "Privacy").
+ * where a member's id or name could still be after they were forgotten (docs/operating.md,
+ * "Privacy").
  */
 export async function everything(db: Db): Promise<string> {
   const names = (await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);

@@ -7,7 +7,7 @@ import { type RawAnswer, rawHttp, until, upgradeRequest } from './adversarialSup
 /**
  * The WebSocket handshake at /api/place/ws attacked from outside with raw requests: every
  * refusal must be a plain HTTP answer in the contract's shape with the security headers
- * (README, "The WebSocket as a client sees it"), and the server must go on serving.
+ * (docs/web.md, "The WebSocket as a client sees it"), and the server must go on serving.
  */
 const t = useTestDatabase('web_adv_upgrade');
 let web: Awaited<ReturnType<typeof startWeb>>;

@@ -28,7 +28,7 @@ const INSTANT_FINISH_MS = 60_000;
 
 /**
  * House games on the Cookie economy. A round's money path, each step with an operation id
- * derived from the round's id (ECONOMY.md, "Settlement protection"):
+ * derived from the round's id (ECONOMY.md, "House games: settlement protection"):
  * 1. the round is stored (`opening`) with its seeds, and its timer is scheduled;
  * 2. the house's hold goes into the round's pot — a vault that cannot cover the largest win
  *    refuses here, before the member's Cookies move;

@@ -32,7 +32,7 @@ interface ActiveTimeDeps {
 }
 
 /**
- * Active time (PRODUCT.md §3): an identity's requests close together count as time, and its
+ * Active time (ECONOMY.md, "The hunt: rewards exactly once"): an identity's requests close together count as time, and its
  * owner is paid once for the union of its identities' time, every whole interval of it. The
  * claim records the payment owed in the same write that claims the time; a ledger credit with
  * the owed id as its operation id pays it, once, whoever makes it: the claim at once, or the

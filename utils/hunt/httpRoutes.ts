@@ -20,8 +20,8 @@ const tipBody = z
   .strict();
 
 /**
- * The worker API: `POST /api/hunt/tip`, `GET /api/hunt/status`, signed (README, "Workers"), and
- * answering by the server's contract: a refused signature is 401 `WORKER_REFUSED` with the
+ * The worker API: `POST /api/hunt/tip`, `GET /api/hunt/status`, signed (docs/web.md, "Workers"),
+ * and answering by the server's contract: a refused signature is 401 `WORKER_REFUSED` with the
  * reason, bad input 400 `BAD_REQUEST`, a refused tip the hunt's own code. `revision` repeats
  * `round` for workers written against the older name, until the next version (CHANGELOG,
  * Deprecated).

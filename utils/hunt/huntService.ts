@@ -54,7 +54,7 @@ interface HuntDeps {
 }
 
 /**
- * The hunt (PRODUCT.md §3). Tips are collected per window; at the window's end a durable
+ * The hunt (docs/features.md, "The hunt: earning Place points"). Tips are collected per window; at the window's end a durable
  * timer (claimed by one process) draws some of them, weighted by path in Beacon-Hunt mode,
  * fixes the draw with one guarded update, and evaluates only the drawn tips. Each drawn tip
  * earns the draw bonus, and an improvement of the identity's best earns its progress reward:
@@ -292,7 +292,7 @@ export class HuntService {
   }
 
   /**
-   * A wallet's `recent_earnings` (PRODUCT.md §3): its progress and bonus events merged,
+   * A wallet's `recent_earnings` (docs/web.md, "The API"): its progress and bonus events merged,
    * newest first, with the identity that earned each (the owner or one of its workers).
    */
   async recentEarnings(

@@ -39,7 +39,7 @@ export interface BestDoc {
   pending?: { opId: string; from: number; to: number; milli: number; sequence: number; owner: string };
 }
 
-/** Exact score deltas and the points they paid (PRODUCT.md §3, "Audit"). */
+/** Exact score deltas and the points they paid: the audit of every progress reward. */
 export interface ProgressEventDoc {
   _id: string;
   identity: string;
@@ -63,9 +63,9 @@ export interface BonusEventDoc {
   units: number;
   /** As written when it was paid (English; kept for the audit trail as it was). */
   detail: string;
-  /** A draw bonus's tip (events since issue 25): what screens show in the reader's language. */
+  /** A draw bonus's tip (absent on older events): what screens show in the reader's language. */
   tip?: { round: number; sequence: number; bonusPath: boolean };
-  /** An admin grant's moderator and reason (events since issue 25). */
+  /** An admin grant's moderator and reason (absent on older events). */
   grant?: { moderatorId: string; reason: string };
   at: Date;
 }

@@ -1,7 +1,8 @@
 import { MILLI_PER_POINT } from '../money/amounts.js';
 
 /**
- * The brief's reward figures, in milli-points so nothing is lost to rounding (PRODUCT.md §3).
+ * The hunt's reward figures (docs/features.md, "The hunt: earning Place points"), in
+ * milli-points so nothing is lost to rounding.
  * Scores are hundredths of a percent: one score point (1.00) = 100 hundredths.
  */
 export interface RewardSettings {

@@ -9,8 +9,8 @@ import {
 const d = (key: string) => `hunt:settings.${key}`;
 
 /**
- * The brief's keys (PRODUCT.md §3) with its defaults, plus the lottery's own; except
- * `place_points_per_score`, 10 where the brief says 100 (ECONOMY.md, "Economy health").
+ * The hunt's settings under the flat keys admins already use, with their defaults (why each:
+ * sim/findings/README.md, "Every default and why").
  */
 export const HUNT_SETTINGS = defineNamedSettings('hunt', {
   hunt_enabled: flagSetting(d('hunt_enabled'), true),

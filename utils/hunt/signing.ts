@@ -1,7 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
- * How a worker signs a request (README, "Workers"): HMAC-SHA256 with the worker's secret over
+ * How a worker signs a request (docs/web.md, "Workers"): HMAC-SHA256 with the worker's secret over
  *
  *   METHOD \n PATH \n QUERY \n TIMESTAMP \n NONCE \n SHA-256(body) in hex
  *

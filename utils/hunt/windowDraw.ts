@@ -37,7 +37,7 @@ export function targetOf(task: TaskDoc, round: number): number[] | null {
 }
 
 /**
- * A window's draw (PRODUCT.md §3): the drawn tips fixed once by one guarded update, then each
+ * A window's draw (ECONOMY.md, "The hunt: rewards exactly once"): the drawn tips fixed once by one guarded update, then each
  * drawn tip scored on its round's target and paid its draw bonus and its progress reward.
  */
 export class WindowDraw {

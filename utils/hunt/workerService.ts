@@ -24,7 +24,7 @@ const REFUSALS: Record<WorkerRefusal, string> = {
   stale_timestamp: `x-timestamp is more than ${SKEW_MS / 1000} s from the server's clock: check the worker's clock.`,
   bad_nonce: 'x-nonce: 16 to 64 visible ASCII characters.',
   bad_signature:
-    'The signature does not match: HMAC-SHA256 of METHOD, PATH, QUERY, TIMESTAMP, NONCE and the hex SHA-256 of the body, one per line (README, "Workers").',
+    'The signature does not match: HMAC-SHA256 of METHOD, PATH, QUERY, TIMESTAMP, NONCE and the hex SHA-256 of the body, one per line (docs/web.md, "Workers").',
   replayed_nonce: 'This x-nonce was used already: send a new one with every request.',
 };
 
@@ -36,7 +36,7 @@ export class WorkerRefused extends Error {
 }
 
 /**
- * Worker identities (PRODUCT.md §3, "Workers"): a member links workers, each with a secret
+ * Worker identities (docs/web.md, "Workers"): a member links workers, each with a secret
  * shown once; a worker's requests are signed (signing.ts); every reward a worker earns is paid
  * to the owner it has at that moment, with the worker as the source.
  */

@@ -47,7 +47,7 @@ interface Move {
 }
 
 /**
- * The one source of truth for Cookies (PRODUCT.md §1): every feature that moves Cookies —
+ * The one source of truth for Cookies (ECONOMY.md, "The source of truth"): every feature that moves Cookies —
  * give, grants, collect, steal, house games, the vault heist, later poker — calls this, and
  * this calls the ledger (`utils/money/ledger/`), the only writer of balances. Each call carries an
  * operation id derived from the member's action, so a retry never moves Cookies twice.

@@ -1,7 +1,7 @@
 import type { Locale } from '../../src/i18n/i18n.js';
 
 /**
- * The canvas's 32 colours: r/place's 2022 palette, which the brief's canvas follows. A pixel
+ * The canvas's 32 colours: r/place's 2022 palette. A pixel
  * stores the index; members may name a colour by its English or German name, hex or index.
  */
 export const PALETTE = [

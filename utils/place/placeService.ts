@@ -44,7 +44,7 @@ interface PlaceDeps {
 }
 
 /**
- * The canvas (PRODUCT.md §2). A placement, with an operation id from the interaction:
+ * The canvas (ECONOMY.md, "Neural Place"). A placement, with an operation id from the interaction:
  * 1. its intent is stored (`debiting`), with a timer that would finish it;
  * 2. the wallet is debited once by the ledger (Place points, one placement);
  * 3. it gets the next canvas revision, recorded on the intent (`allocated`);

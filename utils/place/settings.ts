@@ -9,7 +9,7 @@ import {
 
 const d = (key: string) => `place:settings.${key}`;
 
-/** The canvas's settings, under the exact keys the brief names. */
+/** The canvas's settings, under the flat keys admins already use. */
 export const PLACE_SETTINGS = defineNamedSettings('place', {
   place_enabled: flagSetting(d('place_enabled'), true),
   place_pixel_cost: wholeNumberSetting(d('place_pixel_cost'), 100, 1, 1_000_000),

@@ -49,7 +49,7 @@ interface PokerDeps {
 }
 
 /**
- * Poker tables (PRODUCT.md §1, "Game settlement"). Chips live in the table; only a buy-in, a
+ * Poker tables (ECONOMY.md, "Poker"). Chips live in the table; only a buy-in, a
  * cash-out (or refund) and the rake cross into Cookies, each through the table's pot account
  * with its own operation id and a marker in `appliedCookieOperations`. A Cookie operation's
  * lifecycle (ECONOMY.md, "Poker"):

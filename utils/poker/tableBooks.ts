@@ -7,7 +7,7 @@ import type { PendingMove, TableDoc } from './tableStore.js';
  */
 
 /**
- * Where a table's chips are, by the brief's rule: stacks + chips in the hand + cash-outs and
+ * Where a table's chips are, by the rule that conserves them: stacks + chips in the hand + cash-outs and
  * rake on their way out = bought in − cashed out − raked. Empty when it holds.
  */
 export function chipProblems(t: TableDoc): string[] {

@@ -37,7 +37,7 @@ export interface TableDoc {
   /** Counts the game's moves (deals, actions, folds): a press and a turn timer name the step they saw. */
   step: number;
   pending: PendingMove[];
-  /** The brief's markers: one per Cookie operation in flight; the field is absent when none. */
+  /** Markers: one per Cookie operation in flight; the field is absent when none. */
   appliedCookieOperations?: string[];
   /** Confirmed totals in chips (= Cookies): bought in, cashed out, raked. */
   chips: { in: number; out: number; rake: number };

@@ -79,9 +79,9 @@ function policy(collection: string): (doc: Document) => 'rewrite' | 'delete' {
 }
 
 /**
- * A member forgotten on request (README, "Privacy"): what is only theirs is deleted (profile,
- * web sessions and links, workers and their secrets, cooldowns); everything the books or the
- * canvas need stays, under a pseudonym (`former-…`) in place of their id and their workers'
+ * A member forgotten on request (docs/operating.md, "Privacy"): what is only theirs is deleted
+ * (profile, web sessions and links, workers and their secrets, cooldowns); everything the books or
+ * the canvas need stays, under a pseudonym (`former-…`) in place of their id and their workers'
  * ids, wherever a feature wrote them. Their Cookies go to the vault and their points are
  * burned, both audited, and their accounts are closed before anything is renamed. A durable
  * task runs it under a lease, so it finishes after a crash and never runs twice at once.

@@ -52,7 +52,7 @@ export interface PersonalExport {
 }
 
 /**
- * Everything the bot keeps about a member, as one JSON file they can read (README,
+ * Everything the bot keeps about a member, as one JSON file they can read (docs/operating.md,
  * "Privacy"): what it is, in their language, a summary (balances, workers), then every
  * document that names them or one of their workers, collection by collection, each collection
  * with a line saying what it is for. Dates and numbers as JSON writes them.

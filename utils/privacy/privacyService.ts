@@ -18,7 +18,7 @@ declare module '../../src/features/services.js' {
   }
 }
 
-/** How long each kind of record lives, for `/privacy info` (README, "Privacy"). */
+/** How long each kind of record lives, for `/privacy info` (docs/operating.md, "Privacy"). */
 export interface RetentionFacts {
   sessionDays: number;
   backups: number;
@@ -27,8 +27,8 @@ export interface RetentionFacts {
 }
 
 /**
- * A member's rights over their data (README, "Privacy"): what is kept and for how long, a
- * copy of it, and forgetting them. The other features it asks (poker seats, workers, the
+ * A member's rights over their data (docs/operating.md, "Privacy"): what is kept and for how long,
+ * a copy of it, and forgetting them. The other features it asks (poker seats, workers, the
  * audit) come with each call, from the deps the caller holds.
  */
 export class PrivacyService {

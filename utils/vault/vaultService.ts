@@ -79,7 +79,7 @@ export function heistLoot(
 }
 
 /**
- * The house vault (PRODUCT.md §1): what it holds and may pay out, its last day of flows, and
+ * The house vault (ECONOMY.md, "The vault and its liquidity"): what it holds and may pay out, its last day of flows, and
  * the heist — a group attempt against the house, not PvP. A heist's money path, each step with
  * an operation id derived from the heist's id:
  * 1. each member's stake goes into the heist's pot, then they are added to the crew;

@@ -6,7 +6,7 @@ import { metrics } from '../../src/metrics.js';
 import type { PlaceService } from '../place/placeService.js';
 import type { PixelEventDoc } from '../place/placeStore.js';
 
-/** Close codes a browser sees (README, "The canvas on the web"). */
+/** Close codes a browser sees (docs/web.md, "The WebSocket as a client sees it"). */
 export const CLOSE = {
   /** At WS_MAX_PLACE_CONNECTIONS: try again later. */
   full: 1013,

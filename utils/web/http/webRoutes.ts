@@ -12,7 +12,7 @@ import { publicRoutes } from './publicRoutes.js';
 import { signInRoutes } from './signInRoutes.js';
 
 /**
- * The canvas on the web (README, "The canvas on the web"), by audience: what anyone may read,
+ * The canvas on the web (docs/web.md, "The API"), by audience: what anyone may read,
  * the live WebSocket, a signed-in member's wallet and placements, the moderators' API, and the
  * `/place` page with signing in. The same services as the slash commands do the work; these
  * files only speak HTTP, by the server's contract (`src/http/contract.ts`).
