@@ -91,7 +91,7 @@ interface CrumbCollectDeps {
 }
 
 /**
- * Collecting Cookies (PRODUCT.md §1): `/cookies collect` and the Crumb Saucer Bakery's button
+ * Collecting Cookies (ECONOMY.md, "Collecting"): `/cookies collect` and the Crumb Saucer Bakery's button
  * both call `collect`, so they share the cooldown, the reward, the credit and the streak.
  *
  * 1. the reward is promised in a hold (utils/money/holds/), whose timer would finish it if this
