@@ -51,6 +51,7 @@ export function createBotDeps(app: AppDeps, assembly: Assembly, options: BotDeps
     rng,
     ledger,
     db,
+    personalData: assembly.personalData,
     runtimeConfig,
     profiles: new ProfileDirectory(app),
     cooldowns: new Cooldowns({ cooldowns: cols.cooldowns, clock }),
@@ -59,7 +60,7 @@ export function createBotDeps(app: AppDeps, assembly: Assembly, options: BotDeps
     poster,
     ...(app.health ? { health: app.health } : {}),
   };
-  const { db: _db, ...shared } = infra;
+  const { db: _db, personalData: _personalData, ...shared } = infra;
   const deps: BotDeps = {
     ...shared,
     services: assembly.createServices(infra),

@@ -41,6 +41,14 @@ export const cookiesCommand = defineCommand({
 
 export const cookiesFeature: Feature = {
   name: 'cookies',
+  // A give's prompt is the member's alone; the steal exposure and the bakery's shares are books.
+  personalData: {
+    collections: {
+      cookies_give_prompts: { what: 'cookies:privacy.cookies_give_prompts', forget: 'delete' },
+      cookies_steal_exposure: { what: 'cookies:privacy.cookies_steal_exposure' },
+      bakery_shares: { what: 'cookies:privacy.bakery_shares' },
+    },
+  },
   commands: [cookiesCommand],
   notifications: ['robbed'],
   adminGroups: [

@@ -32,6 +32,14 @@ export const gamesCommand = defineCommand({
 
 export const gamesFeature: Feature = {
   name: 'games',
+  personalData: {
+    collections: {
+      games_rounds: { what: 'games:privacy.games_rounds' },
+      // The seed not revealed yet would show the next rounds' outcomes before they are played.
+      games_fairness: { what: 'games:privacy.games_fairness', hidden: { serverSeed: 'seed' } },
+      games_revealed_seeds: { what: 'games:privacy.games_revealed_seeds' },
+    },
+  },
   commands: [gamesCommand],
   notifications: ['timeout'],
   messages: GAMES_MESSAGES,

@@ -29,6 +29,31 @@ export const huntCommand = defineCommand({
 /** The hunt: tips and their draws, the bonus path (Beacon-Hunt), score/draw/time rewards, workers and the HTTP API. */
 export const huntFeature: Feature = {
   name: 'hunt',
+  personalData: {
+    collections: {
+      hunt_tips: { what: 'hunt:privacy.hunt_tips' },
+      hunt_drawn_tips: { what: 'hunt:privacy.hunt_drawn_tips' },
+      hunt_bests: { what: 'hunt:privacy.hunt_bests' },
+      hunt_sequences: { what: 'hunt:privacy.hunt_sequences' },
+      hunt_windows: { what: 'hunt:privacy.hunt_windows' },
+      hunt_time: { what: 'hunt:privacy.hunt_time' },
+      place_progress_events: { what: 'hunt:privacy.place_progress_events' },
+      place_bonus_events: { what: 'hunt:privacy.place_bonus_events' },
+      // A worker and its nonces are the member's alone; its secret would let the holder act as them.
+      identity_delegations: {
+        what: 'hunt:privacy.identity_delegations',
+        forget: 'delete',
+        hidden: { secret: 'secret' },
+      },
+      hunt_worker_nonces: { what: 'hunt:privacy.hunt_worker_nonces', forget: 'delete' },
+    },
+    // The member's workers stand for them in tips and rewards.
+    aliases: async (services, member) => (await services.workers.everOf(member)).map((w) => w._id),
+    async inPlay(services, member, workers) {
+      const { tips, rewards } = await services.hunt.inPlay(member, workers);
+      return { 'hunt.tip': tips, 'hunt.time': rewards };
+    },
+  },
   commands: [huntCommand],
   notifications: ['drawn'],
   prune: (deps, now) => deps.services.hunt.prune(now),

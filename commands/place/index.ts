@@ -30,6 +30,16 @@ export const placeCommand = defineCommand({
 
 export const placeFeature: Feature = {
   name: 'place',
+  personalData: {
+    collections: {
+      place_pixels: { what: 'place:privacy.place_pixels' },
+      place_pixel_events: { what: 'place:privacy.place_pixel_events' },
+      place_placements: { what: 'place:privacy.place_placements' },
+      place_rollbacks: { what: 'place:privacy.place_rollbacks' },
+    },
+    // A placement paid for and not written yet.
+    inPlay: async (services, member) => ({ placement: await services.place.unfinishedOf(member) }),
+  },
   commands: [placeCommand],
   adminGroups: [
     {

@@ -120,6 +120,11 @@ export const pokerCommand = defineCommand({
 
 export const pokerFeature: Feature = {
   name: 'poker',
+  personalData: {
+    collections: { poker_tables: { what: 'poker:privacy.poker_tables' } },
+    // A seat at an open table: the member's chips are in play there.
+    inPlay: async (services, member) => ({ poker: (await services.poker.openTablesOf(member)).length }),
+  },
   commands: [pokerCommand],
   messages: POKER_MESSAGES,
   settings: POKER_SETTINGS,

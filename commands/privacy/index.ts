@@ -58,6 +58,7 @@ export const privacyFeature: Feature = {
         cookies,
         place,
         clock: infra.clock,
+        personalData: infra.personalData,
         facts: {
           sessionDays: SESSION_TTL_MS / 86_400_000,
           backups: backup.keep,

@@ -23,6 +23,7 @@ export const vaultCommand = defineCommand({
 
 export const vaultFeature: Feature = {
   name: 'vault',
+  personalData: { collections: { vault_heists: { what: 'vault:privacy.vault_heists' } } },
   commands: [vaultCommand],
   notifications: ['heist'],
   adminGroups: [{ ...localized(VAULT_MESSAGES, 'admin.commands.vault'), subcommands: [vaultFund] }],

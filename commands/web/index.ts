@@ -9,6 +9,16 @@ import { RATE_LIMITS_COLLECTION, WebStore } from '../../utils/web/webStore.js';
  */
 export const webFeature: Feature = {
   name: 'web',
+  // Sign-in links, sessions, sign-outs and rate limits are the member's alone; a link's or a
+  // session's id is its token's hash, which stands for the token.
+  personalData: {
+    collections: {
+      web_sessions: { what: 'web:privacy.web_sessions', forget: 'delete', hidden: { _id: 'token' } },
+      web_links: { what: 'web:privacy.web_links', forget: 'delete', hidden: { _id: 'token' } },
+      web_sign_outs: { what: 'web:privacy.web_sign_outs', forget: 'delete' },
+      web_rate_limits: { what: 'web:privacy.web_rate_limits', forget: 'delete' },
+    },
+  },
   ensureIndexes: WebStore.ensureIndexes,
   // Rate-limit windows live minutes and hold network addresses: no backup keeps them.
   transient: [RATE_LIMITS_COLLECTION],

@@ -8,7 +8,8 @@ import type { Messages } from '../i18n/i18n.js';
 import type { BotDeps, CommandModule } from '../interactions/types.js';
 import type { Setting, SettingsCatalog } from '../runtimeConfig/settings.js';
 import type { TaskHandler } from '../scheduler/scheduler.js';
-import type { Feature, FeatureInfra, FeatureServices } from './feature.js';
+import type { Feature, FeatureInfra, FeatureServices, PersonalDataCatalog } from './feature.js';
+import { combinePersonalData } from './personalData.js';
 
 /** The central lists, each the combination of what the features export. */
 export interface Assembly {
@@ -21,6 +22,8 @@ export interface Assembly {
   ensureIndexes(db: Db): Promise<void>;
   /** Every feature's `transient` collections: what backups leave out. */
   transient: readonly string[];
+  /** Every feature's `personalData`: what the privacy feature exports and forgets by. */
+  personalData: PersonalDataCatalog;
   /** Every feature's own invariants (beyond the ledger's), as a list of problems. */
   checkInvariants(
     db: Db,
@@ -93,6 +96,7 @@ export function assembleFeatures(features: readonly Feature[]): Assembly {
     errorMessages,
     messages,
     transient: features.flatMap((f) => f.transient ?? []),
+    personalData: combinePersonalData(features),
     async ensureIndexes(db) {
       for (const feature of features) await feature.ensureIndexes?.(db);
     },

@@ -20,6 +20,59 @@ export type { FeatureServices } from './services.js';
 /** What a feature's services are built from: the database stays with its stores. */
 export interface FeatureInfra extends Omit<BotDeps, 'services'> {
   db: Db;
+  /** Every feature's `personalData`, combined by the assembly: the privacy feature reads it. */
+  personalData: PersonalDataCatalog;
+}
+
+/** What stands in a member's export for a value that may not leave the bot (`privacy:export.hidden.<what>`). */
+export type HiddenValue = 'token' | 'secret' | 'seed';
+
+/** One of a feature's collections that keeps something about a member. */
+export interface PersonalCollection {
+  /** What it holds, as the member's export says it: a key of the feature's texts (`web:privacy.web_sessions`). */
+  what: string;
+  /**
+   * How it is forgotten: `delete`, what is the member's alone and no book needs (a session, a
+   * cooldown); `pseudonym` (the default), kept for the books or the canvas under the pseudonym.
+   */
+  forget?: 'delete' | 'pseudonym';
+  /** Fields that never leave the bot, not even in the member's own export, and what stands there instead. */
+  hidden?: Readonly<Record<string, HiddenValue>>;
+}
+
+/**
+ * What a feature keeps about a member (docs/operating.md, "Privacy"). The privacy feature finds
+ * every document that names the member, in any collection, and reads these declarations for what
+ * each collection holds, what is deleted rather than kept under a pseudonym, what never leaves
+ * the bot, which other ids stand for the member, and what they still have in play.
+ */
+export interface PersonalData {
+  collections?: Readonly<Record<string, PersonalCollection>>;
+  /** Other ids that stand for the member in its records (their workers): exported and forgotten with theirs. */
+  aliases?(services: FeatureServices, member: string): Promise<readonly string[]>;
+  /**
+   * What the member still has in play here, by kind (`poker`: seats; `hunt.tip`), counted
+   * once: forgetting is refused, then waits, until nothing is.
+   */
+  inPlay?(
+    services: FeatureServices,
+    member: string,
+    aliases: readonly string[],
+  ): Promise<Readonly<Record<string, number>>>;
+}
+
+/** Every feature's `personalData`, combined (`src/features/personalData.ts`). */
+export interface PersonalDataCatalog {
+  /** Each declared collection, by name. */
+  collections: ReadonlyMap<string, PersonalCollection>;
+  /** Every other id that stands for the member, in the registry's order. */
+  aliases(services: FeatureServices, member: string): Promise<string[]>;
+  /** What the member has in play across the features, by kind (counts of one kind added up). */
+  inPlay(
+    services: FeatureServices,
+    member: string,
+    aliases: readonly string[],
+  ): Promise<Record<string, number>>;
 }
 
 /**
@@ -111,6 +164,8 @@ export interface Feature {
    * whose data is being erased: the privacy feature). Asked for every interaction: keep it cheap.
    */
   refuseActor?(deps: BotDeps, actorId: string): Promise<void>;
+  /** What it keeps about a member, for the privacy feature's export and erasure. */
+  personalData?: PersonalData;
   /**
    * Removes what it keeps only for a while (docs/operating.md, "What is stored, and for how long"):
    * records that are state, not the books, once their retention is over. Called hourly by the

@@ -180,6 +180,7 @@ function erasuresOver(deps: BotDeps, data: PersonalDataStore): Erasures {
     data,
     cookies: new CookieEconomy(deps.ledger),
     place: new PlaceEconomy(deps.ledger),
+    personalData: ASSEMBLY.personalData,
   });
 }
 
@@ -562,6 +563,7 @@ describe('forgetting a member while the bot keeps running', () => {
       data: new PersonalDataStore(t.db),
       cookies: new GivesFirst(deps.ledger),
       place: new PlaceEconomy(deps.ledger),
+      personalData: ASSEMBLY.personalData,
     });
     const requested = await erasures.request(deps.services, ZORA, 'self', 'en');
     const outcome = await erasures.run(deps.services, requested._id).then(

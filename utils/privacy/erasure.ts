@@ -1,7 +1,8 @@
 import type { Document } from 'mongodb';
 import { z } from 'zod';
 import type { Clock } from '../../src/clock.js';
-import type { FeatureServices } from '../../src/features/services.js';
+import { COLLECTION_NAMES } from '../../src/db/collections.js';
+import type { FeatureServices, PersonalDataCatalog } from '../../src/features/feature.js';
 import type { I18n, Locale } from '../../src/i18n/i18n.js';
 import type { Logger } from '../../src/logger.js';
 import { newPseudonym } from '../../src/privacy/pseudonym.js';
@@ -33,10 +34,9 @@ export interface ErasureDeps {
   rng: Rng;
   log: Logger;
   i18n: I18n;
+  /** What each feature declared it keeps about a member, what it deletes, and what may be in play. */
+  personalData: PersonalDataCatalog;
 }
-
-/** The other features an erasure asks (passed by the caller: services exist once every feature's do). */
-export type ErasureServices = Pick<FeatureServices, 'poker' | 'workers' | 'admin' | 'hunt' | 'place'>;
 
 export const ERASE_TASK = 'privacy.erase';
 const LEASE_MS = 5 * 60_000;
@@ -45,18 +45,11 @@ const QUIET_WITHIN_MS = 60_000;
 /** Passes over every collection at most: the second finds what actions begun before the freeze wrote. */
 const MAX_PASSES = 3;
 
-/** What only concerns the member and nothing else: deleted, not kept under the pseudonym. */
-const DELETED = new Set([
-  'profiles',
-  'web_sessions',
-  'web_links',
-  'web_sign_outs',
-  'web_rate_limits',
-  'identity_delegations',
-  'hunt_worker_nonces',
-  'cooldown_cookies',
-  'cookies_give_prompts',
-]);
+/**
+ * The kernel's collections that only concern the member: deleted, not kept under the pseudonym.
+ * Each feature declares its own (`personalData`, `forget: 'delete'`).
+ */
+const KERNEL_DELETED: ReadonlySet<string> = new Set([COLLECTION_NAMES.profiles, COLLECTION_NAMES.cooldowns]);
 
 /**
  * Rewritten last, in this order: the events before the balances they explain, and a member's
@@ -71,10 +64,14 @@ const LAST = [
   LEDGER_COLLECTION_NAMES.placeWallets,
 ];
 
-function policy(collection: string): (doc: Document) => 'rewrite' | 'delete' {
-  if (DELETED.has(collection)) return () => 'delete';
+function policy(
+  collection: string,
+  personalData: PersonalDataCatalog,
+): (doc: Document) => 'rewrite' | 'delete' {
+  if (KERNEL_DELETED.has(collection) || personalData.collections.get(collection)?.forget === 'delete')
+    return () => 'delete';
   // A timer that ran is history; one still due is rewritten and runs as planned.
-  if (collection === 'due_tasks') return (doc) => (doc.status === 'due' ? 'rewrite' : 'delete');
+  if (collection === COLLECTION_NAMES.dueTasks) return (doc) => (doc.status === 'due' ? 'rewrite' : 'delete');
   return () => 'rewrite';
 }
 
@@ -95,8 +92,11 @@ export class Erasures {
     this.#owner = `${process.pid}:${deps.rng.uuid().slice(0, 8)}`;
   }
 
-  /** What the member still has in play (a round, a heist, a seat, a reward on its way). */
-  async inPlay(services: ErasureServices, member: string): Promise<InPlay> {
+  /**
+   * What the member still has in play: money held (a round, a heist, a reward on its way), and
+   * what each feature declares (a seat, a tip, a placement).
+   */
+  async inPlay(services: FeatureServices, member: string): Promise<InPlay> {
     const found: InPlay = {};
     // A round holds the stake and the vault's share in two holds: counted once, by its owner.
     const owners = new Map<string, Set<string>>();
@@ -105,16 +105,9 @@ export class Erasures {
       owners.set(hold.owner.kind, ids.add(hold.owner.id));
     }
     for (const [kind, ids] of owners) found[kind] = ids.size;
-    const workers = (await services.workers.everOf(member)).map((w) => w._id);
-    const [tables, hunt, placements] = await Promise.all([
-      services.poker.openTablesOf(member),
-      services.hunt.inPlay(member, workers),
-      services.place.unfinishedOf(member),
-    ]);
-    if (tables.length > 0) found.poker = tables.length;
-    if (hunt.tips > 0) found['hunt.tip'] = hunt.tips;
-    if (hunt.rewards > 0) found['hunt.time'] = (found['hunt.time'] ?? 0) + hunt.rewards;
-    if (placements > 0) found.placement = placements;
+    const aliases = await this.deps.personalData.aliases(services, member);
+    const declared = await this.deps.personalData.inPlay(services, member, aliases);
+    for (const [kind, count] of Object.entries(declared)) found[kind] = (found[kind] ?? 0) + count;
     return found;
   }
 
@@ -123,14 +116,14 @@ export class Erasures {
    * anything in play; a second request while one runs returns the running one.
    */
   async request(
-    services: ErasureServices,
+    services: FeatureServices,
     member: string,
     requestedBy: string,
     locale: Locale,
   ): Promise<ErasureDoc> {
     const inPlay = await this.inPlay(services, member);
     if (Object.keys(inPlay).length > 0) throw privacyInPlay(inPlay);
-    const workers = (await services.workers.everOf(member)).map((w) => w._id);
+    const workers = await this.deps.personalData.aliases(services, member);
     const erasure = await this.deps.erasures.create({
       _id: `erasure-${this.deps.rng.uuid()}`,
       subject: { id: member, workers },
@@ -154,7 +147,7 @@ export class Erasures {
    * Runs the erasure to its end (again after a crash: each step is safe to repeat). Null when
    * another process holds it.
    */
-  run(services: ErasureServices, id: string): Promise<ErasureDoc | null> {
+  run(services: FeatureServices, id: string): Promise<ErasureDoc | null> {
     const running = this.#running.get(id);
     if (running) return running;
     const run = this.#run(services, id).finally(() => this.#running.delete(id));
@@ -162,7 +155,7 @@ export class Erasures {
     return run;
   }
 
-  async #run(services: ErasureServices, id: string): Promise<ErasureDoc | null> {
+  async #run(services: FeatureServices, id: string): Promise<ErasureDoc | null> {
     const erasure = await this.#claim(id);
     if (!erasure?.subject) return erasure?.state === 'done' ? erasure : null;
     const lease = this.#keepLease(id);
@@ -206,7 +199,7 @@ export class Erasures {
    * resumed run never forfeits again (the member may have started afresh by then).
    */
   async #forfeit(
-    services: ErasureServices,
+    services: FeatureServices,
     erasure: ErasureDoc,
   ): Promise<{ cookies: number; points: number }> {
     const subject = erasure.subject as NonNullable<ErasureDoc['subject']>;
@@ -243,7 +236,11 @@ export class Erasures {
     for (let pass = 0; pass < MAX_PASSES; pass++) {
       let changed = 0;
       for (const collection of await this.deps.data.collectionsToRewrite(LAST)) {
-        const counts = await this.deps.data.rewrite(collection, to, policy(collection));
+        const counts = await this.deps.data.rewrite(
+          collection,
+          to,
+          policy(collection, this.deps.personalData),
+        );
         documents.rewritten += counts.rewritten;
         documents.deleted += counts.deleted;
         changed += counts.rewritten + counts.deleted;
@@ -257,7 +254,7 @@ export class Erasures {
   }
 
   async #audit(
-    services: ErasureServices,
+    services: FeatureServices,
     erasure: ErasureDoc,
     forfeited: { cookies: number; points: number },
   ): Promise<void> {
@@ -278,7 +275,7 @@ export class Erasures {
     });
   }
 
-  tasks(services: ErasureServices): TaskHandler[] {
+  tasks(services: FeatureServices): TaskHandler[] {
     return [
       defineTask(ERASE_TASK, z.object({ id: z.string() }), async ({ id }) => {
         // Held by another process (a press racing the timer): this run fails and is tried again.

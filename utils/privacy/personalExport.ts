@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { BSON, type Document } from 'mongodb';
 import type { Clock } from '../../src/clock.js';
-import type { FeatureServices } from '../../src/features/services.js';
+import type { FeatureServices, PersonalCollection, PersonalDataCatalog } from '../../src/features/feature.js';
 import type { Translator } from '../../src/i18n/i18n.js';
 import type { CookieEconomy } from '../money/cookieEconomy.js';
 import { LEDGER_COLLECTION_NAMES } from '../money/ledger/documents.js';
@@ -15,24 +15,18 @@ const CATALOG_NAMES: Readonly<Record<string, string>> = {
 };
 
 /**
- * What may not leave the bot, even to the member it is about: a secret that would let whoever
- * holds the file act as them (a worker's signing key; a sign-in link's or session's token hash,
- * which stands for the token), or decide a game (the server seed not revealed yet: it would show
- * the outcome of the next rounds before they are played). Each is replaced by a line saying so.
+ * What may not leave the bot, even to the member it is about, as each feature declares it
+ * (`hidden`): a secret that would let whoever holds the file act as them (a worker's signing
+ * key; a sign-in link's or session's token hash, which stands for the token), or decide a game
+ * (the server seed not revealed yet: it would show the outcome of the next rounds before they
+ * are played). Each is replaced by a line saying so.
  */
-function shown(collection: string, doc: Document, i18n: Translator): Document {
-  const hidden = (what: string) => `[${i18n.t(`privacy:export.hidden.${what}`)}]`;
-  switch (collection) {
-    case 'web_sessions':
-    case 'web_links':
-      return { ...doc, _id: hidden('token') };
-    case 'identity_delegations':
-      return doc.secret === undefined ? doc : { ...doc, secret: hidden('secret') };
-    case 'games_fairness':
-      return { ...doc, serverSeed: hidden('seed') };
-    default:
-      return doc;
+function shown(hidden: PersonalCollection['hidden'], doc: Document, i18n: Translator): Document {
+  const shownDoc = { ...doc };
+  for (const [field, what] of Object.entries(hidden ?? {})) {
+    if (doc[field] !== undefined) shownDoc[field] = `[${i18n.t(`privacy:export.hidden.${what}`)}]`;
   }
+  return shownDoc;
 }
 
 /** Discord takes files of 10 MiB from a bot in any server; a larger export goes compressed. */
@@ -43,6 +37,7 @@ export interface ExportDeps {
   cookies: CookieEconomy;
   place: PlaceEconomy;
   clock: Clock;
+  personalData: PersonalDataCatalog;
 }
 
 export interface PersonalExport {
@@ -59,23 +54,24 @@ export interface PersonalExport {
  */
 export async function exportPersonalData(
   deps: ExportDeps,
-  services: Pick<FeatureServices, 'workers'>,
+  services: FeatureServices,
   member: string,
   i18n: Translator,
 ): Promise<PersonalExport> {
-  const workers = (await services.workers.everOf(member)).map((w) => w._id);
+  const workers = await deps.personalData.aliases(services, member);
   const found = await deps.data.gather([member, ...workers]);
   const [cookies, wallet] = await Promise.all([deps.cookies.balance(member), deps.place.wallet(member)]);
   let documents = 0;
   const collections: Record<string, { what: string; documents: unknown[] }> = {};
   for (const [collection, docs] of found) {
     documents += docs.length;
-    const key = `privacy:collections.${CATALOG_NAMES[collection] ?? collection}`;
+    const declared = deps.personalData.collections.get(collection);
+    const key = declared?.what ?? `privacy:collections.${CATALOG_NAMES[collection] ?? collection}`;
     const what = i18n.t(key);
     collections[collection] = {
       what:
-        what === key.slice('privacy:'.length) || what === key ? i18n.t('privacy:collections.other') : what,
-      documents: docs.map((d) => BSON.EJSON.serialize(shown(collection, d, i18n), { relaxed: true })),
+        what === key.slice(key.indexOf(':') + 1) || what === key ? i18n.t('privacy:collections.other') : what,
+      documents: docs.map((d) => BSON.EJSON.serialize(shown(declared?.hidden, d, i18n), { relaxed: true })),
     };
   }
   const body = {

@@ -1,10 +1,10 @@
 import type { Clock } from '../../src/clock.js';
-import type { FeatureServices } from '../../src/features/services.js';
+import type { FeatureServices, PersonalDataCatalog } from '../../src/features/feature.js';
 import type { Locale, Translator } from '../../src/i18n/i18n.js';
 import type { TaskHandler } from '../../src/scheduler/scheduler.js';
 import type { CookieEconomy } from '../money/cookieEconomy.js';
 import type { PlaceEconomy } from '../money/placeEconomy.js';
-import type { ErasureServices, Erasures } from './erasure.js';
+import type { Erasures } from './erasure.js';
 import type { ErasureDoc } from './erasureStore.js';
 import type { InPlay } from './errors.js';
 import type { Freeze } from './freeze.js';
@@ -42,6 +42,7 @@ export class PrivacyService {
       place: PlaceEconomy;
       clock: Clock;
       facts: RetentionFacts;
+      personalData: PersonalDataCatalog;
     },
   ) {}
 
@@ -63,15 +64,11 @@ export class PrivacyService {
     return { cookies, points };
   }
 
-  inPlay(services: ErasureServices, member: string): Promise<InPlay> {
+  inPlay(services: FeatureServices, member: string): Promise<InPlay> {
     return this.deps.erasures.inPlay(services, member);
   }
 
-  exportFor(
-    services: Pick<FeatureServices, 'workers'>,
-    member: string,
-    i18n: Translator,
-  ): Promise<PersonalExport> {
+  exportFor(services: FeatureServices, member: string, i18n: Translator): Promise<PersonalExport> {
     return exportPersonalData(this.deps, services, member, i18n);
   }
 
@@ -80,7 +77,7 @@ export class PrivacyService {
    * runs it to its end here; its durable task finishes it if this process stops on the way.
    */
   async forget(
-    services: ErasureServices,
+    services: FeatureServices,
     member: string,
     requestedBy: string,
     locale: Locale,
