@@ -4,7 +4,7 @@ import type { Translator } from '../../src/i18n/i18n.js';
 import { defineComponent } from '../../src/interactions/componentIds.js';
 import { defineComponentHandler } from '../../src/interactions/defineCommand.js';
 import type { Reply, Subcommand } from '../../src/interactions/types.js';
-import type { Collected } from '../../utils/cookies/crumbCollect.js';
+import type { Collected } from '../../utils/cookies/collectService.js';
 import { COOKIES_MESSAGES } from '../../utils/cookies/messages.js';
 import { COOKIE_BROWN } from '../colors.js';
 

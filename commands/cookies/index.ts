@@ -4,9 +4,9 @@ import { resolveLocale } from '../../src/i18n/i18n.js';
 import { defineCommand } from '../../src/interactions/defineCommand.js';
 import { BakeryShare } from '../../utils/cookies/bakeryShare.js';
 import { BakeryShareStore } from '../../utils/cookies/bakeryShareStore.js';
+import { CollectService } from '../../utils/cookies/collectService.js';
 import { CollectStore } from '../../utils/cookies/collectStore.js';
 import { CookieService } from '../../utils/cookies/cookieService.js';
-import { CrumbCollect } from '../../utils/cookies/crumbCollect.js';
 import { COOKIES_ERROR_MESSAGES } from '../../utils/cookies/errors.js';
 import { ExposureStore } from '../../utils/cookies/exposureStore.js';
 import { GivePromptStore } from '../../utils/cookies/givePromptStore.js';
@@ -26,7 +26,7 @@ import { steal } from './steal.js';
 
 declare module '../../src/features/services.js' {
   interface FeatureServices {
-    collect: CrumbCollect;
+    collect: CollectService;
     steal: StealService;
   }
 }
@@ -70,7 +70,7 @@ export const cookiesFeature: Feature = {
     });
     return {
       cookies: CookieService.create(infra, { economy, prompts: new GivePromptStore(infra.db), collects }),
-      collect: new CrumbCollect({ ...infra, economy, store: collects, bakery }),
+      collect: new CollectService({ ...infra, economy, store: collects, bakery }),
       bakery,
       steal: new StealService({ ...infra, economy, exposure: new ExposureStore(infra.db), bags: collects }),
     };

@@ -7,8 +7,8 @@ import { defineTask, type Scheduler, type TaskHandler } from '../../src/schedule
 import { COOKIE_KINDS, type CookieEconomy } from '../money/cookieEconomy.js';
 import { insufficientFunds } from '../money/ledger/errors.js';
 import type { Ledger, LedgerOutcome } from '../money/ledger/ledger.js';
+import { liveStreak } from './collectService.js';
 import type { CollectStore } from './collectStore.js';
-import { liveStreak } from './crumbCollect.js';
 import { giveAboveLimit } from './errors.js';
 import type { GivePromptDoc, GivePromptStore } from './givePromptStore.js';
 

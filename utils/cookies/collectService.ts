@@ -79,7 +79,7 @@ export function collectReward(
   };
 }
 
-interface CrumbCollectDeps {
+interface CollectServiceDeps {
   economy: CookieEconomy;
   /** The day's collectors get the bakery's share: a collect plans its day's (bakeryShare.ts). */
   bakery?: Pick<BakeryShare, 'plan' | 'collectRatePct'>;
@@ -103,8 +103,8 @@ interface CrumbCollectDeps {
  * posts: it is neither lost nor paid twice. A promise whose claim lost (or never happened) is
  * voided by its timer: the claim is the only thing that makes a reward owed.
  */
-export class CrumbCollect {
-  constructor(private readonly deps: CrumbCollectDeps) {
+export class CollectService {
+  constructor(private readonly deps: CollectServiceDeps) {
     deps.holds.own('collect', {
       onExpiry: async (hold) => {
         const doc = await deps.store.get(hold.owner.id);
