@@ -1,5 +1,6 @@
+import { HOUR_MS, MINUTE_MS } from '../src/clock.js';
+
+export { DAY_MS, HOUR_MS } from '../src/clock.js';
 /** Simulated time moves in steps of two minutes: the active-time reward's largest gap. */
-export const STEP_MS = 2 * 60_000;
-export const HOUR_MS = 3_600_000;
-export const DAY_MS = 24 * HOUR_MS;
+export const STEP_MS = 2 * MINUTE_MS;
 export const STEPS_PER_HOUR = HOUR_MS / STEP_MS;

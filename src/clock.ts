@@ -5,6 +5,8 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => new Date() };
 
+export const MINUTE_MS = 60_000;
+export const HOUR_MS = 3_600_000;
 export const DAY_MS = 86_400_000;
 
 /** The UTC day of `at` as `2026-03-01`: how daily records are named (the bakery's share, the economy's days). */

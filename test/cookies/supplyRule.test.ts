@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { utcDay } from '../../src/clock.js';
+import { DAY_MS, utcDay } from '../../src/clock.js';
 import type { BotDeps } from '../../src/interactions/types.js';
 import { RATE_STEP_PER_POINT, supplyRule } from '../../utils/cookies/bakeryShare.js';
 import { COOKIE_KINDS, CookieEconomy } from '../../utils/money/cookieEconomy.js';
@@ -11,7 +11,6 @@ import { clearDatabase, useTestDatabase } from '../support/database.js';
 const t = useTestDatabase('supply_rule');
 const MEMBERS = ['860000000000000001', '860000000000000002', '860000000000000003'];
 const ENV = { HOUSE_MIN_RESERVE_COOKIES: '1000' };
-const DAY_MS = 86_400_000;
 const RULE = { previousRatePct: 100, collectors: 3, targetBp: 125, minPct: 25 };
 
 describe('following the supply (COOKIE_LOGIC.md worked examples)', () => {

@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { DAY_MS } from '../../src/clock.js';
 import type { BotDeps } from '../../src/interactions/types.js';
 import { planRetention, RETENTION_EVERY_MS, RETENTION_TASK } from '../../src/retention.js';
 import { HOLDS_KEPT_MS, type ReserveRequest } from '../../utils/money/holds/holds.js';
@@ -10,7 +11,6 @@ import { clearDatabase, useTestDatabase } from '../support/database.js';
 const t = useTestDatabase('retention');
 const ANN = '894000000000000001';
 const BEN = '894000000000000002';
-const DAY_MS = 86_400_000;
 
 const stake = (id: string): ReserveRequest => ({
   id,

@@ -1,4 +1,4 @@
-import type { Clock } from '../../src/clock.js';
+import { type Clock, DAY_MS } from '../../src/clock.js';
 import { AppError, featureDisabled } from '../../src/errors.js';
 import type { Locale } from '../../src/i18n/i18n.js';
 import type { Rng } from '../../src/rng.js';
@@ -27,7 +27,6 @@ export interface Collected {
 
 /** How long after a claim an uncredited reward is finished by its hold's timer. */
 const FINISH_AFTER_MS = 60_000;
-const DAY_MS = 86_400_000;
 
 /** The collect rules at the current settings (COOKIE_LOGIC.md, "Collecting"). */
 export interface CollectRules {

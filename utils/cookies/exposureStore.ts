@@ -1,4 +1,5 @@
 import type { Collection, Db } from 'mongodb';
+import { HOUR_MS } from '../../src/clock.js';
 import { JOURNALED } from '../../src/db/collections.js';
 import { isDuplicateKey } from '../../src/db/duplicateKey.js';
 
@@ -27,7 +28,6 @@ export interface BudgetClaim {
 }
 
 export const STEAL_EXPOSURE = 'cookies_steal_exposure';
-const HOUR_MS = 3_600_000;
 const MAX_TRIES = 50;
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Clock } from '../../src/clock.js';
+import { type Clock, DAY_MS } from '../../src/clock.js';
 import type { Cooldowns } from '../../src/cooldowns/cooldowns.js';
 import { AppError, featureDisabled, isAppError } from '../../src/errors.js';
 import type { FeatureInfra } from '../../src/features/feature.js';
@@ -49,7 +49,6 @@ interface VaultDeps {
 export const HEIST_CLOSE_TASK = 'vault.heist.close';
 /** A heist's holds outlive its window by this much: its close timer ends them, their own timers are the backstop. */
 const HOLD_TTL_AFTER_CLOSE_MS = 600_000;
-const DAY_MS = 86_400_000;
 
 /** The heist's odds: base + per extra member, capped (COOKIE_LOGIC.md, "The vault heist"). */
 export function heistChancePct(
