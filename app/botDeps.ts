@@ -10,8 +10,7 @@ import type { MemberLookup } from '../src/render/memberFaces.js';
 import { planRetention, retentionTasks } from '../src/retention.js';
 import { RuntimeConfig } from '../src/runtimeConfig/runtimeConfig.js';
 import { Scheduler, type TaskHandler } from '../src/scheduler/scheduler.js';
-import { HoldStore } from '../utils/money/holds/holdStore.js';
-import { Holds } from '../utils/money/holds/holds.js';
+import { createMoneyLayer, ensureHoldIndexes } from '../utils/money/moneyLayer.js';
 import type { AppDeps } from './openApp.js';
 
 export interface BotDepsOptions {
@@ -27,7 +26,7 @@ export interface BotDepsOptions {
  * features' own stores). Task handlers are registered with the scheduler here.
  */
 export function createBotDeps(app: AppDeps, assembly: Assembly, options: BotDepsOptions): BotDeps {
-  const { config, log, clock, wallClock, rng, ledger, cols, db } = app;
+  const { config, log, clock, wallClock, rng, cols, db } = app;
   const runtimeConfig = new RuntimeConfig(app, assembly.settingsFor(config), config.runtimeConfigTtlMs);
   const scheduler = new Scheduler(
     { tasks: cols.dueTasks, clock, log },
@@ -41,7 +40,7 @@ export function createBotDeps(app: AppDeps, assembly: Assembly, options: BotDeps
     { transport: options.transport, runtimeConfig, states: cols.channelStates, clock, log },
     { minIntervalMs: config.postMinIntervalMs },
   );
-  const holds = new Holds({ ledger, store: new HoldStore(db), scheduler, clock, log });
+  const { ledger, holds } = createMoneyLayer(app, scheduler);
   const infra: FeatureInfra = {
     i18n: new I18n(assembly.messages),
     config,
@@ -101,6 +100,6 @@ export async function prepareBotDeps(
   assembly: Assembly,
   options: BotDepsOptions,
 ): Promise<BotDeps> {
-  await Promise.all([Holds.ensureIndexes(app.db), assembly.ensureIndexes(app.db)]);
+  await Promise.all([ensureHoldIndexes(app.db), assembly.ensureIndexes(app.db)]);
   return createBotDeps(app, assembly, options);
 }

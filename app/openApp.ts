@@ -13,11 +13,16 @@ import type { AppDeps } from '../src/deps.js';
 import type { Logger } from '../src/logger.js';
 import { startPeriodic } from '../src/periodic.js';
 import { cryptoRng, type Rng } from '../src/rng.js';
-import { ensureLedgerIndexes, ledgerCollections } from '../utils/money/ledger/documents.js';
-import { Ledger } from '../utils/money/ledger/ledger.js';
-import { type RecoveryReport, recoverLedger } from '../utils/money/ledger/recovery.js';
+import type { RecoveryReport } from '../utils/money/ledger/recovery.js';
+import {
+  ensureMoneyIndexes,
+  moneyCollections,
+  openLedger,
+  runLedgerRecovery,
+} from '../utils/money/moneyLayer.js';
 
 export type { AppDeps } from '../src/deps.js';
+export { runLedgerRecovery } from '../utils/money/moneyLayer.js';
 
 export interface App extends AppDeps {
   database: Database;
@@ -28,12 +33,12 @@ export interface App extends AppDeps {
 
 /** Every collection in `deps.cols`: the kernel's and the ledger's. */
 export function appCollections(db: Db): Collections {
-  return { ...collections(db), ...ledgerCollections(db) };
+  return { ...collections(db), ...moneyCollections(db) };
 }
 
 /** The kernel's and the ledger's indexes (each feature creates its own through the assembly). */
 export async function ensureAppIndexes(db: Db): Promise<void> {
-  await Promise.all([ensureIndexes(db), ensureLedgerIndexes(db)]);
+  await Promise.all([ensureIndexes(db), ensureMoneyIndexes(db)]);
 }
 
 /**
@@ -54,11 +59,11 @@ export async function openApp(
     await database.close();
     throw error;
   }
-  await ensureLedgerIndexes(database.db);
+  await ensureMoneyIndexes(database.db);
   const cols = appCollections(database.db);
   const clock = options.clock ?? systemClock;
   const rng = options.rng ?? cryptoRng;
-  const ledger = new Ledger({ cols, clock, rng, log, config: config.ledger });
+  const ledger = openLedger({ cols, clock, rng, log, config });
   let stopRecovery = async () => {};
   const app: App = {
     config,
@@ -138,22 +143,3 @@ export function backupDirOf(config: Config): string {
 
 /** How often the periodic recovery pass also unsets emptied marker and fence arrays (`RecoveryOptions.tidy`). */
 const TIDY_EVERY_MS = 3_600_000;
-
-/** The recovery pass run at start-up and by `npm run ledger:recover`. */
-export async function runLedgerRecovery(
-  deps: AppDeps,
-  graceMs = deps.config.ledger.recoveryGraceMs,
-  options: { tidy?: boolean } = {},
-): Promise<RecoveryReport> {
-  await deps.ledger.settleAbandoned();
-  const report = await recoverLedger(
-    { cols: deps.cols, clock: deps.clock, log: deps.log },
-    { graceMs, fenceRetentionMs: deps.config.ledger.fenceRetentionMs, ...options },
-  );
-  const level = report.stuck.length + report.failed.length > 0 ? 'error' : 'info';
-  const busy = report.examined + report.fencesPruned > 0;
-  if (busy || level === 'error') {
-    deps.log[level]({ event: 'ledger.recovery.report', ...report }, 'ledger recovery pass finished');
-  }
-  return report;
-}

@@ -5,9 +5,9 @@ import { emptyDatabase, type LoadedArchive, loadArchive } from '../src/backup/ba
 import { systemClock } from '../src/clock.js';
 import { holdingDocuments } from '../src/db/holdingDocuments.js';
 import { type MigrationReport, markRestoring, migrate, restoreFinished } from '../src/db/migrations.js';
-import { Holds } from '../utils/money/holds/holds.js';
 import { checkInvariants } from '../utils/money/ledger/invariants.js';
 import type { RecoveryReport } from '../utils/money/ledger/recovery.js';
+import { ensureHoldIndexes } from '../utils/money/moneyLayer.js';
 import { type AppDeps, ensureAppIndexes, runLedgerRecovery } from './openApp.js';
 
 export interface RestoreReport {
@@ -65,7 +65,7 @@ export async function restoreBackup(
     { restoring: true },
   );
   await ensureAppIndexes(app.db);
-  await Promise.all([ASSEMBLY.ensureIndexes(app.db), Holds.ensureIndexes(app.db)]);
+  await Promise.all([ASSEMBLY.ensureIndexes(app.db), ensureHoldIndexes(app.db)]);
   // No process runs on a database being restored: nothing in flight is anyone's but recovery's.
   const recovery = await runLedgerRecovery(app, 0, { tidy: true });
   const ledger = await checkInvariants(app.cols);
