@@ -10,7 +10,7 @@ import { GAMES_MESSAGES } from '../../utils/games/messages.js';
 import { RoundStore } from '../../utils/games/roundStore.js';
 import { GAMES_SETTINGS } from '../../utils/games/settings.js';
 import { COOKIE_KINDS, CookieEconomy } from '../../utils/money/cookieEconomy.js';
-import { openOnes, postedTo, withHolds } from '../../utils/money/holds/invariants.js';
+import { endedOwnerProblems } from '../../utils/money/holds/invariants.js';
 import { VaultService } from '../../utils/vault/vaultService.js';
 import { blackjackButtonHandler, blackjackCommand, handReply } from './blackjack.js';
 import { fairnessRotate, fairnessSeed, fairnessShow, verify } from './fairness.js';
@@ -80,20 +80,12 @@ export const gamesFeature: Feature = {
         });
     }),
   // An ended round holds nothing, and paid its member exactly the payout it recorded.
-  async checkInvariants(db, _config, _ledger, _now, since) {
-    const problems: string[] = [];
-    for await (const [round, own] of withHolds(db, 'game', new RoundStore(db).ended(since))) {
-      if (!own) continue; // a round from before holds
-      const open = openOnes(own);
-      if (open.length > 0)
-        problems.push(`game round ${round._id}: ${round.status}, yet holds are open: ${open.join(', ')}`);
-      const paid = postedTo(own, round.userId, COOKIE_KINDS.gamePayout);
-      const owed = round.status === 'settled' ? (round.payout ?? 0) : 0;
-      if (paid !== owed)
-        problems.push(
-          `game round ${round._id}: ${round.status} with payout ${owed}, but its holds paid ${paid}`,
-        );
-    }
-    return problems;
-  },
+  checkInvariants: (db, _config, _ledger, _now, since) =>
+    endedOwnerProblems(db, 'game', new RoundStore(db).ended(since), (round) => ({
+      name: `game round ${round._id}: ${round.status}`,
+      paidAs: 'payout',
+      kind: COOKIE_KINDS.gamePayout,
+      paidTo: [round.userId],
+      owed: round.status === 'settled' ? (round.payout ?? 0) : 0,
+    })),
 };

@@ -3,7 +3,7 @@ import { localized } from '../../src/i18n/definitions.js';
 import { resolveLocale } from '../../src/i18n/i18n.js';
 import { defineCommand } from '../../src/interactions/defineCommand.js';
 import { COOKIE_KINDS, CookieEconomy } from '../../utils/money/cookieEconomy.js';
-import { openOnes, postedTo, withHolds } from '../../utils/money/holds/invariants.js';
+import { endedOwnerProblems } from '../../utils/money/holds/invariants.js';
 import { VAULT_ERROR_MESSAGES } from '../../utils/vault/errors.js';
 import { HeistStore } from '../../utils/vault/heistStore.js';
 import { VAULT_MESSAGES } from '../../utils/vault/messages.js';
@@ -68,22 +68,12 @@ export const vaultFeature: Feature = {
         });
     }),
   // A settled heist holds nothing, and paid its crew exactly the loot it recorded.
-  async checkInvariants(db, _config, _ledger, _now, since) {
-    const problems: string[] = [];
-    for await (const [heist, own] of withHolds(db, 'heist', new HeistStore(db).settled(since))) {
-      if (!own) continue; // a heist from before holds
-      const open = openOnes(own);
-      if (open.length > 0)
-        problems.push(`heist ${heist._id}: settled, yet holds are open: ${open.join(', ')}`);
-      const result = heist.result;
-      const loot = result?.outcome === 'success' ? result.loot : 0;
-      const paid = (result?.crew ?? []).reduce(
-        (sum, u) => sum + postedTo(own, u, COOKIE_KINDS.heistPayout),
-        0,
-      );
-      if (paid !== loot)
-        problems.push(`heist ${heist._id}: settled with loot ${loot}, but its holds paid ${paid}`);
-    }
-    return problems;
-  },
+  checkInvariants: (db, _config, _ledger, _now, since) =>
+    endedOwnerProblems(db, 'heist', new HeistStore(db).settled(since), (heist) => ({
+      name: `heist ${heist._id}: settled`,
+      paidAs: 'loot',
+      kind: COOKIE_KINDS.heistPayout,
+      paidTo: heist.result?.crew ?? [],
+      owed: heist.result?.outcome === 'success' ? heist.result.loot : 0,
+    })),
 };

@@ -50,6 +50,43 @@ export function postedTo(holds: HoldDoc[] | undefined, account: string, kind?: s
     .reduce((sum, p) => sum + p.amount, 0);
 }
 
+/** What an owner that ended (a round, a heist) recorded paying, held against its holds. */
+export interface EndedBooks {
+  /** How a problem names the owner: "game round r1: settled". */
+  name: string;
+  /** The word for what it paid: "payout", "loot". */
+  paidAs: string;
+  /** The ledger kind of those payments. */
+  kind: string;
+  /** Who it paid. */
+  paidTo: readonly string[];
+  /** What it recorded paying them, in all. */
+  owed: number;
+}
+
+/**
+ * The books of owners that ended (`npm run check:invariants`): none still has a hold open, and
+ * their holds paid exactly what each recorded. An owner from before holds has none to check.
+ */
+export async function endedOwnerProblems<T extends { _id: string }>(
+  db: Db,
+  kind: string,
+  ended: AsyncIterable<T>,
+  booksOf: (owner: T) => EndedBooks,
+): Promise<string[]> {
+  const problems: string[] = [];
+  for await (const [owner, own] of withHolds(db, kind, ended)) {
+    if (!own) continue;
+    const books = booksOf(owner);
+    const open = openOnes(own);
+    if (open.length > 0) problems.push(`${books.name}, yet holds are open: ${open.join(', ')}`);
+    const paid = books.paidTo.reduce((sum, account) => sum + postedTo(own, account, books.kind), 0);
+    if (paid !== books.owed)
+      problems.push(`${books.name} with ${books.paidAs} ${books.owed}, but its holds paid ${paid}`);
+  }
+  return problems;
+}
+
 /**
  * The holds' own books (`npm run check:invariants`): each hold's account holds what its state
  * says (its amount while held, nothing once ended), and no hold stays open past its deadline
