@@ -104,6 +104,35 @@ describe('the embedded server on its H2 file (the bot without MONGODB_URI)', () 
     const kept = await withServer((db) => db.collection<Doc>('counter').findOne({ _id: 'c' }));
     expect(kept?.n).toBe(200);
   });
+
+  test('a range of `_id`s finds exactly its documents, before and after a restart, inserts and deletes', async () => {
+    type Ranged = { _id: number | string; kind: string };
+    const ids = (docs: Ranged[]) => docs.map((d) => d._id);
+    const oneToFour = async (db: Db) =>
+      ids(
+        await db
+          .collection<Ranged>('ranged')
+          .find({ _id: { $gt: 1, $lte: 4 } }, { sort: { _id: 1 } })
+          .toArray(),
+      );
+    await withServer(async (db) => {
+      const docs = db.collection<Ranged>('ranged');
+      await docs.insertMany([
+        ...Array.from({ length: 300 }, (_, i) => ({ _id: i + 1, kind: i % 2 ? 'place' : 'void' })),
+        { _id: 2.5, kind: 'place' },
+        { _id: 'a', kind: 'place' },
+      ]);
+      expect(await oneToFour(db)).toEqual([2, 2.5, 3, 4]);
+    });
+    await withServer(async (db) => {
+      const docs = db.collection<Ranged>('ranged');
+      await docs.deleteMany({ _id: { $in: [3, 2.5] } });
+      await docs.insertOne({ _id: 3.5, kind: 'place' });
+      expect(await oneToFour(db)).toEqual([2, 3.5, 4]);
+      expect(await docs.countDocuments({ _id: { $gte: 291 }, kind: 'place' })).toBe(5);
+      expect(ids(await docs.find({ _id: { $gte: 'a' } }).toArray())).toEqual(['a']);
+    });
+  });
 });
 
 describe("the embedded server's cursors", () => {

@@ -8,6 +8,10 @@ import de.bwaldvogel.mongo.backend.CursorRegistry;
 import de.bwaldvogel.mongo.backend.DatabaseResolver;
 import de.bwaldvogel.mongo.backend.Index;
 import de.bwaldvogel.mongo.backend.IndexKey;
+import de.bwaldvogel.mongo.backend.KeyValue;
+import de.bwaldvogel.mongo.backend.AbstractUniqueIndex;
+import de.bwaldvogel.mongo.backend.Missing;
+import de.bwaldvogel.mongo.backend.memory.index.MemoryUniqueIndex;
 import de.bwaldvogel.mongo.backend.QueryResult;
 import de.bwaldvogel.mongo.backend.h2.H2Backend;
 import de.bwaldvogel.mongo.backend.h2.H2Collection;
@@ -27,6 +31,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Date;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -135,7 +140,7 @@ record Narrowing<P>(Index<P> index, Document pinned) {
             Document pinned = new Document();
             for (IndexKey key : index.getKeys()) {
                 Object value = query.get(key.getKey());
-                if (!isPlain(value)) break;
+                if (!isPlain(value) && !(index.getKeys().size() == 1 && isPlainIn(value))) break;
                 pinned.put(key.getKey(), value);
             }
             if (pinned.size() == index.getKeys().size() && index.canHandle(pinned)) return new Narrowing<>(index, pinned);
@@ -146,6 +151,12 @@ record Narrowing<P>(Index<P> index, Document pinned) {
     private static boolean isPlain(Object value) {
         return value instanceof String || value instanceof Number || value instanceof Boolean
             || value instanceof Instant || value instanceof Date || value instanceof ObjectId;
+    }
+
+    /** `{ $in: [plain values] }` and nothing else: a one-key unique index looks each value up. */
+    private static boolean isPlainIn(Object value) {
+        return value instanceof Document ops && ops.size() == 1 && ops.get("$in") instanceof List<?> in
+            && in.stream().allMatch(Narrowing::isPlain);
     }
 
     Iterable<P> positions() {
@@ -166,13 +177,43 @@ record Narrowing<P>(Index<P> index, Document pinned) {
         Index<P> best = null;
         int bestScore = 0;
         for (Index<P> index : indexes) {
-            int score = index instanceof OrderedIndex<?> ordered ? ordered.score(query) : 0;
+            int score = index instanceof OrderedIndex<?> ordered ? ordered.score(query)
+                : index instanceof IdRanges.Ranged<?> ranged && ranged.ranges().serves(query) ? 1 : 0;
             if (score > bestScore) {
                 best = index;
                 bestScore = score;
             }
         }
-        return best == null ? null : best.getPositions(query);
+        if (best instanceof IdRanges.Ranged<?>) {
+            @SuppressWarnings("unchecked")
+            var ranged = (IdRanges.Ranged<P>) best;
+            return ranged.rangePositions(query);
+        }
+        if (best != null) return best.getPositions(query);
+        return anyOf(indexes, query);
+    }
+
+    /**
+     * A filter whose `$or` branches each have candidates (the rest of the filter joined to each
+     * branch): the union of them, in position order. MongoDB plans each branch of a `$or` on its
+     * own index; without this every `$or` read the whole collection.
+     */
+    private static <P> Iterable<P> anyOf(List<Index<P>> indexes, Document query) {
+        if (!(query.get("$or") instanceof List<?> branches) || branches.isEmpty()) return null;
+        Set<P> union = new LinkedHashSet<>();
+        for (Object branch : branches) {
+            if (!(branch instanceof Document b)) return null;
+            Document joined = new Document();
+            for (String key : query.keySet()) if (!key.equals("$or")) joined.put(key, query.get(key));
+            for (String key : b.keySet()) {
+                if (joined.containsKey(key)) return null;
+                joined.put(key, b.get(key));
+            }
+            Iterable<P> part = candidates(indexes, joined);
+            if (part == null) return null;
+            for (P position : part) union.add(position);
+        }
+        return IdRanges.inPositionOrder(new ArrayList<>(union));
     }
 }
 
@@ -209,7 +250,7 @@ final class OrderedIndex<P> extends Index<P> {
     private static final int MAX_GROUPS = 256;
 
     /** A last-key value in order: dates, then numbers, then strings, each by value. */
-    private record Ordered(int type, Comparable<Object> value) implements Comparable<Ordered> {
+    record Ordered(int type, Comparable<Object> value) implements Comparable<Ordered> {
         @SuppressWarnings("unchecked")
         static Ordered of(Object raw) {
             // BSON dates arrive as Instant (Date in older versions of the library).
@@ -236,7 +277,7 @@ final class OrderedIndex<P> extends Index<P> {
      * its type's edge: an open side stops where its type ends, as MongoDB compares only values
      * of one type.
      */
-    private record Range(Ordered from, Ordered to) {
+    record Range(Ordered from, Ordered to) {
         static Range of(Document ops) {
             Ordered from = null, to = null;
             for (String op : ops.keySet()) {
@@ -433,7 +474,7 @@ final class OrderedIndex<P> extends Index<P> {
             }
         }
         // The memory backend's positions are list indexes (Integer); `$in` may name a part twice.
-        positions.sort(null);
+        IdRanges.inPositionOrder(positions);
         List<P> distinct = new ArrayList<>(positions.size());
         for (P position : positions) if (distinct.isEmpty() || !distinct.get(distinct.size() - 1).equals(position)) distinct.add(position);
         return distinct;
@@ -497,6 +538,226 @@ final class OrderedIndex<P> extends Index<P> {
         unplaced.clear();
         ungrouped.clear();
         count = 0;
+    }
+}
+
+/**
+ * mongo-java-server 1.47.0 answers `{ _id: { $gt: a, $lte: b } }` by reading the whole
+ * collection: its unique indexes look up values and `$in` lists, never a range. MongoDB reads
+ * such a range from the `_id` index, and the code asks for ranges of `_id`s where they are
+ * what it means (the canvas's events between two revisions, every 50 ms of a live feed). Here
+ * the `_id` index of both backends also answers a range of dates, numbers or strings: the
+ * first range asked of a collection orders its `_id`s once (from the index's entries), and
+ * the index keeps that order through every later insert and delete. Only `_id`: it is never
+ * an array, so a range of its values is exactly the documents that can match. The candidates
+ * are read inclusively and the whole filter applied to them, as for every index here. Checked
+ * by test/db/orderedIndex.test.ts.
+ */
+final class IdRanges<P> {
+    private static final Set<String> BOUNDS = Set.of("$gt", "$gte", "$lt", "$lte");
+
+    /** A unique index on `_id` that serves ranges too. */
+    interface Ranged<P> {
+        IdRanges<P> ranges();
+
+        /** The positions of the documents whose `_id` may fall in the filter's range. */
+        Iterable<P> rangePositions(Document query);
+    }
+
+    /** The `_id`s' positions by value, once a range was asked; null before. */
+    private TreeMap<OrderedIndex.Ordered, List<P>> byValue;
+
+    static boolean isId(List<IndexKey> keys) {
+        return keys.size() == 1 && keys.get(0).getKey().equals("_id");
+    }
+
+    /** The filter asks a range of `_id` (only `$gt`, `$gte`, `$lt`, `$lte` of one type). */
+    boolean serves(Document query) {
+        return rangeOf(query) != null;
+    }
+
+    private static OrderedIndex.Range rangeOf(Document query) {
+        if (!(query.get("_id") instanceof Document ops) || ops.isEmpty() || !BOUNDS.containsAll(ops.keySet())) return null;
+        return OrderedIndex.Range.of(ops);
+    }
+
+    synchronized void added(Object id, P position) {
+        if (byValue != null) put(id, position);
+    }
+
+    synchronized void removed(Object id, P position) {
+        if (byValue == null || position == null) return;
+        var value = OrderedIndex.Ordered.of(id);
+        List<P> positions = value == null ? null : byValue.get(value);
+        if (positions == null) return;
+        positions.remove(position);
+        if (positions.isEmpty()) byValue.remove(value);
+    }
+
+    synchronized void dropped() {
+        byValue = null;
+    }
+
+    private void put(Object id, P position) {
+        var value = OrderedIndex.Ordered.of(id);
+        if (value != null) byValue.computeIfAbsent(value, v -> new ArrayList<>(1)).add(position);
+    }
+
+    /** The candidates of the filter's range of `_id`, in position order; `entries` fill the order the first time. */
+    synchronized List<P> positions(Document query, Iterable<Map.Entry<KeyValue, P>> entries) {
+        var range = rangeOf(query);
+        if (range == null) throw new IllegalArgumentException("not a range of _id: " + query);
+        if (byValue == null) {
+            byValue = new TreeMap<>();
+            for (var entry : entries) put(entry.getKey().get(0), entry.getValue());
+        }
+        List<P> positions = new ArrayList<>();
+        for (List<P> part : range.in(byValue)) positions.addAll(part);
+        return inPositionOrder(positions);
+    }
+
+    /** Positions as a full read visits them: list indexes (memory) by number, `_id`s (H2) as BSON orders them. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    static <P> List<P> inPositionOrder(List<P> positions) {
+        if (positions.stream().allMatch(p -> p instanceof Integer)) positions.sort(null);
+        else positions.sort((java.util.Comparator) de.bwaldvogel.mongo.backend.ValueComparator.asc());
+        return positions;
+    }
+}
+
+/** The memory backend's `_id` index, serving ranges too (IdRanges). */
+final class RangedMemoryIdIndex extends MemoryUniqueIndex implements IdRanges.Ranged<Integer> {
+    private final IdRanges<Integer> ranges = new IdRanges<>();
+
+    RangedMemoryIdIndex(String name, List<IndexKey> keys, boolean sparse) {
+        super(name, keys, sparse);
+    }
+
+    @Override
+    public IdRanges<Integer> ranges() {
+        return ranges;
+    }
+
+    @Override
+    public Iterable<Integer> rangePositions(Document query) {
+        return ranges.positions(query, getIterable());
+    }
+
+    @Override
+    public synchronized boolean canHandle(Document query) {
+        return super.canHandle(query) || (query.size() == 1 && ranges.serves(query));
+    }
+
+    @Override
+    public synchronized Iterable<Integer> getPositions(Document query) {
+        return super.canHandle(query) ? super.getPositions(query) : rangePositions(query);
+    }
+
+    @Override
+    public synchronized void add(Document document, Integer position, MongoCollection<Integer> collection) {
+        super.add(document, position, collection);
+        ranges.added(document.get("_id"), position);
+    }
+
+    @Override
+    public synchronized Integer remove(Document document) {
+        Integer position = super.remove(document);
+        ranges.removed(document.get("_id"), position);
+        return position;
+    }
+
+    @Override
+    public void drop() {
+        super.drop();
+        ranges.dropped();
+    }
+}
+
+/**
+ * The H2 file's `_id` index, serving ranges too (IdRanges): the library's H2UniqueIndex (its
+ * constructor is not public) with the same map, under the same name.
+ */
+final class RangedH2IdIndex extends AbstractUniqueIndex<Object> implements IdRanges.Ranged<Object> {
+    private final org.h2.mvstore.MVMap<KeyValue, Object> map;
+    private final IdRanges<Object> ranges = new IdRanges<>();
+
+    RangedH2IdIndex(org.h2.mvstore.MVMap<KeyValue, Object> map, String name, List<IndexKey> keys, boolean sparse) {
+        super(name, keys, sparse);
+        this.map = map;
+    }
+
+    @Override
+    protected Object removeDocument(KeyValue keyValue) {
+        return map.remove(keyValue);
+    }
+
+    @Override
+    protected boolean putKeyPosition(KeyValue keyValue, Object position) {
+        return map.putIfAbsent(keyValue, Missing.ofNullable(position)) == null;
+    }
+
+    @Override
+    protected Iterable<Map.Entry<KeyValue, Object>> getIterable() {
+        return map.entrySet();
+    }
+
+    @Override
+    protected Object getPosition(KeyValue keyValue) {
+        return map.get(keyValue);
+    }
+
+    @Override
+    public long getCount() {
+        return map.sizeAsLong();
+    }
+
+    @Override
+    public boolean isEmpty() {
+        return map.isEmpty();
+    }
+
+    @Override
+    public long getDataSize() {
+        return getCount();
+    }
+
+    @Override
+    public IdRanges<Object> ranges() {
+        return ranges;
+    }
+
+    @Override
+    public Iterable<Object> rangePositions(Document query) {
+        return ranges.positions(query, getIterable());
+    }
+
+    @Override
+    public synchronized boolean canHandle(Document query) {
+        return super.canHandle(query) || (query.size() == 1 && ranges.serves(query));
+    }
+
+    @Override
+    public synchronized Iterable<Object> getPositions(Document query) {
+        return super.canHandle(query) ? super.getPositions(query) : rangePositions(query);
+    }
+
+    @Override
+    public synchronized void add(Document document, Object position, MongoCollection<Object> collection) {
+        super.add(document, position, collection);
+        ranges.added(document.get("_id"), position);
+    }
+
+    @Override
+    public synchronized Object remove(Document document) {
+        Object position = super.remove(document);
+        ranges.removed(document.get("_id"), position);
+        return position;
+    }
+
+    @Override
+    public void drop() {
+        super.drop();
+        ranges.dropped();
     }
 }
 
@@ -935,6 +1196,13 @@ final class SnapshotMemoryBackend extends MemoryBackend {
             }
 
             @Override
+            protected Index<Integer> openOrCreateUniqueIndex(String collectionName, String indexName,
+                                                             List<IndexKey> keys, boolean sparse) {
+                return IdRanges.isId(keys) ? new RangedMemoryIdIndex(indexName, keys, sparse)
+                    : super.openOrCreateUniqueIndex(collectionName, indexName, keys, sparse);
+            }
+
+            @Override
             protected Index<Integer> openOrCreateSecondaryIndex(String collectionName, String indexName,
                                                                 List<IndexKey> keys, boolean sparse) {
                 return OrderedIndex.canKeep(keys) ? new OrderedIndex<>(indexName, keys, sparse)
@@ -1060,6 +1328,15 @@ final class SnapshotH2Backend extends H2Backend {
                     () -> PointInTime.copyOf(super.handleCommand(channel, "listCollections", new Document("listCollections", 1), resolver, oplog),
                         name -> resolveCollection(name, false)),
                     () -> super.handleCommand(channel, command, query, resolver, oplog));
+            }
+
+            @Override
+            protected Index<Object> openOrCreateUniqueIndex(String collectionName, String indexName,
+                                                            List<IndexKey> keys, boolean sparse) {
+                if (!IdRanges.isId(keys)) return super.openOrCreateUniqueIndex(collectionName, indexName, keys, sparse);
+                // The map name H2Database itself gives an index.
+                String map = getFullCollectionNamespace(collectionName) + "._index_" + indexName;
+                return new RangedH2IdIndex(getMvStore().openMap(map), indexName, keys, sparse);
             }
 
             @Override
