@@ -1,8 +1,8 @@
 /**
  * `npm run backup [-- --out FILE]`: writes the database, as it is at one instant, to one
  * compressed archive (docs/operating.md, "Backups"): to FILE, else to BACKUP_DIR (DATA_DIR/backups when
- * unset). It reads MONGODB_URI, or the embedded database the running bot uses, or, with no bot
- * running, the embedded database on DATA_DIR. It changes nothing.
+ * unset). It reads MONGODB_URI, or the database server the running bot started itself, or,
+ * with no bot running, the database on DATA_DIR. It changes nothing.
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';

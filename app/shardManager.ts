@@ -2,8 +2,8 @@
  * `npm run start:sharded`: runs the bot under discord.js's ShardingManager, one process per
  * shard. Shards share nothing in memory: balances, settings and profiles live in MongoDB;
  * the per-process caches (runtime settings, profile touches) are bounded-staleness copies.
- * Without MONGODB_URI this manager starts the embedded database once and hands its URI to
- * every shard, so they all use the same data.
+ * Without MONGODB_URI this manager starts the bot's own database server once (src/db) and
+ * hands its URI to every shard, so they all use the same data.
  */
 import { REST, Routes, ShardingManager } from 'discord.js';
 import { runCli } from '../src/cli.js';

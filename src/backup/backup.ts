@@ -14,7 +14,7 @@ import {
 } from './archive.js';
 
 export interface TakenBackup extends WrittenArchive {
-  /** How long the embedded server held writes back to copy the database (absent on MongoDB). */
+  /** How long writes were held back for the copy, when the server reports it (src/db/pointInTime.ts). */
   pauseMs: number | undefined;
   /** From the read's start to the file's rename. */
   ms: number;

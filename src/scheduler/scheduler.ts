@@ -46,8 +46,7 @@ export interface SchedulerOptions {
   /**
    * Done tasks are deleted this long after they ended. While a done task is kept, scheduling
    * its id again changes nothing; every id in the code is scheduled within moments of its
-   * cause (a window, a round, a prompt), so an hour is ample. Kept longer, they only slow
-   * every claim on a server without the `due_first` index (the embedded mongo-java-server).
+   * cause (a window, a round, a prompt), so an hour is ample. Kept longer, they only take room.
    */
   doneRetentionMs: number;
   /** Failed tasks are kept this long, for the operator to read their last error. */
@@ -325,8 +324,7 @@ export class Scheduler {
     if (now - this.#prunedAt < this.#options.pruneEveryMs) return;
     this.#prunedAt = now;
     const { doneRetentionMs, failedRetentionMs } = this.#options;
-    // One delete per status, each served by the `ended_first` index (a `$or` is not, on the
-    // embedded server: every pass read every task).
+    // One delete per status, each with its own retention, each served by the `ended_first` index.
     await this.deps.tasks.deleteMany({ status: 'done', endedAt: { $lt: new Date(now - doneRetentionMs) } });
     await this.deps.tasks.deleteMany({
       status: 'failed',

@@ -28,11 +28,11 @@ const DRAWN_TIPS = 'hunt_drawn_tips';
 export const TIPS_KEPT_MS = 86_400_000;
 
 /**
- * The only code that touches the tips. `hunt_tips` holds the tips of the last day: a window's
- * draw reads its tips by `{ round, window }`, which the embedded server answers by reading
- * the whole collection, so the collection must not grow with the hunt's age. Once a day old,
- * a drawn tip moves to `hunt_drawn_tips` (read for a member's history) and a missed one is
- * deleted: nothing reads it again, its window's draw is fixed in the window.
+ * The only code that touches the tips. `hunt_tips` holds the tips of the last day, the ones
+ * that still change (a pending tip is replaced, a window's draw reads and marks them by
+ * `{ round, window }`), so the collection and its indexes stay a day's size whatever the
+ * hunt's age. Once a day old, a drawn tip moves to `hunt_drawn_tips` (read for a member's
+ * history) and a missed one is deleted: nothing reads it again, its window's draw is fixed.
  */
 export class TipStore {
   readonly #tips: Collection<TipDoc>;

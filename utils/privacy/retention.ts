@@ -17,8 +17,8 @@ export interface RetentionDeps {
 /**
  * Keeps records no longer than needed (docs/operating.md, "Privacy"): every ten minutes, on a
  * durable timer, the expired sign-in links, web sessions and rate-limit windows (the only
- * records with network addresses) and the workers' spent nonces are removed. On MongoDB the
- * TTL indexes remove the first three as well; the embedded server has none.
+ * records with network addresses) and the workers' spent nonces are removed. MongoDB's TTL
+ * indexes remove the first three as well, whenever its TTL monitor runs.
  */
 export class Retention {
   constructor(private readonly deps: RetentionDeps) {}

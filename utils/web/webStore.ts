@@ -135,8 +135,9 @@ export class WebStore {
   /** Counts one hit in a fixed window (one counter per key and window, shared by every process). */
   /**
    * Removes what has expired: sign-in links, sessions and rate-limit windows (which hold
-   * network addresses). MongoDB's TTL indexes remove them within a minute; the embedded server
-   * never does, so the privacy feature's timer calls this (README, "Privacy").
+   * network addresses). MongoDB's TTL indexes remove them too, when its TTL monitor runs; the
+   * privacy feature's timer calls this, so the removal promised in docs/operating.md ("Privacy")
+   * does not wait on a server's background task.
    */
   async pruneExpired(now: Date): Promise<{ links: number; sessions: number; rates: number }> {
     const expired = { expiresAt: { $lt: now } };
