@@ -32,7 +32,7 @@ const args = z
 interface Status {
   round: number;
   closesAt: string;
-  beaconPath: number | null;
+  bonusPath: number | null;
   pending: { sequence: number; guess: number[] } | null;
   drawn: { round: number; guess: number[]; score: number }[];
 }
@@ -77,7 +77,7 @@ while (tipped < args.tips) {
     const guess = next(status);
     const result = await call<{ sequence: number }>('POST', '/api/hunt/tip', {
       guess,
-      ...(status.beaconPath === null ? {} : { path: status.beaconPath }),
+      ...(status.bonusPath === null ? {} : { path: status.bonusPath }),
     });
     lastWindow = status.closesAt;
     tipped++;

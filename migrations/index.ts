@@ -4,6 +4,7 @@ import { markerSpecText } from './002-marker-spec-text.js';
 import { unlinkedWorkersForgetSecret } from './003-unlinked-workers-forget-secret.js';
 import { placeRollbackUndoes } from './004-place-rollback-undoes.js';
 import { huntRounds } from './005-hunt-rounds.js';
+import { huntBonusPath } from './006-hunt-bonus-path.js';
 
 /**
  * Every step of the stored documents' shapes, in order (docs/operating.md, "Upgrades"). A new step
@@ -17,4 +18,5 @@ export const MIGRATIONS: readonly Migration[] = [
   unlinkedWorkersForgetSecret,
   placeRollbackUndoes,
   huntRounds,
+  huntBonusPath,
 ];

@@ -72,7 +72,7 @@ export const tip: Subcommand = {
             sequence: stored.sequence,
             atSeconds: Math.floor(window.closesAt.getTime() / 1000),
           }),
-          await pathLine(ctx, path ?? null, window.beaconPath),
+          await pathLine(ctx, path ?? null, window.bonusPath),
         ]
           .filter(Boolean)
           .join('\n'),
@@ -82,7 +82,7 @@ export const tip: Subcommand = {
   },
 };
 
-/** What a tip's path means in its window (Beacon-Hunt), or nothing when no path was named. */
+/** What a tip's path means in its window (the bonus path), or nothing when no path was named. */
 async function pathLine(ctx: CommandContext, path: number | null, boosted: number | null): Promise<string> {
   if (path === null) return '';
   if (boosted === null) return ctx.i18n.t('hunt:tipPath.ignored');
@@ -108,10 +108,10 @@ export const status: Subcommand = {
         count: facts.drawsPerDraw,
         atSeconds: Math.floor(s.window.closesAt.getTime() / 1000),
       }),
-      s.window.beaconPath !== null
-        ? ctx.i18n.t('hunt:status.beacon', { path: s.window.beaconPath, weight: facts.bonusPath.weight })
+      s.window.bonusPath !== null
+        ? ctx.i18n.t('hunt:status.bonusPath', { path: s.window.bonusPath, weight: facts.bonusPath.weight })
         : facts.bonusPath.on
-          ? ctx.i18n.t('hunt:status.beaconNext')
+          ? ctx.i18n.t('hunt:status.bonusPathNext')
           : '',
       s.tip
         ? ctx.i18n.t(s.tip.path === null ? 'hunt:status.pending' : 'hunt:status.pendingPath', {

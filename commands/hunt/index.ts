@@ -26,7 +26,7 @@ export const huntCommand = defineCommand({
   ],
 });
 
-/** The hunt: tips and their draws, the bonus path (Beacon-Hunt), score/draw/time rewards, workers and the HTTP API. */
+/** The hunt: tips and their draws, the bonus path, score/draw/time rewards, workers and the HTTP API. */
 export const huntFeature: Feature = {
   name: 'hunt',
   personalData: {

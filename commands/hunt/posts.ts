@@ -67,10 +67,10 @@ export function huntPosts(deps: BotDeps): HuntAnnouncements {
       ) {
         await post(huntIntro(i18n, await huntFacts(deps.runtimeConfig), window.round));
       }
-      if (window.beaconPath === null) return;
+      if (window.bonusPath === null) return;
       await post(
         i18n.t('hunt:post.opened', {
-          path: window.beaconPath,
+          path: window.bonusPath,
           weight: await deps.runtimeConfig.get('beacon_bonus_weight'),
           atSeconds: Math.floor(window.closesAt.getTime() / 1000),
         }),

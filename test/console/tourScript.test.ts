@@ -59,7 +59,7 @@ describe('npm start -- --script', () => {
     expect(stdout).toMatch(/attachment: out\/tour-[\d-]+\/\d+-timelapse\.gif/);
     expect(stdout).toMatch(/\[post #canvas\] 🖼️ Neural Place at version \d+/);
     // The hunt: draws posted, active time paid, a pixel paid for by hunt rewards alone (the
-    // hunter was never granted points), Beacon-Hunt announced and paying double on its path.
+    // hunter was never granted points), the bonus path announced and paying double.
     expect(stdout).toMatch(
       /\[post #hunt\] 🎯 Hunt, round 1: 1 tip drawn\.\n@hunter #1: \d+\.\d\d %, a new best! \+/,
     );

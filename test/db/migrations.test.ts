@@ -200,7 +200,7 @@ const HUNT_ROUNDS = [
  * A database in the shapes before each step, built by the bot itself and then put back into
  * the old shape: settings without their revision, an operation stopped half-way whose markers
  * hold the operation as an object, unlinked workers that kept their secret, hunt rounds stored
- * as `revision`.
+ * as `revision`, windows keeping their bonus path as `beaconPath`.
  */
 async function databaseBefore(stepId: string): Promise<{ db: Db; from: string; to: string }> {
   await clearDatabase(t.db);
@@ -305,6 +305,9 @@ async function databaseBefore(stepId: string): Promise<{ db: Db; from: string; t
       .collection('hunt_tips')
       .createIndex({ revision: 1, window: 1, status: 1 }, { name: 'by_window' });
   }
+  if (index <= 5) {
+    await db.collection('hunt_windows').updateMany({}, { $rename: { bonusPath: 'beaconPath' } });
+  }
   return { db, from, to };
 }
 
@@ -337,6 +340,8 @@ describe('each migration on a database in the shape before it', () => {
         );
         expect(await db.collection('place_bonus_events').countDocuments({ 'tip.round': 1 })).toBe(1);
         expect(await db.collection('due_tasks').countDocuments({ 'payload.round': 1 })).toBe(1);
+        expect(await db.collection('hunt_windows').countDocuments({ beaconPath: { $exists: true } })).toBe(0);
+        expect(await db.collection('hunt_windows').countDocuments({ bonusPath: { $exists: false } })).toBe(0);
 
         // The bot starting on it: indexes, recovery (the stopped give finishes), the full check.
         await Promise.all([ASSEMBLY.ensureIndexes(db), Holds.ensureIndexes(db)]);

@@ -57,7 +57,7 @@ describe('the hunt lottery and its rewards', () => {
     expect(await t.db.collection('hunt_drawn_tips').countDocuments({})).toBe(1);
   });
 
-  it('GIVEN Beacon-Hunt THEN a drawn tip on the boosted path earns 50, and 25 with the multiplier off', async () => {
+  it('GIVEN the bonus path on THEN a drawn tip on it earns 50, and 25 with the multiplier off', async () => {
     const { deps, clock, transport } = makeBotDeps(t, { rng: low });
     const hunt = deps.services.hunt;
     await deps.runtimeConfig.set('hunt_beacon_mode', 'on', 'admin');
@@ -65,7 +65,7 @@ describe('the hunt lottery and its rewards', () => {
     await deps.runtimeConfig.set('place_points_per_score', '0', 'admin');
     const { window } = await hunt.tip(ANN, [5, 5, 5, 5, 5, 5, 5, 5], 0); // the boosted path is 0 (lowest draw)
     await hunt.tip(BEN, [5, 5, 5, 5, 5, 5, 5, 5], 1);
-    expect(window.beaconPath).toBe(0);
+    expect(window.bonusPath).toBe(0);
     clock.advance(window.closesAt.getTime() - clock.now().getTime());
     await deps.scheduler.runDue();
     await deps.ledger.flush();

@@ -13,7 +13,7 @@ import { formatScore, parseGuess, score } from '../../utils/hunt/scoring.js';
 const DEFAULTS = {
   pointsPerScore: 100,
   drawPoints: 25,
-  drawBeaconMultiplier: 1 as const,
+  drawBonusPathMultiplier: 1 as const,
   timePoints: 20,
   intervalMs: 60_000,
   maxGapMs: 120_000,
@@ -46,7 +46,10 @@ describe('hunt rewards (the documented figures)', () => {
   it('pays a drawn tip 25, 50 on the boosted path with weight 2, 25 with multiplier 0, nothing with draw points 0', () => {
     expect(drawReward(1, DEFAULTS)).toEqual({ milli: 25_000, multiplier: 1 });
     expect(drawReward(2, DEFAULTS)).toEqual({ milli: 50_000, multiplier: 2 });
-    expect(drawReward(2, { ...DEFAULTS, drawBeaconMultiplier: 0 })).toEqual({ milli: 25_000, multiplier: 1 });
+    expect(drawReward(2, { ...DEFAULTS, drawBonusPathMultiplier: 0 })).toEqual({
+      milli: 25_000,
+      multiplier: 1,
+    });
     expect(drawReward(2, { ...DEFAULTS, drawPoints: 0 }).milli).toBe(0);
   });
 

@@ -107,8 +107,13 @@ describe('workers over HTTP', () => {
       'guess: 8 whole numbers from 0 to 99',
     ]);
     const status = await app.inject(signed(worker, 'GET', '/api/hunt/status', undefined, now()));
+    // `revision` and `beaconPath` repeat `round` and `bonusPath` until the next version.
     expect(status.json()).toMatchObject({
       owner: OWNER,
+      round: 1,
+      revision: 1,
+      bonusPath: null,
+      beaconPath: null,
       pending: { sequence: 1, guess: [1, 1, 1, 1, 1, 1, 1, 1] },
     });
 

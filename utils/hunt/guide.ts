@@ -52,7 +52,7 @@ export async function huntFacts(config: RuntimeConfig): Promise<HuntFacts> {
       config.get('hunt_paths'),
       config.get('beacon_bonus_weight'),
     ]);
-  const draw = { drawPoints, drawBeaconMultiplier: multiplied === 1 ? (1 as const) : (0 as const) };
+  const draw = { drawPoints, drawBonusPathMultiplier: multiplied === 1 ? (1 as const) : (0 as const) };
   const offs = distances(WORKED_EXAMPLE.tip, WORKED_EXAMPLE.target);
   const exampleScore = score(WORKED_EXAMPLE.tip, WORKED_EXAMPLE.target);
   return {

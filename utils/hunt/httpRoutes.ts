@@ -22,9 +22,9 @@ const tipBody = z
 /**
  * The worker API: `POST /api/hunt/tip`, `GET /api/hunt/status`, signed (docs/web.md, "Workers"),
  * and answering by the server's contract: a refused signature is 401 `WORKER_REFUSED` with the
- * reason, bad input 400 `BAD_REQUEST`, a refused tip the hunt's own code. `revision` repeats
- * `round` for workers written against the older name, until the next version (CHANGELOG,
- * Deprecated).
+ * reason, bad input 400 `BAD_REQUEST`, a refused tip the hunt's own code. `revision` and
+ * `beaconPath` repeat `round` and `bonusPath` for workers written against the older names,
+ * until the next version (CHANGELOG, Deprecated).
  */
 export function huntRoutes(services: Pick<FeatureServices, 'hunt' | 'workers' | 'privacy'>): HttpRoutes {
   return (app: FastifyInstance) => {
@@ -75,7 +75,8 @@ export function huntRoutes(services: Pick<FeatureServices, 'hunt' | 'workers' | 
         round: status.round,
         revision: status.round,
         closesAt: status.window.closesAt.toISOString(),
-        beaconPath: status.window.beaconPath,
+        bonusPath: status.window.bonusPath,
+        beaconPath: status.window.bonusPath,
         pending:
           status.tip?.status === 'pending'
             ? { sequence: status.tip.sequence, guess: status.tip.guess }

@@ -55,7 +55,7 @@ interface HuntDeps {
 
 /**
  * The hunt (docs/features.md, "The hunt: earning Place points"). Tips are collected per window; at the window's end a durable
- * timer (claimed by one process) draws some of them, weighted by path in Beacon-Hunt mode,
+ * timer (claimed by one process) draws some of them, weighted by path when the bonus path is on,
  * fixes the draw with one guarded update, and evaluates only the drawn tips. Each drawn tip
  * earns the draw bonus, and an improvement of the identity's best earns its progress reward:
  * the new best and its reward are written together (`pending`), then the ledger pays with the
@@ -124,11 +124,11 @@ export class HuntService {
   }
 
   /**
-   * The window open now: its id, when it closes, and (Beacon-Hunt) its boosted path. It is
+   * The window open now: its id, when it closes, and its bonus path (when on). It is
    * created on first use, with its close and its opening on timers.
    */
   async currentWindow(locale?: Locale): Promise<WindowDoc> {
-    const [task, lengthS, beaconMode, paths] = await Promise.all([
+    const [task, lengthS, bonusPathOn, paths] = await Promise.all([
       this.task(),
       this.deps.runtimeConfig.get('hunt_window_s'),
       this.deps.runtimeConfig.get('hunt_beacon_mode'),
@@ -141,7 +141,7 @@ export class HuntService {
       round: task.round,
       index,
       closesAt: new Date((index + 1) * length),
-      beaconPath: beaconMode ? this.deps.rng.int(0, paths) : null,
+      bonusPath: bonusPathOn ? this.deps.rng.int(0, paths) : null,
       status: 'open',
       ...(locale ? { locale } : {}),
     });
@@ -192,7 +192,7 @@ export class HuntService {
       });
     }
     const paths = await this.deps.runtimeConfig.get('hunt_paths');
-    if (window.beaconPath !== null && (path === null || path < 0 || path >= paths)) {
+    if (window.bonusPath !== null && (path === null || path < 0 || path >= paths)) {
       throw invalidInputText('a path is needed', 'hunt:errors.path', { max: paths - 1 });
     }
     const tip: TipDoc = {
@@ -202,7 +202,7 @@ export class HuntService {
       identity,
       sequence: await this.deps.store.nextSequence(window.round, identity),
       guess,
-      path: window.beaconPath === null ? null : path,
+      path: window.bonusPath === null ? null : path,
       at: this.deps.clock.now(),
       status: 'pending',
       ...(where ? { channelId: where.channelId, locale: where.locale } : {}),
@@ -213,7 +213,7 @@ export class HuntService {
 
   /**
    * The hunt's timers: a window's close (its draw and rewards, then `drawn`), its opening
-   * (`opened`: Beacon-Hunt announces the boosted path) and a reroll (`rerolled`: the ended
+   * (`opened`: the bonus path is announced) and a reroll (`rerolled`: the ended
    * round's target and best). Each runs once per window or round.
    */
   tasks(announce: HuntAnnouncements): TaskHandler[] {
@@ -228,7 +228,7 @@ export class HuntService {
         await this.#archiveTips();
         if (!result) return;
         await announce.drawn(result.window, result.drawn);
-        // A hunt in progress goes on: the next window opens (and Beacon-Hunt announces its path)
+        // A hunt in progress goes on: the next window opens (and announces its bonus path)
         // without waiting for someone to ask. A window nobody tipped in lets the hunt rest.
         if (result.drawn.length > 0) await this.currentWindow(result.window.locale);
       }),
@@ -353,7 +353,7 @@ export class HuntService {
     return {
       pointsPerScore,
       drawPoints,
-      drawBeaconMultiplier: multiplier === 1 ? 1 : 0,
+      drawBonusPathMultiplier: multiplier === 1 ? 1 : 0,
       timePoints,
       intervalMs: intervalS * 1000,
       maxGapMs: maxGapS * 1000,

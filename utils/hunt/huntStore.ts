@@ -23,7 +23,7 @@ export interface WindowDoc {
   round: number;
   index: number;
   closesAt: Date;
-  beaconPath: number | null;
+  bonusPath: number | null;
   status: 'open' | 'drawn';
   drawn?: string[];
   /** The server's language of the tip that opened it (its posts speak it; the next window inherits it). */
@@ -228,7 +228,7 @@ export class HuntStore {
     return result.modifiedCount === 1;
   }
 
-  /** The window, created on first use (its beacon path chosen by the first caller). */
+  /** The window, created on first use (its bonus path chosen by the first caller). */
   async window(w: WindowDoc): Promise<WindowDoc> {
     try {
       await this.#windows.insertOne(w);

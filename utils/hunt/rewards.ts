@@ -11,7 +11,7 @@ export interface RewardSettings {
   /** Points per drawn tip (`place_draw_points`, 25); 0: no draw rewards. */
   drawPoints: number;
   /** 1: the draw reward is multiplied by the path's weight; 0: never (`place_draw_beacon_multiplier`). */
-  drawBeaconMultiplier: 0 | 1;
+  drawBonusPathMultiplier: 0 | 1;
   /** Points per interval of active time (`place_time_points`, 20). */
   timePoints: number;
   intervalMs: number;
@@ -27,9 +27,9 @@ export function progressReward(deltaHundredths: number, s: Pick<RewardSettings, 
 /** A drawn tip's reward, and the multiplier applied (the path's weight, or 1). */
 export function drawReward(
   pathWeight: number,
-  s: Pick<RewardSettings, 'drawPoints' | 'drawBeaconMultiplier'>,
+  s: Pick<RewardSettings, 'drawPoints' | 'drawBonusPathMultiplier'>,
 ): { milli: number; multiplier: number } {
-  const multiplier = s.drawBeaconMultiplier === 1 ? pathWeight : 1;
+  const multiplier = s.drawBonusPathMultiplier === 1 ? pathWeight : 1;
   return { milli: s.drawPoints * multiplier * MILLI_PER_POINT, multiplier };
 }
 

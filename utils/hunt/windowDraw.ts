@@ -58,7 +58,7 @@ export class WindowDraw {
       const tips = await this.deps.store.tips.ofWindow(window.round, window.index);
       const entries = tips.map((t) => ({
         id: t._id,
-        weight: t.path !== null && t.path === window?.beaconPath ? weight : 1,
+        weight: t.path !== null && t.path === window?.bonusPath ? weight : 1,
       }));
       const drawn = weightedDraw(entries, count, (min, max) => this.deps.rng.int(min, max)).map((e) => e.id);
       window =
@@ -78,7 +78,7 @@ export class WindowDraw {
           tip,
           task,
           settings,
-          tip.path !== null && tip.path === window.beaconPath ? weight : 1,
+          tip.path !== null && tip.path === window.bonusPath ? weight : 1,
         ),
       );
     }
