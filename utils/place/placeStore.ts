@@ -223,21 +223,15 @@ export class PlaceStore {
     upTo: number,
   ): Promise<{ count: number; painters: number; top: { owner: string; count: number }[] }> {
     const counts = new Map<string, number>();
-    // By `_id`s alone, in batches (eventsBetween): a range, or any second field in the filter,
-    // would read the whole history on the embedded server.
-    for (let from = after; from < upTo; from += PERIOD_BATCH) {
-      const events = await this.#events
-        .find(
-          { _id: { $in: revisionsIn(from, Math.min(upTo, from + PERIOD_BATCH)) } },
-          { projection: { owner: 1, kind: 1, undoes: 1 } },
-        )
-        .toArray();
-      for (const { owner, kind, undoes } of events) {
-        if (kind === 'place' && owner !== null) counts.set(owner, (counts.get(owner) ?? 0) + 1);
-        // Undone placements come before their rollback: those of this period are counted already.
-        const undone = undoes?.revisions.filter((r) => r > after && r <= upTo).length ?? 0;
-        if (undoes && undone > 0) counts.set(undoes.painter, (counts.get(undoes.painter) ?? 0) - undone);
-      }
+    const events = this.#events.find(
+      { _id: { $gt: after, $lte: upTo } },
+      { projection: { owner: 1, kind: 1, undoes: 1 } },
+    );
+    for await (const { owner, kind, undoes } of events) {
+      if (kind === 'place' && owner !== null) counts.set(owner, (counts.get(owner) ?? 0) + 1);
+      // Undone placements come before their rollback: those of this period are counted already.
+      const undone = undoes?.revisions.filter((r) => r > after && r <= upTo).length ?? 0;
+      if (undoes && undone > 0) counts.set(undoes.painter, (counts.get(undoes.painter) ?? 0) - undone);
     }
     const rows = [...counts]
       .filter(([, count]) => count > 0)
@@ -274,20 +268,16 @@ export class PlaceStore {
    * a live feed, every watermark move). Revisions up to the watermark all have an event.
    */
   eventsBetween(after: number, upTo: number, limit: number): Promise<PixelEventDoc[]> {
-    const ids = revisionsIn(after, Math.min(upTo, after + limit));
-    if (ids.length === 0) return Promise.resolve([]);
     return this.#events
-      .find({ _id: { $in: ids } })
+      .find({ _id: { $gt: after, $lte: Math.min(upTo, after + limit) } })
       .sort({ _id: 1 })
       .toArray();
   }
 
   /** Which revisions in (after, min(upTo, after + limit)] are written (for the watermark), in order. */
   async writtenIn(after: number, upTo: number, limit: number): Promise<number[]> {
-    const ids = revisionsIn(after, Math.min(upTo, after + limit));
-    if (ids.length === 0) return [];
     const docs = await this.#events
-      .find({ _id: { $in: ids } }, { projection: { _id: 1 } })
+      .find({ _id: { $gt: after, $lte: Math.min(upTo, after + limit) } }, { projection: { _id: 1 } })
       .sort({ _id: 1 })
       .toArray();
     return docs.map((d) => d._id);
@@ -368,12 +358,4 @@ export class PlaceStore {
       .limit(1)
       .next();
   }
-}
-
-/** How many revisions the period's summary reads at once. */
-const PERIOD_BATCH = 5_000;
-
-/** The revisions after `after` up to `upTo`, each named. */
-function revisionsIn(after: number, upTo: number): number[] {
-  return Array.from({ length: Math.max(0, upTo - after) }, (_, i) => after + 1 + i);
 }
