@@ -28,7 +28,7 @@ export class EconomyStore {
     this.#days = db.collection<EconomyDayDoc>('economy_days');
   }
 
-  /** The stored days among `ids` (each found by its id, the one index every server narrows on). */
+  /** The stored days among `ids`, found by their ids. */
   async days(ids: string[]): Promise<Map<string, EconomyDayDoc>> {
     const docs = await this.#days.find({ _id: { $in: ids } }).toArray();
     return new Map(docs.map((d) => [d._id, d]));

@@ -155,9 +155,8 @@ export class PlaceStore {
 
   /**
    * A placement (or rollback step) writes one event, ever: a second finisher's event with the
-   * same `opId` is refused (11000) and it voids its revision instead. Unique also lets the
-   * embedded server look events up by `opId` without scanning the history (the sweep asks once
-   * per placement). It replaces the earlier non-unique `by_op`.
+   * same `opId` is refused (11000) and it voids its revision instead. It replaces the earlier
+   * non-unique `by_op`.
    */
   static async #uniqueOpIds(db: Db): Promise<void> {
     await dropRetiredIndex(db, PIXEL_EVENTS, 'by_op');
@@ -262,10 +261,8 @@ export class PlaceStore {
   }
 
   /**
-   * Events with revisions in (after, min(upTo, after + limit)], in revision order. Read by
-   * their `_id`s, named one by one: every server serves that from the `_id` index, where a
-   * range of `_id`s makes the embedded server read the canvas's whole history (every 50 ms of
-   * a live feed, every watermark move). Revisions up to the watermark all have an event.
+   * Events with revisions in (after, min(upTo, after + limit)], in revision order: a range of
+   * the `_id` index. Revisions up to the watermark all have an event.
    */
   eventsBetween(after: number, upTo: number, limit: number): Promise<PixelEventDoc[]> {
     return this.#events

@@ -66,8 +66,8 @@ export class PlacementStore {
   /**
    * Deletes finished and refused placements asked for before `before`. A placement's record
    * is its pixel event (kept with the canvas) and its payment (the ledger's); the document only
-   * carries it from asked to written. Kept, they made the sweep's two reads a minute scan a
-   * collection that grew with every pixel on the embedded server. The same id asked again
+   * carries it from asked to written, so it is not kept past that: the collection holds what is
+   * in flight, not one document per pixel ever placed. The same id asked again
    * after (a client retrying a day late) is paid once and written once all the same: the
    * ledger knows its payment, the events' unique `opId` its pixel.
    */
