@@ -5,6 +5,7 @@ import { unlinkedWorkersForgetSecret } from './003-unlinked-workers-forget-secre
 import { placeRollbackUndoes } from './004-place-rollback-undoes.js';
 import { huntRounds } from './005-hunt-rounds.js';
 import { huntBonusPath } from './006-hunt-bonus-path.js';
+import { pokerPendingMarkers } from './007-poker-pending-markers.js';
 
 /**
  * Every step of the stored documents' shapes, in order (docs/operating.md, "Upgrades"). A new step
@@ -19,4 +20,5 @@ export const MIGRATIONS: readonly Migration[] = [
   placeRollbackUndoes,
   huntRounds,
   huntBonusPath,
+  pokerPendingMarkers,
 ];

@@ -200,9 +200,12 @@ const HUNT_ROUNDS = [
  * A database in the shapes before each step, built by the bot itself and then put back into
  * the old shape: settings without their revision, an operation stopped half-way whose markers
  * hold the operation as an object, unlinked workers that kept their secret, hunt rounds stored
- * as `revision`, windows keeping their bonus path as `beaconPath`.
+ * as `revision`, windows keeping their bonus path as `beaconPath`, poker tables keeping their
+ * operations in flight twice (`appliedCookieOperations`) and an empty `pending`.
  */
-async function databaseBefore(stepId: string): Promise<{ db: Db; from: string; to: string }> {
+async function databaseBefore(
+  stepId: string,
+): Promise<{ db: Db; from: string; to: string; tableId: string }> {
   await clearDatabase(t.db);
   const { deps, clock } = makeBotDeps(t, {
     hooks: {
@@ -234,6 +237,10 @@ async function databaseBefore(stepId: string): Promise<{ db: Db; from: string; t
   await deps.ledger.flush();
   await hunt.reroll(1);
   await hunt.tip(from, [6, 6, 6, 6, 6, 6, 6, 6], null);
+  // Poker: a table `from` sits at, its buy-in absorbed, nothing in flight.
+  const tableId = `tab-${databases}`;
+  await deps.services.poker.create({ tableId, hostId: from, channelId: null, locale: 'en' });
+  await deps.services.poker.join(tableId, from, 200);
   // Stopped for good after both legs: what a process killed mid-transfer leaves.
   void deps.ledger.transfer({
     opId: `stopped-${databases}`,
@@ -308,14 +315,22 @@ async function databaseBefore(stepId: string): Promise<{ db: Db; from: string; t
   if (index <= 5) {
     await db.collection('hunt_windows').updateMany({}, { $rename: { bonusPath: 'beaconPath' } });
   }
-  return { db, from, to };
+  if (index <= 6) {
+    await db
+      .collection('poker_tables')
+      .updateMany({ pending: { $exists: false } }, { $set: { pending: [] } });
+    await db
+      .collection('poker_tables')
+      .createIndex({ appliedCookieOperations: 1 }, { name: 'markers', sparse: true });
+  }
+  return { db, from, to, tableId };
 }
 
 describe('each migration on a database in the shape before it', () => {
   it.each(MIGRATIONS.map((m) => m.id))(
     'GIVEN a database written before %s THEN the upgrade brings every shape up to date and the books are clean',
     async (stepId) => {
-      const { db, from, to } = await databaseBefore(stepId);
+      const { db, from, to, tableId } = await databaseBefore(stepId);
       try {
         const report = await migrate(runner(db), MIGRATIONS);
         expect(report.applied).toEqual(
@@ -342,6 +357,14 @@ describe('each migration on a database in the shape before it', () => {
         expect(await db.collection('due_tasks').countDocuments({ 'payload.round': 1 })).toBe(1);
         expect(await db.collection('hunt_windows').countDocuments({ beaconPath: { $exists: true } })).toBe(0);
         expect(await db.collection('hunt_windows').countDocuments({ bonusPath: { $exists: false } })).toBe(0);
+        expect(
+          await db.collection('poker_tables').countDocuments({
+            $or: [{ appliedCookieOperations: { $exists: true } }, { pending: { $size: 0 } }],
+          }),
+        ).toBe(0);
+        expect(
+          (await db.collection('poker_tables').listIndexes().toArray()).map((i) => i.name),
+        ).not.toContain('markers');
 
         // The bot starting on it: indexes, recovery (the stopped give finishes), the full check.
         await Promise.all([ASSEMBLY.ensureIndexes(db), Holds.ensureIndexes(db)]);
@@ -354,7 +377,7 @@ describe('each migration on a database in the shape before it', () => {
         expect([
           await app.ledger.balanceOf('cookies', from),
           await app.ledger.balanceOf('cookies', to),
-        ]).toEqual([650, 250]);
+        ]).toEqual([450, 250]);
 
         // The hunt goes on in round 2: its leaderboard's index is on `round`, the reroll is
         // announced, round 2's tip is drawn, and round 2 can be rerolled in turn.
@@ -373,6 +396,11 @@ describe('each migration on a database in the shape before it', () => {
           [1, 'drawn'],
         ]);
         expect((await bot.deps.services.hunt.reroll(2)).rerolled).toBe(true);
+
+        // The poker table went on too: idle for the hour, its timer closed it and cashed `from` out.
+        const table = await bot.deps.services.poker.finishMoves(tableId);
+        expect([table.status, table.pending, table.chips.out]).toEqual(['closed', [], 200]);
+        expect(await bot.deps.ledger.balanceOf('cookies', from)).toBe(650);
       } finally {
         await db.dropDatabase();
       }

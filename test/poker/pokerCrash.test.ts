@@ -4,7 +4,7 @@ import { silentLogger } from '../../src/logger.js';
 import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import { recoverLedger } from '../../utils/money/ledger/recovery.js';
 import { chipProblems } from '../../utils/poker/tableBooks.js';
-import type { TableDoc } from '../../utils/poker/tableStore.js';
+import { TABLES, type TableDoc } from '../../utils/poker/tableStore.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
 import { PROCESS_TEST_TIMEOUT_MS, reached, runCrashChild } from '../support/nodeProcess.js';
@@ -52,7 +52,10 @@ async function expectWhole(made: Awaited<ReturnType<typeof setUp>>): Promise<Tab
   const { deps } = made;
   const table = (await deps.services.poker.get('tab')) as TableDoc;
   expect(table.pending).toEqual([]);
-  expect('appliedCookieOperations' in table).toBe(false);
+  // Nothing in flight is stored as no `pending` at all, never `[]`.
+  expect(
+    await t.db.collection(TABLES).countDocuments({ _id: 'tab' as never, pending: { $exists: true } }),
+  ).toBe(0);
   expect(chipProblems(table)).toEqual([]);
   const pot = await deps.ledger.balanceOf('cookies', 'pot:poker:tab');
   expect(pot).toBe(table.chips.in - table.chips.out - table.chips.rake);

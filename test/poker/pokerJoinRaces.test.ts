@@ -8,7 +8,7 @@ import { InteractionRuntime } from '../../src/interactions/runtime.js';
 import type { BotDeps } from '../../src/interactions/types.js';
 import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import { chipProblems } from '../../utils/poker/tableBooks.js';
-import type { TableDoc } from '../../utils/poker/tableStore.js';
+import { TABLES, type TableDoc } from '../../utils/poker/tableStore.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
 import { commandInvocation } from '../support/invocations.js';
@@ -73,7 +73,10 @@ async function expectSoundBooks(deps: BotDeps): Promise<TableDoc> {
   const doc = await table(deps);
   expect(chipProblems(doc)).toEqual([]);
   expect(doc.pending).toEqual([]);
-  expect('appliedCookieOperations' in doc).toBe(false);
+  // Nothing in flight is stored as no `pending` at all, never `[]`.
+  expect(
+    await t.db.collection(TABLES).countDocuments({ _id: TABLE as never, pending: { $exists: true } }),
+  ).toBe(0);
   const seated = doc.game.seats.flatMap((s) => (s ? [s.userId] : []));
   expect(new Set(seated).size).toBe(seated.length);
   expect(await ASSEMBLY.checkInvariants(t.db, deps.config, deps.ledger, deps.clock.now())).toEqual([]);

@@ -7,7 +7,7 @@ import { seededRng } from '../../src/rng.js';
 import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import { act as engineAct, legalActions, type PokerAction } from '../../utils/poker/engine.js';
 import { chipProblems } from '../../utils/poker/tableBooks.js';
-import type { TableDoc } from '../../utils/poker/tableStore.js';
+import { TABLES, type TableDoc } from '../../utils/poker/tableStore.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
 
@@ -53,7 +53,10 @@ async function expectSound(deps: BotDeps, table: TableDoc) {
   const doc = (await deps.services.poker.get(table._id)) as TableDoc;
   expect(chipProblems(doc)).toEqual([]);
   expect(doc.pending).toEqual([]);
-  expect('appliedCookieOperations' in doc).toBe(false);
+  // Nothing in flight is stored as no `pending` at all, never `[]`.
+  expect(
+    await t.db.collection(TABLES).countDocuments({ _id: doc._id as never, pending: { $exists: true } }),
+  ).toBe(0);
   expect(await cookiesOf(deps, `pot:poker:${doc._id}`)).toBe(doc.chips.in - doc.chips.out - doc.chips.rake);
   expect((await checkInvariants(t.cols)).problems).toEqual([]);
   expect(await ASSEMBLY.checkInvariants(t.db, deps.config, deps.ledger, deps.clock.now())).toEqual([]);

@@ -13,7 +13,7 @@ const BEFORE = new Date('2026-02-20T00:00:00Z');
 function table(
   id: string,
   status: TableDoc['status'],
-  extra: Partial<TableDoc> = {},
+  extra: Partial<Record<keyof TableDoc, unknown>> = {},
 ): Record<string, unknown> {
   return { _id: id, status, createdAt: BEFORE, lastActionAt: BEFORE, ...extra };
 }
@@ -29,11 +29,11 @@ describe('the poker tables a check from a checkpoint reads', () => {
       .collection<Record<string, unknown>>(TABLES)
       .insertMany([
         table('open', 'open'),
-        table('playing', 'playing', { appliedCookieOperations: ['poker_buyin:playing:0:1'] }),
+        table('playing', 'playing', { pending: [{ op: 'poker_buyin:playing:0:1' }] }),
         table('old', 'closed', { closedAt: BEFORE }),
         table('before-closedAt', 'closed'),
         table('today', 'closed', { closedAt: new Date(SINCE.getTime() + 60_000) }),
-        table('stuck', 'closed', { closedAt: BEFORE, appliedCookieOperations: ['poker_cashout:stuck:1:1'] }),
+        table('stuck', 'closed', { closedAt: BEFORE, pending: [{ op: 'poker_cashout:stuck:1:1' }] }),
       ]);
     const store = new TableStore(t.db);
     const ids = async (since?: Date) => {

@@ -51,13 +51,13 @@ interface PokerDeps {
 /**
  * Poker tables (ECONOMY.md, "Poker"). Chips live in the table; only a buy-in, a
  * cash-out (or refund) and the rake cross into Cookies, each through the table's pot account
- * with its own operation id and a marker in `appliedCookieOperations`. A Cookie operation's
+ * with its own operation id and a pending move, the table's marker of it. A Cookie operation's
  * lifecycle (ECONOMY.md, "Poker"):
- * 1. the intent is persisted with the table state: a pending move (`applying`) and its marker;
+ * 1. the intent is persisted with the table state: a pending move (`applying`);
  * 2. the ledger applies the operation (its id makes a retry a replay);
  * 3. the state absorbs it (seat stack, confirmed totals; the move becomes `applied`);
- * 4. the ledger's record of it is read back, and only then the move and its marker go (the
- *    field is unset when the last one goes).
+ * 4. the ledger's record of it is read back, and only then the move goes (`pending` is unset
+ *    when the last one goes).
  * A timer per operation (and the timers of every table) finish any of these a crash left.
  */
 export class PokerService {
@@ -195,7 +195,6 @@ export class PokerService {
     const reserved = await this.deps.tables.swap(table, {
       ...table,
       pending: [...table.pending, move],
-      appliedCookieOperations: [...(table.appliedCookieOperations ?? []), move.op],
       sittings: table.sittings.map((count, i) => (i === seat ? n : count)),
       lastActionAt: this.deps.clock.now(),
     });

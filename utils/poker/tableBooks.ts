@@ -42,11 +42,7 @@ export function absorbMove(t: TableDoc, move: PendingMove): TableDoc {
   return { ...withoutMove(t, move.op), game, chips };
 }
 
-/** The table without a move and its marker (the marker list is unset when it empties). */
+/** The table without a move (the store unsets `pending` when it empties). */
 export function withoutMove(t: TableDoc, op: string): TableDoc {
-  return {
-    ...t,
-    pending: t.pending.filter((m) => m.op !== op),
-    appliedCookieOperations: (t.appliedCookieOperations ?? []).filter((o) => o !== op),
-  };
+  return { ...t, pending: t.pending.filter((m) => m.op !== op) };
 }

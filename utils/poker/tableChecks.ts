@@ -52,9 +52,6 @@ function oneTable(
     ...t.pending
       .filter((m) => now.getTime() - m.at.getTime() > graceMs)
       .map((m) => `poker table ${t._id}: ${m.op} (${m.state}) has been pending since ${m.at.toISOString()}`),
-    ...((t.appliedCookieOperations ?? []).length === 0 && t.appliedCookieOperations !== undefined
-      ? [`poker table ${t._id}: an empty appliedCookieOperations list was left behind`]
-      : []),
   ];
   // A move in flight has moved Cookies the table has not counted yet: its pot is compared once it has.
   if (t.pending.length > 0) return found;

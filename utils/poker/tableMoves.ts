@@ -44,16 +44,6 @@ export class TableMoves {
   async finishMoves(tableId: string): Promise<TableDoc> {
     let table = await this.deps.table(tableId);
     for (const move of [...table.pending]) table = await this.runMove(table, move, true);
-    const stray = (table.appliedCookieOperations ?? []).filter(
-      (op) => !table.pending.some((m) => m.op === op),
-    );
-    if (stray.length > 0) {
-      const cleaned = await this.deps.tables.swap(table, {
-        ...table,
-        appliedCookieOperations: (table.appliedCookieOperations ?? []).filter((op) => !stray.includes(op)),
-      });
-      table = cleaned ?? (await this.deps.table(tableId));
-    }
     return table;
   }
 
@@ -66,7 +56,6 @@ export class TableMoves {
     const finishedNow = hand?.street === 'done' && table.game.hand?.street !== 'done';
     const rake = finishedNow ? (hand?.result?.rake ?? 0) : 0;
     let pending = next.pending;
-    let markers = next.appliedCookieOperations ?? [];
     let rakeMove: PendingMove | null = null;
     if (rake > 0 && hand) {
       rakeMove = {
@@ -81,13 +70,11 @@ export class TableMoves {
       };
       await this.deps.timers.scheduleMoves(table._id, rakeMove.op);
       pending = [...pending, rakeMove];
-      markers = [...markers, rakeMove.op];
     }
     const saved = await this.deps.tables.swap(table, {
       ...next,
       step: table.step + 1,
       pending,
-      appliedCookieOperations: markers,
       lastActionAt: byMember ? this.deps.clock.now() : table.lastActionAt,
       stepAt: this.deps.clock.now(),
     });
@@ -127,7 +114,6 @@ export class TableMoves {
       ...table,
       game: g,
       pending: [...table.pending, ...moves],
-      appliedCookieOperations: [...(table.appliedCookieOperations ?? []), ...moves.map((m) => m.op)],
     });
     if (!saved) return null;
     let after = saved;

@@ -6,7 +6,8 @@ import type { Game } from './engine.js';
  * A Cookie operation of a table between "decided" and "confirmed": a buy-in (member → table
  * pot), a cash-out (table pot → member) or the rake (table pot → vault). `applying`: the
  * state has not absorbed it yet; `applied`: the state has, and only the confirmation that
- * the ledger recorded it is missing. Each has its marker in `appliedCookieOperations`.
+ * the ledger recorded it is missing. The pending moves are the table's markers of Cookie
+ * operations in flight: stored only while there is one (the field is unset when the last goes).
  */
 export interface PendingMove {
   op: string;
@@ -37,8 +38,6 @@ export interface TableDoc {
   /** Counts the game's moves (deals, actions, folds): a press and a turn timer name the step they saw. */
   step: number;
   pending: PendingMove[];
-  /** Markers: one per Cookie operation in flight; the field is absent when none. */
-  appliedCookieOperations?: string[];
   /** Confirmed totals in chips (= Cookies): bought in, cashed out, raked. */
   chips: { in: number; out: number; rake: number };
   /** Sittings per seat so far: the n in `poker_buyin:<table>:<seat>:<n>` and its cash-out. */
@@ -54,18 +53,26 @@ export interface TableDoc {
 
 export const TABLES = 'poker_tables';
 
+/** A table as stored: `pending` only while a Cookie operation is in flight, never `[]`. */
+type StoredTable = Omit<TableDoc, 'pending'> & { pending?: PendingMove[] };
+
+function fromStored(doc: StoredTable): TableDoc {
+  return { ...doc, pending: doc.pending ?? [] };
+}
+
 /** The only code that touches `poker_tables`. */
 export class TableStore {
-  readonly #tables: Collection<TableDoc>;
+  readonly #tables: Collection<StoredTable>;
 
   constructor(db: Db) {
-    this.#tables = db.collection<TableDoc>(TABLES, { writeConcern: JOURNALED });
+    this.#tables = db.collection<StoredTable>(TABLES, { writeConcern: JOURNALED });
   }
 
   static async ensureIndexes(db: Db): Promise<void> {
     await Promise.all([
       db.collection(TABLES).createIndex({ status: 1, lastActionAt: 1 }, { name: 'by_status' }),
-      db.collection(TABLES).createIndex({ appliedCookieOperations: 1 }, { name: 'markers', sparse: true }),
+      // Only tables with a Cookie operation in flight have `pending` (the checker's read).
+      db.collection(TABLES).createIndex({ 'pending.op': 1 }, { name: 'in_flight', sparse: true }),
       db.collection(TABLES).createIndex({ channelId: 1, status: 1, createdAt: -1 }, { name: 'by_channel' }),
       // The checker's tables closed since a checkpoint.
       db.collection(TABLES).createIndex({ status: 1, closedAt: 1 }, { name: 'closed_by_time' }),
@@ -73,19 +80,22 @@ export class TableStore {
   }
 
   async create(table: TableDoc): Promise<void> {
-    await this.#tables.insertOne(table);
+    const { pending, ...rest } = table;
+    await this.#tables.insertOne(pending.length > 0 ? table : rest);
   }
 
-  get(id: string): Promise<TableDoc | null> {
-    return this.#tables.findOne({ _id: id });
+  async get(id: string): Promise<TableDoc | null> {
+    const doc = await this.#tables.findOne({ _id: id });
+    return doc && fromStored(doc);
   }
 
   /** The newest table of the channel that is not closed (what `/poker join` sits down at). */
-  openIn(channelId: string): Promise<TableDoc | null> {
-    return this.#tables.findOne(
+  async openIn(channelId: string): Promise<TableDoc | null> {
+    const doc = await this.#tables.findOne(
       { channelId, status: { $ne: 'closed' } },
       { sort: { createdAt: -1, _id: -1 } },
     );
+    return doc && fromStored(doc);
   }
 
   /** Remembers the board message; no game state changes. */
@@ -96,33 +106,30 @@ export class TableStore {
   /**
    * Writes the next state if the table is still at `version` (one guarded update): two
    * presses or processes racing on one table change it one after the other, never both from
-   * the same state. An empty marker list is unset, never left as `[]`.
+   * the same state. An empty `pending` is unset, never left as `[]`.
    */
   async swap(current: TableDoc, next: Omit<TableDoc, '_id' | 'version'>): Promise<TableDoc | null> {
-    const { appliedCookieOperations, ...rest } = next;
-    const markers = appliedCookieOperations ?? [];
-    return this.#tables.findOneAndUpdate(
+    const { pending, ...rest } = next;
+    const doc = await this.#tables.findOneAndUpdate(
       { _id: current._id, version: current.version },
       {
-        $set: {
-          ...rest,
-          version: current.version + 1,
-          ...(markers.length > 0 ? { appliedCookieOperations: markers } : {}),
-        },
-        ...(markers.length === 0 ? { $unset: { appliedCookieOperations: '' } } : {}),
+        $set: { ...rest, version: current.version + 1, ...(pending.length > 0 ? { pending } : {}) },
+        ...(pending.length === 0 ? { $unset: { pending: '' } } : {}),
       },
       { returnDocument: 'after' },
     );
+    return doc && fromStored(doc);
   }
 
   /** The tables not closed that a member hosts, sits at or has a move in flight at. */
-  openWith(userId: string): Promise<TableDoc[]> {
-    return this.#tables
+  async openWith(userId: string): Promise<TableDoc[]> {
+    const found = await this.#tables
       .find({
         status: { $ne: 'closed' },
         $or: [{ hostId: userId }, { 'game.seats.userId': userId }, { 'pending.userId': userId }],
       })
       .toArray();
+    return found.map(fromStored);
   }
 
   /**
@@ -132,20 +139,20 @@ export class TableStore {
    */
   async *all(since?: Date): AsyncIterable<TableDoc> {
     if (!since) {
-      yield* this.#tables.find({});
+      for await (const table of this.#tables.find({})) yield fromStored(table);
       return;
     }
     const seen = new Set<string>();
     for (const filter of [
       { status: { $in: ['open' as const, 'playing' as const] } },
       { status: 'closed' as const, closedAt: { $gte: since } },
-      // The markers index keeps only tables with some: the field is unset when none are left.
-      { appliedCookieOperations: { $exists: true } },
+      // The in-flight index keeps only tables with some: the field is unset when none are left.
+      { 'pending.op': { $exists: true } },
     ]) {
       for await (const table of this.#tables.find(filter)) {
         if (seen.has(table._id)) continue;
         seen.add(table._id);
-        yield table;
+        yield fromStored(table);
       }
     }
   }
