@@ -63,7 +63,7 @@ export function buildEvent(
   };
 }
 
-/** The events of one operation, looked up by their `_id`s (the fastest index on every server). */
+/** The events of one operation, looked up by their `_id`s. */
 export function findOperationEvents(cols: Collections, opId: string): Promise<LedgerEventDoc[]> {
   return cols.ledgerEvents.find({ _id: { $in: [`${opId}:debit`, `${opId}:credit`] } }).toArray();
 }

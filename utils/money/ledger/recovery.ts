@@ -24,7 +24,7 @@ export interface RecoveryOptions {
   /**
    * Also unset the emptied marker and fence arrays a crash left between a `$pull` and its
    * `$unset` (default true; every `$pull` is followed by one). It reads every balance document (no index finds an empty
-   * array on both servers), which grow with history, so the periodic pass does it once an
+   * array), which grow with history, so the periodic pass does it once an
    * hour; the pass at start-up and `npm run ledger:recover` always do.
    */
   tidy?: boolean;
