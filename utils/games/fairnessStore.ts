@@ -1,7 +1,9 @@
 import type { Collection, Db } from 'mongodb';
 import { JOURNALED } from '../../src/db/collections.js';
 import { isDuplicateKey } from '../../src/db/duplicateKey.js';
+import { CONFLICT, CONFLICT_RETRY_LIMIT, retryOnConflict } from '../../src/db/retryOnConflict.js';
 import { AppError } from '../../src/errors.js';
+import { RECOVERY_GRACE_MS } from '../../src/recoveryGrace.js';
 import { hashServerSeed, type RoundSeed } from './fairness.js';
 
 /** A member's current seeds: the server seed stays secret until it is rotated out. */
@@ -29,8 +31,6 @@ export interface RevealedSeedDoc {
 }
 
 export const FAIRNESS = 'games_fairness';
-/** A round claimed and not stored after this long was abandoned (its process died in between). */
-const UNSTORED_CLAIM_MS = 60_000;
 export const REVEALED_SEEDS = 'games_revealed_seeds';
 
 /** The only code that touches `games_fairness` and `games_revealed_seeds`. */
@@ -121,42 +121,46 @@ export class FairnessStore {
     now: Date,
     isOpen: (roundId: string) => Promise<'open' | 'ended' | 'missing'>,
   ): Promise<{ revealed: RevealedSeedDoc; next: FairnessDoc }> {
-    for (;;) {
-      const doc = await this.current(userId, now);
-      if (doc.previous) await this.#reveal(userId, doc.previous);
-      const open: string[] = [];
-      for (const claim of doc.openRounds ?? []) {
-        const state = await isOpen(claim.id);
-        const abandoned = state === 'missing' && now.getTime() - claim.at.getTime() > UNSTORED_CLAIM_MS;
-        if (state === 'open' || (state === 'missing' && !abandoned)) open.push(claim.id);
-        else await this.release(userId, claim.id);
-      }
-      if (open.length > 0) throw roundInPlay(open);
-      const serverSeed = this.seeds.server();
-      const previous = {
-        serverSeed: doc.serverSeed,
-        serverSeedHash: doc.serverSeedHash,
-        rounds: doc.nonce,
-        at: now,
-      };
-      const next = await this.#current.findOneAndUpdate(
-        { _id: userId, serverSeedHash: doc.serverSeedHash, 'openRounds.0': { $exists: false } },
-        {
-          $set: {
-            serverSeed,
-            serverSeedHash: hashServerSeed(serverSeed),
-            nonce: 0,
-            createdAt: now,
-            previous,
+    return retryOnConflict(
+      CONFLICT_RETRY_LIMIT,
+      async () => {
+        const doc = await this.current(userId, now);
+        if (doc.previous) await this.#reveal(userId, doc.previous);
+        const open: string[] = [];
+        for (const claim of doc.openRounds ?? []) {
+          const state = await isOpen(claim.id);
+          const abandoned = state === 'missing' && now.getTime() - claim.at.getTime() > RECOVERY_GRACE_MS;
+          if (state === 'open' || (state === 'missing' && !abandoned)) open.push(claim.id);
+          else await this.release(userId, claim.id);
+        }
+        if (open.length > 0) throw roundInPlay(open);
+        const serverSeed = this.seeds.server();
+        const previous = {
+          serverSeed: doc.serverSeed,
+          serverSeedHash: doc.serverSeedHash,
+          rounds: doc.nonce,
+          at: now,
+        };
+        const next = await this.#current.findOneAndUpdate(
+          { _id: userId, serverSeedHash: doc.serverSeedHash, 'openRounds.0': { $exists: false } },
+          {
+            $set: {
+              serverSeed,
+              serverSeedHash: hashServerSeed(serverSeed),
+              nonce: 0,
+              createdAt: now,
+              previous,
+            },
           },
-        },
-        { returnDocument: 'after' },
-      );
-      if (!next) continue; // a round opened or another rotation won meanwhile: look again
-      const revealed = await this.#reveal(userId, previous);
-      const { previous: _done, ...current } = next;
-      return { revealed, next: current };
-    }
+          { returnDocument: 'after' },
+        );
+        if (!next) return CONFLICT; // a round opened or another rotation won meanwhile: look again
+        const revealed = await this.#reveal(userId, previous);
+        const { previous: _done, ...current } = next;
+        return { revealed, next: current };
+      },
+      `rotating the seeds of ${userId}`,
+    );
   }
 
   async #reveal(userId: string, previous: NonNullable<FairnessDoc['previous']>): Promise<RevealedSeedDoc> {

@@ -1,4 +1,5 @@
 import type { Clock } from '../../src/clock.js';
+import { CONFLICT, CONFLICT_RETRY_LIMIT, retryOnConflict } from '../../src/db/retryOnConflict.js';
 import { AppError, featureDisabled, invalidInputText, isAppError } from '../../src/errors.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import type { PlaceEconomy } from '../money/placeEconomy.js';
@@ -119,37 +120,42 @@ export class PlacePlacements {
       await this.deps.store.placements.refuse(p._id);
       throw notEnoughPoints(Number(error.context.balance), p.cost);
     }
-    for (;;) {
-      const revision = await this.deps.store.allocate();
-      await this.deps.afterAllocate?.(revision);
-      const event: PixelEventDoc = {
-        _id: revision,
-        revision,
-        kind: 'place',
-        opId: p._id,
-        x: p.x,
-        y: p.y,
-        color: p.color,
-        owner: p.userId,
-        cost: p.cost,
-        at: p.at,
-      };
-      if (await this.deps.store.appendEvent(event)) {
-        await this.deps.store.applyToPixel(event);
-        // The watermark moves in the background (coalesced); readers move it too.
-        this.deps.written();
-        return placed(event, balance, false);
-      }
-      // Not written: either another finisher wrote this placement first (its event has the
-      // placement's id, unique), or recovery voided this revision while it waited. The first
-      // leaves this revision to be voided; the second needs a fresh revision.
-      const other = await this.deps.store.eventOf(p._id);
-      if (other) {
-        await this.deps.voidRevision(revision);
-        await this.deps.store.applyToPixel(other);
-        return placed(other, balance, true);
-      }
-    }
+    return retryOnConflict(
+      CONFLICT_RETRY_LIMIT,
+      async () => {
+        const revision = await this.deps.store.allocate();
+        await this.deps.afterAllocate?.(revision);
+        const event: PixelEventDoc = {
+          _id: revision,
+          revision,
+          kind: 'place',
+          opId: p._id,
+          x: p.x,
+          y: p.y,
+          color: p.color,
+          owner: p.userId,
+          cost: p.cost,
+          at: p.at,
+        };
+        if (await this.deps.store.appendEvent(event)) {
+          await this.deps.store.applyToPixel(event);
+          // The watermark moves in the background (coalesced); readers move it too.
+          this.deps.written();
+          return placed(event, balance, false);
+        }
+        // Not written: either another finisher wrote this placement first (its event has the
+        // placement's id, unique), or recovery voided this revision while it waited. The first
+        // leaves this revision to be voided; the second needs a fresh revision.
+        const other = await this.deps.store.eventOf(p._id);
+        if (other) {
+          await this.deps.voidRevision(revision);
+          await this.deps.store.applyToPixel(other);
+          return placed(other, balance, true);
+        }
+        return CONFLICT;
+      },
+      `writing placement ${p._id}`,
+    );
   }
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Clock } from '../../src/clock.js';
+import { CONFLICT, CONFLICT_RETRY_LIMIT, retryOnConflict } from '../../src/db/retryOnConflict.js';
 import { AppError } from '../../src/errors.js';
 import type { Rng } from '../../src/rng.js';
 import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
@@ -170,38 +171,43 @@ export class PlaceRollbacks {
    */
   async #writeRollbackEvent(plan: RollbackDoc, i: number, px: RollbackPixel): Promise<boolean> {
     const opId = `rollback:${plan._id}:${i}`;
-    for (;;) {
-      const revision = await this.deps.store.allocate();
-      const event: PixelEventDoc = {
-        _id: revision,
-        revision,
-        kind: 'rollback',
-        opId,
-        x: px.x,
-        y: px.y,
-        color: px.color,
-        owner: px.owner,
-        cost: 0,
-        at: this.deps.clock.now(),
-        restores: px.restores,
-        ...(px.paintedAt ? { paintedAt: px.paintedAt } : {}),
-        replaces: px.seenRevision,
-        undoes: { painter: plan.target, revisions: px.undoes },
-      };
-      if (await this.deps.store.appendEvent(event)) {
-        await this.deps.store.applyToPixel(event);
-        return true;
-      }
-      // Another process wrote this step first, or another rollback this state (its revision
-      // is voided either way), or recovery voided ours (then again with a new one).
-      const other =
-        (await this.deps.store.eventOf(opId)) ?? (await this.deps.store.rollbackOf(px.seenRevision));
-      if (other) {
-        await this.deps.voidRevision(revision);
-        await this.deps.store.applyToPixel(other);
-        return other.opId === opId;
-      }
-    }
+    return retryOnConflict(
+      CONFLICT_RETRY_LIMIT,
+      async () => {
+        const revision = await this.deps.store.allocate();
+        const event: PixelEventDoc = {
+          _id: revision,
+          revision,
+          kind: 'rollback',
+          opId,
+          x: px.x,
+          y: px.y,
+          color: px.color,
+          owner: px.owner,
+          cost: 0,
+          at: this.deps.clock.now(),
+          restores: px.restores,
+          ...(px.paintedAt ? { paintedAt: px.paintedAt } : {}),
+          replaces: px.seenRevision,
+          undoes: { painter: plan.target, revisions: px.undoes },
+        };
+        if (await this.deps.store.appendEvent(event)) {
+          await this.deps.store.applyToPixel(event);
+          return true;
+        }
+        // Another process wrote this step first, or another rollback this state (its revision
+        // is voided either way), or recovery voided ours (then again with a new one).
+        const other =
+          (await this.deps.store.eventOf(opId)) ?? (await this.deps.store.rollbackOf(px.seenRevision));
+        if (other) {
+          await this.deps.voidRevision(revision);
+          await this.deps.store.applyToPixel(other);
+          return other.opId === opId;
+        }
+        return CONFLICT;
+      },
+      `writing ${opId}`,
+    );
   }
 
   /** The refund owed to the member, promised when applying starts and minted when it ends. */

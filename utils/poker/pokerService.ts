@@ -1,4 +1,5 @@
 import type { Clock } from '../../src/clock.js';
+import { CONFLICT, CONFLICT_RETRY_LIMIT, retryOnConflict } from '../../src/db/retryOnConflict.js';
 import { AppError, featureDisabled, invalidInputText, isAppError } from '../../src/errors.js';
 import type { Logger } from '../../src/logger.js';
 import type { Rng } from '../../src/rng.js';
@@ -144,6 +145,30 @@ export class PokerService {
 
   /** Sits the member down with `buyIn` Cookies turned into chips. */
   async join(tableId: string, userId: string, buyIn: number): Promise<TableDoc> {
+    const { reserved, move } = await retryOnConflict(
+      CONFLICT_RETRY_LIMIT,
+      () => this.#reserveSeat(tableId, userId, buyIn),
+      `seating ${userId} at poker table ${tableId}`,
+    );
+    this.deps.hooks?.step('intent.persisted', move.op);
+    const joined = await this.#moves.runMove(reserved, move).catch(async (error: unknown) => {
+      // The table closed meanwhile and called the buy-in off: that, not the ledger's refusal
+      // of the late reserve ("took too long, try again"), is what the member needs to hear.
+      if (!isAppError(error, 'INSUFFICIENT_COOKIES') && (await this.#table(tableId)).status === 'closed')
+        throw tableClosed(tableId);
+      throw error;
+    });
+    // Its chips landed, but the close cashed them out again at once: the member is not seated.
+    if (joined.status === 'closed') throw tableClosed(tableId);
+    return joined;
+  }
+
+  /** The buy-in as a pending move, its seat set aside; CONFLICT when the table moved meanwhile. */
+  async #reserveSeat(
+    tableId: string,
+    userId: string,
+    buyIn: number,
+  ): Promise<{ reserved: TableDoc; move: PendingMove } | typeof CONFLICT> {
     const table = await this.#table(tableId);
     if (table.status === 'closed') throw tableClosed(tableId);
     const sitting = seatOf(table, userId);
@@ -198,36 +223,32 @@ export class PokerService {
       sittings: table.sittings.map((count, i) => (i === seat ? n : count)),
       lastActionAt: this.deps.clock.now(),
     });
-    if (!reserved) return this.join(tableId, userId, buyIn);
-    this.deps.hooks?.step('intent.persisted', move.op);
-    const joined = await this.#moves.runMove(reserved, move).catch(async (error: unknown) => {
-      // The table closed meanwhile and called the buy-in off: that, not the ledger's refusal
-      // of the late reserve ("took too long, try again"), is what the member needs to hear.
-      if (!isAppError(error, 'INSUFFICIENT_COOKIES') && (await this.#table(tableId)).status === 'closed')
-        throw tableClosed(tableId);
-      throw error;
-    });
-    // Its chips landed, but the close cashed them out again at once: the member is not seated.
-    if (joined.status === 'closed') throw tableClosed(tableId);
-    return joined;
+    return reserved ? { reserved, move } : CONFLICT;
   }
 
   /** Deals the first hand (the host, or the start timer); later hands follow by themselves. */
-  async start(tableId: string, actorId: string | null): Promise<TableDoc> {
-    // A timer (actorId null) deals as well, but is no sign of life at the table.
-    const table = await this.#table(tableId);
-    if (actorId !== null && actorId !== table.hostId) throw hostOnly(table.hostId, 'poker:errors.hostStarts');
-    if (table.status === 'closed') throw tableClosed(tableId);
-    if (table.game.hand && table.game.hand.street !== 'done') return table;
-    if (playableSeats(table.game).length < 2) {
-      throw invalidInputText('a hand needs two players with chips', 'poker:errors.needTwo');
-    }
-    const dealt = await this.#moves.commit(
-      table,
-      { ...table, status: 'playing', game: startHand(table.game, this.#deck()) },
-      actorId !== null,
+  start(tableId: string, actorId: string | null): Promise<TableDoc> {
+    return retryOnConflict(
+      CONFLICT_RETRY_LIMIT,
+      async () => {
+        // A timer (actorId null) deals as well, but is no sign of life at the table.
+        const table = await this.#table(tableId);
+        if (actorId !== null && actorId !== table.hostId)
+          throw hostOnly(table.hostId, 'poker:errors.hostStarts');
+        if (table.status === 'closed') throw tableClosed(tableId);
+        if (table.game.hand && table.game.hand.street !== 'done') return table;
+        if (playableSeats(table.game).length < 2) {
+          throw invalidInputText('a hand needs two players with chips', 'poker:errors.needTwo');
+        }
+        const dealt = await this.#moves.commit(
+          table,
+          { ...table, status: 'playing', game: startHand(table.game, this.#deck()) },
+          actorId !== null,
+        );
+        return dealt ?? CONFLICT;
+      },
+      `dealing at poker table ${tableId}`,
     );
-    return dealt ?? this.start(tableId, actorId);
   }
 
   /**
@@ -242,34 +263,41 @@ export class PokerService {
     step: number,
     byMember = true,
   ): Promise<TableDoc> {
-    for (;;) {
-      const table = await this.#table(tableId);
-      if (table.step !== step) return table;
-      const hand = table.game.hand;
-      if (!hand || hand.street === 'done') return table;
-      const seat = seatOf(table, userId);
-      if (seat === null) throw notInHand(tableId);
-      if (!hand.players.some((p) => p.seat === seat && p.userId === userId)) throw nextHandOnly(tableId);
-      if (hand.toAct !== seat) throw invalidInputText('not your turn', 'poker:errors.notYourTurn');
-      const next = await this.#moves.commit(
-        table,
-        { ...table, game: act(table.game, seat, action) },
-        byMember,
-      );
-      if (next) return next;
-    }
+    return retryOnConflict(
+      CONFLICT_RETRY_LIMIT,
+      async () => {
+        const table = await this.#table(tableId);
+        if (table.step !== step) return table;
+        const hand = table.game.hand;
+        if (!hand || hand.street === 'done') return table;
+        const seat = seatOf(table, userId);
+        if (seat === null) throw notInHand(tableId);
+        if (!hand.players.some((p) => p.seat === seat && p.userId === userId)) throw nextHandOnly(tableId);
+        if (hand.toAct !== seat) throw invalidInputText('not your turn', 'poker:errors.notYourTurn');
+        const next = await this.#moves.commit(
+          table,
+          { ...table, game: act(table.game, seat, action) },
+          byMember,
+        );
+        return next ?? CONFLICT;
+      },
+      `${userId}'s action at poker table ${tableId}`,
+    );
   }
 
   /** Leaves the table: folded if in a hand, then the stack is cashed out. */
-  async leave(tableId: string, userId: string): Promise<TableDoc> {
-    for (;;) {
-      const table = await this.#table(tableId);
-      const seat = seatOf(table, userId);
-      if (seat === null) throw notInHand(tableId);
-      const game = foldOut(table.game, seat);
-      const next = await this.#moves.cashOut(table, game, [seat]);
-      if (next) return next;
-    }
+  leave(tableId: string, userId: string): Promise<TableDoc> {
+    return retryOnConflict(
+      CONFLICT_RETRY_LIMIT,
+      async () => {
+        const table = await this.#table(tableId);
+        const seat = seatOf(table, userId);
+        if (seat === null) throw notInHand(tableId);
+        const game = foldOut(table.game, seat);
+        return (await this.#moves.cashOut(table, game, [seat])) ?? CONFLICT;
+      },
+      `${userId} leaving poker table ${tableId}`,
+    );
   }
 
   /**
@@ -278,29 +306,34 @@ export class PokerService {
    * the pot, or found in the pot, and then cashed out with the rest. A closed table holds
    * nothing once its cash-outs are paid.
    */
-  async close(tableId: string, actorId: string | null): Promise<TableDoc> {
-    for (;;) {
-      let table = await this.#table(tableId);
-      if (actorId !== null && actorId !== table.hostId)
-        throw hostOnly(table.hostId, 'poker:errors.hostCloses');
-      if (table.status === 'closed' && table.pending.length === 0) return table;
-      const decided = new Map<string, HoldDoc>();
-      for (const move of table.pending.filter((m) => m.kind === 'buyin' && m.state === 'applying')) {
-        decided.set(move.op, await this.#moves.buyInHold(table, move, true));
-      }
-      table = await this.#table(tableId);
-      const buyIns = table.pending.filter((m) => m.kind === 'buyin' && m.state === 'applying');
-      if (!buyIns.every((m) => decided.has(m.op))) continue; // another Sit arrived meanwhile
-      for (const move of buyIns) {
-        table =
-          decided.get(move.op)?.state === 'posted' ? absorbMove(table, move) : withoutMove(table, move.op);
-      }
-      const game = cancelHand(table.game);
-      const seats = game.seats.flatMap((s, i) => (s ? [i] : []));
-      const closing = { ...table, status: 'closed' as const, closedAt: this.deps.clock.now() };
-      const next = await this.#moves.cashOut(closing, game, seats);
-      if (next) return table.pending.length > 0 ? this.finishMoves(tableId) : next;
-    }
+  close(tableId: string, actorId: string | null): Promise<TableDoc> {
+    return retryOnConflict(
+      CONFLICT_RETRY_LIMIT,
+      async () => {
+        let table = await this.#table(tableId);
+        if (actorId !== null && actorId !== table.hostId)
+          throw hostOnly(table.hostId, 'poker:errors.hostCloses');
+        if (table.status === 'closed' && table.pending.length === 0) return table;
+        const decided = new Map<string, HoldDoc>();
+        for (const move of table.pending.filter((m) => m.kind === 'buyin' && m.state === 'applying')) {
+          decided.set(move.op, await this.#moves.buyInHold(table, move, true));
+        }
+        table = await this.#table(tableId);
+        const buyIns = table.pending.filter((m) => m.kind === 'buyin' && m.state === 'applying');
+        if (!buyIns.every((m) => decided.has(m.op))) return CONFLICT; // another Sit arrived meanwhile
+        for (const move of buyIns) {
+          table =
+            decided.get(move.op)?.state === 'posted' ? absorbMove(table, move) : withoutMove(table, move.op);
+        }
+        const game = cancelHand(table.game);
+        const seats = game.seats.flatMap((s, i) => (s ? [i] : []));
+        const closing = { ...table, status: 'closed' as const, closedAt: this.deps.clock.now() };
+        const next = await this.#moves.cashOut(closing, game, seats);
+        if (!next) return CONFLICT;
+        return table.pending.length > 0 ? this.finishMoves(tableId) : next;
+      },
+      `closing poker table ${tableId}`,
+    );
   }
 
   /** The member's hole cards in the hand in play (the "My cards" button). */

@@ -1,4 +1,5 @@
 import type { Clock } from '../../src/clock.js';
+import { CONFLICT, CONFLICT_RETRY_LIMIT, retryOnConflict } from '../../src/db/retryOnConflict.js';
 import { AppError, isAppError } from '../../src/errors.js';
 import { COOKIE_KINDS, type CookieEconomy } from '../money/cookieEconomy.js';
 import type { HoldDoc, HoldOwner, Holds } from '../money/holds/holds.js';
@@ -203,20 +204,23 @@ export class TableMoves {
     move: PendingMove,
     step: 'absorb' | 'confirm' | 'drop',
   ): Promise<TableDoc> {
-    for (;;) {
-      const t = await this.deps.table(tableId);
-      const current = t.pending.find((m) => m.op === move.op);
-      if (!current) return t;
-      const saved = await this.deps.tables.swap(
-        t,
-        step === 'absorb' ? absorbMove(t, current) : withoutMove(t, move.op),
-      );
-      if (saved) {
+    return retryOnConflict(
+      CONFLICT_RETRY_LIMIT,
+      async () => {
+        const t = await this.deps.table(tableId);
+        const current = t.pending.find((m) => m.op === move.op);
+        if (!current) return t;
+        const saved = await this.deps.tables.swap(
+          t,
+          step === 'absorb' ? absorbMove(t, current) : withoutMove(t, move.op),
+        );
+        if (!saved) return CONFLICT;
         // A seat that just got its chips may make a table startable.
         if (step === 'absorb' && move.kind === 'buyin') await this.deps.timers.scheduleTimers(saved);
         return saved;
-      }
-    }
+      },
+      `the ${step} of ${move.op} at poker table ${tableId}`,
+    );
   }
 
   #owner(tableId: string): HoldOwner {

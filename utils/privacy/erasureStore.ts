@@ -1,6 +1,7 @@
 import type { Collection, Db } from 'mongodb';
 import { JOURNALED } from '../../src/db/collections.js';
 import { isDuplicateKey } from '../../src/db/duplicateKey.js';
+import { CONFLICT, CONFLICT_RETRY_LIMIT, retryOnConflict } from '../../src/db/retryOnConflict.js';
 import type { Locale } from '../../src/i18n/i18n.js';
 
 /** One request to forget a member, while it runs and after, as the audit's record. */
@@ -58,17 +59,21 @@ export class ErasureStore {
   }
 
   /** Records a new erasure, or returns the one already running for the same member. */
-  async create(erasure: ErasureDoc & { subject: { id: string } }): Promise<ErasureDoc> {
-    for (;;) {
-      try {
-        await this.#erasures.insertOne(erasure);
-        return erasure;
-      } catch (error) {
-        if (!isDuplicateKey(error)) throw error;
-      }
-      const running = await this.running(erasure.subject.id);
-      if (running) return running;
-    }
+  create(erasure: ErasureDoc & { subject: { id: string } }): Promise<ErasureDoc> {
+    return retryOnConflict(
+      CONFLICT_RETRY_LIMIT,
+      async () => {
+        try {
+          await this.#erasures.insertOne(erasure);
+          return erasure;
+        } catch (error) {
+          if (!isDuplicateKey(error)) throw error;
+        }
+        // The running one ended between the insert and this read: insert again.
+        return (await this.running(erasure.subject.id)) ?? CONFLICT;
+      },
+      `recording the erasure of ${erasure.subject.id}`,
+    );
   }
 
   get(id: string): Promise<ErasureDoc | null> {

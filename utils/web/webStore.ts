@@ -1,5 +1,6 @@
 import type { Collection, Db } from 'mongodb';
 import { isDuplicateKey } from '../../src/db/duplicateKey.js';
+import { CONFLICT, CONFLICT_RETRY_LIMIT, retryOnConflict } from '../../src/db/retryOnConflict.js';
 
 /** Who a sign-in link or a session speaks for: the member, and their roles when it was made. */
 export interface WebIdentity {
@@ -119,15 +120,20 @@ export class WebStore {
    * removed. Returns how many sessions ended.
    */
   async signOutEverywhere(userId: string, now: Date): Promise<number> {
-    for (;;) {
-      try {
-        await this.#signOuts.updateOne({ _id: userId }, { $inc: { generation: 1 } }, { upsert: true });
-        break;
-      } catch (error) {
-        // Two first sign-outs raced to create the record: the loser increments the winner's.
-        if (!isDuplicateKey(error)) throw error;
-      }
-    }
+    await retryOnConflict(
+      CONFLICT_RETRY_LIMIT,
+      async () => {
+        try {
+          await this.#signOuts.updateOne({ _id: userId }, { $inc: { generation: 1 } }, { upsert: true });
+          return true;
+        } catch (error) {
+          // Two first sign-outs raced to create the record: the loser increments the winner's.
+          if (!isDuplicateKey(error)) throw error;
+          return CONFLICT;
+        }
+      },
+      `signing ${userId} out everywhere`,
+    );
     await this.#links.updateMany({ userId, usedAt: null }, { $set: { usedAt: now } });
     return (await this.#sessions.deleteMany({ userId })).deletedCount;
   }
@@ -166,20 +172,25 @@ export class WebStore {
     return removed;
   }
 
-  async hit(key: string, windowStart: number, windowMs: number): Promise<number> {
-    for (;;) {
-      try {
-        const doc = await this.#rates.findOneAndUpdate(
-          { _id: `${key}:${windowStart}` },
-          { $inc: { count: 1 }, $setOnInsert: { expiresAt: new Date(windowStart + 2 * windowMs) } },
-          { upsert: true, returnDocument: 'before' },
-        );
-        // The pre-image (reliable under concurrency on every backend): this hit is one more.
-        return (doc?.count ?? 0) + 1;
-      } catch (error) {
-        // Two first hits raced to create the counter: the loser counts on the winner's.
-        if (!isDuplicateKey(error)) throw error;
-      }
-    }
+  hit(key: string, windowStart: number, windowMs: number): Promise<number> {
+    return retryOnConflict(
+      CONFLICT_RETRY_LIMIT,
+      async () => {
+        try {
+          const doc = await this.#rates.findOneAndUpdate(
+            { _id: `${key}:${windowStart}` },
+            { $inc: { count: 1 }, $setOnInsert: { expiresAt: new Date(windowStart + 2 * windowMs) } },
+            { upsert: true, returnDocument: 'before' },
+          );
+          // The pre-image (reliable under concurrency on every backend): this hit is one more.
+          return (doc?.count ?? 0) + 1;
+        } catch (error) {
+          // Two first hits raced to create the counter: the loser counts on the winner's.
+          if (!isDuplicateKey(error)) throw error;
+          return CONFLICT;
+        }
+      },
+      `counting a hit on ${key}`,
+    );
   }
 }

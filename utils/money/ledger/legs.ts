@@ -1,5 +1,6 @@
 import type { Filter } from 'mongodb';
 import { isDuplicateKey } from '../../../src/db/duplicateKey.js';
+import { CONFLICT, CONFLICT_RETRY_LIMIT, retryOnConflict } from '../../../src/db/retryOnConflict.js';
 import {
   asUpdate,
   type BalanceDoc,
@@ -114,25 +115,30 @@ export async function settleLeg(
   att: string,
   at: Date,
 ): Promise<Settled> {
-  for (;;) {
-    try {
-      await book.collection.updateOne(
-        { _id: account, 'pendingOps.att': { $ne: att }, 'fences.att': { $ne: att } } as Filter<BalanceDoc>,
-        asUpdate({ $push: { fences: { op: opId, att, at } }, $setOnInsert: book.empty }),
-        { upsert: true },
+  return retryOnConflict(
+    CONFLICT_RETRY_LIMIT,
+    async () => {
+      try {
+        await book.collection.updateOne(
+          { _id: account, 'pendingOps.att': { $ne: att }, 'fences.att': { $ne: att } } as Filter<BalanceDoc>,
+          asUpdate({ $push: { fences: { op: opId, att, at } }, $setOnInsert: book.empty }),
+          { upsert: true },
+        );
+        return 'fenced';
+      } catch (error) {
+        if (!isDuplicateKey(error)) throw error;
+      }
+      const doc = await book.collection.findOne(
+        { _id: account },
+        { projection: { 'pendingOps.att': 1, 'fences.att': 1 } },
       );
-      return 'fenced';
-    } catch (error) {
-      if (!isDuplicateKey(error)) throw error;
-    }
-    const doc = await book.collection.findOne(
-      { _id: account },
-      { projection: { 'pendingOps.att': 1, 'fences.att': 1 } },
-    );
-    if (doc?.pendingOps?.some((p) => p.att === att)) return 'applied';
-    if (doc?.fences?.some((f) => f.att === att)) return 'fenced';
-    // Created concurrently between the upsert and the read: decide again.
-  }
+      if (doc?.pendingOps?.some((p) => p.att === att)) return 'applied';
+      if (doc?.fences?.some((f) => f.att === att)) return 'fenced';
+      // Created concurrently between the upsert and the read: decide again.
+      return CONFLICT;
+    },
+    `settling attempt ${att} of ${opId} on ${account}`,
+  );
 }
 
 /**
@@ -193,25 +199,29 @@ export type Closing = { closed: true } | { closed: false; balance: number; busy:
  */
 export async function closeAccount(book: Book, account: string): Promise<Closing> {
   const { [book.balanceField]: _balance, ...others } = book.empty;
-  for (;;) {
-    try {
-      await book.collection.updateOne(
-        { _id: account, [book.balanceField]: 0, 'pendingOps.0': { $exists: false } } as Filter<BalanceDoc>,
-        asUpdate({
-          $set: { closed: true },
-          ...(Object.keys(others).length > 0 ? { $setOnInsert: others } : {}),
-        }),
-        { upsert: true },
-      );
-      return { closed: true };
-    } catch (error) {
-      if (!isDuplicateKey(error)) throw error;
-    }
-    const doc = await book.collection.findOne({ _id: account });
-    if (!doc) continue; // removed between the two requests: try again
-    const balance = readBalance(book, doc);
-    return { closed: false, balance, busy: (doc.pendingOps?.length ?? 0) > 0 };
-  }
+  return retryOnConflict(
+    CONFLICT_RETRY_LIMIT,
+    async (): Promise<Closing | typeof CONFLICT> => {
+      try {
+        await book.collection.updateOne(
+          { _id: account, [book.balanceField]: 0, 'pendingOps.0': { $exists: false } } as Filter<BalanceDoc>,
+          asUpdate({
+            $set: { closed: true },
+            ...(Object.keys(others).length > 0 ? { $setOnInsert: others } : {}),
+          }),
+          { upsert: true },
+        );
+        return { closed: true };
+      } catch (error) {
+        if (!isDuplicateKey(error)) throw error;
+      }
+      const doc = await book.collection.findOne({ _id: account });
+      if (!doc) return CONFLICT; // removed between the two requests: try again
+      const balance = readBalance(book, doc);
+      return { closed: false, balance, busy: (doc.pendingOps?.length ?? 0) > 0 };
+    },
+    `closing account ${account}`,
+  );
 }
 
 /** The account each leg of an operation changes. */
