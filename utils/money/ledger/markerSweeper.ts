@@ -61,8 +61,8 @@ export class MarkerSweeper {
         },
       });
     }
-    // One guarded update per account, each naming its `_id`: `{ _id: { $in }, pendingOps }`
-    // made the embedded server read the whole balance collection after every operation.
+    // One guarded update per account, each naming its `_id` (rather than one `$in` over them
+    // all: tools/mongo-java-server/README.md, "Shapes the code keeps").
     for (const accountId of attemptsByAccount.keys()) {
       ops.push({
         updateOne: {
