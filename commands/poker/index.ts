@@ -5,6 +5,7 @@ import { localized } from '../../src/i18n/definitions.js';
 import { resolveLocale } from '../../src/i18n/i18n.js';
 import { defineCommand, defineComponentHandler } from '../../src/interactions/defineCommand.js';
 import type { CommandContext, Reply, Subcommand } from '../../src/interactions/types.js';
+import { RECOVERY_GRACE_MS } from '../../src/recoveryGrace.js';
 import { CookieEconomy } from '../../utils/money/cookieEconomy.js';
 import type { PokerAction } from '../../utils/poker/engine.js';
 import { POKER_MESSAGES } from '../../utils/poker/messages.js';
@@ -159,5 +160,6 @@ export const pokerFeature: Feature = {
     }),
   // Every table's books (utils/poker/tableChecks.ts).
   checkInvariants: (db, config, ledger, now, since) =>
-    tableProblems(db, ledger, now, config.ledger.recoveryGraceMs + 60_000, since),
+    // A move may wait for the ledger's recovery, then for its table's timer.
+    tableProblems(db, ledger, now, config.ledger.recoveryGraceMs + RECOVERY_GRACE_MS, since),
 };

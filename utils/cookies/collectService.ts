@@ -1,6 +1,7 @@
 import { type Clock, DAY_MS } from '../../src/clock.js';
 import { AppError, featureDisabled } from '../../src/errors.js';
 import type { Locale } from '../../src/i18n/i18n.js';
+import { RECOVERY_GRACE_MS } from '../../src/recoveryGrace.js';
 import type { Rng } from '../../src/rng.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import { COOKIE_KINDS, type CookieEconomy } from '../money/cookieEconomy.js';
@@ -24,9 +25,6 @@ export interface Collected {
   /** What collects pay while the supply grows too fast, in % of their figure (100: in full). */
   ratePct: number;
 }
-
-/** How long after a claim an uncredited reward is finished by its hold's timer. */
-const FINISH_AFTER_MS = 60_000;
 
 /** The collect rules at the current settings (COOKIE_LOGIC.md, "Collecting"). */
 export interface CollectRules {
@@ -188,7 +186,8 @@ export class CollectService {
       source: userId,
       reason: via,
       owner: { kind: 'collect', id: userId },
-      ttlMs: FINISH_AFTER_MS,
+      // Uncredited after the grace (its process died), the reward is finished by its hold's timer.
+      ttlMs: RECOVERY_GRACE_MS,
     });
     const until = new Date(now.getTime() + rules.cooldownMs);
     const ok = await this.deps.store.claim(

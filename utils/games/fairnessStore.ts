@@ -3,6 +3,7 @@ import { JOURNALED } from '../../src/db/collections.js';
 import { isDuplicateKey } from '../../src/db/duplicateKey.js';
 import { CONFLICT, CONFLICT_RETRY_LIMIT, retryOnConflict } from '../../src/db/retryOnConflict.js';
 import { AppError } from '../../src/errors.js';
+import { RECOVERY_GRACE_MS } from '../../src/recoveryGrace.js';
 import { hashServerSeed, type RoundSeed } from './fairness.js';
 
 /** A member's current seeds: the server seed stays secret until it is rotated out. */
@@ -30,8 +31,6 @@ export interface RevealedSeedDoc {
 }
 
 export const FAIRNESS = 'games_fairness';
-/** A round claimed and not stored after this long was abandoned (its process died in between). */
-const UNSTORED_CLAIM_MS = 60_000;
 export const REVEALED_SEEDS = 'games_revealed_seeds';
 
 /** The only code that touches `games_fairness` and `games_revealed_seeds`. */
@@ -130,7 +129,7 @@ export class FairnessStore {
         const open: string[] = [];
         for (const claim of doc.openRounds ?? []) {
           const state = await isOpen(claim.id);
-          const abandoned = state === 'missing' && now.getTime() - claim.at.getTime() > UNSTORED_CLAIM_MS;
+          const abandoned = state === 'missing' && now.getTime() - claim.at.getTime() > RECOVERY_GRACE_MS;
           if (state === 'open' || (state === 'missing' && !abandoned)) open.push(claim.id);
           else await this.release(userId, claim.id);
         }

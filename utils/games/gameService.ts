@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AppError } from '../../src/errors.js';
+import { RECOVERY_GRACE_MS } from '../../src/recoveryGrace.js';
 import { defineTask, type TaskHandler } from '../../src/scheduler/scheduler.js';
 import { type InstantGameName, recompute, recordedResult } from './catalog.js';
 import { finishRound } from './finishRound.js';
@@ -22,9 +23,6 @@ declare module '../../src/features/services.js' {
 export type RoundVerification =
   | { status: 'sealed'; round: RoundDoc }
   | { status: 'verified'; round: RoundDoc; serverSeed: string; recomputed: string; matches: boolean };
-
-/** An instant round left unfinished (its process died) is finished by its timer this much later. */
-const INSTANT_FINISH_MS = 60_000;
 
 /**
  * House games on the Cookie economy. A round's money path, each step with an operation id
@@ -64,7 +62,8 @@ export class GameService {
 
   /** Coinflip, dice and slots: open, draw and settle in one call. */
   async playInstant(game: InstantGameName, request: RoundRequest): Promise<RoundDoc> {
-    const round = await openRound(this.deps, game, request, INSTANT_FINISH_MS);
+    // An instant round left unfinished (its process died) is finished by its timer after the grace.
+    const round = await openRound(this.deps, game, request, RECOVERY_GRACE_MS);
     if (round.status !== 'playing') return round;
     return settleInstant(this.deps, round);
   }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Clock } from '../../src/clock.js';
+import { RECOVERY_GRACE_MS } from '../../src/recoveryGrace.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
 import type { Holds } from '../money/holds/holds.js';
@@ -11,8 +12,6 @@ import { ActiveTime, claimSpans, type RewardSettings, type Span } from './reward
 const SWEEP_TASK = 'hunt.time.owed';
 /** One sweep per this much time with claims in it, not one timer per payment. */
 const SWEEP_EVERY_MS = 300_000;
-/** A payment owed this long is the sweep's: its claim had time enough to make it. */
-const SWEEP_AFTER_MS = 60_000;
 /** The timer of one payment, as claims before 2026-12-02 scheduled it (still run for those). */
 const LEGACY_TIME_TASK = 'hunt.time.pay';
 /** Stretches of active time older than this are forgotten by the owner's claim (and count nothing late). */
@@ -57,7 +56,7 @@ export class ActiveTimePay {
   tasks(): TaskHandler[] {
     return [
       defineTask(SWEEP_TASK, z.object({ period: z.number().int() }), async () => {
-        const before = new Date(this.deps.clock.now().getTime() - SWEEP_AFTER_MS);
+        const before = new Date(this.deps.clock.now().getTime() - RECOVERY_GRACE_MS);
         for (const doc of await this.deps.store.owedSince(before)) {
           for (const owed of doc.owed ?? []) if (owed.at <= before) await this.#pay(doc._id, owed);
         }
@@ -159,7 +158,7 @@ export class ActiveTimePay {
       source: owed.identity,
       reason,
       owner: { kind: 'hunt.time', id: owner },
-      ttlMs: SWEEP_AFTER_MS,
+      ttlMs: RECOVERY_GRACE_MS,
     });
     const hold = await this.deps.holds.post(owed.id, [
       { to: owner, amount: owed.milli, kind: PLACE_KINDS.time },
@@ -173,7 +172,7 @@ export class ActiveTimePay {
     await this.deps.scheduler.schedule({
       id: `${SWEEP_TASK}:${period}`,
       kind: SWEEP_TASK,
-      dueAt: new Date((period + 1) * SWEEP_EVERY_MS + SWEEP_AFTER_MS),
+      dueAt: new Date((period + 1) * SWEEP_EVERY_MS + RECOVERY_GRACE_MS),
       payload: { period },
     });
   }

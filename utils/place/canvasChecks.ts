@@ -1,7 +1,8 @@
+import { MINUTE_MS } from '../../src/clock.js';
 import { inChunks } from '../../src/db/inChunks.js';
+import { RECOVERY_GRACE_MS } from '../../src/recoveryGrace.js';
 import type { PlaceEconomy } from '../money/placeEconomy.js';
 import type { PixelDoc, PixelEventDoc, PlaceStore } from './placeStore.js';
-import { FINISH_AFTER_MS } from './sweep.js';
 
 /** Per owner: the placements and milli-points its events spent. */
 type OwnerBooks = Map<string, { placements: number; cost: number }>;
@@ -11,7 +12,7 @@ type OwnerBooks = Map<string, { placements: number; cost: number }>;
  * sweep's grace and two of its rounds. An older one is stuck (its timer failed), and named.
  */
 export function inFlightSince(now: Date): Date {
-  return new Date(now.getTime() - FINISH_AFTER_MS - 2 * 60_000);
+  return new Date(now.getTime() - RECOVERY_GRACE_MS - 2 * MINUTE_MS);
 }
 
 /**

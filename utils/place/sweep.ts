@@ -1,13 +1,12 @@
 import { z } from 'zod';
-import type { Clock } from '../../src/clock.js';
+import { type Clock, MINUTE_MS } from '../../src/clock.js';
+import { RECOVERY_GRACE_MS } from '../../src/recoveryGrace.js';
 import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
 import type { PlaceEconomy } from '../money/placeEconomy.js';
 import type { PlacementDoc } from './placementStore.js';
 import type { PlaceStore } from './placeStore.js';
 
 const SWEEP_TASK = 'place.sweep';
-/** A placement left unfinished is finished (or a handed-out revision voided) after this grace, by the sweep. */
-export const FINISH_AFTER_MS = 60_000;
 /**
  * How long the sweep keeps an eye on a refused placement, in case another finisher paid for it
  * after all (past the ledger's recovery grace, which rolls an interrupted payment forward).
@@ -65,7 +64,7 @@ export class PlaceSweep {
     }
     // Refusals still watched: the sweep comes back next minute, placements or not.
     if (watching) await this.ensureScheduled(now);
-    const before = new Date(now.getTime() - FINISH_AFTER_MS);
+    const before = new Date(now.getTime() - RECOVERY_GRACE_MS);
     for (const placement of [...(await this.deps.store.placements.unfinished(before)), ...paidAfterAll]) {
       // Written, but its process may have stopped before its pixel: the pixel first, then done.
       const written = await this.deps.store.eventOf(placement._id);
@@ -86,13 +85,13 @@ export class PlaceSweep {
   }
 
   async ensureScheduled(now: Date): Promise<void> {
-    const minute = Math.floor(now.getTime() / 60_000);
+    const minute = Math.floor(now.getTime() / MINUTE_MS);
     if (minute === this.#scheduledFor) return;
     this.#scheduledFor = minute;
     await this.deps.scheduler.schedule({
       id: `${SWEEP_TASK}:${minute}`,
       kind: SWEEP_TASK,
-      dueAt: new Date((minute + 1) * 60_000 + FINISH_AFTER_MS),
+      dueAt: new Date((minute + 1) * MINUTE_MS + RECOVERY_GRACE_MS),
       payload: { minute },
     });
     await this.deps.schedulePost(now);

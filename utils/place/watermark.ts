@@ -1,6 +1,6 @@
 import type { Clock } from '../../src/clock.js';
+import { RECOVERY_GRACE_MS } from '../../src/recoveryGrace.js';
 import type { CanvasDoc, PixelEventDoc, PlaceStore } from './placeStore.js';
-import { FINISH_AFTER_MS } from './sweep.js';
 
 /** How many written revisions one watermark step looks at. */
 const WATERMARK_SCAN = 500;
@@ -68,7 +68,7 @@ export class PlaceWatermark {
       const committed = await this.advance();
       const canvas = await this.deps.canvas();
       const gap = committed + 1;
-      const stale = this.deps.clock.now().getTime() - canvas.committedAt.getTime() >= FINISH_AFTER_MS;
+      const stale = this.deps.clock.now().getTime() - canvas.committedAt.getTime() >= RECOVERY_GRACE_MS;
       if (gap > canvas.revision || !stale || (await this.deps.store.event(gap))) {
         return voided;
       }

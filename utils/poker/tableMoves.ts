@@ -1,13 +1,14 @@
 import type { Clock } from '../../src/clock.js';
 import { CONFLICT, CONFLICT_RETRY_LIMIT, retryOnConflict } from '../../src/db/retryOnConflict.js';
 import { AppError, isAppError } from '../../src/errors.js';
+import { RECOVERY_GRACE_MS } from '../../src/recoveryGrace.js';
 import { COOKIE_KINDS, type CookieEconomy } from '../money/cookieEconomy.js';
 import type { HoldDoc, HoldOwner, Holds } from '../money/holds/holds.js';
 import type { Game } from './engine.js';
 import { tableClosed } from './errors.js';
 import { absorbMove, withoutMove } from './tableBooks.js';
 import type { PendingMove, TableDoc, TableStore } from './tableStore.js';
-import { MOVES_AFTER_MS, type TableTimers } from './tableTimers.js';
+import type { TableTimers } from './tableTimers.js';
 
 /** Where a crash test may stop a Cookie operation of a table (besides the ledger's own steps). */
 export type PokerStep = 'intent.persisted' | 'state.absorbed';
@@ -161,7 +162,7 @@ export class TableMoves {
       kind: COOKIE_KINDS.pokerBuyIn,
       source: move.userId,
       owner: this.#owner(table._id),
-      ttlMs: MOVES_AFTER_MS,
+      ttlMs: RECOVERY_GRACE_MS,
     };
     if (recovering) return this.deps.holds.cancel(request);
     try {
@@ -190,7 +191,7 @@ export class TableMoves {
         kind,
         source: move.userId,
         owner: this.#owner(table._id),
-        ttlMs: MOVES_AFTER_MS,
+        ttlMs: RECOVERY_GRACE_MS,
         owed: true,
       }));
     return this.deps.holds.post(held._id, [

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Clock } from '../../src/clock.js';
+import { RECOVERY_GRACE_MS } from '../../src/recoveryGrace.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
 import { cancelHand, playableSeats } from './engine.js';
@@ -12,9 +13,6 @@ const TASK = {
   deal: 'poker.deal',
   idle: 'poker.idle',
 } as const;
-
-/** A Cookie operation left half-done is finished by its table's timer this much later. */
-export const MOVES_AFTER_MS = 60_000;
 
 /** What a timer did to a table, told to the people at it. */
 export type TimedOutcome =
@@ -167,7 +165,7 @@ export class TableTimers {
   }
 
   async scheduleMoves(tableId: string, op: string): Promise<void> {
-    await this.#schedule(TASK.moves, op, this.deps.clock.now().getTime() + MOVES_AFTER_MS, { tableId });
+    await this.#schedule(TASK.moves, op, this.deps.clock.now().getTime() + RECOVERY_GRACE_MS, { tableId });
   }
 
   async #schedule(kind: string, id: string, at: number, payload: unknown): Promise<void> {
