@@ -6,6 +6,7 @@ import { placeRollbackUndoes } from './004-place-rollback-undoes.js';
 import { huntRounds } from './005-hunt-rounds.js';
 import { huntBonusPath } from './006-hunt-bonus-path.js';
 import { pokerPendingMarkers } from './007-poker-pending-markers.js';
+import { markerSpecKeepAtLeast } from './008-marker-spec-keep-at-least.js';
 
 /**
  * Every step of the stored documents' shapes, in order (docs/operating.md, "Upgrades"). A new step
@@ -21,4 +22,5 @@ export const MIGRATIONS: readonly Migration[] = [
   huntRounds,
   huntBonusPath,
   pokerPendingMarkers,
+  markerSpecKeepAtLeast,
 ];

@@ -201,7 +201,8 @@ const HUNT_ROUNDS = [
  * the old shape: settings without their revision, an operation stopped half-way whose markers
  * hold the operation as an object, unlinked workers that kept their secret, hunt rounds stored
  * as `revision`, windows keeping their bonus path as `beaconPath`, poker tables keeping their
- * operations in flight twice (`appliedCookieOperations`) and an empty `pending`.
+ * operations in flight twice (`appliedCookieOperations`) and an empty `pending`, operations
+ * naming the vault's minimum `reserve`.
  */
 async function databaseBefore(
   stepId: string,
@@ -274,6 +275,18 @@ async function databaseBefore(
   if (before.length > 0)
     await db.collection(MIGRATIONS_COLLECTION).insertMany(before as unknown as Document[]);
   if (index <= 0) await db.collection('runtime_config').updateMany({}, { $unset: { revision: '' } });
+  if (index <= 7) {
+    for (const account of [from, to]) {
+      const doc = await db.collection<Document>('items_cookies').findOne({ _id: account as never });
+      const markers = ((doc?.pendingOps ?? []) as Document[]).map((m) => ({
+        ...m,
+        spec: (m.spec as string).replace('"keepAtLeast":', '"reserve":'),
+      }));
+      await db
+        .collection<Document>('items_cookies')
+        .updateOne({ _id: account as never }, { $set: { pendingOps: markers } });
+    }
+  }
   if (index <= 1) {
     for (const account of [from, to]) {
       const doc = await db.collection<Document>('items_cookies').findOne({ _id: account as never });
@@ -342,6 +355,18 @@ describe('each migration on a database in the shape before it', () => {
         expect(
           await db.collection('items_cookies').countDocuments({ 'pendingOps.spec': { $type: 'object' } }),
         ).toBe(0);
+        const markers = (
+          await db
+            .collection('items_cookies')
+            .find({ 'pendingOps.0': { $exists: true } })
+            .toArray()
+        )
+          .flatMap((account) => account.pendingOps as { spec: string }[])
+          .map((marker) => JSON.parse(marker.spec));
+        expect(markers.map((spec) => ['reserve' in spec, spec.keepAtLeast])).toEqual([
+          [false, 0],
+          [false, 0],
+        ]);
         expect(
           await db
             .collection('identity_delegations')

@@ -33,8 +33,8 @@ export interface OperationSpec {
   source: string;
   /** Pixels paid for by a Place debit; counted on the wallet. */
   placements: number;
-  /** Extra reserve the debited account must keep (the house vault's minimum). */
-  reserve: number;
+  /** What the debited account must keep after it (the house vault's minimum; 0 for any other). */
+  keepAtLeast: number;
 }
 
 /** Marker of an operation in flight on a balance document (the marker pattern). */

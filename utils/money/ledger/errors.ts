@@ -36,15 +36,15 @@ export function insufficientFunds(
 
 /** A short balance for `spec`: the house vault's reserve, or a member's INSUFFICIENT_*. */
 export function insufficient(book: Book, spec: OperationSpec, account: string, balance: number): AppError {
-  if (spec.reserve > 0) {
+  if (spec.keepAtLeast > 0) {
     return new AppError(
       'HOUSE_VAULT_INSUFFICIENT',
-      `the house vault holds ${balance} and must keep ${spec.reserve}; it cannot pay ${spec.amount}`,
+      `the house vault holds ${balance} and must keep ${spec.keepAtLeast}; it cannot pay ${spec.amount}`,
       {
         balance,
-        reserve: spec.reserve,
+        reserve: spec.keepAtLeast,
         needed: spec.amount,
-        available: Math.max(0, balance - spec.reserve),
+        available: Math.max(0, balance - spec.keepAtLeast),
       },
     );
   }

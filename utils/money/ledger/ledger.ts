@@ -114,9 +114,9 @@ export class Ledger {
   /** Moves `amount` from one account to another of the same currency. */
   async transfer(input: TransferInput): Promise<LedgerOutcome> {
     const i = parseInput(transferInput, input);
-    const reserve =
+    const keepAtLeast =
       i.currency === 'cookies' && i.from === this.houseAccountId ? this.deps.config.houseMinReserve : 0;
-    return this.#run(buildSpec('transfer', { ...i, reserve }));
+    return this.#run(buildSpec('transfer', { ...i, keepAtLeast }));
   }
 
   /** Pays Cookies out of the house vault, which keeps its configured minimum reserve. */

@@ -73,7 +73,7 @@ export class LegWriter {
 
   /**
    * Applies the debits asked for in one turn: those on one document (same book, account and
-   * reserve, distinct operations) together with `applyDebits`, the others on their own. A
+   * minimum to keep, distinct operations) together with `applyDebits`, the others on their own. A
    * group that misses is retried one by one, so each debit gets exactly the answer it would
    * have had alone; a group whose reply is lost fails each of its debits, which then settle
    * their own leg. One member paying hundreds of times at once costs one update per group
@@ -146,7 +146,7 @@ export class LegWriter {
         : { kind: 'refused', error: reused(a.spec) };
     }
     const balance = readBalance(book, doc);
-    if (side === 'debit' && balance < a.spec.amount + a.spec.reserve) {
+    if (side === 'debit' && balance < a.spec.amount + a.spec.keepAtLeast) {
       return { kind: 'refused', error: insufficient(book, a.spec, account, balance) };
     }
     if (side === 'credit' && doc && balance > book.maxBalance - a.spec.amount) {
@@ -172,14 +172,16 @@ export class LegWriter {
 
 /**
  * The debits of one turn in groups, by index: one group per document (currency, account and
- * reserve); a second debit of the same operation in the turn goes alone.
+ * minimum to keep); a second debit of the same operation in the turn goes alone.
  */
 function groupDebits(items: GroupedDebit[]): number[][] {
   const groups = new Map<string, number[]>();
   const seen = new Set<string>();
   items.forEach((item, i) => {
     const op = `${item.book.currency}:${item.spec.opId}`;
-    const key = seen.has(op) ? `alone:${i}` : `${item.book.currency}:${item.account}:${item.spec.reserve}`;
+    const key = seen.has(op)
+      ? `alone:${i}`
+      : `${item.book.currency}:${item.account}:${item.spec.keepAtLeast}`;
     seen.add(op);
     groups.set(key, [...(groups.get(key) ?? []), i]);
   });

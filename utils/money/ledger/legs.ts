@@ -40,7 +40,7 @@ export async function applyLeg(
     return book.collection.findOneAndUpdate(
       {
         ...applyGuard(account, marker),
-        [book.balanceField]: { $gte: spec.amount + spec.reserve },
+        [book.balanceField]: { $gte: spec.amount + spec.keepAtLeast },
       } as Filter<BalanceDoc>,
       asUpdate({ $inc: { ...book.debitInc(spec), [CHANGES_FIELD]: 1 }, $push: { pendingOps: marker } }),
       { returnDocument: 'after', projection },
@@ -85,13 +85,13 @@ export async function applyDebits(
     for (const [field, value] of Object.entries(book.debitInc(spec))) inc[field] = (inc[field] ?? 0) + value;
   }
   const total = debits.reduce((sum, d) => sum + d.spec.amount, 0);
-  const reserve = Math.max(...debits.map((d) => d.spec.reserve));
+  const keepAtLeast = Math.max(...debits.map((d) => d.spec.keepAtLeast));
   return book.collection.findOneAndUpdate(
     {
       _id: account,
       'pendingOps.op': { $nin: debits.map((d) => d.marker.op) },
       'fences.att': { $nin: debits.map((d) => d.marker.att) },
-      [book.balanceField]: { $gte: total + reserve },
+      [book.balanceField]: { $gte: total + keepAtLeast },
     } as Filter<BalanceDoc>,
     asUpdate({ $inc: inc, $push: { pendingOps: { $each: debits.map((d) => d.marker) } } }),
     { returnDocument: 'after', projection: { [book.balanceField]: 1, [CHANGES_FIELD]: 1 } },

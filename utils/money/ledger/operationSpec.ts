@@ -54,8 +54,8 @@ export function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.ou
 
 export function buildSpec(
   type: OperationType,
-  fields: Omit<OperationSpec, 'type' | 'source' | 'placements' | 'reserve'> &
-    Partial<Pick<OperationSpec, 'source' | 'placements' | 'reserve'>>,
+  fields: Omit<OperationSpec, 'type' | 'source' | 'placements' | 'keepAtLeast'> &
+    Partial<Pick<OperationSpec, 'source' | 'placements' | 'keepAtLeast'>>,
 ): OperationSpec {
   return {
     opId: fields.opId,
@@ -68,7 +68,7 @@ export function buildSpec(
     reason: fields.reason,
     source: fields.source ?? fields.from ?? fields.to ?? 'system',
     placements: fields.placements ?? 0,
-    reserve: fields.reserve ?? 0,
+    keepAtLeast: fields.keepAtLeast ?? 0,
   };
 }
 
@@ -83,7 +83,7 @@ const storedSpec = z.object({
   reason: z.string(),
   source: z.string(),
   placements: z.number(),
-  reserve: z.number(),
+  keepAtLeast: z.number(),
 });
 
 /** A spec as a marker stores it. */
@@ -91,7 +91,7 @@ export function encodeSpec(spec: OperationSpec): string {
   return JSON.stringify(spec);
 }
 
-/** A marker's spec, validated: JSON as `encodeSpec` writes it (migration 002 rewrote older markers so). */
+/** A marker's spec, validated: JSON as `encodeSpec` writes it (migrations 002 and 008 rewrote older markers so). */
 export function decodeSpec(stored: string): OperationSpec {
   return storedSpec.parse(JSON.parse(stored));
 }
