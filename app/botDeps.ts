@@ -40,7 +40,7 @@ export function createBotDeps(app: AppDeps, assembly: Assembly, options: BotDeps
     { transport: options.transport, runtimeConfig, states: cols.channelStates, clock, log },
     { minIntervalMs: config.postMinIntervalMs },
   );
-  const { ledger, holds } = createMoneyLayer(app, scheduler);
+  const money = createMoneyLayer(app, scheduler);
   const infra: FeatureInfra = {
     i18n: new I18n(assembly.messages),
     config,
@@ -48,14 +48,13 @@ export function createBotDeps(app: AppDeps, assembly: Assembly, options: BotDeps
     clock,
     wallClock,
     rng,
-    ledger,
+    ...money,
     db,
     personalData: assembly.personalData,
     runtimeConfig,
     profiles: new ProfileDirectory(app),
     cooldowns: new Cooldowns({ cooldowns: cols.cooldowns, clock }),
     scheduler,
-    holds,
     poster,
     ...(app.health ? { health: app.health } : {}),
   };
@@ -66,7 +65,7 @@ export function createBotDeps(app: AppDeps, assembly: Assembly, options: BotDeps
     ...(options.members ? { members: options.members } : {}),
   };
   scheduler.register([
-    ...holds.tasks(),
+    ...money.holds.tasks(),
     ...assembly.tasks(deps),
     ...retentionTasks({ scheduler, log }, (now) => assembly.prune(deps, now)),
     ...backupTasksOf(app, scheduler, assembly.transient),

@@ -7,10 +7,10 @@ import type { Logger } from './logger.js';
 import type { Rng } from './rng.js';
 
 /**
- * The money layer's services, which the kernel passes along in `deps` but never calls: the
- * ledger (`utils/money/ledger/`) and the holds of money in play (`utils/money/holds/`). The kernel names
- * the slots; each part of the money layer fills its own by declaration merging, so the kernel
- * imports nothing above it:
+ * The money layer's services (`utils/money/`), which the kernel passes along in `deps` but never
+ * calls: the ledger, the holds of money in play, and the two currencies' economies. The kernel
+ * names the slots; each part of the money layer fills its own by declaration merging, so the
+ * kernel imports nothing above it:
  *
  *   declare module '../../src/deps.js' {
  *     interface MoneyLayer { ledger: Ledger }

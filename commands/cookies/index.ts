@@ -13,7 +13,6 @@ import { GivePromptStore } from '../../utils/cookies/givePromptStore.js';
 import { COOKIES_MESSAGES } from '../../utils/cookies/messages.js';
 import { COOKIES_SETTINGS } from '../../utils/cookies/settings.js';
 import { StealService } from '../../utils/cookies/stealService.js';
-import { CookieEconomy } from '../../utils/money/cookieEconomy.js';
 import { bakeryPost, bakeryShareText } from './bakeryPost.js';
 import { balance } from './balance.js';
 import { bakeryButtonHandler, collect } from './collect.js';
@@ -60,7 +59,7 @@ export const cookiesFeature: Feature = {
   errors: COOKIES_ERROR_MESSAGES,
   ensureIndexes: GivePromptStore.ensureIndexes,
   createServices(infra) {
-    const economy = new CookieEconomy(infra.ledger);
+    const economy = infra.cookieEconomy;
     const collects = new CollectStore(infra.db);
     const bakery = new BakeryShare({
       ...infra,

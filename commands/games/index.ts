@@ -9,7 +9,7 @@ import { GameService } from '../../utils/games/gameService.js';
 import { GAMES_MESSAGES } from '../../utils/games/messages.js';
 import { RoundStore } from '../../utils/games/roundStore.js';
 import { GAMES_SETTINGS } from '../../utils/games/settings.js';
-import { COOKIE_KINDS, CookieEconomy } from '../../utils/money/cookieEconomy.js';
+import { COOKIE_KINDS } from '../../utils/money/cookieEconomy.js';
 import { endedOwnerProblems } from '../../utils/money/holds/invariants.js';
 import { VaultService } from '../../utils/vault/vaultService.js';
 import { blackjackButtonHandler, blackjackCommand, handReply } from './blackjack.js';
@@ -49,7 +49,7 @@ export const gamesFeature: Feature = {
     await Promise.all([RoundStore.ensureIndexes(db), FairnessStore.ensureIndexes(db)]);
   },
   createServices(infra) {
-    const economy = new CookieEconomy(infra.ledger);
+    const economy = infra.cookieEconomy;
     // The vault's liquidity rule, read fresh for every bet (the vault feature owns the rule).
     const vault = VaultService.liquidityReader(infra, economy);
     return {

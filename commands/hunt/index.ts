@@ -9,7 +9,6 @@ import { HUNT_MESSAGES } from '../../utils/hunt/messages.js';
 import { HUNT_SETTINGS } from '../../utils/hunt/settings.js';
 import { WorkerService } from '../../utils/hunt/workerService.js';
 import { WorkerStore } from '../../utils/hunt/workerStore.js';
-import { PlaceEconomy } from '../../utils/money/placeEconomy.js';
 import { huntGuide } from './guide.js';
 import { history, join, leaderboard, status, tip } from './hunt.js';
 import { huntReroll, rerollButtonHandler } from './huntReroll.js';
@@ -76,7 +75,7 @@ export const huntFeature: Feature = {
       hunt: new HuntService({
         ...infra,
         store: new HuntStore(infra.db),
-        economy: new PlaceEconomy(infra.ledger),
+        economy: infra.placeEconomy,
         // Rewards of a worker go to its owner, resolved at the moment of the reward.
         ownerOf: (identity) => workers.ownerOf(identity),
       }),

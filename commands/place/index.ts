@@ -64,7 +64,7 @@ export const placeFeature: Feature = {
     place: new PlaceService({
       ...infra,
       store: new PlaceStore(infra.db),
-      economy: new PlaceEconomy(infra.ledger),
+      economy: infra.placeEconomy,
     }),
   }),
   tasks: (deps) => [...deps.services.place.tasks(), ...placePostTasks(deps)],

@@ -6,7 +6,6 @@ import { resolveLocale } from '../../src/i18n/i18n.js';
 import { defineCommand, defineComponentHandler } from '../../src/interactions/defineCommand.js';
 import type { CommandContext, Reply, Subcommand } from '../../src/interactions/types.js';
 import { RECOVERY_GRACE_MS } from '../../src/recoveryGrace.js';
-import { CookieEconomy } from '../../utils/money/cookieEconomy.js';
 import type { PokerAction } from '../../utils/poker/engine.js';
 import { POKER_MESSAGES } from '../../utils/poker/messages.js';
 import { PokerService, seatOf } from '../../utils/poker/pokerService.js';
@@ -133,7 +132,7 @@ export const pokerFeature: Feature = {
   createServices: (infra) => ({
     poker: new PokerService({
       ...infra,
-      economy: new CookieEconomy(infra.ledger),
+      economy: infra.cookieEconomy,
       tables: new TableStore(infra.db),
     }),
   }),

@@ -1,8 +1,6 @@
 import type { Feature } from '../../src/features/feature.js';
 import { localized } from '../../src/i18n/definitions.js';
 import { defineCommand } from '../../src/interactions/defineCommand.js';
-import { CookieEconomy } from '../../utils/money/cookieEconomy.js';
-import { PlaceEconomy } from '../../utils/money/placeEconomy.js';
 import { Erasures } from '../../utils/privacy/erasure.js';
 import { ErasureStore } from '../../utils/privacy/erasureStore.js';
 import { PRIVACY_ERROR_MESSAGES } from '../../utils/privacy/errors.js';
@@ -43,8 +41,8 @@ export const privacyFeature: Feature = {
   errors: PRIVACY_ERROR_MESSAGES,
   ensureIndexes: ErasureStore.ensureIndexes,
   createServices(infra) {
-    const cookies = new CookieEconomy(infra.ledger);
-    const place = new PlaceEconomy(infra.ledger);
+    const cookies = infra.cookieEconomy;
+    const place = infra.placeEconomy;
     const data = new PersonalDataStore(infra.db);
     const erasures = new ErasureStore(infra.db);
     const freeze = new Freeze({ erasures });

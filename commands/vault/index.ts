@@ -2,7 +2,7 @@ import type { Feature } from '../../src/features/feature.js';
 import { localized } from '../../src/i18n/definitions.js';
 import { resolveLocale } from '../../src/i18n/i18n.js';
 import { defineCommand } from '../../src/interactions/defineCommand.js';
-import { COOKIE_KINDS, CookieEconomy } from '../../utils/money/cookieEconomy.js';
+import { COOKIE_KINDS } from '../../utils/money/cookieEconomy.js';
 import { endedOwnerProblems } from '../../utils/money/holds/invariants.js';
 import { VAULT_ERROR_MESSAGES } from '../../utils/vault/errors.js';
 import { HeistStore } from '../../utils/vault/heistStore.js';
@@ -34,7 +34,7 @@ export const vaultFeature: Feature = {
   createServices: (infra) => ({
     vault: new VaultService({
       ...infra,
-      economy: new CookieEconomy(infra.ledger),
+      economy: infra.cookieEconomy,
       heists: new HeistStore(infra.db),
       reserve: infra.config.ledger.houseMinReserve,
     }),

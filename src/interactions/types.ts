@@ -99,7 +99,9 @@ export interface Actor {
  * What a command, component or task gets. No collections and no database: only the ledger
  * and each feature's store touch those; commands call the services in `services`.
  */
-export interface BotDeps extends Omit<AppDeps, 'cols' | 'db'>, Pick<MoneyLayer, 'holds'> {
+export interface BotDeps
+  extends Omit<AppDeps, 'cols' | 'db'>,
+    Pick<MoneyLayer, 'holds' | 'cookieEconomy' | 'placeEconomy'> {
   i18n: I18n;
   runtimeConfig: RuntimeConfig;
   profiles: ProfileDirectory;

@@ -1,6 +1,13 @@
 import { isAppError } from '../../src/errors.js';
 import { type KindTotal, type Ledger, type LedgerOutcome, POT_PREFIX } from './ledger/ledger.js';
 
+declare module '../../src/deps.js' {
+  interface MoneyLayer {
+    /** Every Cookie a feature moves, through the ledger. */
+    cookieEconomy: CookieEconomy;
+  }
+}
+
 /**
  * Every kind of Cookie movement, named once. The ledger writes the kind on each audit event,
  * so `/cookies history`, `/vault show` and the profile card read them back by these names.

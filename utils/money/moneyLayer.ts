@@ -3,6 +3,7 @@ import type { Config } from '../../src/config.js';
 import type { AppDeps } from '../../src/deps.js';
 import type { Feature } from '../../src/features/feature.js';
 import type { Scheduler } from '../../src/scheduler/scheduler.js';
+import { CookieEconomy } from './cookieEconomy.js';
 import { HoldStore } from './holds/holdStore.js';
 import { Holds, SWEEP_EVERY_MS, SWEEP_GRACE_MS } from './holds/holds.js';
 import { holdProblems } from './holds/invariants.js';
@@ -11,6 +12,7 @@ import { LEDGER_ERROR_MESSAGES } from './ledger/errors.js';
 import { Ledger, type LedgerDeps } from './ledger/ledger.js';
 import { LEDGER_MESSAGES } from './ledger/messages.js';
 import { type RecoveryReport, recoverLedger } from './ledger/recovery.js';
+import { PlaceEconomy } from './placeEconomy.js';
 
 /** The money layer's collections (the ledger's books and events), beside the kernel's. */
 export function moneyCollections(db: Db): LedgerCollections {
@@ -36,11 +38,13 @@ export function openLedger(kernel: Omit<LedgerDeps, 'config'> & { config: Config
   return new Ledger({ ...rest, config: config.ledger });
 }
 
-/** The money layer of a process that runs the bot: the app's ledger and the holds of money in play. */
+/** The money layer of a process that runs the bot: the app's ledger, money in play, the currencies. */
 export interface MoneyLayerParts {
   ledger: Ledger;
   /** Every stake, buy-in, pot share and promised reward; its timers go through `scheduler`. */
   holds: Holds;
+  cookieEconomy: CookieEconomy;
+  placeEconomy: PlaceEconomy;
 }
 
 /**
@@ -52,7 +56,12 @@ export function createMoneyLayer(
   scheduler: Scheduler,
 ): MoneyLayerParts {
   const { ledger, db, clock, log } = app;
-  return { ledger, holds: new Holds({ ledger, store: new HoldStore(db), scheduler, clock, log }) };
+  return {
+    ledger,
+    holds: new Holds({ ledger, store: new HoldStore(db), scheduler, clock, log }),
+    cookieEconomy: new CookieEconomy(ledger),
+    placeEconomy: new PlaceEconomy(ledger),
+  };
 }
 
 /**
@@ -83,7 +92,7 @@ export async function runLedgerRecovery(
   graceMs = deps.config.ledger.recoveryGraceMs,
   options: { tidy?: boolean } = {},
 ): Promise<RecoveryReport> {
-  await deps.ledger.settleAbandoned();
+  await deps.ledger.decideAbandoned();
   const report = await recoverLedger(
     { cols: deps.cols, clock: deps.clock, log: deps.log },
     { graceMs, fenceRetentionMs: deps.config.ledger.fenceRetentionMs, ...options },

@@ -1,5 +1,12 @@
 import type { Ledger, LedgerOutcome } from './ledger/ledger.js';
 
+declare module '../../src/deps.js' {
+  interface MoneyLayer {
+    /** Every Place point a feature moves, through the ledger. */
+    placeEconomy: PlaceEconomy;
+  }
+}
+
 /** Every kind of Place-point movement, named once (audit events carry it). */
 export const PLACE_KINDS = {
   pixel: 'place.pixel',
