@@ -115,7 +115,7 @@ function redact(uri: string): string {
 
 /**
  * Bounds on every wait of the driver, so no request waits forever: the ledger also stops
- * waiting for one request after LEDGER_REQUEST_TIMEOUT_MS and settles it (ECONOMY.md);
+ * waiting for one request after LEDGER_REQUEST_TIMEOUT_MS and decides it (ECONOMY.md);
  * the socket timeout is the backstop that frees a connection whose reply never came.
  * (Driver 6.22 no longer honours the experimental `timeoutMS`.)
  */

@@ -38,7 +38,7 @@ const MOVES = new Set(['debit', 'credit', 'transfer', 'payFromHouse', 'payToHous
 const HOLDS = 'utils/money/holds/';
 const MAY_MOVE_VALUE = [MONEY, 'bench/'];
 /** Ledger methods of the money layer alone: deciding what became of an operation or an account. */
-const MONEY_LAYER_ONLY = new Set(['closeAccount', 'settleAbandoned', 'recorded']);
+const MONEY_LAYER_ONLY = new Set(['closeAccount', 'decideAbandoned', 'recorded']);
 
 function isMongo(symbol: ts.Symbol | undefined, name: string): boolean {
   return (

@@ -445,7 +445,7 @@ describe('recovery that meets failures', () => {
     await expectCleanBooks();
   });
 
-  it('GIVEN a give whose outcome the ledger could not learn THEN the live recovery loop settles it within seconds', async () => {
+  it('GIVEN a give whose outcome the ledger could not learn THEN the live recovery loop decides it within seconds', async () => {
     await seedBalance(makeLedger(t.cols), 'ann', 100);
     await seedBalance(makeLedger(t.cols), 'ben', 1);
     let blackout = false;
@@ -469,7 +469,7 @@ describe('recovery that meets failures', () => {
     const loop = startPeriodic(
       'ledger.recovery',
       async () => {
-        await ledger.settleAbandoned();
+        await ledger.decideAbandoned();
         return recoverLedger({ cols: net.faulty, clock: systemClock, log: silentLogger }, { graceMs: 300 });
       },
       { intervalMs: 200, log: silentLogger },
@@ -490,7 +490,7 @@ describe('recovery that meets failures', () => {
     await expectCleanBooks();
   });
 
-  it('settles a stuck give within a minute with the default settings', () => {
+  it('decides a stuck give within a minute with the default settings', () => {
     const { ledger } = loadConfig({});
     expect(ledger.recoveryGraceMs).toBeGreaterThan(ledger.attemptDeadlineMs + ledger.requestTimeoutMs);
     expect(ledger.recoveryGraceMs + ledger.recoveryIntervalMs).toBeLessThanOrEqual(60_000);

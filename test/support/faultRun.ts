@@ -155,7 +155,7 @@ export async function runFaultSuite(options: FaultRunOptions): Promise<FaultRunR
     await proxy.settled();
     await recovery.terminate();
     const totals = JSON.parse(recovery.logs().trim().split('\n').at(-1) ?? '{}');
-    await ledger.settleAbandoned();
+    await ledger.decideAbandoned();
     await recoverLedger({ cols, clock: systemClock, log: silentLogger }, { graceMs: 0 });
     for (const planned of unanswered) {
       const verdict = await callCarefully(ledger, planned, 10, () => calls++, countError);

@@ -92,7 +92,7 @@ export async function runLedgerRecovery(
   graceMs = deps.config.ledger.recoveryGraceMs,
   options: { tidy?: boolean } = {},
 ): Promise<RecoveryReport> {
-  await deps.ledger.settleAbandoned();
+  await deps.ledger.decideAbandoned();
   const report = await recoverLedger(
     { cols: deps.cols, clock: deps.clock, log: deps.log },
     { graceMs, fenceRetentionMs: deps.config.ledger.fenceRetentionMs, ...options },

@@ -1,15 +1,15 @@
 import type { Collection } from 'mongodb';
 import { isDuplicateKey } from '../../src/db/duplicateKey.js';
 
-type Settled<R> = PromiseSettledResult<R>[];
+type Answers<R> = PromiseSettledResult<R>[];
 
 /** Inserts documents in one unordered request; each one's answer: written (true) or a duplicate (false). */
 export async function insertEach<T extends { _id: unknown }>(
   collection: Collection<T>,
   docs: T[],
-): Promise<Settled<boolean>> {
+): Promise<Answers<boolean>> {
   const duplicates = new Set<number>();
-  const outcome = await settleEach(
+  const outcome = await writeEach(
     docs.length,
     () => collection.insertMany(docs as never, { ordered: false }),
     (i) => collection.insertOne(docs[i] as never),
@@ -25,12 +25,12 @@ export async function insertEach<T extends { _id: unknown }>(
  * caller's answer (`onDuplicate`), other errors of one document fail only that caller, and a
  * failure of the whole request (the network) retries each caller alone.
  */
-export async function settleEach(
+export async function writeEach(
   count: number,
   shared: () => Promise<unknown>,
   alone: (i: number) => Promise<unknown>,
   onDuplicate: (i: number) => void = () => {},
-): Promise<Settled<void>> {
+): Promise<Answers<void>> {
   const ok = (): PromiseFulfilledResult<void> => ({ status: 'fulfilled', value: undefined });
   try {
     await shared();
@@ -54,7 +54,7 @@ export async function settleEach(
         }),
       );
     }
-    const results: Settled<void> = Array.from({ length: count }, ok);
+    const results: Answers<void> = Array.from({ length: count }, ok);
     for (const w of [writeErrors].flat()) {
       if (w.code === 11000) onDuplicate(w.index);
       else results[w.index] = { status: 'rejected', reason: new Error(w.errmsg ?? `write error ${w.code}`) };

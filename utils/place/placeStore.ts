@@ -3,7 +3,7 @@ import { dropRetiredIndex, JOURNALED } from '../../src/db/collections.js';
 import { isDuplicateKey } from '../../src/db/duplicateKey.js';
 import { inChunks } from '../../src/db/inChunks.js';
 import { TurnBatcher } from '../money/ledger/turnBatcher.js';
-import { insertEach, settleEach } from './bulkWriteStore.js';
+import { insertEach, writeEach } from './bulkWriteStore.js';
 import { PlacementStore } from './placementStore.js';
 import { ROLLBACKS, RollbackStore } from './rollbackStore.js';
 
@@ -115,7 +115,7 @@ export class PlaceStore {
     // Two first writes of one pixel race on the upsert: the loser (11000) may be the newer
     // one, so it is written again as a plain guarded update, which applies only if newer.
     const collided: number[] = [];
-    const results = await settleEach(
+    const results = await writeEach(
       ops.length,
       () => this.#pixels.bulkWrite(ops, { ordered: false }),
       (i) => this.#pixels.bulkWrite([ops[i] as (typeof ops)[number]]),

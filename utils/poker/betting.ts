@@ -10,7 +10,7 @@ import {
   player,
   seatOf,
 } from './game.js';
-import { advanceIfSettled, canAct, firstToAct } from './streets.js';
+import { advanceIfNobodyToAct, canAct, firstToAct } from './streets.js';
 
 const LOG_KEPT = 6;
 
@@ -113,7 +113,7 @@ export function act(game: Game, seat: number, action: PokerAction): Game {
       seat,
     ),
   );
-  return advanceIfSettled(g);
+  return advanceIfNobodyToAct(g);
 }
 
 /**
@@ -131,5 +131,5 @@ export function foldOut(game: Game, seat: number): Game {
   player(h, seat).folded = true;
   h.log.push({ what: 'fold', userId: p.userId });
   if (h.toAct !== null && !canAct(h, player(h, h.toAct))) h.toAct = firstToAct(h, h.toAct);
-  return advanceIfSettled(g);
+  return advanceIfNobodyToAct(g);
 }

@@ -11,7 +11,7 @@ import {
   player,
   seatOf,
 } from './game.js';
-import { advanceIfSettled, firstToAct } from './streets.js';
+import { advanceIfNobodyToAct, firstToAct } from './streets.js';
 
 /**
  * Starts the next hand with `deck` (a shuffled 52-card deck): moves the button, posts the
@@ -62,7 +62,7 @@ export function startHand(game: Game, deck: Card[]): Game {
   commit(g, player(hand, bb), g.bigBlind);
   hand.log.push({ what: 'blinds', small: g.smallBlind, big: g.bigBlind });
   hand.toAct = firstToAct(hand, headsUp ? sb : nextOf(seats, bb));
-  return advanceIfSettled(g);
+  return advanceIfNobodyToAct(g);
 }
 
 /** A finished hand as everyone may still see it: no deck, and only the hole cards shown down. */

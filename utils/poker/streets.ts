@@ -19,7 +19,7 @@ export function canAct(hand: Hand, p: HandPlayer): boolean {
 }
 
 /** Ends the street, the hand, or runs the board out, when nobody is left to act. */
-export function advanceIfSettled(g: Game): Game {
+export function advanceIfNobodyToAct(g: Game): Game {
   const hand = g.hand as Hand;
   const live = hand.players.filter((p) => !p.folded);
   if (live.length === 1) return finish(g, [], false);

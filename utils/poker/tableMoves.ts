@@ -134,21 +134,21 @@ export class TableMoves {
    * called off (its hold voided, so a reserve still in flight can never land), never posted.
    */
   async runMove(table: TableDoc, move: PendingMove, recovering = false): Promise<TableDoc> {
-    if (move.state === 'applied') return this.#settleMove(table._id, move, 'confirm');
+    if (move.state === 'applied') return this.#changeMove(table._id, move, 'confirm');
     const hold =
       move.kind === 'buyin'
         ? await this.buyInHold(table, move, recovering)
         : await this.#payOutHold(table, move);
     if (hold.state !== 'posted') {
       // Voided or refused: nothing of it reached the pot, and nothing ever will.
-      const after = await this.#settleMove(table._id, move, 'drop');
+      const after = await this.#changeMove(table._id, move, 'drop');
       if (recovering) return after;
       if (after.status === 'closed') throw tableClosed(table._id);
       throw new AppError('ACCOUNT_CLOSED', `buy-in ${move.op} was called off before it reached the table`, {
         opId: move.op,
       });
     }
-    const absorbed = await this.#settleMove(table._id, move, 'absorb');
+    const absorbed = await this.#changeMove(table._id, move, 'absorb');
     this.deps.hooks?.step('state.absorbed', move.op);
     return absorbed;
   }
@@ -169,7 +169,7 @@ export class TableMoves {
       await this.deps.holds.reserve(request);
     } catch (error) {
       if (!isAppError(error, 'INSUFFICIENT_COOKIES')) throw error;
-      await this.#settleMove(table._id, move, 'drop');
+      await this.#changeMove(table._id, move, 'drop');
       throw error;
     }
     return this.deps.holds.post(move.op, [
@@ -200,7 +200,7 @@ export class TableMoves {
   }
 
   /** One guarded state change of a pending move: absorb it into the state, confirm it, or drop it. */
-  async #settleMove(
+  async #changeMove(
     tableId: string,
     move: PendingMove,
     step: 'absorb' | 'confirm' | 'drop',

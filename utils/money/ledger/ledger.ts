@@ -56,7 +56,7 @@ const PER_ACCOUNT_IN_FLIGHT = 32;
  * 2. one immutable audit event per changed balance, `_id = opId:leg` (unique, so a
  *    second attempt of a finished id is detected and undone);
  * 3. only then the markers are removed (batched), and the field is unset when empty.
- * A request whose reply is lost is never guessed at: the leg is settled by a fence
+ * A request whose reply is lost is never guessed at: the leg is decided by a fence
  * (legs.ts). A crash anywhere leaves markers that `recoverLedger` finishes. See ECONOMY.md.
  */
 /** How often `drainAndClose` empties an account that keeps receiving before it gives up. */
@@ -234,8 +234,8 @@ export class Ledger {
    * Decides every attempt this process gave up on (OPERATION_IN_PROGRESS) while the
    * database could not be asked; the recovery loop calls it. Returns how many it decided.
    */
-  settleAbandoned(): Promise<number> {
-    return this.#abandoned.settleAll();
+  decideAbandoned(): Promise<number> {
+    return this.#abandoned.decideAll();
   }
 
   /**
@@ -265,7 +265,7 @@ export class Ledger {
   }
 
   async #runAdmitted(spec: OperationSpec): Promise<LedgerOutcome> {
-    await this.#abandoned.settle(spec.opId);
+    await this.#abandoned.decide(spec.opId);
     for (let round = 0; round < 3; round++) {
       const attempt: Attempt = { spec, att: this.deps.rng.uuid(), startedAt: performance.now() };
       let result: LedgerOutcome | null;
@@ -322,7 +322,7 @@ export class Ledger {
       await this.#outcomes.compensate(a, applied);
       throw error instanceof AppError || !isDriverFailure(error) ? error : inProgress(a.spec);
     }
-    if (recorded) return this.#outcomes.settleDuplicate(a, applied, recorded);
+    if (recorded) return this.#outcomes.undoDuplicate(a, applied, recorded);
 
     const credit = await this.#legs.apply(a, 'credit');
     if (credit.kind !== 'applied') return this.#outcomes.notApplied(a, credit, applied);

@@ -2,7 +2,7 @@ import type { AppliedLeg, Attempt, AttemptContext, GroupedDebit, LegResult } fro
 import { type BalanceDoc, type Book, CHANGES_FIELD, readBalance, readChanges } from './books.js';
 import type { LegSide, PendingOp } from './documents.js';
 import { accountClosed, balanceLimit, inProgress, insufficient, reused, unavailable } from './errors.js';
-import { applyDebits, applyLeg, type Settled, settleLeg } from './legs.js';
+import { applyDebits, applyLeg, decideLeg, type LegDecision } from './legs.js';
 import { encodeSpec, fingerprint } from './operationSpec.js';
 import { TurnBatcher } from './turnBatcher.js';
 
@@ -19,7 +19,7 @@ export class LegWriter {
   constructor(private readonly ctx: AttemptContext) {}
 
   /**
-   * Applies one leg. A request without a reply is settled (applied, or fenced so it can
+   * Applies one leg. A request without a reply is decided (applied, or fenced so it can
    * never apply); a miss is explained from the stored state. Throws OPERATION_IN_PROGRESS
    * only when the database cannot even be asked: the markers then wait for recovery.
    */
@@ -66,9 +66,9 @@ export class LegWriter {
   }
 
   async #unanswered(a: Attempt, book: Book, account: string, side: LegSide): Promise<LegResult> {
-    const settled = await this.#settle(a, book, account, side);
+    const decided = await this.#decide(a, book, account, side);
     const leg: AppliedLeg = { book, account, side, balanceAfter: null, sequence: null };
-    return settled === 'applied' ? { kind: 'applied', leg } : { kind: 'fenced' };
+    return decided === 'applied' ? { kind: 'applied', leg } : { kind: 'fenced' };
   }
 
   /**
@@ -155,15 +155,15 @@ export class LegWriter {
     return null; // The balance moved between the update and the read; try again.
   }
 
-  /** Settles a leg whose request got no reply; OPERATION_IN_PROGRESS when that is impossible now. */
-  async #settle(a: Attempt, book: Book, account: string, side: LegSide): Promise<Settled> {
+  /** Decides a leg whose request got no reply; OPERATION_IN_PROGRESS when that is impossible now. */
+  async #decide(a: Attempt, book: Book, account: string, side: LegSide): Promise<LegDecision> {
     try {
       const { clock } = this.ctx.deps;
-      return await this.ctx.patience.retry(() => settleLeg(book, account, a.spec.opId, a.att, clock.now()));
+      return await this.ctx.patience.retry(() => decideLeg(book, account, a.spec.opId, a.att, clock.now()));
     } catch (error) {
       this.ctx.deps.log.error(
-        { event: 'ledger.settle.failed', opId: a.spec.opId, attempt: a.att, leg: side, err: error },
-        'could not settle a leg whose reply was lost; the recovery pass will decide it',
+        { event: 'ledger.decide.failed', opId: a.spec.opId, attempt: a.att, leg: side, err: error },
+        'could not decide a leg whose reply was lost; the recovery pass will',
       );
       throw inProgress(a.spec);
     }

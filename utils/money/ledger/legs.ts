@@ -98,7 +98,7 @@ export async function applyDebits(
   );
 }
 
-export type Settled = 'applied' | 'fenced';
+export type LegDecision = 'applied' | 'fenced';
 
 /**
  * Decides a leg whose outcome is unknown (a lost reply, a timeout, a crashed process): one
@@ -108,13 +108,13 @@ export type Settled = 'applied' | 'fenced';
  * ('fenced'), however late its request arrives. Safe to repeat: a second call finds the
  * marker or the fence. See "Ambiguous failures" in ECONOMY.md.
  */
-export async function settleLeg(
+export async function decideLeg(
   book: Book,
   account: string,
   opId: string,
   att: string,
   at: Date,
-): Promise<Settled> {
+): Promise<LegDecision> {
   return retryOnConflict(
     CONFLICT_RETRY_LIMIT,
     async () => {

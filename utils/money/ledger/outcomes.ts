@@ -35,7 +35,7 @@ export class Outcomes {
   ): Promise<LedgerOutcome | null> {
     switch (leg.kind) {
       case 'recorded':
-        return this.settleDuplicate(a, applied, leg.recorded);
+        return this.undoDuplicate(a, applied, leg.recorded);
       case 'busy':
         await this.compensate(a, applied);
         return this.#awaitOutcome(a.spec);
@@ -60,7 +60,7 @@ export class Outcomes {
             ? []
             : await this.ctx.patience.retry(() => findOperationEvents(this.ctx.deps.cols, a.spec.opId));
         const foreign = stored.find((e) => e.attempt !== a.att);
-        if (foreign) return this.settleDuplicate(a, legs, recordedFrom(stored) as Recorded);
+        if (foreign) return this.undoDuplicate(a, legs, recordedFrom(stored) as Recorded);
         const missing = events.filter((e) => !stored.some((s) => s._id === e._id));
         // Batched with other operations' events (eventBatches.ts); a collision is read back above.
         if (missing.length > 0) await this.ctx.writeEvents(missing);
@@ -90,7 +90,7 @@ export class Outcomes {
    * This attempt applied legs of an id another attempt already recorded: undo them first,
    * then answer with the recorded outcome (or refuse a reused id).
    */
-  async settleDuplicate(a: Attempt, legs: AppliedLeg[], recorded: Recorded): Promise<LedgerOutcome> {
+  async undoDuplicate(a: Attempt, legs: AppliedLeg[], recorded: Recorded): Promise<LedgerOutcome> {
     for (const leg of legs) {
       const undone = await this.#reverse(a, leg).catch(async (error: unknown) => {
         await recordStuck(
@@ -151,7 +151,7 @@ export class Outcomes {
       this.#dropMarkers(a, applied);
       return { ...recorded.outcome, replayed: false };
     }
-    if (recorded) return this.settleDuplicate(a, applied, recorded);
+    if (recorded) return this.undoDuplicate(a, applied, recorded);
     await this.compensate(a, applied);
     throw unavailable(a.spec, 'the database did not confirm the change in time');
   }

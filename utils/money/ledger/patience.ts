@@ -2,14 +2,14 @@ import { MongoError } from 'mongodb';
 
 /**
  * How long the ledger waits for the database. A request that takes longer is treated as a
- * request whose outcome is unknown: the ledger stops waiting and settles the leg with a
+ * request whose outcome is unknown: the ledger stops waiting and decides the leg with a
  * fence (see legs.ts), so a reply that never comes cannot hold a member's action, and a
  * request that lands late cannot change a decided balance.
  */
 export interface LedgerTimeouts {
   /** Longest wait for one database request of a money path. */
   requestTimeoutMs: number;
-  /** An attempt older than this starts no new leg: it settles what it began and gives up. */
+  /** An attempt older than this starts no new leg: it decides what it began and gives up. */
   attemptDeadlineMs: number;
 }
 

@@ -6,7 +6,7 @@ import type { Logger } from '../../../src/logger.js';
 import { asUpdate, type BalanceDoc, type Book, createBooks } from './books.js';
 import type { LedgerEventDoc, LegSide, OperationSpec } from './documents.js';
 import { buildEvent, findOperationEvents } from './events.js';
-import { dropMarker, legAccounts, reverseLeg, settleLeg } from './legs.js';
+import { decideLeg, dropMarker, legAccounts, reverseLeg } from './legs.js';
 import { decodeSpec } from './operationSpec.js';
 import { recordStuck } from './stuck.js';
 
@@ -174,7 +174,7 @@ async function collectInterrupted(books: Book[]): Promise<Map<string, Interrupte
  * Decides one attempt of an operation, whatever is known of it (used by a ledger for the
  * attempts it gave up on, before it tries the same id again).
  */
-export function settleAttempt(deps: RecoveryDeps, spec: OperationSpec, att: string): Promise<AttemptOutcome> {
+export function decideAttempt(deps: RecoveryDeps, spec: OperationSpec, att: string): Promise<AttemptOutcome> {
   return finishAttempt(deps, Object.values(createBooks(deps.cols)), { spec, att, legs: [] });
 }
 
@@ -200,7 +200,7 @@ async function finishAttempt(
   const applied = new Set<LegSide>();
   for (const { side, account } of legs) {
     const marked = attempt.legs.some((l) => l.side === side);
-    if (marked || (await settleLeg(book, account, spec.opId, att, deps.clock.now())) === 'applied') {
+    if (marked || (await decideLeg(book, account, spec.opId, att, deps.clock.now())) === 'applied') {
       applied.add(side);
     }
   }
