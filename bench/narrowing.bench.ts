@@ -12,7 +12,8 @@
  * mongo-java-server kept no such index and read every document, until its launcher's
  * OrderedIndex. Last, the balances of 16,000 accounts by `_id`, as the checker reads the accounts of
  * every hold: one `$in` of all of them against parts of 256 (src/db/inChunks.ts); the library
- * compares each document it reads with every value of a `$in`, so one list of n costs n².
+ * compared each document it read with every value of a `$in` (one list of n cost n²) until its
+ * launcher's SetMatcher looked the `_id`s up in a set.
  * `narrowing: <kind> 16000 balances by one $in <ms> ms, in parts of 256 <ms> ms (ratio <x>)`. And
  * the recovery pass's look for operation markers (`$exists` on a sparse index) against a read
  * of every account.

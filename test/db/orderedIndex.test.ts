@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { type Collection, Double, type Filter, type Sort } from 'mongodb';
+import { type Collection, Double, type Filter, Long, type Sort } from 'mongodb';
 import { beforeEach, describe, expect, test } from 'vitest';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
 
@@ -227,6 +227,15 @@ describe('indexes that are not unique, on the embedded server', () => {
     const either = { $or: [{ kind: 'place', at: day(1) }, { _id: { $lte: 3 } }] };
     expect(await events.countDocuments(either)).toBe(200 + 3);
     expect(await events.countDocuments({ _id: { $in: [1, 2, 3, 4] }, kind: 'void' })).toBe(2);
+    // `$in` is tested against a set: numbers by value whatever their type, a string is not a number.
+    const mixed = t.db.collection<{ _id: number | string | Double | Long; kind: string }>('events');
+    expect(await mixed.countDocuments({ _id: { $in: [new Double(1), Long.fromNumber(3), '2'] } })).toBe(2);
+    const marked = await mixed.updateMany(
+      { _id: { $in: [1, 2, new Double(3), 4, 'x'] }, kind: 'void' },
+      { $set: { kind: 'seen' } },
+    );
+    expect(marked.modifiedCount).toBe(2);
+    expect(await events.countDocuments({ kind: 'seen' })).toBe(2);
     await events.deleteMany({ _id: { $gt: 1_990 } });
     expect(await events.countDocuments({ _id: { $gte: 1_980 } })).toBe(11);
     const { scans } = (await t.db.command({ launcherScans: 1 })) as { scans: { shape: string }[] };

@@ -625,6 +625,91 @@ final class IdRanges<P> {
     }
 }
 
+/**
+ * mongo-java-server 1.47.0 matches `{ _id: { $in: [...] } }` by comparing a document's `_id`
+ * with every value of the list, and an update matches each document twice (to find it, then
+ * for its positional `$`): `updateMany({ _id: { $in: ids }, ... })` over k accounts cost k²
+ * comparisons, where MongoDB looks each `_id` up. Here a filter whose `_id` is `$in` of plain
+ * values (strings, numbers, dates, ObjectIds) tests the `_id` against a set of them (numbers by
+ * value, as MongoDB compares them; dates by their milliseconds), then matches the rest of the
+ * filter as the library does. Any other filter is the library's alone. Checked by
+ * test/db/orderedIndex.test.ts.
+ */
+final class SetMatcher implements de.bwaldvogel.mongo.backend.QueryMatcher {
+    private final de.bwaldvogel.mongo.backend.QueryMatcher library = new de.bwaldvogel.mongo.backend.DefaultQueryMatcher();
+    /** The last filter split, by identity: an update or a query tests one filter against many documents. */
+    private Document lastQuery;
+    private Split lastSplit;
+
+    private record Split(Set<Object> ids, Document rest) {}
+
+    /** Puts a set matcher into a collection of the library (its matcher is private). */
+    static void into(de.bwaldvogel.mongo.backend.AbstractMongoCollection<?> collection) {
+        try {
+            var field = de.bwaldvogel.mongo.backend.AbstractMongoCollection.class.getDeclaredField("matcher");
+            field.setAccessible(true);
+            field.set(collection, new SetMatcher());
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("mongo-java-server's collection has no matcher field to replace", e);
+        }
+    }
+
+    /** A plain `_id` as a set holds it; null: not plain, the library decides. */
+    private static Object key(Object value) {
+        if (value instanceof Long l) return Math.abs(l) <= 1L << 53 ? (double) l + 0.0 : null; // beyond: the library's
+        if (value instanceof Number n) return Double.isNaN(n.doubleValue()) ? null : n.doubleValue() + 0.0;
+        if (value instanceof Date d) return Instant.ofEpochMilli(d.getTime());
+        if (value instanceof Instant i) return Instant.ofEpochMilli(i.toEpochMilli());
+        if (value instanceof String || value instanceof ObjectId) return value;
+        return null;
+    }
+
+    private synchronized Split split(Document query) {
+        if (query == lastQuery) return lastSplit;
+        Split split = null;
+        if (query.get("_id") instanceof Document ops && ops.size() == 1 && ops.get("$in") instanceof List<?> in) {
+            Set<Object> ids = new java.util.HashSet<>();
+            for (Object value : in) {
+                Object key = key(value);
+                if (key == null) {
+                    ids = null;
+                    break;
+                }
+                ids.add(key);
+            }
+            if (ids != null) {
+                Document rest = new Document();
+                for (String k : query.keySet()) if (!k.equals("_id")) rest.put(k, query.get(k));
+                split = new Split(ids, rest);
+            }
+        }
+        lastQuery = query;
+        lastSplit = split;
+        return split;
+    }
+
+    @Override
+    public boolean matches(Document document, Document query) {
+        Split split = split(query);
+        Object id = split == null ? null : key(document.get("_id"));
+        if (id == null) return library.matches(document, query);
+        return split.ids().contains(id) && library.matches(document, split.rest());
+    }
+
+    @Override
+    public boolean matchesValue(Object queryValue, Object value) {
+        return library.matchesValue(queryValue, value);
+    }
+
+    @Override
+    public Integer matchPosition(Document document, Document query) {
+        Split split = split(query);
+        Object id = split == null ? null : key(document.get("_id"));
+        if (id == null) return library.matchPosition(document, query);
+        return split.ids().contains(id) ? library.matchPosition(document, split.rest()) : null;
+    }
+}
+
 /** The memory backend's `_id` index, serving ranges too (IdRanges). */
 final class RangedMemoryIdIndex extends MemoryUniqueIndex implements IdRanges.Ranged<Integer> {
     private final IdRanges<Integer> ranges = new IdRanges<>();
@@ -1215,6 +1300,7 @@ final class SnapshotMemoryBackend extends MemoryBackend {
 final class SnapshotMemoryCollection extends MemoryCollection implements Copyable {
     SnapshotMemoryCollection(MongoDatabase database, String name, CollectionOptions options, CursorRegistry cursors) {
         super(database, name, options, cursors);
+        SetMatcher.into(this);
     }
 
     /** The point-in-time copies of this collection not finished yet (PointInTime). */
@@ -1360,6 +1446,7 @@ final class SnapshotH2Collection extends H2Collection implements Copyable {
                          org.h2.mvstore.MVMap<Object, Document> data, org.h2.mvstore.MVMap<String, Object> meta,
                          CursorRegistry cursors) {
         super(database, name, options, data, meta, cursors);
+        SetMatcher.into(this);
     }
 
     /** The H2 file's documents are copied whole at the instant (a persistent console's database is small). */

