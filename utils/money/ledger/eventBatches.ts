@@ -20,7 +20,7 @@ export function eventReader(find: (ids: string[]) => Promise<LedgerEventDoc[]>) 
  * Writes the audit events of operations, many in one request: one unordered `insertMany` per
  * turn of the event loop. Unordered is safe here: while an attempt holds its markers, no
  * other attempt of its id can apply a leg, so none can write its events (ECONOMY.md,
- * "Audit"); the only possible collision is recovery writing this same attempt's events.
+ * "The marker pattern"); the only possible collision is recovery writing this same attempt's events.
  * Only a request that fully succeeded confirms a caller's events: a network failure comes
  * back as a bulk error that lists no failed document. So when a shared request fails, each
  * caller's events are sent again on their own, and each caller gets its own answer (a
