@@ -66,7 +66,7 @@ describe('the interactive console', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => 
         WORKER._id,
         '--secret',
         WORKER.secret,
-        '--rounds',
+        '--tips',
         '1',
         '--poll-ms',
         '50',
