@@ -2,6 +2,8 @@ import type { Feature } from '../../src/features/feature.js';
 import { localized } from '../../src/i18n/definitions.js';
 import { defineCommand } from '../../src/interactions/defineCommand.js';
 import { PlaceEconomy } from '../../utils/money/placeEconomy.js';
+import { AreaStore } from '../../utils/place/areaStore.js';
+import { AREA_ERROR_MESSAGES } from '../../utils/place/areas.js';
 import { placeInvariantProblems } from '../../utils/place/canvasChecks.js';
 import { PLACE_MESSAGES } from '../../utils/place/messages.js';
 import { PlaceService } from '../../utils/place/placeService.js';
@@ -16,6 +18,7 @@ import {
   placeGrant,
   placeResize,
 } from './placeAdmin.js';
+import { placeProtect, placeProtected, placeUnprotect } from './placeAreas.js';
 import { placeRollback, rollbackButtonHandler } from './placeRollback.js';
 import { placePostTasks } from './posts.js';
 import { palette, timelapse, view } from './view.js';
@@ -36,6 +39,7 @@ export const placeFeature: Feature = {
       place_pixel_events: { what: 'place:privacy.place_pixel_events' },
       place_placements: { what: 'place:privacy.place_placements' },
       place_rollbacks: { what: 'place:privacy.place_rollbacks' },
+      place_areas: { what: 'place:privacy.place_areas' },
     },
     // A placement paid for and not written yet.
     inPlay: async (services, member) => ({ placement: await services.place.unfinishedOf(member) }),
@@ -49,6 +53,9 @@ export const placeFeature: Feature = {
         placeEarnings,
         placeResize,
         placeRollback,
+        placeProtect,
+        placeUnprotect,
+        placeProtected,
         placeEnable,
         placeDisable,
         placeChannel,
@@ -57,13 +64,17 @@ export const placeFeature: Feature = {
     },
   ],
   messages: PLACE_MESSAGES,
+  errors: AREA_ERROR_MESSAGES,
   settings: PLACE_SETTINGS,
   settingDefaults: placeSettingDefaults,
-  ensureIndexes: PlaceStore.ensureIndexes,
+  ensureIndexes: async (db) => {
+    await Promise.all([PlaceStore.ensureIndexes(db), AreaStore.ensureIndexes(db)]);
+  },
   createServices: (infra) => ({
     place: new PlaceService({
       ...infra,
       store: new PlaceStore(infra.db),
+      areaStore: new AreaStore(infra.db),
       economy: infra.placeEconomy,
     }),
   }),

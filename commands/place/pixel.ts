@@ -57,7 +57,14 @@ export const pixel: Subcommand = {
     const color = parseColor(text);
     if (color === null)
       return { ephemeral: true, content: `❌ ${i18n.t('place:errors.color', { max: PALETTE.length - 1 })}` };
-    const placed = await deps.services.place.place({ opId: invocation.id, userId: actor.id, x, y, color });
+    const placed = await deps.services.place.place({
+      opId: invocation.id,
+      userId: actor.id,
+      x,
+      y,
+      color,
+      painter: { isModerator: actor.isModerator, roleIds: invocation.roleIds },
+    });
     const cost = await deps.services.place.pixelCost();
     const what = {
       x,

@@ -26,8 +26,8 @@ function parseSince(text: string, now: Date): Date {
   return new Date(now.getTime() - Number(match[1]) * (UNITS[match[2] as string] as number));
 }
 
-/** `x0,y0,x1,y1`. */
-function parseArea(text: string) {
+/** `x0,y0,x1,y1`, corners in either order (`/admin place rollback`, `/admin place protect`). */
+export function parseArea(text: string) {
   const parts = text.split(',').map((p) => Number(p.trim()));
   if (parts.length !== 4 || parts.some((n) => !Number.isInteger(n) || n < 0)) {
     throw invalidInputText(`"${text}" is not an area`, 'place:admin.place.badArea', { area: text });

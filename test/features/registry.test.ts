@@ -7,6 +7,7 @@ import { defineNamedSettings, defineSettings, flagSetting } from '../../src/runt
 import { COOKIES_ERROR_MESSAGES } from '../../utils/cookies/errors.js';
 import { GAMES_ERROR_MESSAGES } from '../../utils/games/errors.js';
 import { LEDGER_ERROR_MESSAGES } from '../../utils/money/ledger/errors.js';
+import { AREA_ERROR_MESSAGES } from '../../utils/place/areas.js';
 import { PRIVACY_ERROR_MESSAGES } from '../../utils/privacy/errors.js';
 import { VAULT_ERROR_MESSAGES } from '../../utils/vault/errors.js';
 
@@ -21,6 +22,7 @@ const EVERY_MESSAGE: { readonly [K in ErrorCode]: ErrorMessage } = {
   ...GAMES_ERROR_MESSAGES,
   ...VAULT_ERROR_MESSAGES,
   ...PRIVACY_ERROR_MESSAGES,
+  ...AREA_ERROR_MESSAGES,
 };
 
 const command = (name: string) =>

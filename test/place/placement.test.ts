@@ -4,6 +4,7 @@ import { ASSEMBLY } from '../../commands/index.js';
 import type { BotDeps } from '../../src/interactions/types.js';
 import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import { PlaceEconomy } from '../../utils/money/placeEconomy.js';
+import { AreaStore } from '../../utils/place/areaStore.js';
 import { placementId } from '../../utils/place/placements.js';
 import { PlaceService } from '../../utils/place/placeService.js';
 import { PlaceStore } from '../../utils/place/placeStore.js';
@@ -22,6 +23,7 @@ function service(
   return new PlaceService({
     ...deps,
     store: new PlaceStore(t.db),
+    areaStore: new AreaStore(t.db),
     economy: new PlaceEconomy(deps.ledger),
     ...(afterAllocate ? { afterAllocate } : {}),
   });

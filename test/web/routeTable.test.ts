@@ -130,6 +130,7 @@ describe('every registered route under malformed input', () => {
     const routes = registeredRoutes(web.app).map((r) => `${r.method} ${r.url}`);
     for (const route of [
       'GET /api/public/place/pixel',
+      'GET /api/public/place/areas',
       'POST /api/place/pixel',
       'POST /api/admin/place/points',
       'POST /api/hunt/tip',

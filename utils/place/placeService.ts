@@ -9,6 +9,8 @@ import type { Scheduler, TaskHandler } from '../../src/scheduler/scheduler.js';
 import { MILLI_PER_POINT } from '../money/amounts.js';
 import type { Holds } from '../money/holds/holds.js';
 import type { PlaceEconomy } from '../money/placeEconomy.js';
+import type { AreaStore } from './areaStore.js';
+import { PlaceAreas } from './areas.js';
 import { type Changes, PlaceBoard } from './board.js';
 import { placeInvariantProblems } from './canvasChecks.js';
 import { type Placed, PlacePlacements, type PlaceRequest, refuseOutside } from './placements.js';
@@ -32,6 +34,7 @@ export type { Changes } from './board.js';
 
 interface PlaceDeps {
   store: PlaceStore;
+  areaStore: AreaStore;
   economy: PlaceEconomy;
   holds: Holds;
   rng: Rng;
@@ -79,6 +82,8 @@ export class PlaceService {
 
   /** Moderators' rollbacks of a member's pixels (rollbacks.ts). */
   readonly rollbacks: PlaceRollbacks;
+  /** Protected areas (areas.ts). */
+  readonly areas: PlaceAreas;
   /** The watermark and its recovery (watermark.ts). */
   readonly #watermark: PlaceWatermark;
   /** The community post's timer and report (posts.ts). */
@@ -90,6 +95,7 @@ export class PlaceService {
 
   constructor(private readonly deps: PlaceDeps) {
     const canvas = () => this.canvas();
+    this.areas = new PlaceAreas({ areas: deps.areaStore, clock: deps.clock, size: () => this.size() });
     this.#watermark = new PlaceWatermark({ ...deps, canvas });
     this.#posts = new PlacePosts({ ...deps, canvas, advance: () => this.advance() });
     this.#sweep = new PlaceSweep({
@@ -105,6 +111,7 @@ export class PlaceService {
       ensureSweep: (now) => this.#sweep.ensureScheduled(now),
       written: () => this.#watermark.advanceSoon(),
       voidRevision: (revision) => this.#watermark.voidRevision(revision),
+      refuseProtected: (x, y, painter) => this.areas.refuse(x, y, painter),
     });
     this.rollbacks = new PlaceRollbacks({
       ...deps,

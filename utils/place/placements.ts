@@ -3,6 +3,7 @@ import { CONFLICT, CONFLICT_RETRY_LIMIT, retryOnConflict } from '../../src/db/re
 import { AppError, featureDisabled, invalidInputText, isAppError } from '../../src/errors.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import type { PlaceEconomy } from '../money/placeEconomy.js';
+import type { Painter } from './areas.js';
 import { PALETTE } from './palette.js';
 import type { PlacementDoc } from './placementStore.js';
 import type { PixelEventDoc, PlaceStore } from './placeStore.js';
@@ -26,6 +27,8 @@ export interface PlaceRequest {
   x: number;
   y: number;
   color: number;
+  /** Who paints, for protected areas; absent: a member with no roles. */
+  painter?: Painter;
 }
 
 interface PlacementDeps {
@@ -45,6 +48,8 @@ interface PlacementDeps {
   written(): void;
   /** Fills a revision handed out and not used. */
   voidRevision(revision: number): Promise<void>;
+  /** Refuses a painter on a pixel protected from them (areas.ts). */
+  refuseProtected(x: number, y: number, painter: Painter): Promise<void>;
 }
 
 /** A member's placement of one pixel, steps 1–5 (PlaceService), from the request or from wherever it stopped. */
@@ -58,11 +63,19 @@ export class PlacePlacements {
     if (!Number.isInteger(request.color) || request.color < 0 || request.color >= PALETTE.length) {
       throw invalidInputText(`no colour ${request.color}`, 'place:errors.color', { max: PALETTE.length - 1 });
     }
+    // Checked once, before anything is stored: a placement asked before its pixel's area was
+    // made goes through; one asked after is refused and leaves nothing (a retry of a placement
+    // already stored is the answer it had).
+    const id = placementId(request.userId, request.opId);
+    const painter = request.painter ?? { isModerator: false, roleIds: [] };
+    await this.deps.refuseProtected(request.x, request.y, painter).catch(async (error) => {
+      if (!(await this.deps.store.placements.get(id))) throw error;
+    });
     const cost = await this.deps.pixelCost();
     const now = this.deps.clock.now();
     await this.deps.ensureSweep(now);
     const intent: PlacementDoc = {
-      _id: placementId(request.userId, request.opId),
+      _id: id,
       userId: request.userId,
       x: request.x,
       y: request.y,

@@ -14,12 +14,15 @@ export const IDEMPOTENCY_KEY = z
 /** Loopback names a browser may use for a server without PUBLIC_URL. */
 const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
 
+/** A member on the web: their authority, and their roles as their session recorded them (protected areas). */
+export type WebActor = Actor & { roleIds: readonly string[] };
+
 /** Who is asking, and whether they may: what every route of the canvas on the web checks. */
 export interface WebGate {
   /** The member this browser's session speaks for, or null. */
   identityOf(request: FastifyRequest): Promise<WebIdentity | null>;
-  /** The signed-in member with `access`, else NOT_SIGNED_IN or FORBIDDEN. */
-  signedIn(request: FastifyRequest, access?: Access): Promise<Actor>;
+  /** The signed-in member with `access` and the roles their session recorded, else NOT_SIGNED_IN or FORBIDDEN. */
+  signedIn(request: FastifyRequest, access?: Access): Promise<WebActor>;
   /** A write comes from the page itself, else BAD_ORIGIN. */
   fromThePage(request: FastifyRequest): void;
   /** Within the rate limits (per address, and per member when signed in), else RATE_LIMITED. */
@@ -38,11 +41,10 @@ export function webGate(deps: BotDeps): WebGate {
     const identity = await identityOf(request);
     if (!identity) throw new HttpError('NOT_SIGNED_IN', 'Sign in first: run /place web in Discord.');
     await services.privacy.refuseErasing(identity.userId);
-    const actor: Actor = resolveActor(
-      { id: identity.userId, name: identity.name },
-      identity.roleIds,
-      config.authority,
-    );
+    const actor: WebActor = {
+      ...resolveActor({ id: identity.userId, name: identity.name }, identity.roleIds, config.authority),
+      roleIds: identity.roleIds,
+    };
     if (!hasAccess(actor, access)) throw new HttpError('FORBIDDEN', `This needs ${access} rights.`);
     return actor;
   };

@@ -77,6 +77,7 @@ export function memberRoutes(app: FastifyInstance, deps: BotDeps, gate: WebGate)
       x: body.x,
       y: body.y,
       color: body.color_index,
+      painter: actor,
     });
     if (!placed.replayed) metrics.placements.inc({ channel: 'web' });
     return {

@@ -8,7 +8,7 @@ const PNG_PALETTE = pngPalette(PALETTE.map((_, i) => rgb(i)));
 const PUBLIC_PALETTE = PALETTE.map((c) => ({ name: c.name, hex: c.hex }));
 const changesQuery = { after: wholeNumber(0), limit: wholeNumber(1, 5_000).default(1_000) };
 
-/** What anyone may read: the board (JSON and PNG), its changes, one pixel. */
+/** What anyone may read: the board (JSON and PNG), its changes, its protected areas, one pixel. */
 export function publicRoutes(app: FastifyInstance, deps: BotDeps): void {
   const { services } = deps;
   app.get('/api/public/place', async (request, reply) => {
@@ -61,6 +61,13 @@ export function publicRoutes(app: FastifyInstance, deps: BotDeps): void {
         at: e.at.toISOString(),
       })),
     };
+  });
+
+  // Names and rectangles only: who may paint there (a role's id) is the server's business.
+  app.get('/api/public/place/areas', async (request) => {
+    parseQuery({}, request.query);
+    const areas = await services.place.areas.list();
+    return { areas: areas.map((a) => ({ name: a.name, x1: a.x1, y1: a.y1, x2: a.x2, y2: a.y2 })) };
   });
 
   app.get('/api/public/place/pixel', async (request) => {
