@@ -16,6 +16,7 @@ import { StealService } from '../../utils/cookies/stealService.js';
 import { bakeryPost, bakeryShareText } from './bakeryPost.js';
 import { balance } from './balance.js';
 import { bakeryButtonHandler, collect } from './collect.js';
+import { cookiesClawback } from './cookiesClawback.js';
 import { cookiesGrant } from './cookiesGrant.js';
 import { cancelButtonHandler, give, giveButtonHandler } from './give.js';
 import { history } from './history.js';
@@ -51,7 +52,10 @@ export const cookiesFeature: Feature = {
   commands: [cookiesCommand],
   notifications: ['robbed'],
   adminGroups: [
-    { ...localized(COOKIES_MESSAGES, 'admin.commands.cookies'), subcommands: [cookiesGrant] },
+    {
+      ...localized(COOKIES_MESSAGES, 'admin.commands.cookies'),
+      subcommands: [cookiesGrant, cookiesClawback],
+    },
     { ...localized(COOKIES_MESSAGES, 'admin.commands.bakery'), subcommands: [bakeryPost] },
   ],
   messages: COOKIES_MESSAGES,

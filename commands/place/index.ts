@@ -19,6 +19,7 @@ import {
   placeResize,
 } from './placeAdmin.js';
 import { placeProtect, placeProtected, placeUnprotect } from './placeAreas.js';
+import { placeClawback } from './placeClawback.js';
 import { placeRollback, rollbackButtonHandler } from './placeRollback.js';
 import { placePostTasks } from './posts.js';
 import { palette, timelapse, view } from './view.js';
@@ -50,6 +51,7 @@ export const placeFeature: Feature = {
       ...localized(PLACE_MESSAGES, 'admin.commands.place'),
       subcommands: [
         placeGrant,
+        placeClawback,
         placeEarnings,
         placeResize,
         placeRollback,

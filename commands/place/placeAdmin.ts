@@ -131,8 +131,15 @@ function toggle(enabled: boolean): Subcommand {
       type: ApplicationCommandOptionType.Subcommand,
       ...localized(PLACE_MESSAGES, enabled ? 'admin.commands.placeEnable' : 'admin.commands.placeDisable'),
     },
-    async run({ deps, actor, i18n }) {
+    async run({ deps, invocation, actor, i18n, serverI18n }) {
       await deps.runtimeConfig.set('place_enabled', enabled ? 'on' : 'off', actor.id);
+      await deps.services.admin.record({
+        id: `place.${enabled ? 'enable' : 'disable'}:${invocation.id}`,
+        actorId: actor.id,
+        text: serverI18n.t(enabled ? 'place:admin.audit.placeEnabled' : 'place:admin.audit.placeDisabled', {
+          actor: actor.id,
+        }),
+      });
       return {
         ephemeral: true,
         content: i18n.t(enabled ? 'place:admin.place.enabled' : 'place:admin.place.disabled'),

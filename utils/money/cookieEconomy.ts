@@ -20,6 +20,7 @@ declare module '../../src/deps.js' {
  */
 export const COOKIE_KINDS = {
   grant: 'cookies.admin_grant',
+  clawback: 'cookies.admin_clawback',
   vaultFund: 'vault.fund',
   give: 'cookies.give',
   collect: 'cookies.collect',
@@ -79,6 +80,22 @@ export class CookieEconomy {
   /** New Cookies: collect rewards, admin grants, funding the vault. */
   mint(to: string, move: Move): Promise<LedgerOutcome> {
     return this.ledger.credit({ ...move, currency: 'cookies', account: to });
+  }
+
+  /**
+   * Cookies a moderator takes back, burned as grants are minted (ECONOMY.md, "Flows"): at most
+   * the member's balance, whose Cookies in play sit in holds and are not taken.
+   */
+  async burnUpTo(
+    member: string,
+    move: Omit<Move, 'kind'>,
+  ): Promise<{ taken: number; outcome: LedgerOutcome | null }> {
+    return this.ledger.debitUpTo({
+      ...move,
+      currency: 'cookies',
+      account: member,
+      kind: COOKIE_KINDS.clawback,
+    });
   }
 
   /** From one account to another (members, the house, pots). */

@@ -11,6 +11,7 @@ declare module '../../src/deps.js' {
 export const PLACE_KINDS = {
   pixel: 'place.pixel',
   grant: 'place.admin_grant',
+  clawback: 'place.admin_clawback',
   refund: 'place.refund',
   progress: 'place.progress',
   draw: 'place.draw',
@@ -106,9 +107,26 @@ export class PlaceEconomy {
     );
   }
 
-  /** The points that expired when the wallet's member was forgotten (none for everyone else). */
-  async forfeited(identity: string): Promise<number> {
-    return (await this.ledger.queries.totalsByKind('place', identity)).get(PLACE_KINDS.forfeit)?.out ?? 0;
+  /**
+   * The points that left the wallet without painting: expired when its member was forgotten,
+   * or taken back by a moderator (none for most wallets).
+   */
+  async spentOnNothing(identity: string): Promise<number> {
+    const totals = await this.ledger.queries.totalsByKind('place', identity);
+    return (totals.get(PLACE_KINDS.forfeit)?.out ?? 0) + (totals.get(PLACE_KINDS.clawback)?.out ?? 0);
+  }
+
+  /** Points a moderator takes back, burned: at most the wallet's balance (a placement's hold is not in it). */
+  takeBackUpTo(
+    identity: string,
+    move: { opId: string; amount: number; source: string; reason: string },
+  ): Promise<{ taken: number; outcome: LedgerOutcome | null }> {
+    return this.ledger.debitUpTo({
+      ...move,
+      currency: 'place',
+      account: identity,
+      kind: PLACE_KINDS.clawback,
+    });
   }
 
   /** The points given back to a member by rollbacks chosen with a refund. */

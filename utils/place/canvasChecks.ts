@@ -30,15 +30,13 @@ export async function placeInvariantProblems(
   const { byOwner, problems } = await canvasBooks(store, now, since);
   for (const [owner, books] of byOwner) {
     const wallet = await economy.wallet(owner);
-    // A forgotten member's points expired by a debit that painted nothing (utils/privacy/).
-    if (wallet.spent !== books.cost && wallet.placements === books.placements) {
-      if (wallet.spent - (await economy.forfeited(owner)) === books.cost) continue;
-    }
-    if (wallet.spent !== books.cost || wallet.placements !== books.placements) {
+    // Debits that painted nothing: a forgotten member's points expired (utils/privacy/), a clawback.
+    const spent =
+      wallet.spent === books.cost ? wallet.spent : wallet.spent - (await economy.spentOnNothing(owner));
+    if (spent !== books.cost || wallet.placements !== books.placements) {
       // Paid, its event not written yet: a placement in flight, which the sweep finishes.
       const paid = await paidInFlight(store, economy, owner, inFlightSince(now));
-      if (wallet.spent === books.cost + paid.cost && wallet.placements === books.placements + paid.count)
-        continue;
+      if (spent === books.cost + paid.cost && wallet.placements === books.placements + paid.count) continue;
       problems.push(
         `place wallet ${owner}: spent ${wallet.spent} in ${wallet.placements} placements, its events say ${books.cost} in ${books.placements}`,
       );

@@ -8,6 +8,7 @@ import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import type { Scheduler, TaskHandler } from '../../src/scheduler/scheduler.js';
 import { MILLI_PER_POINT } from '../money/amounts.js';
 import type { Holds } from '../money/holds/holds.js';
+import { balanceAfter } from '../money/ledger/ledger.js';
 import type { PlaceEconomy } from '../money/placeEconomy.js';
 import type { AreaStore } from './areaStore.js';
 import { PlaceAreas } from './areas.js';
@@ -173,6 +174,27 @@ export class PlaceService {
       source: grant.source ?? grant.moderatorId,
       reason: grant.reason,
     });
+  }
+
+  /**
+   * Points a moderator takes back: at most the wallet's balance (a placement paid and not yet
+   * painted is not in it), burned. Returns what was taken and the balance after.
+   */
+  async clawback(clawback: {
+    opId: string;
+    moderatorId: string;
+    from: string;
+    amount: number;
+    reason: string;
+  }): Promise<{ taken: number; balance: number }> {
+    const { taken, outcome } = await this.deps.economy.takeBackUpTo(clawback.from, {
+      opId: clawback.opId,
+      amount: clawback.amount,
+      source: clawback.moderatorId,
+      reason: clawback.reason,
+    });
+    const after = outcome && balanceAfter(outcome, clawback.from);
+    return { taken, balance: after ?? (await this.deps.economy.balance(clawback.from)) };
   }
 
   /** The wallet as the ledger keeps it (every placement and credit); members see `standing`. */

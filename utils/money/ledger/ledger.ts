@@ -225,6 +225,32 @@ export class Ledger {
     );
   }
 
+  /**
+   * Takes what `account` holds, up to `amount` (a moderator's clawback): never more than the
+   * balance, which leaves out whatever sits in a hold. The amount is decided once per id: a retry
+   * finds the recorded debit and answers it; a spend landing between the read and the debit
+   * makes it read again. Takes nothing (and records nothing) from an empty account.
+   */
+  async debitUpTo(input: DebitInput): Promise<{ taken: number; outcome: LedgerOutcome | null }> {
+    for (let round = 0; round < DRAIN_ROUNDS; round++) {
+      const recorded = recordedFrom(await this.#patience.retry(() => this.#readEvents(input.opId)));
+      if (recorded) return { taken: recorded.outcome.amount, outcome: recorded.outcome };
+      const balance = await this.balanceOf(input.currency, input.account);
+      if (balance === 0) return { taken: 0, outcome: null };
+      try {
+        const outcome = await this.debit({ ...input, amount: Math.min(input.amount, balance) });
+        return { taken: outcome.amount, outcome };
+      } catch (error) {
+        // Spent meanwhile, or a concurrent attempt of this id decided another amount: read again.
+        const again = ['INSUFFICIENT_COOKIES', 'INSUFFICIENT_PLACE_POINTS', 'OPERATION_ID_REUSED'] as const;
+        if (!again.some((code) => isAppError(error, code))) throw error;
+      }
+    }
+    throw new Error(
+      `${input.currency}/${input.account}: ${input.opId} kept losing to spends (${DRAIN_ROUNDS} rounds)`,
+    );
+  }
+
   /** Waits until every finished operation's markers are removed (shutdown, tests). */
   async flush(): Promise<void> {
     await this.#sweeper.drain();
