@@ -167,7 +167,7 @@ describe('parsing and origins under attack', () => {
       body: { target_client_id: 'w-0123456789abcdef', points: 5, reason: 'x' },
       headers: { 'idempotency-key': 'unknown-worker-1' },
     });
-    expect([unknownWorker.status, unknownWorker.json.error.code]).toEqual([400, 'INVALID_INPUT']);
+    expect([unknownWorker.status, unknownWorker.json.error.code]).toEqual([404, 'UNKNOWN_CLIENT']);
     const zero = await web.request('POST', '/api/admin/place/points', {
       cookie: mod,
       body: { target_client_id: ANN, points: '0', reason: 'x' },

@@ -172,6 +172,8 @@ describe('races on the web API', () => {
 
   it('GIVEN one grant key sent four times at once, and another key sent at once with two amounts THEN the first credits once, the second credits one amount and answers 409 to the other', async () => {
     const mod = await web.signIn(MOD, 'mod');
+    // Points go only to a member the bot has seen.
+    await web.deps.profiles.touch({ id: ANN, name: 'ann' });
     const grant = (points: number, key: string) =>
       web.request('POST', '/api/admin/place/points', {
         cookie: mod,

@@ -216,6 +216,8 @@ describe('the web and worker APIs under attack', () => {
 
   it('GIVEN a grant key reused for another amount THEN the answer is 409 IDEMPOTENCY_KEY_REUSED, a code docs/web.md lists', async () => {
     const mod = await web.signIn(MOD, 'mod');
+    // Points go only to a member the bot has seen.
+    await web.deps.profiles.touch({ id: ANN, name: 'ann' });
     const grant = (points: number) =>
       web.request('POST', '/api/admin/place/points', {
         cookie: mod,

@@ -124,6 +124,8 @@ describe('every registered route under malformed input', () => {
     for (const [code, status] of Object.entries(HTTP_STATUS))
       expect([code, documented.get(code)]).toEqual([code, status]);
     expect(documented.get('NOT_FOUND')).toBe(404);
+    // A grant to an id that is neither a member the bot knows nor a linked worker.
+    expect(documented.get('UNKNOWN_CLIENT')).toBe(404);
   });
 
   it('GIVEN the route table THEN it has the API, the page, the workers’ routes and the operator’s', () => {

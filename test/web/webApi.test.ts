@@ -319,6 +319,23 @@ describe('the canvas API over real HTTP', () => {
     expect(bad.json.error.code).toBe('BAD_REQUEST');
   });
 
+  it('GIVEN a grant to an id the bot does not know THEN it is refused with UNKNOWN_CLIENT and no wallet appears in the rankings', async () => {
+    const admin = await web.signIn(web.adminId, 'admin');
+    for (const [i, target] of ['123456789012345678', 'w-0123456789abcdef'].entries()) {
+      const refused = await web.request('POST', '/api/admin/place/points', {
+        cookie: admin,
+        headers: { 'idempotency-key': `grant-unknown-${i}` },
+        body: { target_client_id: target, points: 100 },
+      });
+      expect([refused.status, refused.json.error.code]).toEqual([404, 'UNKNOWN_CLIENT']);
+      expect(refused.json.error.message).toContain(target);
+      expect((await web.deps.services.place.wallet(target)).earned).toBe(0);
+    }
+    await web.deps.ledger.flush();
+    const top = await web.deps.placeEconomy.top('earned', 50);
+    expect(top.map((row) => row.account)).not.toContain('123456789012345678');
+  });
+
   it('GIVEN placements THEN the changes feed returns them in order after a revision, and says reload when too far behind', async () => {
     const ann = await web.signIn(ANN, 'ann');
     await fund(ANN, 1_000);

@@ -55,8 +55,18 @@ export function adminRoutes(app: FastifyInstance, deps: BotDeps, gate: WebGate):
     } catch {
       throw new HttpError('BAD_REQUEST', 'points: a positive amount with up to 3 decimals, e.g. 12.345');
     }
-    await withinLimits(request, actor);
     const target = body.target_client_id;
+    // An id nobody uses would get a wallet and show in the rankings: only a member the bot has
+    // seen, or a linked worker, receives points.
+    const known = SNOWFLAKE_PATTERN.test(target)
+      ? (await deps.profiles.firstSeenAt(target)) !== null
+      : (await services.workers.linkedOwner(target)) !== null;
+    if (!known)
+      throw new HttpError(
+        'UNKNOWN_CLIENT',
+        `target_client_id: ${target} is neither a known member nor a linked worker`,
+      );
+    await withinLimits(request, actor);
     const { owner, balance } = await grantPlacePoints(services, deps.i18n.for('en'), {
       opId: `web.grant:${actor.id}:${key}`,
       moderatorId: actor.id,
