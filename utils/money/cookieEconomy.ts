@@ -83,8 +83,9 @@ export class CookieEconomy {
   }
 
   /**
-   * Cookies a moderator takes back, burned as grants are minted (ECONOMY.md, "Flows"): at most
-   * the member's balance, whose Cookies in play sit in holds and are not taken.
+   * Cookies a moderator takes back, burned as grants are minted (ECONOMY.md, "Moderators' grants
+   * and clawbacks"): at most the member's balance, whose Cookies in play sit in holds and are not
+   * taken.
    */
   async burnUpTo(
     member: string,
