@@ -5,6 +5,7 @@
  * confirmation that shows the cost and the wallet. It speaks the language the server chose
  * (`<html lang>`).
  */
+import { loadAreas } from './areas.js';
 import { loadBoard } from './board.js';
 import { t } from './i18n.js';
 import { trackLayout } from './layout.js';
@@ -23,6 +24,8 @@ bindPlacing();
 async function start(): Promise<void> {
   await loadBoard();
   fitToView();
+  // The canvas works without its areas' outlines: a failed look-up leaves it unmarked.
+  await loadAreas().catch(() => undefined);
   document.body.dataset.revision = String(state.revision);
   await loadMe();
   connect();

@@ -1,5 +1,6 @@
 import { isPseudonym } from '../src/privacy/pseudonym.js';
 import { api } from './api.js';
+import { areasAt } from './areas.js';
 import { dateTime, number, t } from './i18n.js';
 import { colourLabel } from './palette.js';
 import { state } from './state.js';
@@ -33,19 +34,22 @@ let lookups = 0;
 
 function render(info: PixelInfo): void {
   const { x, y } = info;
+  const covering = areasAt(x, y);
+  const guarded = covering.length > 0 ? ` ${t('areas.pixel', { names: covering.join(', ') })}` : '';
   if (info.painted === 0 || info.color_index === null || info.revision === null) {
-    view.pixelInfo.textContent = t('pixel.never', { x, y });
+    view.pixelInfo.textContent = t('pixel.never', { x, y }) + guarded;
     return;
   }
-  view.pixelInfo.textContent = t('pixel.painted', {
-    count: info.painted,
-    x,
-    y,
-    colour: colourLabel(info.color_index),
-    who: info.owner_name ?? ownerLabel(info.owner),
-    revision: number(info.revision),
-    at: info.at ? dateTime(info.at) : '',
-  });
+  view.pixelInfo.textContent =
+    t('pixel.painted', {
+      count: info.painted,
+      x,
+      y,
+      colour: colourLabel(info.color_index),
+      who: info.owner_name ?? ownerLabel(info.owner),
+      revision: number(info.revision),
+      at: info.at ? dateTime(info.at) : '',
+    }) + guarded;
 }
 
 /** Shows the pixel at `at` as the server knows it now (the latest look-up wins). */

@@ -1,4 +1,5 @@
 import { ApiError, api } from './api.js';
+import { areasAt } from './areas.js';
 import { paint } from './board.js';
 import { number, points, t } from './i18n.js';
 import { loadMe } from './member.js';
@@ -36,9 +37,20 @@ export async function askToPlace(): Promise<void> {
 function refusal(error: unknown): string {
   const me = state.me;
   const code = error instanceof ApiError ? error.code : '';
-  const known = ['INSUFFICIENT_PLACE_POINTS', 'RATE_LIMITED', 'NOT_SIGNED_IN', 'FEATURE_DISABLED'];
+  const known = [
+    'INSUFFICIENT_PLACE_POINTS',
+    'RATE_LIMITED',
+    'NOT_SIGNED_IN',
+    'FEATURE_DISABLED',
+    'PIXEL_PROTECTED',
+  ];
   if (!known.includes(code)) return (error as Error).message;
-  return t(`paint.errors.${code}`, { points: points(me?.points ?? 0), cost: points(me?.pixel_cost ?? 0) });
+  const at = state.selected;
+  return t(`paint.errors.${code}`, {
+    points: points(me?.points ?? 0),
+    cost: points(me?.pixel_cost ?? 0),
+    area: at ? areasAt(at.x, at.y).join(', ') : '',
+  });
 }
 
 /** The Paint button asks first; the confirmation's OK paints the selected pixel. */

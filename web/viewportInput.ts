@@ -1,3 +1,4 @@
+import { areasAt } from './areas.js';
 import { askToPlace, select } from './placing.js';
 import { state } from './state.js';
 import { $, view } from './view.js';
@@ -11,7 +12,10 @@ let pinch: number | null = null;
 export function bindViewport(): void {
   const showCoords = (e: PointerEvent) => {
     const at = pixelAt(e.clientX, e.clientY);
-    view.coords.textContent = at ? `(${at.x}, ${at.y})` : '(–, –)';
+    const names = at ? areasAt(at.x, at.y) : [];
+    view.coords.textContent = at
+      ? `(${at.x}, ${at.y})${names.length > 0 ? ` · 🛡️ ${names.join(', ')}` : ''}`
+      : '(–, –)';
   };
   view.viewport.addEventListener('pointerdown', (e) => {
     view.viewport.setPointerCapture(e.pointerId);
