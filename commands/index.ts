@@ -7,6 +7,7 @@ import { cookiesFeature } from './cookies/index.js';
 import { gamesFeature } from './games/index.js';
 import { helpFeature } from './help/index.js';
 import { huntFeature } from './hunt/index.js';
+import { moderationFeature } from './moderation/index.js';
 import { notificationsFeature } from './notifications/index.js';
 import { placeFeature } from './place/index.js';
 import { pokerFeature } from './poker/index.js';
@@ -29,6 +30,7 @@ export const FEATURES: readonly Feature[] = [
   webFeature,
   privacyFeature,
   notificationsFeature,
+  moderationFeature,
   adminFeature,
 ];
 

@@ -12,6 +12,7 @@ import { COOKIE_BROWN } from '../colors.js';
 export const bakeryButton = defineComponent('cookies.bakery', {});
 
 export const collect: Subcommand = {
+  sanctionScope: 'economy',
   definition: {
     type: ApplicationCommandOptionType.Subcommand,
     ...localized(COOKIES_MESSAGES, 'commands.collect'),
@@ -22,6 +23,7 @@ export const collect: Subcommand = {
 };
 
 export const bakeryButtonHandler = defineComponentHandler(bakeryButton, {
+  sanctionScope: 'economy',
   async run({ deps, actor, i18n, serverI18n }) {
     return collectedReply(await deps.services.collect.collect(actor.id, 'bakery', serverI18n.locale), i18n);
   },

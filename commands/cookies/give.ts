@@ -16,6 +16,7 @@ export const giveButton = defineComponent('cookies.give', promptField);
 export const cancelButton = defineComponent('cookies.give_cancel', promptField);
 
 export const give: Subcommand = {
+  sanctionScope: 'economy',
   definition: {
     type: ApplicationCommandOptionType.Subcommand,
     ...localized(COOKIES_MESSAGES, 'commands.give'),
@@ -65,6 +66,7 @@ function closed(content: string): Reply {
 }
 
 export const giveButtonHandler = defineComponentHandler(giveButton, {
+  sanctionScope: 'economy',
   async run({ deps, actor, i18n }, { prompt: promptId }) {
     const result = await deps.services.cookies.confirmGive(promptId, actor.id);
     const what = { amount: i18n.cookies(result.prompt.amount), to: result.prompt.to };

@@ -8,6 +8,7 @@ import { memberOption, parseOptions, refuseBot } from '../options.js';
 const options = z.object({ user: memberOption });
 
 export const steal: Subcommand = {
+  sanctionScope: 'economy',
   definition: {
     type: ApplicationCommandOptionType.Subcommand,
     ...localized(COOKIES_MESSAGES, 'commands.steal'),

@@ -19,6 +19,7 @@ import { INSTANT_GAME_COMMANDS } from './instantGames.js';
 export const gamesCommand = defineCommand({
   ...localized(GAMES_MESSAGES, 'commands.games'),
   access: 'everyone',
+  sanctionScope: 'games',
   category: 'games:category',
   subcommands: [...INSTANT_GAME_COMMANDS, blackjackCommand, verify],
   groups: [

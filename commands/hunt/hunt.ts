@@ -28,6 +28,7 @@ export const join: Subcommand = {
 };
 
 export const tip: Subcommand = {
+  sanctionScope: 'economy',
   definition: {
     type: ApplicationCommandOptionType.Subcommand,
     ...localized(HUNT_MESSAGES, 'commands.tip'),

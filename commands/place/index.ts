@@ -1,6 +1,8 @@
 import type { Feature } from '../../src/features/feature.js';
 import { localized } from '../../src/i18n/definitions.js';
 import { defineCommand } from '../../src/interactions/defineCommand.js';
+import { SanctionStore } from '../../utils/moderation/sanctionStore.js';
+import { Sanctions } from '../../utils/moderation/sanctions.js';
 import { PlaceEconomy } from '../../utils/money/placeEconomy.js';
 import { AreaStore } from '../../utils/place/areaStore.js';
 import { AREA_ERROR_MESSAGES } from '../../utils/place/areas.js';
@@ -78,6 +80,7 @@ export const placeFeature: Feature = {
       store: new PlaceStore(infra.db),
       areaStore: new AreaStore(infra.db),
       economy: infra.placeEconomy,
+      sanctions: new Sanctions({ store: new SanctionStore(infra.db), clock: infra.clock }),
     }),
   }),
   tasks: (deps) => [...deps.services.place.tasks(), ...placePostTasks(deps)],

@@ -34,6 +34,7 @@ function colorChoices(typed: string, i18n: Translator) {
 }
 
 export const pixel: Subcommand = {
+  sanctionScope: 'painting',
   definition: {
     type: ApplicationCommandOptionType.Subcommand,
     ...localized(PLACE_MESSAGES, 'commands.pixel'),

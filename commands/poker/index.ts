@@ -113,6 +113,7 @@ const tableHandler = defineComponentHandler(tableButton, {
 export const pokerCommand = defineCommand({
   ...localized(POKER_MESSAGES, 'commands.poker'),
   access: 'everyone',
+  sanctionScope: 'games',
   category: 'poker:category',
   subcommands: [create, join],
   components: [actHandler, sitHandler, tableHandler],

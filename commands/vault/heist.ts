@@ -15,6 +15,7 @@ export const joinButton = defineComponent('vault.heist_join', { heist: z.string(
 const HEIST_RED = 0x9c2b2b;
 
 export const heist: Subcommand = {
+  sanctionScope: 'games',
   definition: {
     type: ApplicationCommandOptionType.Subcommand,
     ...localized(VAULT_MESSAGES, 'commands.heist'),
@@ -47,6 +48,7 @@ export const heist: Subcommand = {
 };
 
 export const joinButtonHandler = defineComponentHandler(joinButton, {
+  sanctionScope: 'games',
   async run({ deps, actor, invocation, i18n, serverI18n }, { heist: heistId }) {
     const vault = deps.services.vault;
     const heist = await vault.getHeist(heistId);

@@ -5,7 +5,7 @@ import { CORE_ERROR_MESSAGES, type ErrorCode, type ErrorMessage } from '../error
 import type { HttpRoutes } from '../http/server.js';
 import { CORE_MESSAGES } from '../i18n/core.js';
 import type { Messages } from '../i18n/i18n.js';
-import type { BotDeps, CommandModule } from '../interactions/types.js';
+import type { BotDeps, CommandModule, SanctionScope } from '../interactions/types.js';
 import type { Setting, SettingsCatalog } from '../runtimeConfig/settings.js';
 import type { TaskHandler } from '../scheduler/scheduler.js';
 import type { Feature, FeatureInfra, FeatureServices, PersonalDataCatalog } from './feature.js';
@@ -37,7 +37,7 @@ export interface Assembly {
   createServices(infra: FeatureInfra): FeatureServices;
   tasks(deps: BotDeps): TaskHandler[];
   /** Every feature's `refuseActor`, in the registry's order. */
-  refuseActor(deps: BotDeps, actorId: string): Promise<void>;
+  refuseActor(deps: BotDeps, actorId: string, scope?: SanctionScope): Promise<void>;
   /** Every feature's `start`: a process that runs timers calls it once they run. */
   start(deps: BotDeps): Promise<void>;
   /** Every feature's `prune`: what each removed, as `<feature>.<what>` counts. */
@@ -124,8 +124,8 @@ export function assembleFeatures(features: readonly Feature[]): Assembly {
     createServices(infra) {
       return Object.assign({}, ...features.map((f) => f.createServices?.(infra) ?? {})) as FeatureServices;
     },
-    async refuseActor(deps, actorId) {
-      for (const feature of features) await feature.refuseActor?.(deps, actorId);
+    async refuseActor(deps, actorId, scope) {
+      for (const feature of features) await feature.refuseActor?.(deps, actorId, scope);
     },
     async start(deps) {
       for (const feature of features) await feature.start?.(deps);

@@ -9,6 +9,7 @@ import type {
   CommandContext,
   CommandModule,
   ComponentHandler,
+  SanctionScope,
   Subcommand,
 } from '../interactions/types.js';
 import type { Setting } from '../runtimeConfig/settings.js';
@@ -161,9 +162,10 @@ export interface Feature {
   tasks?(deps: BotDeps): readonly TaskHandler[];
   /**
    * Refuses a member before any interaction of theirs runs, by throwing an AppError (a member
-   * whose data is being erased: the privacy feature). Asked for every interaction: keep it cheap.
+   * whose data is being erased: the privacy feature; a member banned in the interaction's
+   * `scope`: the moderation feature). Asked for every interaction: keep it cheap.
    */
-  refuseActor?(deps: BotDeps, actorId: string): Promise<void>;
+  refuseActor?(deps: BotDeps, actorId: string, scope?: SanctionScope): Promise<void>;
   /** What it keeps about a member, for the privacy feature's export and erasure. */
   personalData?: PersonalData;
   /**

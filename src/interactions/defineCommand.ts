@@ -14,6 +14,7 @@ import type {
   CommandModule,
   ComponentHandler,
   Reply,
+  SanctionScope,
   Subcommand,
 } from './types.js';
 
@@ -27,6 +28,8 @@ interface CommandBase extends Localizations {
   name: string;
   description: string;
   access: Access;
+  /** A member banned in this scope is refused every subcommand and component (unless one names its own). */
+  sanctionScope?: SanctionScope;
   category: string;
   /** Hidden from members without these permissions in Discord's client (the runtime still re-checks). */
   defaultMemberPermissions?: string;
@@ -81,6 +84,7 @@ export function defineCommand(shape: CommandShape): CommandModule {
   return {
     data,
     access: shape.access,
+    ...(shape.sanctionScope ? { sanctionScope: shape.sanctionScope } : {}),
     category: shape.category,
     handlers,
     components: shape.components ?? [],
@@ -102,6 +106,7 @@ export function defineComponentHandler<S extends ComponentShape>(
   handler: {
     access?: Access;
     defer?: boolean;
+    sanctionScope?: SanctionScope;
     run(ctx: CommandContext, fields: { [K in keyof S]: z.output<S[K]> }): Promise<Reply>;
   },
 ): ComponentHandler {
@@ -109,6 +114,7 @@ export function defineComponentHandler<S extends ComponentShape>(
     family: id.family,
     ...(handler.access ? { access: handler.access } : {}),
     ...(handler.defer ? { defer: handler.defer } : {}),
+    ...(handler.sanctionScope ? { sanctionScope: handler.sanctionScope } : {}),
     run: (ctx, customId) => handler.run(ctx, id.parse(customId)),
   };
 }

@@ -21,6 +21,7 @@ import type {
   Invocation,
   Reply,
   Responder,
+  SanctionScope,
   SentMessage,
 } from './types.js';
 
@@ -31,8 +32,11 @@ const MAX_CHOICES = 25;
 export interface RuntimeCatalog {
   commands: readonly CommandModule[];
   errorMessages: Readonly<Partial<Record<ErrorCode, ErrorMessage>>>;
-  /** Refuses a member before anything of theirs runs (throws an AppError); the features' `refuseActor`. */
-  refuseActor?(deps: BotDeps, actorId: string): Promise<void>;
+  /**
+   * Refuses a member before anything of theirs runs (throws an AppError); the features'
+   * `refuseActor`, told the sanction scope of what the member is doing (none: reading, settings).
+   */
+  refuseActor?(deps: BotDeps, actorId: string, scope?: SanctionScope): Promise<void>;
 }
 
 /** Discord drops an interaction not answered within 3 s; defer well before that. */
@@ -48,6 +52,7 @@ interface Route {
   access: Access;
   defer: DeferMode | null;
   cooldown: CooldownSpec | undefined;
+  scope: SanctionScope | undefined;
   run: (ctx: CommandContext) => Promise<Reply>;
 }
 
@@ -139,7 +144,7 @@ export class InteractionRuntime {
       const actor = this.#actor(invocation);
       this.#checkAccess(invocation, actor, route);
       // Before anything is written for the member, their profile included.
-      await this.catalog.refuseActor?.(this.deps, actor.id);
+      await this.catalog.refuseActor?.(this.deps, actor.id, route.scope);
       // Awaited so shutdown drains it too; a failure here never fails the command.
       await this.deps.profiles.touch(invocation.user).catch((error: unknown) => {
         log.warn({ event: 'profiles.touch_failed', err: error }, 'could not record the member profile');
@@ -336,6 +341,7 @@ export class InteractionRuntime {
         access: handler.access ?? module.access,
         defer: handler.defer ?? null,
         cooldown: handler.cooldown,
+        scope: handler.sanctionScope ?? module.sanctionScope,
         run: (ctx) => handler.run(ctx),
       };
     }
@@ -355,6 +361,7 @@ export class InteractionRuntime {
       access: component.access ?? module.access,
       defer: component.defer ? { ephemeral: true, update: true } : null,
       cooldown: component.cooldown,
+      scope: component.sanctionScope ?? module.sanctionScope,
       run: (ctx) => component.run(ctx, customId),
     };
   }

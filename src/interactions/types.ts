@@ -88,6 +88,18 @@ export interface Responder {
 
 export type Access = 'everyone' | 'moderator' | 'admin';
 
+/**
+ * What a moderator's ban may cover (`painting`, `games`, `economy`), named by the feature that
+ * keeps the bans by declaration merging, so the kernel names none:
+ *
+ *   declare module '../../src/interactions/types.js' {
+ *     interface SanctionScopes { painting: true }
+ *   }
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by declaration merging, by the moderation feature
+export interface SanctionScopes {}
+export type SanctionScope = keyof SanctionScopes & string;
+
 export interface Actor {
   id: string;
   name: string;
@@ -151,6 +163,8 @@ export interface CommandHandler {
   /** Defer before running (rendering, slow queries); `ephemeral` decides the deferred reply's visibility. */
   defer?: { ephemeral: boolean };
   cooldown?: CooldownSpec;
+  /** What a ban in this scope refuses (default: the command's); none for reading and settings. */
+  sanctionScope?: SanctionScope;
   /** Suggestions by option name. */
   autocomplete?: Record<string, Autocomplete>;
   run(ctx: CommandContext): Promise<Reply>;
@@ -169,6 +183,8 @@ export interface ComponentHandler {
   /** Slow components declare it, so the runtime defers before running them. */
   defer?: boolean;
   cooldown?: CooldownSpec;
+  /** What a ban in this scope refuses (default: the command's). */
+  sanctionScope?: SanctionScope;
   /** Parses the custom id with the family's schema and runs. */
   run(ctx: CommandContext, customId: string): Promise<Reply>;
 }
@@ -177,6 +193,8 @@ export interface CommandModule {
   data: RESTPostAPIChatInputApplicationCommandsJSONBody;
   /** Default access of its subcommands and components. */
   access: Access;
+  /** Default sanction scope of its subcommands and components: a member banned there is refused. */
+  sanctionScope?: SanctionScope;
   /** Help group the command is listed under: a catalog key such as `cookies:category`. */
   category: string;
   /** Handlers by path: '' for a command without subcommands, 'give', or 'runtime show'. */

@@ -37,8 +37,9 @@ const BUILDS_ON: Readonly<Record<string, readonly string[]>> = {
   web: ['place', 'hunt'],
   // Games pay from and into the house vault.
   games: ['vault'],
-  // `/admin place grant` goes through the hunt's admin grant (a worker's points to its owner).
-  place: ['hunt'],
+  // `/admin place grant` goes through the hunt's admin grant (a worker's points to its owner);
+  // every placement asks the moderators' bans.
+  place: ['hunt', 'moderation'],
   // `/privacy info` tells how long a web session lives.
   privacy: ['web'],
 };

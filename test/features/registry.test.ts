@@ -6,6 +6,7 @@ import { defineCommand } from '../../src/interactions/defineCommand.js';
 import { defineNamedSettings, defineSettings, flagSetting } from '../../src/runtimeConfig/settings.js';
 import { COOKIES_ERROR_MESSAGES } from '../../utils/cookies/errors.js';
 import { GAMES_ERROR_MESSAGES } from '../../utils/games/errors.js';
+import { MODERATION_ERROR_MESSAGES } from '../../utils/moderation/errors.js';
 import { LEDGER_ERROR_MESSAGES } from '../../utils/money/ledger/errors.js';
 import { AREA_ERROR_MESSAGES } from '../../utils/place/areas.js';
 import { PRIVACY_ERROR_MESSAGES } from '../../utils/privacy/errors.js';
@@ -22,6 +23,7 @@ const EVERY_MESSAGE: { readonly [K in ErrorCode]: ErrorMessage } = {
   ...GAMES_ERROR_MESSAGES,
   ...VAULT_ERROR_MESSAGES,
   ...PRIVACY_ERROR_MESSAGES,
+  ...MODERATION_ERROR_MESSAGES,
   ...AREA_ERROR_MESSAGES,
 };
 
@@ -67,6 +69,7 @@ describe('the feature registry', () => {
       'web',
       'privacy',
       'notifications',
+      'moderation',
       'admin',
     ]);
   });

@@ -36,6 +36,7 @@ describe('message catalogs', () => {
       'help',
       'hunt',
       'ledger',
+      'moderation',
       'notifications',
       'place',
       'poker',

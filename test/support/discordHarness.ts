@@ -34,6 +34,7 @@ export async function startFakeBot(
     {
       commands: [...ASSEMBLY.commands, ...(options.extraCommands ?? [])],
       errorMessages: ASSEMBLY.errorMessages,
+      refuseActor: (deps, actorId, scope) => ASSEMBLY.refuseActor(deps, actorId, scope),
     },
     options.safetyDeferMs === undefined ? {} : { safetyDeferMs: options.safetyDeferMs },
   );

@@ -14,7 +14,13 @@ import type { AreaStore } from './areaStore.js';
 import { PlaceAreas } from './areas.js';
 import { type Changes, PlaceBoard } from './board.js';
 import { placeInvariantProblems } from './canvasChecks.js';
-import { type Placed, PlacePlacements, type PlaceRequest, refuseOutside } from './placements.js';
+import {
+  type Placed,
+  PlacePlacements,
+  type PlaceRequest,
+  refuseOutside,
+  type SanctionCheck,
+} from './placements.js';
 import type { CanvasDoc, PixelEventDoc, PlaceStore } from './placeStore.js';
 import { PlacePosts } from './posts.js';
 import { PlaceRollbacks } from './rollbacks.js';
@@ -41,6 +47,8 @@ interface PlaceDeps {
   rng: Rng;
   /** Test hook: what happens between handing out a revision and writing it (a delay, a crash). */
   afterAllocate?: (revision: number) => Promise<void>;
+  /** The moderators' bans: a member banned from painting is refused every placement. */
+  sanctions?: SanctionCheck;
   runtimeConfig: RuntimeConfig;
   scheduler: Scheduler;
   clock: Clock;

@@ -1,6 +1,7 @@
 import type { Clock } from '../../src/clock.js';
 import { CONFLICT, CONFLICT_RETRY_LIMIT, retryOnConflict } from '../../src/db/retryOnConflict.js';
 import { AppError, featureDisabled, invalidInputText, isAppError } from '../../src/errors.js';
+import type { SanctionScope } from '../../src/interactions/types.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import type { PlaceEconomy } from '../money/placeEconomy.js';
 import type { Painter } from './areas.js';
@@ -50,6 +51,13 @@ interface PlacementDeps {
   voidRevision(revision: number): Promise<void>;
   /** Refuses a painter on a pixel protected from them (areas.ts). */
   refuseProtected(x: number, y: number, painter: Painter): Promise<void>;
+  /** The moderators' bans (utils/moderation/); absent, nobody is banned. */
+  sanctions?: SanctionCheck;
+}
+
+/** Refuses a member banned in a scope, with SANCTIONED (utils/moderation/sanctions.ts). */
+export interface SanctionCheck {
+  refuse(member: string, scope: SanctionScope): Promise<void>;
 }
 
 /** A member's placement of one pixel, steps 1–5 (PlaceService), from the request or from wherever it stopped. */
@@ -69,6 +77,11 @@ export class PlacePlacements {
     const id = placementId(request.userId, request.opId);
     const painter = request.painter ?? { isModerator: false, roleIds: [] };
     await this.deps.refuseProtected(request.x, request.y, painter).catch(async (error) => {
+      if (!(await this.deps.store.placements.get(id))) throw error;
+    });
+    // A moderator's ban, asked at the same moment and kept the same way: a placement stored
+    // before the ban landed finishes (it was accepted); the next one is refused.
+    await this.deps.sanctions?.refuse(request.userId, 'painting').catch(async (error) => {
       if (!(await this.deps.store.placements.get(id))) throw error;
     });
     const cost = await this.deps.pixelCost();
