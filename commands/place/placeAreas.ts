@@ -23,16 +23,13 @@ const roleId = z
   .transform((text) => text.replace(/^<@&(\d+)>$/, '$1'))
   .pipe(z.string().regex(SNOWFLAKE_PATTERN));
 
-/** `name (x1, y1)–(x2, y2)`, and who may paint there. */
-function describe(area: AreaDoc, i18n: Translator): string {
-  return i18n.t(area.roleId ? 'place:areas.lineRole' : 'place:areas.line', {
-    name: area.name,
-    x1: area.x1,
-    y1: area.y1,
-    x2: area.x2,
-    y2: area.y2,
-    role: area.roleId,
-  });
+/** The area's name and rectangle (`where`), and who may paint there (`who`), for a text. */
+function describe(area: AreaDoc, i18n: Translator) {
+  const { name, x1, y1, x2, y2 } = area;
+  return {
+    where: i18n.t('place:areas.where', { name, x1, y1, x2, y2 }),
+    who: area.roleId ? i18n.t('place:areas.whoRole', { role: area.roleId }) : i18n.t('place:areas.who'),
+  };
 }
 
 /** `/admin place protect name area [role]`: only moderators (and the role's members) paint inside; audited. */
@@ -75,10 +72,10 @@ export const placeProtect: Subcommand = {
       actorId: actor.id,
       text: serverI18n.t('place:admin.audit.placeProtected', {
         actor: actor.id,
-        area: describe(created, serverI18n),
+        ...describe(created, serverI18n),
       }),
     });
-    return { ephemeral: true, content: i18n.t('place:areas.protected', { area: describe(created, i18n) }) };
+    return { ephemeral: true, content: i18n.t('place:areas.protected', describe(created, i18n)) };
   },
 };
 
@@ -97,10 +94,10 @@ export const placeUnprotect: Subcommand = {
       actorId: actor.id,
       text: serverI18n.t('place:admin.audit.placeUnprotected', {
         actor: actor.id,
-        area: describe(removed, serverI18n),
+        ...describe(removed, serverI18n),
       }),
     });
-    return { ephemeral: true, content: i18n.t('place:areas.unprotected', { area: describe(removed, i18n) }) };
+    return { ephemeral: true, content: i18n.t('place:areas.unprotected', describe(removed, i18n)) };
   },
 };
 
@@ -118,7 +115,7 @@ export const placeProtected: Subcommand = {
     let content = i18n.t('place:areas.list', { count: areas.length });
     let shown = 0;
     for (const area of areas) {
-      const line = `\n• ${describe(area, i18n)}`;
+      const line = `\n• ${i18n.t('place:areas.line', describe(area, i18n))}`;
       if (content.length + line.length > 1_850) break;
       content += line;
       shown++;

@@ -44,10 +44,10 @@ describe('protected areas through the real discord.js client', () => {
       fake.command(admin, 'admin', ['place', 'protect'], { name: 'Logo', area: '9,9,5,5' }),
     );
     expect(made?.ephemeral).toBe(true);
-    expect(made?.content).toBe('🛡️ Protected: **Logo** (5, 5)–(9, 9): moderators only.');
+    expect(made?.content).toBe('🛡️ Protected: **Logo** (5, 5)–(9, 9). Who may paint there: moderators only.');
     await harness.deps.scheduler.runDue();
     expect((fake.channelPosts.get(AUDIT) ?? []).map((m) => m.content)).toContain(
-      `🛡️ <@${ADMIN_ID}> protected **Logo** (5, 5)–(9, 9): moderators only.`,
+      `🛡️ <@${ADMIN_ID}> protected **Logo** (5, 5)–(9, 9) (moderators only).`,
     );
     const member = await funded(freshMember('gus'));
     const [refused] = await fake.waitFor(
@@ -79,7 +79,7 @@ describe('protected areas through the real discord.js client', () => {
       }),
     );
     expect(made?.content).toBe(
-      `🛡️ Protected: **Gedenkstein** (20, 20)–(22, 22): moderators and <@&${ARTISTS}>.`,
+      `🛡️ Protected: **Gedenkstein** (20, 20)–(22, 22). Who may paint there: moderators and <@&${ARTISTS}>.`,
     );
     const otto = await funded(freshMember('otto', 'de'));
     const [refused] = await fake.waitFor(
@@ -104,7 +104,7 @@ describe('protected areas through the real discord.js client', () => {
       fake.command(admin, 'admin', ['place', 'unprotect'], { name: 'logo' }),
     );
     expect(removed?.content).toBe(
-      '🛡️ No longer protected: **Logo** (5, 5)–(9, 9): moderators only. Everyone may paint there again.',
+      '🛡️ No longer protected: **Logo** (5, 5)–(9, 9). Everyone may paint there again.',
     );
     const [unknown] = await fake.waitFor(
       fake.command(admin, 'admin', ['place', 'unprotect'], { name: 'Logo' }),
