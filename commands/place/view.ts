@@ -98,6 +98,7 @@ export const view: Subcommand = {
       invocation,
     );
     const board = await deps.services.place.board();
+    const outlines = await deps.services.place.areas.list();
     const { x, y } = options;
     if ((x !== undefined && x >= board.width) || (y !== undefined && y >= board.height)) {
       return {
@@ -112,6 +113,7 @@ export const view: Subcommand = {
       const png = await renderCanvasPicture(board, COLORS, {
         view: shown,
         caption: canvasCaption(i18n, board, shown, now),
+        outlines,
       });
       return {
         embeds: [{ title: i18n.t('place:view.title', sizes), imageFile: 'canvas.png' }],
@@ -129,6 +131,7 @@ export const view: Subcommand = {
       view: shown,
       caption: canvasCaption(i18n, board, shown, now, { zoom, x: cx, y: cy }),
       mark: x !== undefined && y !== undefined ? { x, y } : null,
+      outlines,
     });
     return {
       embeds: [

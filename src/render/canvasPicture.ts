@@ -84,6 +84,8 @@ export interface CanvasPictureOptions {
   caption: CanvasCaption;
   /** Outline this pixel (a zoom's centre). */
   mark?: { x: number; y: number } | null;
+  /** Rectangles to outline, corners included (the canvas's protected areas). */
+  outlines?: readonly { x1: number; y1: number; x2: number; y2: number }[];
   record?: TextRecorder;
 }
 
@@ -118,6 +120,7 @@ export function renderCanvasPicture(
     g.fillRect(left - 3, top - 3, imgW + 6, imgH + 6);
     drawPixels(g, board, colors, view, left, top);
     if (ruler) drawGrid(g, pen, view, left, top);
+    drawOutlines(g, options.outlines ?? [], view, left, top);
     if (options.mark) {
       g.strokeStyle = '#f5c542';
       g.lineWidth = 3;
@@ -147,6 +150,35 @@ export function renderCanvasPicture(
     if (view.part) drawInset(g, board, colors, view, width - PAD - INSET, bandTop + 8);
     return encodePng(canvas);
   });
+}
+
+/** Dashed outlines around rectangles of the board, cut to the part the picture shows. */
+function drawOutlines(
+  g: CanvasRenderingContext2D,
+  rects: NonNullable<CanvasPictureOptions['outlines']>,
+  view: CanvasView,
+  left: number,
+  top: number,
+) {
+  const s = view.scale;
+  g.save();
+  g.beginPath();
+  g.rect(left, top, view.cols * s, view.rows * s);
+  g.clip();
+  g.lineWidth = 2;
+  g.setLineDash([6, 4]);
+  for (const r of rects) {
+    const [x, y] = [left + (r.x1 - view.x0) * s, top + (r.y1 - view.y0) * s];
+    const [w, h] = [(r.x2 - r.x1 + 1) * s, (r.y2 - r.y1 + 1) * s];
+    // White under blue: the outline shows on a dark canvas and on a light one.
+    g.strokeStyle = '#ffffff';
+    g.lineDashOffset = 5;
+    g.strokeRect(x - 1, y - 1, w + 2, h + 2);
+    g.strokeStyle = '#1a73e8';
+    g.lineDashOffset = 0;
+    g.strokeRect(x - 1, y - 1, w + 2, h + 2);
+  }
+  g.restore();
 }
 
 function drawPixels(

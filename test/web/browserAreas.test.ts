@@ -14,10 +14,9 @@ let browser: Browser;
 
 /** Where canvas pixel (x, y)'s middle is drawn now, and the size of one pixel on screen. */
 async function pixelBox(page: Page, x: number, y: number) {
-  const box = await page.evaluate(() => {
-    const r = (document.getElementById('board') as HTMLCanvasElement).getBoundingClientRect();
-    return { left: r.left, top: r.top, cell: r.width / 256 };
-  });
+  const board = await page.locator('#board').boundingBox();
+  if (!board) throw new Error('the canvas is not shown');
+  const box = { left: board.x, top: board.y, cell: board.width / 256 };
   return { x: box.left + (x + 0.5) * box.cell, y: box.top + (y + 0.5) * box.cell, cell: box.cell };
 }
 
