@@ -144,6 +144,18 @@ export function createConsoleOutput(options: {
         .replace(/<t:(\d+):R>/g, (_, s: string) =>
           relative(Number(s) * 1000 - options.clock.now().getTime(), options.locale()),
         )
+        // Discord shows a full date and time in the reader's zone; the console, in UTC.
+        .replace(/<t:(\d+):[fF]>/g, (_, s: string) =>
+          new Date(Number(s) * 1000).toLocaleString(options.locale(), {
+            year: 'numeric',
+            month: 'short',
+            day: 'numeric',
+            hour: '2-digit',
+            minute: '2-digit',
+            timeZone: 'UTC',
+            timeZoneName: 'short',
+          }),
+        )
         .replace(/\*\*(.+?)\*\*/g, '$1')
         .replace(/`([^`]+)`/g, '$1'),
     saveFile(name, data) {
