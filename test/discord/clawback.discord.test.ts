@@ -42,11 +42,11 @@ describe('a clawback through the real discord.js client', () => {
     );
     expect(reply?.ephemeral).toBe(true);
     expect(reply?.content).toBe(
-      `↩️ Took **40 🍪** of the 100 🍪 asked back from <@${member.id}>: their free balance was 40 🍪 (Cookies in play, such as stakes, are not taken). They now have 0 🍪.`,
+      `↩️ Took back **40 🍪** of the 100 🍪 asked from <@${member.id}>: their free balance was 40 🍪 (Cookies in play, such as stakes, are not taken). They now have 0 🍪.`,
     );
     expect(await harness.deps.ledger.balanceOf('cookies', member.id)).toBe(0);
     expect(await audited()).toContain(
-      `↩️ <@${ADMIN_ID}> took 40 🍪 back from <@${member.id}> (100 🍪 asked): bug`,
+      `↩️ <@${ADMIN_ID}> took back 40 🍪 of 100 🍪 asked from <@${member.id}>: bug`,
     );
   });
 
