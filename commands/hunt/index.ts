@@ -9,6 +9,8 @@ import { HUNT_MESSAGES } from '../../utils/hunt/messages.js';
 import { HUNT_SETTINGS } from '../../utils/hunt/settings.js';
 import { WorkerService } from '../../utils/hunt/workerService.js';
 import { WorkerStore } from '../../utils/hunt/workerStore.js';
+import { SanctionStore } from '../../utils/moderation/sanctionStore.js';
+import { Sanctions } from '../../utils/moderation/sanctions.js';
 import { huntGuide } from './guide.js';
 import { history, join, leaderboard, status, tip } from './hunt.js';
 import { huntReroll, rerollButtonHandler } from './huntReroll.js';
@@ -78,6 +80,7 @@ export const huntFeature: Feature = {
         economy: infra.placeEconomy,
         // Rewards of a worker go to its owner, resolved at the moment of the reward.
         ownerOf: (identity) => workers.ownerOf(identity),
+        sanctions: new Sanctions({ store: new SanctionStore(infra.db), clock: infra.clock }),
       }),
     };
   },

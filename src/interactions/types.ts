@@ -100,6 +100,11 @@ export type Access = 'everyone' | 'moderator' | 'admin';
 export interface SanctionScopes {}
 export type SanctionScope = keyof SanctionScopes & string;
 
+/** Refuses a member banned in a scope by a moderator (throws SANCTIONED): the moderation feature's bans. */
+export interface SanctionCheck {
+  refuse(member: string, scope: SanctionScope): Promise<void>;
+}
+
 export interface Actor {
   id: string;
   name: string;

@@ -37,6 +37,8 @@ const BUILDS_ON: Readonly<Record<string, readonly string[]>> = {
   web: ['place', 'hunt'],
   // Games pay from and into the house vault.
   games: ['vault'],
+  // A tip and a worker's active time ask the moderators' bans.
+  hunt: ['moderation'],
   // `/admin place grant` goes through the hunt's admin grant (a worker's points to its owner);
   // every placement asks the moderators' bans.
   place: ['hunt', 'moderation'],

@@ -63,7 +63,7 @@ describe('bans over HTTP', () => {
     expect(painted.status).toBe(200);
   });
 
-  it('GIVEN a worker whose owner is banned from the economy THEN its tip is refused with 403 and recorded nowhere; a games ban leaves it alone', async () => {
+  it('GIVEN a worker whose owner is banned from the economy THEN its tip is refused with 403 and recorded nowhere, it earns no time, and a games ban leaves it alone', async () => {
     const { deps } = makeBotDeps(t);
     const worker = await deps.services.workers.link(OWNER, 'cli');
     const app = buildHttpApp([huntRoutes(deps.services)], { describe: (error) => error.message });
@@ -107,6 +107,11 @@ describe('bans over HTTP', () => {
     });
     expect(status.statusCode).toBe(200);
     expect(status.json().pending).toMatchObject({ sequence: 1 });
+    // The service refuses too, whoever asks (Discord's /hunt tip, the console): the member's own tip.
+    const own = await deps.services.hunt.tip(OWNER, [1, 1, 1, 1, 1, 1, 1, 1], null).catch((e: unknown) => e);
+    expect(own).toMatchObject({ code: 'SANCTIONED', context: { scope: 'economy', reason: 'bots' } });
+    // A worker of a banned owner earns no active time either.
+    expect(await deps.services.hunt.activity(worker._id)).toBe(0);
     await app.close();
   });
 });

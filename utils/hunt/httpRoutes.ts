@@ -26,9 +26,7 @@ const tipBody = z
  * `beaconPath` repeat `round` and `bonusPath` for workers written against the older names,
  * until the next version (CHANGELOG, Deprecated).
  */
-export function huntRoutes(
-  services: Pick<FeatureServices, 'hunt' | 'workers' | 'privacy' | 'moderation'>,
-): HttpRoutes {
+export function huntRoutes(services: Pick<FeatureServices, 'hunt' | 'workers' | 'privacy'>): HttpRoutes {
   return (app: FastifyInstance) => {
     const authenticated = async <T>(request: FastifyRequest, input: () => T) => {
       try {
@@ -54,8 +52,6 @@ export function huntRoutes(
       });
       // A worker's owner being erased: the tip would pay into a closed account.
       await services.privacy.refuseErasing(worker.ownerId);
-      // A tip earns points: refused while the owner is banned from the economy.
-      await services.moderation.refuse(worker.ownerId, 'economy');
       const timePaid = await services.hunt.activity(worker._id);
       const { tip, window } = await services.hunt.tip(worker._id, input.guess, input.path ?? null);
       return {

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { Clock } from '../../src/clock.js';
-import { featureDisabled, invalidInputText } from '../../src/errors.js';
+import { featureDisabled, invalidInputText, isAppError } from '../../src/errors.js';
 import { LOCALES, type Locale } from '../../src/i18n/i18n.js';
+import type { SanctionCheck } from '../../src/interactions/types.js';
 import type { Rng } from '../../src/rng.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
@@ -51,6 +52,8 @@ interface HuntDeps {
   rng: Rng;
   /** Who is paid for an identity's rewards, resolved at the moment of the reward (workers: their owner). */
   ownerOf?: (identity: string) => Promise<string>;
+  /** The moderators' bans: an owner banned from the economy earns nothing here. */
+  sanctions?: SanctionCheck;
 }
 
 /**
@@ -89,9 +92,26 @@ export class HuntService {
     });
   }
 
-  /** A valid hunt request of an identity: its active time, paid to its owner (activeTime.ts). */
-  activity(identity: string): Promise<number> {
-    return this.#activeTime.activity(identity);
+  /**
+   * A valid hunt request of an identity: its active time, paid to its owner (activeTime.ts);
+   * nothing while the owner is banned from the economy.
+   */
+  async activity(identity: string): Promise<number> {
+    const banned = await this.#refuseBanned(identity).then(
+      () => false,
+      (error: unknown) => {
+        if (isAppError(error, 'SANCTIONED')) return true;
+        throw error;
+      },
+    );
+    return banned ? 0 : this.#activeTime.activity(identity);
+  }
+
+  /** Refuses an identity whose owner (a worker's, or the member) is banned from the economy now. */
+  async #refuseBanned(identity: string): Promise<void> {
+    if (!this.deps.sanctions) return;
+    const owner = this.deps.ownerOf ? await this.deps.ownerOf(identity) : identity;
+    await this.deps.sanctions.refuse(owner, 'economy');
   }
 
   task(): Promise<TaskDoc> {
@@ -184,6 +204,8 @@ export class HuntService {
       throw invalidInputText('not a guess', 'hunt:errors.guess', { weights: WEIGHTS, max: MAX_WEIGHT });
     }
     await this.assertEnabled();
+    // A tip earns points: refused, recording nothing, while the owner is banned from the economy.
+    await this.#refuseBanned(identity);
     const window = await this.currentWindow(where?.locale);
     // Its timer ran already (another process's clock is a little ahead): this window is drawn.
     if (window.status !== 'open') {

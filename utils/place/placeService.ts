@@ -2,6 +2,7 @@ import pLimit from 'p-limit';
 import type { Clock } from '../../src/clock.js';
 import type { Config } from '../../src/config.js';
 import { invalidInputText } from '../../src/errors.js';
+import type { SanctionCheck } from '../../src/interactions/types.js';
 import { downsample } from '../../src/render/placeImages.js';
 import type { Rng } from '../../src/rng.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
@@ -14,13 +15,7 @@ import type { AreaStore } from './areaStore.js';
 import { PlaceAreas } from './areas.js';
 import { type Changes, PlaceBoard } from './board.js';
 import { placeInvariantProblems } from './canvasChecks.js';
-import {
-  type Placed,
-  PlacePlacements,
-  type PlaceRequest,
-  refuseOutside,
-  type SanctionCheck,
-} from './placements.js';
+import { type Placed, PlacePlacements, type PlaceRequest, refuseOutside } from './placements.js';
 import type { CanvasDoc, PixelEventDoc, PlaceStore } from './placeStore.js';
 import { PlacePosts } from './posts.js';
 import { PlaceRollbacks } from './rollbacks.js';

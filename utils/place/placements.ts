@@ -1,7 +1,7 @@
 import type { Clock } from '../../src/clock.js';
 import { CONFLICT, CONFLICT_RETRY_LIMIT, retryOnConflict } from '../../src/db/retryOnConflict.js';
 import { AppError, featureDisabled, invalidInputText, isAppError } from '../../src/errors.js';
-import type { SanctionScope } from '../../src/interactions/types.js';
+import type { SanctionCheck } from '../../src/interactions/types.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import type { PlaceEconomy } from '../money/placeEconomy.js';
 import type { Painter } from './areas.js';
@@ -53,11 +53,6 @@ interface PlacementDeps {
   refuseProtected(x: number, y: number, painter: Painter): Promise<void>;
   /** The moderators' bans (utils/moderation/); absent, nobody is banned. */
   sanctions?: SanctionCheck;
-}
-
-/** Refuses a member banned in a scope, with SANCTIONED (utils/moderation/sanctions.ts). */
-export interface SanctionCheck {
-  refuse(member: string, scope: SanctionScope): Promise<void>;
 }
 
 /** A member's placement of one pixel, steps 1–5 (PlaceService), from the request or from wherever it stopped. */
