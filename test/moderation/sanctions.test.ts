@@ -65,13 +65,15 @@ describe('moderators’ bans', () => {
   it('GIVEN a ban of one hour WHEN its end is reached exactly THEN the member may act again, a millisecond before not', async () => {
     const { deps, clock } = makeBotDeps(t);
     await deps.services.moderation.ban(ban());
+    await deps.services.moderation.ban(ban({ member: OTHER, lengthMs: null, byAdmin: true }));
     clock.advance(HOUR - 1);
     expect(await refusal(deps.services.moderation.refuse(MEMBER, 'painting'))).toBe('SANCTIONED');
     clock.advance(1);
     expect(await refusal(deps.services.moderation.refuse(MEMBER, 'painting'))).toBeNull();
-    expect(await deps.services.moderation.list()).toEqual([]);
-    // Over, and removed by the hourly retention.
+    expect((await deps.services.moderation.list()).map((s) => s.member)).toEqual([OTHER]);
+    // Over, and removed by the hourly retention; a permanent ban stays.
     expect(await ASSEMBLY.prune(deps, clock.now())).toMatchObject({ 'moderation.sanctions': 1 });
+    expect(await refusal(deps.services.moderation.refuse(OTHER, 'painting'))).toBe('SANCTIONED');
   });
 
   it('GIVEN a moderator who is not an admin THEN up to 7 days is theirs to give, longer or permanent needs an admin', async () => {

@@ -87,6 +87,8 @@ export class SanctionStore {
 
   /** Removes the bans over by `now`: they refuse nothing, and the audit channel keeps their story. */
   async removeOver(now: Date): Promise<number> {
-    return (await this.#sanctions.deleteMany({ until: { $ne: null, $lte: now } })).deletedCount;
+    // A range of dates, never null (a permanent ban): read through the `by_end` index.
+    const over = { $gte: new Date(0), $lte: now };
+    return (await this.#sanctions.deleteMany({ until: over })).deletedCount;
   }
 }
