@@ -8,14 +8,17 @@ const pointers = new Map<number, { x: number; y: number }>();
 let dragged = 0;
 let pinch: number | null = null;
 
+/** The pixel under the pointer, and the protected areas it lies in. */
+function readout(at: { x: number; y: number } | null): string {
+  if (!at) return '(–, –)';
+  const names = areasAt(at.x, at.y);
+  return `(${at.x}, ${at.y})${names.length > 0 ? ` · 🛡️ ${names.join(', ')}` : ''}`;
+}
+
 /** Drag to pan, wheel or pinch to zoom, a tap selects a pixel, arrow keys move it, Enter paints. */
 export function bindViewport(): void {
   const showCoords = (e: PointerEvent) => {
-    const at = pixelAt(e.clientX, e.clientY);
-    const names = at ? areasAt(at.x, at.y) : [];
-    view.coords.textContent = at
-      ? `(${at.x}, ${at.y})${names.length > 0 ? ` · 🛡️ ${names.join(', ')}` : ''}`
-      : '(–, –)';
+    view.coords.textContent = readout(pixelAt(e.clientX, e.clientY));
   };
   view.viewport.addEventListener('pointerdown', (e) => {
     view.viewport.setPointerCapture(e.pointerId);

@@ -62,6 +62,22 @@ export function memberRoutes(app: FastifyInstance, deps: BotDeps, gate: WebGate)
     };
   });
 
+  pixelRoute(app, deps, gate);
+
+  app.post('/api/place/logout', async (request, reply) => {
+    fromThePage(request);
+    parseQuery({}, request.query);
+    parseWith(z.object({}).strict(), request.body);
+    await withinLimits(request, null);
+    const token = request.cookies[SESSION_COOKIE];
+    if (token) await services.web.signOut(token);
+    return reply.clearCookie(SESSION_COOKIE, { path: '/' }).send({ signed_out: true });
+  });
+}
+
+/** Painting a pixel: the same placement as `/place pixel`, charged once per Idempotency-Key. */
+function pixelRoute(app: FastifyInstance, { services }: BotDeps, gate: WebGate): void {
+  const { signedIn, fromThePage, withinLimits } = gate;
   app.post('/api/place/pixel', async (request) => {
     const actor = await signedIn(request);
     fromThePage(request);
@@ -89,15 +105,5 @@ export function memberRoutes(app: FastifyInstance, deps: BotDeps, gate: WebGate)
       points_left: placed.balance === null ? null : placed.balance / 1000,
       replayed: placed.replayed,
     };
-  });
-
-  app.post('/api/place/logout', async (request, reply) => {
-    fromThePage(request);
-    parseQuery({}, request.query);
-    parseWith(z.object({}).strict(), request.body);
-    await withinLimits(request, null);
-    const token = request.cookies[SESSION_COOKIE];
-    if (token) await services.web.signOut(token);
-    return reply.clearCookie(SESSION_COOKIE, { path: '/' }).send({ signed_out: true });
   });
 }

@@ -63,12 +63,7 @@ export function publicRoutes(app: FastifyInstance, deps: BotDeps): void {
     };
   });
 
-  // Names and rectangles only: who may paint there (a role's id) is the server's business.
-  app.get('/api/public/place/areas', async (request) => {
-    parseQuery({}, request.query);
-    const areas = await services.place.areas.list();
-    return { areas: areas.map((a) => ({ name: a.name, x1: a.x1, y1: a.y1, x2: a.x2, y2: a.y2 })) };
-  });
+  areasRoute(app, deps);
 
   app.get('/api/public/place/pixel', async (request) => {
     const size = await services.place.size();
@@ -90,5 +85,14 @@ export function publicRoutes(app: FastifyInstance, deps: BotDeps): void {
       revision: info.pixel.revision,
       at: info.pixel.at.toISOString(),
     };
+  });
+}
+
+/** The protected areas: names and rectangles only; who may paint there (a role's id) is the server's business. */
+function areasRoute(app: FastifyInstance, { services }: BotDeps): void {
+  app.get('/api/public/place/areas', async (request) => {
+    parseQuery({}, request.query);
+    const areas = await services.place.areas.list();
+    return { areas: areas.map((a) => ({ name: a.name, x1: a.x1, y1: a.y1, x2: a.x2, y2: a.y2 })) };
   });
 }
