@@ -30,6 +30,7 @@ describe('/admin from the features', () => {
       'place',
       'hunt',
       'privacy',
+      'sanction',
       'economy',
       'cleanup',
     ]);

@@ -63,7 +63,7 @@ describe('a clawback through the real discord.js client', () => {
         `↩️ <@${member.id}> wurden **1.500 🍪** abgezogen; Kontostand jetzt 500 🍪.`,
       );
       expect(await audited()).toContain(
-        `↩️ <@${ADMIN_ID}> hat <@${member.id}> 1.500 🍪 abgezogen (1.500 🍪 verlangt).`,
+        `↩️ <@${ADMIN_ID}> hat <@${member.id}> 1.500 🍪 abgezogen (angegeben: 1.500 🍪).`,
       );
     } finally {
       fake.guildLocale = 'en-US';
