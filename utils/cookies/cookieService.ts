@@ -6,7 +6,7 @@ import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
 import { COOKIE_KINDS, type CookieEconomy } from '../money/cookieEconomy.js';
 import { insufficientFunds } from '../money/ledger/errors.js';
-import { balanceAfter, type Ledger, type LedgerOutcome } from '../money/ledger/ledger.js';
+import type { Ledger, LedgerOutcome } from '../money/ledger/ledger.js';
 import { liveStreak } from './collectService.js';
 import type { CollectStore } from './collectStore.js';
 import { giveAboveLimit } from './errors.js';
@@ -175,21 +175,19 @@ export class CookieService {
    * Cookies a moderator takes back: at most the member's free balance (Cookies in play are not
    * theirs to take), burned. Returns what was taken and the balance after.
    */
-  async clawback(clawback: {
+  clawback(clawback: {
     opId: string;
     moderatorId: string;
     from: string;
     amount: number;
     reason: string;
   }): Promise<{ taken: number; balance: number }> {
-    const { taken, outcome } = await this.deps.economy.burnUpTo(clawback.from, {
+    return this.deps.economy.clawBack(clawback.from, {
       opId: clawback.opId,
       amount: clawback.amount,
       source: clawback.moderatorId,
       reason: clawback.reason,
     });
-    const after = outcome && balanceAfter(outcome, clawback.from);
-    return { taken, balance: after ?? (await this.deps.economy.balance(clawback.from)) };
   }
 
   /** The richest members (the house vault is not a member). */

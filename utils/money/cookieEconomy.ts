@@ -87,10 +87,7 @@ export class CookieEconomy {
    * and clawbacks"): at most the member's balance, whose Cookies in play sit in holds and are not
    * taken.
    */
-  async burnUpTo(
-    member: string,
-    move: Omit<Move, 'kind'>,
-  ): Promise<{ taken: number; outcome: LedgerOutcome | null }> {
+  clawBack(member: string, move: Omit<Move, 'kind'>): Promise<{ taken: number; balance: number }> {
     return this.ledger.debitUpTo({
       ...move,
       currency: 'cookies',

@@ -117,10 +117,10 @@ export class PlaceEconomy {
   }
 
   /** Points a moderator takes back, burned: at most the wallet's balance (a placement's hold is not in it). */
-  takeBackUpTo(
+  clawBack(
     identity: string,
     move: { opId: string; amount: number; source: string; reason: string },
-  ): Promise<{ taken: number; outcome: LedgerOutcome | null }> {
+  ): Promise<{ taken: number; balance: number }> {
     return this.ledger.debitUpTo({
       ...move,
       currency: 'place',

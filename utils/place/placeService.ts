@@ -9,7 +9,6 @@ import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import type { Scheduler, TaskHandler } from '../../src/scheduler/scheduler.js';
 import { MILLI_PER_POINT } from '../money/amounts.js';
 import type { Holds } from '../money/holds/holds.js';
-import { balanceAfter } from '../money/ledger/ledger.js';
 import type { PlaceEconomy } from '../money/placeEconomy.js';
 import type { AreaStore } from './areaStore.js';
 import { PlaceAreas } from './areas.js';
@@ -183,21 +182,19 @@ export class PlaceService {
    * Points a moderator takes back: at most the wallet's balance (a placement paid and not yet
    * painted is not in it), burned. Returns what was taken and the balance after.
    */
-  async clawback(clawback: {
+  clawback(clawback: {
     opId: string;
     moderatorId: string;
     from: string;
     amount: number;
     reason: string;
   }): Promise<{ taken: number; balance: number }> {
-    const { taken, outcome } = await this.deps.economy.takeBackUpTo(clawback.from, {
+    return this.deps.economy.clawBack(clawback.from, {
       opId: clawback.opId,
       amount: clawback.amount,
       source: clawback.moderatorId,
       reason: clawback.reason,
     });
-    const after = outcome && balanceAfter(outcome, clawback.from);
-    return { taken, balance: after ?? (await this.deps.economy.balance(clawback.from)) };
   }
 
   /** The wallet as the ledger keeps it (every placement and credit); members see `standing`. */

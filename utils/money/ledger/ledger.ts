@@ -9,7 +9,7 @@ import { type BalanceDoc, type Books, createBooks, HOLD_PREFIX, POT_PREFIX, read
 import type { LedgerEventDoc, LegSide, OperationSpec } from './documents.js';
 import { inProgress, sameOperation, unavailable } from './errors.js';
 import { eventReader, eventWriter } from './eventBatches.js';
-import { type LedgerOutcome, type Recorded, recordedFrom } from './events.js';
+import { balanceAfter, type LedgerOutcome, type Recorded, recordedFrom } from './events.js';
 import { type Closing, closeAccount, legAccounts } from './legs.js';
 import { LegWriter } from './legWriter.js';
 import { MarkerSweeper } from './markerSweeper.js';
@@ -231,15 +231,14 @@ export class Ledger {
    * finds the recorded debit and answers it; a spend landing between the read and the debit
    * makes it read again. Takes nothing (and records nothing) from an empty account.
    */
-  async debitUpTo(input: DebitInput): Promise<{ taken: number; outcome: LedgerOutcome | null }> {
+  async debitUpTo(input: DebitInput): Promise<{ taken: number; balance: number }> {
     for (let round = 0; round < DRAIN_ROUNDS; round++) {
       const recorded = recordedFrom(await this.#patience.retry(() => this.#readEvents(input.opId)));
-      if (recorded) return { taken: recorded.outcome.amount, outcome: recorded.outcome };
+      if (recorded) return this.#taken(input, recorded.outcome);
       const balance = await this.balanceOf(input.currency, input.account);
-      if (balance === 0) return { taken: 0, outcome: null };
+      if (balance === 0) return { taken: 0, balance: 0 };
       try {
-        const outcome = await this.debit({ ...input, amount: Math.min(input.amount, balance) });
-        return { taken: outcome.amount, outcome };
+        return this.#taken(input, await this.debit({ ...input, amount: Math.min(input.amount, balance) }));
       } catch (error) {
         // Spent meanwhile, or a concurrent attempt of this id decided another amount: read again.
         const again = ['INSUFFICIENT_COOKIES', 'INSUFFICIENT_PLACE_POINTS', 'OPERATION_ID_REUSED'] as const;
@@ -249,6 +248,13 @@ export class Ledger {
     throw new Error(
       `${input.currency}/${input.account}: ${input.opId} kept losing to spends (${DRAIN_ROUNDS} rounds)`,
     );
+  }
+
+  /** What `debitUpTo` took, and the balance right after it (read again for a retried debit). */
+  async #taken(input: DebitInput, outcome: LedgerOutcome): Promise<{ taken: number; balance: number }> {
+    const balance =
+      balanceAfter(outcome, input.account) ?? (await this.balanceOf(input.currency, input.account));
+    return { taken: outcome.amount, balance };
   }
 
   /** Waits until every finished operation's markers are removed (shutdown, tests). */
