@@ -3,6 +3,7 @@ import { Cooldowns } from '../src/cooldowns/cooldowns.js';
 import type { Assembly } from '../src/features/assemble.js';
 import type { FeatureInfra } from '../src/features/feature.js';
 import { I18n } from '../src/i18n/i18n.js';
+import { ServerLanguage } from '../src/i18n/serverLanguage.js';
 import type { BotDeps } from '../src/interactions/types.js';
 import { ChannelPoster, type PostTransport } from '../src/posting/channelPoster.js';
 import { ProfileDirectory } from '../src/profiles/profileDirectory.js';
@@ -53,6 +54,7 @@ export function createBotDeps(app: AppDeps, assembly: Assembly, options: BotDeps
     personalData: assembly.personalData,
     runtimeConfig,
     profiles: new ProfileDirectory(app),
+    serverLanguage: new ServerLanguage(app),
     cooldowns: new Cooldowns({ cooldowns: cols.cooldowns, clock }),
     scheduler,
     poster,

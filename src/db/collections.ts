@@ -11,6 +11,7 @@ export const COLLECTION_NAMES = {
   profiles: 'profiles',
   dueTasks: 'due_tasks',
   channelStates: 'channel_states',
+  serverLanguages: 'server_languages',
 } as const;
 
 export interface RuntimeConfigDoc {
@@ -68,12 +69,20 @@ export interface ChannelStateDoc {
   failedAt: Date;
 }
 
+/** A Discord server's preferred language, as its interactions last reported it (src/i18n/serverLanguage.ts). */
+export interface ServerLanguageDoc {
+  _id: string;
+  locale: string;
+  seenAt: Date;
+}
+
 export interface KernelCollections {
   cooldowns: Collection<CooldownDoc>;
   runtimeConfig: Collection<RuntimeConfigDoc>;
   profiles: Collection<ProfileDoc>;
   dueTasks: Collection<DueTaskDoc>;
   channelStates: Collection<ChannelStateDoc>;
+  serverLanguages: Collection<ServerLanguageDoc>;
 }
 
 /**
@@ -95,6 +104,7 @@ export function collections(db: Db): KernelCollections {
     profiles: db.collection<ProfileDoc>(COLLECTION_NAMES.profiles),
     dueTasks: db.collection<DueTaskDoc>(COLLECTION_NAMES.dueTasks, journaled),
     channelStates: db.collection<ChannelStateDoc>(COLLECTION_NAMES.channelStates),
+    serverLanguages: db.collection<ServerLanguageDoc>(COLLECTION_NAMES.serverLanguages),
   };
 }
 

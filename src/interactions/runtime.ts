@@ -149,6 +149,11 @@ export class InteractionRuntime {
       await this.deps.profiles.touch(invocation.user).catch((error: unknown) => {
         log.warn({ event: 'profiles.touch_failed', err: error }, 'could not record the member profile');
       });
+      await this.deps.serverLanguage
+        .remember(invocation.guildId, invocation.guildLocale)
+        .catch((error: unknown) => {
+          log.warn({ event: 'server_language.failed', err: error }, 'could not record the server language');
+        });
 
       const ctx = this.#context(invocation, actor, async () => {
         if (responder.state === 'fresh') await responder.defer(route.defer ?? safetyMode);

@@ -6,6 +6,7 @@ import type { Cooldowns } from '../cooldowns/cooldowns.js';
 import type { AppDeps, MoneyLayer } from '../deps.js';
 import type { FeatureServices } from '../features/services.js';
 import type { I18n, Translator } from '../i18n/i18n.js';
+import type { ServerLanguage } from '../i18n/serverLanguage.js';
 import type { ChannelPoster } from '../posting/channelPoster.js';
 import type { ProfileDirectory } from '../profiles/profileDirectory.js';
 import type { MemberLookup } from '../render/memberFaces.js';
@@ -122,6 +123,8 @@ export interface BotDeps
   i18n: I18n;
   runtimeConfig: RuntimeConfig;
   profiles: ProfileDirectory;
+  /** The server's language where no interaction says it (the web portal's audit lines). */
+  serverLanguage: ServerLanguage;
   cooldowns: Cooldowns;
   scheduler: Scheduler;
   poster: ChannelPoster;

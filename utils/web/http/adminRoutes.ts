@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { HttpError } from '../../../src/http/contract.js';
 import { parseQuery, parseWith, wholeNumber } from '../../../src/http/params.js';
+import { serverTranslator } from '../../../src/i18n/serverLanguage.js';
 import type { BotDeps } from '../../../src/interactions/types.js';
 import { SNOWFLAKE_PATTERN } from '../../../src/snowflake.js';
 import { grantPlacePoints } from '../../hunt/adminGrant.js';
@@ -67,7 +68,7 @@ export function adminRoutes(app: FastifyInstance, deps: BotDeps, gate: WebGate):
         `target_client_id: ${target} is neither a known member nor a linked worker`,
       );
     await withinLimits(request, actor);
-    const { owner, balance } = await grantPlacePoints(services, deps.i18n.for('en'), {
+    const { owner, balance } = await grantPlacePoints(services, await serverTranslator(deps), {
       opId: `web.grant:${actor.id}:${key}`,
       moderatorId: actor.id,
       ...(SNOWFLAKE_PATTERN.test(target) ? { member: target } : { worker: target }),
