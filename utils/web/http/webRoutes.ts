@@ -5,10 +5,14 @@ import type { HttpRoutes } from '../../../src/http/server.js';
 import type { BotDeps } from '../../../src/interactions/types.js';
 import { LiveFeed } from '../liveFeed.js';
 import { adminRoutes } from './adminRoutes.js';
+import { auditRoutes } from './auditRoutes.js';
+import { canvasModerationRoutes } from './canvasModerationRoutes.js';
 import { webGate } from './gate.js';
 import { liveSocket } from './liveSocket.js';
 import { memberRoutes } from './memberRoutes.js';
+import { portalRoutes } from './portalRoutes.js';
 import { publicRoutes } from './publicRoutes.js';
+import { runtimeRoutes } from './runtimeRoutes.js';
 import { signInRoutes } from './signInRoutes.js';
 
 /**
@@ -36,6 +40,10 @@ export function webRoutes(deps: BotDeps): HttpRoutes {
       liveSocket(app, deps, feed);
       memberRoutes(app, deps, gate);
       adminRoutes(app, deps, gate);
+      runtimeRoutes(app, deps, gate);
+      auditRoutes(app, deps, gate);
+      canvasModerationRoutes(app, deps, gate);
+      portalRoutes(app, deps, gate);
       signInRoutes(app, deps, gate);
     });
   };

@@ -1,0 +1,5 @@
+import type { FastifyInstance } from 'fastify';
+import type { BotDeps } from '../../../src/interactions/types.js';
+import type { WebGate } from './gate.js';
+
+export function portalRoutes(_app: FastifyInstance, _deps: BotDeps, _gate: WebGate): void {}
