@@ -256,7 +256,7 @@ export async function renderWebShots(outDir: string): Promise<Shot[]> {
     app = await openApp(config, log, { persistent: false });
     const deps = await prepareBotDeps(app, ASSEMBLY, { transport: NO_POSTS });
     http = buildHttpApp(ASSEMBLY.httpRoutes(deps), {
-      describe: (error) => describeAppError(error, ASSEMBLY.errorMessages, deps.i18n.for('en')),
+      describe: (error, locale) => describeAppError(error, ASSEMBLY.errorMessages, deps.i18n.for(locale)),
     });
     const url = await http.listen({ host: '127.0.0.1', port: 0 });
     const launching = chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });

@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { isDatabaseUnavailable } from '../db/databaseHealth.js';
 import { type AppError, databaseUnavailable, type ErrorCode, isAppError } from '../errors.js';
+import { type Locale, requestLocale } from '../i18n/i18n.js';
 import type { Logger } from '../logger.js';
 import { metrics } from '../metrics.js';
 
@@ -104,14 +105,18 @@ export interface ErrorBody {
  * An AppError is answered with its code and its message as members read it, except a reused
  * operation id: over HTTP that id is the client's Idempotency-Key, so it is the key that was reused.
  */
-function answerTo(error: AppError, describe: (error: AppError) => string): { code: string; message: string } {
+function answerTo(
+  error: AppError,
+  describe: (error: AppError, locale: Locale) => string,
+  locale: Locale,
+): { code: string; message: string } {
   if (error.code === 'OPERATION_ID_REUSED') {
     return {
       code: 'IDEMPOTENCY_KEY_REUSED',
       message: 'This Idempotency-Key was already used for a different request: send a new key.',
     };
   }
-  return { code: error.code, message: describe(error) };
+  return { code: error.code, message: describe(error, locale) };
 }
 
 /** How long a client should wait before asking again while the database is away. */
@@ -136,11 +141,12 @@ function frameworkRefusal(error: FastifyError): { code: HttpErrorCode; message: 
 /**
  * Installs the contract on the server's root: the security headers on every response, the one
  * error shape for thrown refusals, the bot's errors (described as members read them, in English),
- * fastify's own refusals, unknown routes and crashes.
+ * fastify's own refusals, unknown routes and crashes. A refusal of the bot's own is worded in the
+ * language the request asks for (`Accept-Language`), as the member reads it on Discord.
  */
 export function installContract(
   app: FastifyInstance,
-  options: { describe: (error: AppError) => string; log?: Logger },
+  options: { describe: (error: AppError, locale: Locale) => string; log?: Logger },
 ): void {
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.headers(SECURITY_HEADERS);
@@ -161,7 +167,8 @@ export function installContract(
     }
     if (isAppError(error)) {
       metrics.errors.inc({ code: error.code });
-      const { code, message } = answerTo(error, options.describe);
+      const locale = requestLocale(request.headers['accept-language']);
+      const { code, message } = answerTo(error, options.describe, locale);
       if (code === 'DATABASE_UNAVAILABLE') reply.header('retry-after', String(DATABASE_RETRY_AFTER_S));
       return reply.code(statusOf(code)).send(errorBody(code, message));
     }

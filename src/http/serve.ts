@@ -20,14 +20,13 @@ export async function serveHttp(
     unreachable: () => deps.health?.down ?? false,
     gateway: parts.gateway ?? (() => 'none'),
   };
-  const english = deps.i18n.for('en');
   return startHttpServer(
     {
       host: http.host,
       port: http.port,
       log: deps.log,
       health,
-      describe: (error) => describeAppError(error, assembly.errorMessages, english),
+      describe: (error, locale) => describeAppError(error, assembly.errorMessages, deps.i18n.for(locale)),
     },
     assembly.httpRoutes(deps),
   );

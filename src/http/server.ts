@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { type AppError, databaseUnavailable } from '../errors.js';
+import type { Locale } from '../i18n/i18n.js';
 import type { Logger } from '../logger.js';
 import { metricsRegistry } from '../metrics.js';
 import { answerClientError, errorBody, installContract, SECURITY_HEADERS } from './contract.js';
@@ -33,8 +34,8 @@ export interface HttpServer {
 export interface HttpAppOptions {
   /** What `GET /healthz` reports; without it there is no such route. */
   health?: Health;
-  /** An error of the bot as a member reads it (English), for the `message` of its answer. */
-  describe: (error: AppError) => string;
+  /** An error of the bot as a member reads it in `locale`, for the `message` of its answer. */
+  describe: (error: AppError, locale: Locale) => string;
   log?: Logger;
 }
 

@@ -24,6 +24,28 @@ export function resolveLocale(...candidates: (string | null | undefined)[]): Loc
   return 'en';
 }
 
+/**
+ * The languages a browser asks for (`Accept-Language: de-DE,de;q=0.9,en;q=0.8`), most wanted
+ * first.
+ */
+export function acceptedLanguages(header: string | undefined): string[] {
+  return (header ?? '')
+    .split(',')
+    .map((part, index) => {
+      const [tag = '', ...params] = part.trim().split(';');
+      const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
+      return { tag: tag.trim(), q: q === undefined ? 1 : Number(q), index };
+    })
+    .filter((l) => l.tag !== '' && l.tag !== '*' && l.q > 0)
+    .sort((a, b) => b.q - a.q || a.index - b.index)
+    .map((l) => l.tag);
+}
+
+/** The language an HTTP request asks for by its `Accept-Language`, else English. */
+export function requestLocale(acceptLanguage: string | undefined): Locale {
+  return resolveLocale(...acceptedLanguages(acceptLanguage));
+}
+
 /** Texts and numbers in one language. */
 export interface Translator {
   readonly locale: Locale;

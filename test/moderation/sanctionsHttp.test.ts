@@ -42,6 +42,16 @@ describe('bans over HTTP', () => {
     expect(refused.json.error.code).toBe('SANCTIONED');
     expect(refused.json.error.message).toContain('You are banned from painting until');
     expect(refused.json.error.message).toContain('griefing');
+    // A browser that asks for German reads the refusal as German members read it on Discord.
+    const german = await web.request('POST', '/api/place/pixel', {
+      cookie,
+      body: { x: 1, y: 1, color_index: 2 },
+      headers: { 'idempotency-key': 'banned-0002', 'accept-language': 'de-DE,de;q=0.9' },
+    });
+    expect(german.json.error.code).toBe('SANCTIONED');
+    expect(german.json.error.message).toContain('griefing');
+    expect(german.json.error.message).not.toContain('You are banned');
+    expect(german.json.error.message).toMatch(/gesperrt/);
     // Reading stays open: the wallet, and the live canvas.
     expect((await web.request('GET', '/api/place/me', { cookie })).status).toBe(200);
     const live = web.connect();

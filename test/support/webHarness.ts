@@ -19,10 +19,9 @@ export async function startWeb(
   options: { wallClock?: Clock } = {},
 ) {
   const bot = makeBotDeps(t, { env, ...options });
-  const english = bot.deps.i18n.for('en');
   const app = buildHttpApp(ASSEMBLY.httpRoutes(bot.deps), {
     health: { database: async () => true, gateway: () => 'none' },
-    describe: (error) => describeAppError(error, ASSEMBLY.errorMessages, english),
+    describe: (error, locale) => describeAppError(error, ASSEMBLY.errorMessages, bot.deps.i18n.for(locale)),
   });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
 

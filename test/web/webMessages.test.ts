@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Catalog } from '../../src/i18n/i18n.js';
+import { acceptedLanguages } from '../../src/i18n/i18n.js';
 import { PALETTE } from '../../utils/place/palette.js';
-import { acceptedLanguages, WEB_MESSAGES, webTexts } from '../../utils/web/webText.js';
+import { WEB_MESSAGES, webTexts } from '../../utils/web/webText.js';
 
 /** Every key of a catalog, plural forms folded into their base key, with its placeholders. */
 function keys(catalog: Catalog, prefix = ''): Map<string, string> {

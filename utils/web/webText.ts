@@ -1,5 +1,12 @@
 import type { FastifyRequest } from 'fastify';
-import { I18n, type Locale, type Messages, resolveLocale, type Translator } from '../../src/i18n/i18n.js';
+import {
+  acceptedLanguages,
+  I18n,
+  type Locale,
+  type Messages,
+  resolveLocale,
+  type Translator,
+} from '../../src/i18n/i18n.js';
 import de from './messages.de.json' with { type: 'json' };
 import en from './messages.en.json' with { type: 'json' };
 
@@ -14,23 +21,6 @@ const texts = new I18n({ web: WEB_MESSAGES });
 /** The page's texts in one language: `t('signIn.used')`. */
 export function webTexts(locale: Locale): Translator {
   return texts.for(locale);
-}
-
-/**
- * The languages a browser asks for (`Accept-Language: de-DE,de;q=0.9,en;q=0.8`), most wanted
- * first.
- */
-export function acceptedLanguages(header: string | undefined): string[] {
-  return (header ?? '')
-    .split(',')
-    .map((part, index) => {
-      const [tag = '', ...params] = part.trim().split(';');
-      const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
-      return { tag: tag.trim(), q: q === undefined ? 1 : Number(q), index };
-    })
-    .filter((l) => l.tag !== '' && l.tag !== '*' && l.q > 0)
-    .sort((a, b) => b.q - a.q || a.index - b.index)
-    .map((l) => l.tag);
 }
 
 /**
