@@ -1,9 +1,10 @@
 /** The moderators' picture of the economy (`/admin economy health`), from a synthetic month. */
-import { economyPicture } from '../commands/admin/economyHealth.js';
+
 import { DAY_MS } from '../src/clock.js';
 import type { TextRecorder } from '../src/render/canvasTools.js';
 import { renderEconomyImage } from '../src/render/economyImage.js';
 import type { EconomyDay, EconomyReport } from '../utils/admin/economyHealth.js';
+import { economyPicture } from '../utils/admin/economyPicture.js';
 import { COOKIE_KINDS } from '../utils/money/cookieEconomy.js';
 import { AT, type ImageScene, i18n, LANGUAGES } from './sceneKit.js';
 
