@@ -42,6 +42,7 @@ export const cleanupInactive: Subcommand = {
     const removed = await deps.profiles.remove(removable);
     await deps.services.admin.record({
       id: `admin.cleanup:${invocation.id}`,
+      kind: 'cleanup.inactive',
       actorId: actor.id,
       text: serverI18n.t('admin:audit.cleanedUp', {
         actor: actor.id,

@@ -4,6 +4,7 @@ import { localized } from '../../src/i18n/definitions.js';
 import { defineCommand } from '../../src/interactions/defineCommand.js';
 import type { CommandModule } from '../../src/interactions/types.js';
 import { AuditLog } from '../../utils/admin/auditLog.js';
+import { AUDIT, AuditStore } from '../../utils/admin/auditStore.js';
 import { EconomyHealth } from '../../utils/admin/economyHealth.js';
 import { EconomyStore } from '../../utils/admin/economyStore.js';
 import { ADMIN_MESSAGES } from '../../utils/admin/messages.js';
@@ -53,8 +54,9 @@ export const adminFeature: Feature = {
   commandsFrom: (features) => [adminCommand(features)],
   messages: ADMIN_MESSAGES,
   settings: ADMIN_SETTINGS,
+  ensureIndexes: AuditStore.ensureIndexes,
   createServices: (infra) => ({
-    admin: new AuditLog(infra),
+    admin: new AuditLog({ ...infra, store: new AuditStore(infra.db) }),
     economy: new EconomyHealth({
       ...infra,
       store: new EconomyStore(infra.db),
@@ -62,4 +64,12 @@ export const adminFeature: Feature = {
     }),
   }),
   tasks: (deps) => deps.services.admin.tasks(),
+  // The audit trail names moderators and the members they acted on. It is the moderators' record
+  // of what was done, so a forgotten member's entries stay, their id (in the fields and in the
+  // line's mentions) replaced by the pseudonym, as the books keep theirs.
+  personalData: {
+    collections: { [AUDIT]: { what: 'admin:privacy.admin_audit', forget: 'pseudonym' } },
+  },
+  // A year of the trail; the books keep the money it moved for good.
+  prune: async (deps, now) => ({ audit: await deps.services.admin.prune(now) }),
 };

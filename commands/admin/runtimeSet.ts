@@ -59,6 +59,7 @@ export const runtimeSet: Subcommand = {
     // The audit channel is the server's: its line is in the server's language.
     await deps.services.admin.record({
       id: `runtime.set:${invocation.id}`,
+      kind: 'runtime.set',
       actorId: actor.id,
       text: serverI18n.t('admin:audit.settingChanged', {
         actor: actor.id,

@@ -19,6 +19,7 @@ export const bakeryPost: Subcommand = {
   async run({ deps, invocation, actor, serverI18n }) {
     await deps.services.admin.record({
       id: `admin.bakery:${invocation.id}`,
+      kind: 'bakery.post',
       actorId: actor.id,
       text: serverI18n.t('cookies:admin.audit.bakeryPosted', { actor: actor.id }),
     });

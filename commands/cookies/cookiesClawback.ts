@@ -51,7 +51,9 @@ export const cookiesClawback: Subcommand = {
     // The audit channel is the server's: its line is in the server's language.
     await deps.services.admin.record({
       id: opId,
+      kind: 'cookies.clawback',
       actorId: actor.id,
+      subjectId: user,
       text: serverI18n.t(
         reason ? 'cookies:admin.audit.clawedBackWithReason' : 'cookies:admin.audit.clawedBack',
         {

@@ -29,7 +29,9 @@ export const cookiesGrant: Subcommand = {
     // The audit channel is the server's: its line is in the server's language.
     await deps.services.admin.record({
       id: opId,
+      kind: 'cookies.grant',
       actorId: actor.id,
+      subjectId: user,
       text: serverI18n.t(reason ? 'cookies:admin.audit.grantedWithReason' : 'cookies:admin.audit.granted', {
         actor: actor.id,
         amount: serverI18n.cookies(amount),

@@ -51,6 +51,7 @@ export const rerollButtonHandler = defineComponentHandler(rerollButton, {
     if (!rerolled) return done(i18n.t('hunt:admin.hunt.rerollStale', { round, current: task.round }));
     await deps.services.admin.record({
       id: `hunt.reroll:${round}`,
+      kind: 'hunt.reroll',
       actorId: actor.id,
       text: serverI18n.t('hunt:admin.audit.huntRerolled', {
         actor: actor.id,

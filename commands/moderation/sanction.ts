@@ -79,7 +79,9 @@ export const sanctionBan: Subcommand = {
     if (outcome !== 'kept') {
       await deps.services.admin.record({
         id: `moderation.ban:${invocation.id}`,
+        kind: 'sanction.ban',
         actorId: actor.id,
+        subjectId: options.member,
         text: serverI18n.t(`moderation:audit.${outcome}`, described(sanction, serverI18n)),
       });
     }
@@ -105,7 +107,9 @@ export const sanctionLift: Subcommand = {
     if (!lifted) return { ephemeral: true, content: i18n.t('moderation:admin.noBan', words(i18n)) };
     await deps.services.admin.record({
       id: `moderation.lift:${invocation.id}`,
+      kind: 'sanction.lift',
       actorId: actor.id,
+      subjectId: options.member,
       text: serverI18n.t('moderation:audit.lifted', { ...words(serverI18n), actor: actor.id }),
     });
     return { ephemeral: true, content: i18n.t('moderation:admin.lifted', words(i18n)) };

@@ -108,6 +108,7 @@ export const placeResize: Subcommand = {
     const before = await deps.services.place.resize(width, height);
     await deps.services.admin.record({
       id: `place.resize:${invocation.id}`,
+      kind: 'place.resize',
       actorId: actor.id,
       text: serverI18n.t('place:admin.audit.placeResized', {
         actor: actor.id,
@@ -135,6 +136,7 @@ function toggle(enabled: boolean): Subcommand {
       await deps.runtimeConfig.set('place_enabled', enabled ? 'on' : 'off', actor.id);
       await deps.services.admin.record({
         id: `place.${enabled ? 'enable' : 'disable'}:${invocation.id}`,
+        kind: enabled ? 'place.enable' : 'place.disable',
         actorId: actor.id,
         text: serverI18n.t(enabled ? 'place:admin.audit.placeEnabled' : 'place:admin.audit.placeDisabled', {
           actor: actor.id,

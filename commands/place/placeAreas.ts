@@ -69,6 +69,7 @@ export const placeProtect: Subcommand = {
     });
     await deps.services.admin.record({
       id: `place.protect:${invocation.id}`,
+      kind: 'place.protect',
       actorId: actor.id,
       text: serverI18n.t('place:admin.audit.placeProtected', {
         actor: actor.id,
@@ -91,6 +92,7 @@ export const placeUnprotect: Subcommand = {
     const removed = await deps.services.place.areas.unprotect(name);
     await deps.services.admin.record({
       id: `place.unprotect:${invocation.id}`,
+      kind: 'place.unprotect',
       actorId: actor.id,
       text: serverI18n.t('place:admin.audit.placeUnprotected', {
         actor: actor.id,

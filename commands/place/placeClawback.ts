@@ -57,7 +57,9 @@ export const placeClawback: Subcommand = {
     // The audit channel is the server's: its line is in the server's language.
     await deps.services.admin.record({
       id: opId,
+      kind: 'place.clawback',
       actorId: actor.id,
+      subjectId: user,
       text: serverI18n.t(
         reason ? 'place:admin.audit.placeClawedBackWithReason' : 'place:admin.audit.placeClawedBack',
         {

@@ -164,7 +164,9 @@ export const rollbackButtonHandler = defineComponentHandler(rollbackButton, {
     }
     await deps.services.admin.record({
       id: `place.rollback:${id}`,
+      kind: 'place.rollback',
       actorId: actor.id,
+      subjectId: result.plan.target,
       text: serverI18n.t('place:admin.audit.placeRolledBack', {
         actor: actor.id,
         user: result.plan.target,

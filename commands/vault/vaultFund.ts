@@ -35,6 +35,7 @@ export const vaultFund: Subcommand = {
     const outcome = await deps.services.vault.fund({ opId, adminId: actor.id, amount, reason });
     await deps.services.admin.record({
       id: opId,
+      kind: 'vault.fund',
       actorId: actor.id,
       text: serverI18n.t(reason ? 'vault:admin.audit.fundedWithReason' : 'vault:admin.audit.funded', {
         actor: actor.id,

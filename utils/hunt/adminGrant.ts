@@ -43,7 +43,9 @@ export async function grantPlacePoints(
   });
   await services.admin.record({
     id: grant.opId,
+    kind: 'place.grant',
     actorId: grant.moderatorId,
+    subjectId: owner,
     text: serverI18n.t('hunt:admin.audit.placeGranted', {
       actor: grant.moderatorId,
       amount: serverI18n.points(grant.milli),

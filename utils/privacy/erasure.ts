@@ -265,7 +265,9 @@ export class Erasures {
         : i18n.t('privacy:audit.byModerator', { moderator: erasure.requestedBy });
     await services.admin.record({
       id: `privacy.erased:${erasure._id}`,
+      kind: 'privacy.forget',
       actorId: erasure.requestedBy === 'self' ? erasure.pseudonym : erasure.requestedBy,
+      subjectId: erasure.pseudonym,
       text: i18n.t('privacy:audit.erased', {
         pseudonym: erasure.pseudonym,
         by,
