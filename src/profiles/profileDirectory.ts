@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import type { Collections } from '../db/collections.js';
+import type { Collections, ProfileDoc } from '../db/collections.js';
 
 const REFRESH_MS = 10 * 60_000;
 const MAX_CACHED = 10_000;
@@ -93,5 +93,19 @@ export class ProfileDirectory {
       .find({ _id: { $in: ids } }, { projection: { name: 1 } })
       .toArray();
     return new Map(docs.map((d) => [d._id, d.name]));
+  }
+
+  /**
+   * Members whose name contains `text` (any case) or whose id starts with it, most recently
+   * seen first: the moderators' picker. A scan of the profiles, bounded by `limit` matches.
+   */
+  search(text: string, limit: number): Promise<ProfileDoc[]> {
+    const escaped = text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const byId = /^\d+$/.test(text) ? [{ _id: { $regex: `^${text}` } }] : [];
+    return this.deps.cols.profiles
+      .find({ $or: [...byId, { name: { $regex: escaped, $options: 'i' } }] })
+      .sort({ lastSeenAt: -1 })
+      .limit(limit)
+      .toArray();
   }
 }

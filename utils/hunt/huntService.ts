@@ -9,6 +9,7 @@ import { defineTask, type Scheduler, type TaskHandler } from '../../src/schedule
 import type { Holds } from '../money/holds/holds.js';
 import type { PlaceEconomy } from '../money/placeEconomy.js';
 import { ActiveTimePay } from './activeTime.js';
+import type { EarningsQuery } from './earningsLog.js';
 import type { HuntStore, TaskDoc, WindowDoc } from './huntStore.js';
 import type { RewardSettings } from './rewards.js';
 import { MAX_WEIGHT, WEIGHTS } from './scoring.js';
@@ -336,6 +337,11 @@ export class HuntService {
   /** Recent draw, time and admin bonus events, newest first (optionally of one owner). */
   earnings(limit: number, owner?: string) {
     return this.deps.store.bonusEvents(limit, owner);
+  }
+
+  /** Earnings of the chosen kinds (score progress included), newest first, a page at a time. */
+  earningsPage(query: EarningsQuery) {
+    return this.deps.store.earnings.page(query);
   }
 
   async status(identity: string) {

@@ -2,6 +2,7 @@ import type { Collection, Db } from 'mongodb';
 import { dropRetiredIndex, JOURNALED } from '../../src/db/collections.js';
 import { isDuplicateKey } from '../../src/db/duplicateKey.js';
 import type { Locale } from '../../src/i18n/i18n.js';
+import { EarningsLog } from './earningsLog.js';
 import type { Span } from './rewards.js';
 import { TipStore } from './tipStore.js';
 
@@ -111,6 +112,8 @@ export interface TimeDoc {
 /** The only code that touches the hunt's collections (the tips through `tips`). */
 export class HuntStore {
   readonly tips: TipStore;
+  /** The earnings of every kind, a page at a time (the moderators' portal). */
+  readonly earnings: EarningsLog;
   readonly #task: Collection<TaskDoc>;
   readonly #windows: Collection<WindowDoc>;
   readonly #sequences: Collection<{ _id: string; next: number }>;
@@ -122,6 +125,7 @@ export class HuntStore {
   constructor(db: Db) {
     const j = { writeConcern: JOURNALED };
     this.tips = new TipStore(db);
+    this.earnings = new EarningsLog(db, { progress: PROGRESS_EVENTS, bonus: BONUS_EVENTS });
     this.#task = db.collection<TaskDoc>(TASK, j);
     this.#windows = db.collection<WindowDoc>(WINDOWS, j);
     this.#sequences = db.collection<{ _id: string; next: number }>(SEQUENCES, j);
@@ -189,6 +193,7 @@ export class HuntStore {
       // the documents never had, so a member's recent earnings read everything, on any server).
       db.collection(BONUS_EVENTS).createIndex({ owner: 1, at: -1 }, { name: 'by_owner_at' }),
       db.collection(PROGRESS_EVENTS).createIndex({ owner: 1, at: -1 }, { name: 'by_owner_at' }),
+      db.collection(PROGRESS_EVENTS).createIndex({ at: -1 }, { name: 'newest_first' }),
       dropRetiredIndex(db, BONUS_EVENTS, 'by_owner'),
       dropRetiredIndex(db, PROGRESS_EVENTS, 'by_client'),
     ]);

@@ -67,6 +67,11 @@ export class WorkerService {
     return this.deps.store.list(ownerId);
   }
 
+  /** Linked workers by id prefix or label (the moderators' picker). */
+  search(text: string, limit: number): Promise<DelegationDoc[]> {
+    return this.deps.store.search(text, limit);
+  }
+
   /** Removes the nonces past the window a replay is refused in (the privacy feature's timer). */
   pruneNonces(): Promise<number> {
     return this.deps.store.pruneNonces(this.deps.wallClock.now(), 2 * SKEW_MS);

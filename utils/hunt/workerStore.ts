@@ -61,6 +61,18 @@ export class WorkerStore {
     return this.#delegations.find({ ownerId }).sort({ createdAt: 1 }).toArray();
   }
 
+  /** Linked workers whose id starts with `text` or whose label contains it (any case). */
+  search(text: string, limit: number): Promise<DelegationDoc[]> {
+    const escaped = text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    return this.#delegations
+      .find({
+        unlinkedAt: null,
+        $or: [{ _id: { $regex: `^${escaped}` } }, { label: { $regex: escaped, $options: 'i' } }],
+      })
+      .limit(limit)
+      .toArray();
+  }
+
   list(ownerId: string): Promise<DelegationDoc[]> {
     return this.#delegations.find({ ownerId, unlinkedAt: null }).sort({ createdAt: 1 }).toArray();
   }

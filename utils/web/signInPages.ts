@@ -39,3 +39,18 @@ export function linkUsedPage(locale: Locale, reason: 'used' | 'denied' = 'used')
 <p><a href="/place">${escapeHtml(t('web:signIn.view'))}</a></p>`,
   );
 }
+
+/**
+ * The portal refused a browser: not signed in (how to sign in), or a member without the rights
+ * the page needs (which ones), with the way to the canvas.
+ */
+export function portalRefusalPage(locale: Locale, why: 'signIn' | 'moderator' | 'admin'): string {
+  const { t } = webTexts(locale);
+  return page(
+    locale,
+    t('web:portal.title'),
+    `<p id="portal-refused" class="notice">${escapeHtml(t(`web:portal.refused.${why}`))}</p>
+<p>${escapeHtml(t(why === 'signIn' ? 'web:portal.refused.signInHow' : 'web:portal.refused.ask'))}</p>
+<p><a href="/place">${escapeHtml(t('web:signIn.view'))}</a></p>`,
+  );
+}

@@ -7,12 +7,15 @@ import { LiveFeed } from '../liveFeed.js';
 import { adminRoutes } from './adminRoutes.js';
 import { auditRoutes } from './auditRoutes.js';
 import { canvasModerationRoutes } from './canvasModerationRoutes.js';
+import { economyRoutes } from './economyRoutes.js';
 import { webGate } from './gate.js';
+import { grantRoutes } from './grantRoutes.js';
 import { liveSocket } from './liveSocket.js';
 import { memberRoutes } from './memberRoutes.js';
 import { portalRoutes } from './portalRoutes.js';
 import { publicRoutes } from './publicRoutes.js';
 import { runtimeRoutes } from './runtimeRoutes.js';
+import { sanctionRoutes } from './sanctionRoutes.js';
 import { signInRoutes } from './signInRoutes.js';
 
 /**
@@ -40,6 +43,9 @@ export function webRoutes(deps: BotDeps): HttpRoutes {
       liveSocket(app, deps, feed);
       memberRoutes(app, deps, gate);
       adminRoutes(app, deps, gate);
+      grantRoutes(app, deps, gate);
+      sanctionRoutes(app, deps, gate);
+      economyRoutes(app, deps, gate);
       runtimeRoutes(app, deps, gate);
       auditRoutes(app, deps, gate);
       canvasModerationRoutes(app, deps, gate);

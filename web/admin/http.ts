@@ -1,0 +1,32 @@
+import { ApiError, api } from '../api.js';
+
+export { ApiError };
+
+/** A read of the moderators' API, in the page's language (the server words its refusals in it). */
+export function get<T>(path: string): Promise<T> {
+  return api<T>(path, { headers: { 'accept-language': document.documentElement.lang } });
+}
+
+/** A fresh Idempotency-Key: one per action a moderator means, reused by its retries and double clicks. */
+export const newKey = (): string => crypto.randomUUID();
+
+/** A write of the moderators' API with its Idempotency-Key. */
+export function post<T>(path: string, body: unknown, key: string): Promise<T> {
+  return api<T>(path, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'idempotency-key': key,
+      'accept-language': document.documentElement.lang,
+    },
+    body: JSON.stringify(body),
+  });
+}
+
+/** A query string of the filters that are set (`?kind=draw&client_id=…`), or nothing. */
+export function query(params: Record<string, string | number | undefined | null>): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(params))
+    if (value !== undefined && value !== null && value !== '') search.set(name, String(value));
+  return search.size > 0 ? `?${search}` : '';
+}
