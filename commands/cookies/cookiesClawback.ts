@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { localized } from '../../src/i18n/definitions.js';
 import type { Subcommand } from '../../src/interactions/types.js';
 import { COOKIES_MESSAGES } from '../../utils/cookies/messages.js';
+import { clawBackCookies } from '../../utils/cookies/moderatorActions.js';
 import { AMOUNT_MAX, memberAmount } from '../../utils/money/amounts.js';
 import { memberOption, parseOptions } from '../options.js';
 
@@ -41,29 +42,12 @@ export const cookiesClawback: Subcommand = {
   async run({ deps, invocation, actor, i18n, serverI18n }) {
     const { user, amount, reason } = parseOptions(options, invocation);
     const opId = `cookies.clawback:${invocation.id}`;
-    const { taken, balance } = await deps.services.cookies.clawback({
+    const { taken, balance } = await clawBackCookies(deps.services, serverI18n, {
       opId,
       moderatorId: actor.id,
-      from: user,
+      member: user,
       amount,
       reason,
-    });
-    // The audit channel is the server's: its line is in the server's language.
-    await deps.services.admin.record({
-      id: opId,
-      kind: 'cookies.clawback',
-      actorId: actor.id,
-      subjectId: user,
-      text: serverI18n.t(
-        reason ? 'cookies:admin.audit.clawedBackWithReason' : 'cookies:admin.audit.clawedBack',
-        {
-          actor: actor.id,
-          taken: serverI18n.cookies(taken),
-          asked: serverI18n.cookies(amount),
-          from: user,
-          reason,
-        },
-      ),
     });
     const key =
       taken === 0

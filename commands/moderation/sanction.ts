@@ -4,9 +4,8 @@ import { invalidInputText } from '../../src/errors.js';
 import { localized } from '../../src/i18n/definitions.js';
 import { lookup, type Translator } from '../../src/i18n/i18n.js';
 import type { Subcommand } from '../../src/interactions/types.js';
-import { endText } from '../../utils/moderation/errors.js';
+import { banMember, describedBan, liftBan } from '../../utils/moderation/banActions.js';
 import { MODERATION_MESSAGES } from '../../utils/moderation/messages.js';
-import type { SanctionDoc } from '../../utils/moderation/sanctionStore.js';
 import { parseBanLength, SCOPES } from '../../utils/moderation/scopes.js';
 import { memberOption, parseOptions, refuseBot } from '../options.js';
 
@@ -68,7 +67,8 @@ export const sanctionBan: Subcommand = {
         duration: options.duration,
       });
     }
-    const { outcome, sanction } = await deps.services.moderation.ban({
+    const { outcome, sanction } = await banMember(deps.services, serverI18n, {
+      actionId: invocation.id,
       member: options.member,
       scope: options.scope,
       lengthMs,
@@ -76,16 +76,7 @@ export const sanctionBan: Subcommand = {
       by: actor.id,
       byAdmin: actor.isAdmin,
     });
-    if (outcome !== 'kept') {
-      await deps.services.admin.record({
-        id: `moderation.ban:${invocation.id}`,
-        kind: 'sanction.ban',
-        actorId: actor.id,
-        subjectId: options.member,
-        text: serverI18n.t(`moderation:audit.${outcome}`, described(sanction, serverI18n)),
-      });
-    }
-    return { ephemeral: true, content: i18n.t(`moderation:admin.${outcome}`, described(sanction, i18n)) };
+    return { ephemeral: true, content: i18n.t(`moderation:admin.${outcome}`, describedBan(sanction, i18n)) };
   },
 };
 
@@ -99,19 +90,17 @@ export const sanctionLift: Subcommand = {
   },
   async run({ deps, invocation, actor, i18n, serverI18n }) {
     const options = parseOptions(z.object({ member: memberOption, scope }), invocation);
-    const lifted = await deps.services.moderation.lift(options.member, options.scope);
+    const lifted = await liftBan(deps.services, serverI18n, {
+      actionId: invocation.id,
+      member: options.member,
+      scope: options.scope,
+      by: actor.id,
+    });
     const words = (t: Translator) => ({
       member: options.member,
       scope: t.t(`moderation:scopes.${options.scope}`),
     });
     if (!lifted) return { ephemeral: true, content: i18n.t('moderation:admin.noBan', words(i18n)) };
-    await deps.services.admin.record({
-      id: `moderation.lift:${invocation.id}`,
-      kind: 'sanction.lift',
-      actorId: actor.id,
-      subjectId: options.member,
-      text: serverI18n.t('moderation:audit.lifted', { ...words(serverI18n), actor: actor.id }),
-    });
     return { ephemeral: true, content: i18n.t('moderation:admin.lifted', words(i18n)) };
   },
 };
@@ -128,18 +117,7 @@ export const sanctionList: Subcommand = {
     const { member } = parseOptions(z.object({ member: memberOption.optional() }), invocation);
     const bans = await deps.services.moderation.list(member);
     if (bans.length === 0) return { ephemeral: true, content: i18n.t('moderation:admin.none') };
-    const lines = bans.map((ban) => i18n.t('moderation:admin.line', described(ban, i18n)));
+    const lines = bans.map((ban) => i18n.t('moderation:admin.line', describedBan(ban, i18n)));
     return { ephemeral: true, content: [i18n.t('moderation:admin.listTitle'), ...lines].join('\n') };
   },
 };
-
-/** A ban's words for a text: who, which scope, until when, why, by whom. */
-function described(ban: SanctionDoc, i18n: Translator) {
-  return {
-    member: ban.member,
-    scope: i18n.t(`moderation:scopes.${ban.scope}`),
-    end: endText(ban.until, i18n),
-    reason: ban.reason,
-    actor: ban.by,
-  };
-}

@@ -4,6 +4,7 @@ import { invalidInputText } from '../../src/errors.js';
 import { localized } from '../../src/i18n/definitions.js';
 import type { Subcommand } from '../../src/interactions/types.js';
 import { parsePlacePoints } from '../../utils/money/amounts.js';
+import { clawBackPoints } from '../../utils/place/clawback.js';
 import { PLACE_MESSAGES } from '../../utils/place/messages.js';
 import { memberOption, parseOptions } from '../options.js';
 
@@ -47,29 +48,12 @@ export const placeClawback: Subcommand = {
         points,
       });
     const opId = `place.clawback:${invocation.id}`;
-    const { taken, balance } = await deps.services.place.clawback({
+    const { taken, balance } = await clawBackPoints(deps.services, serverI18n, {
       opId,
       moderatorId: actor.id,
-      from: user,
-      amount,
+      member: user,
+      milli: amount,
       reason,
-    });
-    // The audit channel is the server's: its line is in the server's language.
-    await deps.services.admin.record({
-      id: opId,
-      kind: 'place.clawback',
-      actorId: actor.id,
-      subjectId: user,
-      text: serverI18n.t(
-        reason ? 'place:admin.audit.placeClawedBackWithReason' : 'place:admin.audit.placeClawedBack',
-        {
-          actor: actor.id,
-          taken: serverI18n.points(taken),
-          asked: serverI18n.points(amount),
-          from: user,
-          reason,
-        },
-      ),
     });
     const key =
       taken === 0
