@@ -142,3 +142,31 @@ describe('the audit trail', () => {
     expect(doc).toMatchObject({ _id: 'op-falter', kind: 'cookies.grant', actorId: ADMIN, subjectId: ANN });
   });
 });
+
+describe('the audit trail and a forgotten member', () => {
+  beforeEach(() => clearDatabase(t.db));
+
+  it('GIVEN entries about a member WHEN they are forgotten THEN the entries stay under their pseudonym, fields and mentions alike, and the erasure is audited about it', async () => {
+    const { deps } = makeBotDeps(t);
+    await deps.services.admin.record(grant('g-ann'));
+    await deps.services.admin.record(grant('g-ben', { subjectId: BEN, text: `<@${ADMIN}> to <@${BEN}>` }));
+
+    const erasure = await deps.services.privacy.forget(deps.services, ANN, 'self', 'en');
+
+    const { pseudonym } = erasure;
+    const entries = await deps.services.admin.entries({}, { limit: 50 });
+    expect(JSON.stringify(entries)).not.toContain(ANN);
+    expect(entries.find((e) => e._id === 'g-ann')).toMatchObject({
+      subjectId: pseudonym,
+      text: `🎁 <@${ADMIN}> granted 10 Cookies to <@${pseudonym}>.`,
+    });
+    expect(entries.find((e) => e._id === 'g-ben')).toMatchObject({ subjectId: BEN });
+    expect(ids(await deps.services.admin.entries({ subjectId: pseudonym }, { limit: 50 }))).toEqual([
+      `privacy.erased:${erasure._id}`,
+      'g-ann',
+    ]);
+    expect(await deps.services.admin.entries({ kind: 'privacy.forget' }, { limit: 50 })).toMatchObject([
+      { actorId: pseudonym, subjectId: pseudonym },
+    ]);
+  });
+});
