@@ -171,7 +171,7 @@ export interface Feature {
   /**
    * Removes what it keeps only for a while (docs/operating.md, "What is stored, and for how long"):
    * records that are state, not the books, once their retention is over. Called hourly by the
-   * retention timer; returns how many of each kind went. Audit records (events, rounds) are never
+   * retention timer; returns how many of each kind went. The books (events, rounds) are never
    * pruned.
    */
   prune?(deps: BotDeps, now: Date): Promise<Record<string, number>>;

@@ -57,6 +57,7 @@ export const HTTP_STATUS = {
   OPERATION_IN_PROGRESS: 409,
   BALANCE_LIMIT: 409,
   PRIVACY_ERASING: 409,
+  SETTING_STALE: 409,
   LINK_INVALID: 410,
   BODY_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
@@ -110,6 +111,7 @@ function answerTo(
   error: AppError,
   describe: (error: AppError, locale: Locale) => string,
   locale: Locale,
+  now: () => Date,
 ): { code: string; message: string } {
   if (error.code === 'OPERATION_ID_REUSED') {
     return {
@@ -117,7 +119,7 @@ function answerTo(
       message: 'This Idempotency-Key was already used for a different request: send a new key.',
     };
   }
-  return { code: error.code, message: describe(error, locale) };
+  return { code: error.code, message: discordToPlain(describe(error, locale), locale, now()) };
 }
 
 /** How long a client should wait before asking again while the database is away. */
@@ -143,11 +145,12 @@ function frameworkRefusal(error: FastifyError): { code: HttpErrorCode; message: 
  * Installs the contract on the server's root: the security headers on every response, the one
  * error shape for thrown refusals, the bot's errors (described as members read them, in English),
  * fastify's own refusals, unknown routes and crashes. A refusal of the bot's own is worded in the
- * language the request asks for (`Accept-Language`), as the member reads it on Discord.
+ * language the request asks for (`Accept-Language`), as the member reads it on Discord, its
+ * timestamps and bold as a browser shows them.
  */
 export function installContract(
   app: FastifyInstance,
-  options: { describe: (error: AppError, locale: Locale) => string; log?: Logger },
+  options: { describe: (error: AppError, locale: Locale) => string; now?: () => Date; log?: Logger },
 ): void {
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.headers(SECURITY_HEADERS);

@@ -27,6 +27,7 @@ export async function serveHttp(
       log: deps.log,
       health,
       describe: (error, locale) => describeAppError(error, assembly.errorMessages, deps.i18n.for(locale)),
+      now: () => deps.clock.now(),
     },
     assembly.httpRoutes(deps),
   );

@@ -36,6 +36,8 @@ export interface HttpAppOptions {
   health?: Health;
   /** An error of the bot as a member reads it in `locale`, for the `message` of its answer. */
   describe: (error: AppError, locale: Locale) => string;
+  /** The business clock, for how far off a refusal's time is (`in 3 hours`); the system's by default. */
+  now?: () => Date;
   log?: Logger;
 }
 

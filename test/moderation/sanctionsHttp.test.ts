@@ -52,6 +52,9 @@ describe('bans over HTTP', () => {
     expect(german.json.error.message).toContain('griefing');
     expect(german.json.error.message).not.toContain('You are banned');
     expect(german.json.error.message).toMatch(/gesperrt/);
+    // The end reads as a date, not as Discord's timestamp markup.
+    expect(german.json.error.message).toContain('UTC');
+    expect(german.json.error.message).not.toContain('<t:');
     // Reading stays open: the wallet, and the live canvas.
     expect((await web.request('GET', '/api/place/me', { cookie })).status).toBe(200);
     const live = web.connect();

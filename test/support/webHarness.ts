@@ -22,6 +22,7 @@ export async function startWeb(
   const app = buildHttpApp(ASSEMBLY.httpRoutes(bot.deps), {
     health: { database: async () => true, gateway: () => 'none' },
     describe: (error, locale) => describeAppError(error, ASSEMBLY.errorMessages, bot.deps.i18n.for(locale)),
+    now: () => bot.deps.clock.now(),
   });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
 
