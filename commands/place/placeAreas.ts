@@ -7,6 +7,7 @@ import { SNOWFLAKE_PATTERN } from '../../src/snowflake.js';
 import type { AreaDoc } from '../../utils/place/areaStore.js';
 import { MAX_AREA_NAME } from '../../utils/place/areas.js';
 import { PLACE_MESSAGES } from '../../utils/place/messages.js';
+import { roleOf } from '../../utils/place/moderationLogStore.js';
 import { parseOptions } from '../options.js';
 import { parseArea } from './placeRollback.js';
 
@@ -66,6 +67,7 @@ export const placeProtect: Subcommand = {
       y2: y1,
       roleId: role ?? null,
       by: actor.id,
+      role: roleOf(actor),
     });
     await deps.services.admin.record({
       id: `place.protect:${invocation.id}`,
@@ -89,7 +91,7 @@ export const placeUnprotect: Subcommand = {
   },
   async run({ deps, invocation, actor, i18n, serverI18n }) {
     const { name } = parseOptions(z.object({ name: z.string().max(MAX_AREA_NAME) }), invocation);
-    const removed = await deps.services.place.areas.unprotect(name);
+    const removed = await deps.services.place.areas.unprotect(name, roleOf(actor));
     await deps.services.admin.record({
       id: `place.unprotect:${invocation.id}`,
       kind: 'place.unprotect',

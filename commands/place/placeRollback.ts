@@ -5,12 +5,12 @@ import { localized } from '../../src/i18n/definitions.js';
 import { defineComponent } from '../../src/interactions/componentIds.js';
 import { defineComponentHandler } from '../../src/interactions/defineCommand.js';
 import type { Subcommand } from '../../src/interactions/types.js';
-import { renderZoomPng } from '../../src/render/placeImages.js';
 import { PLACE_MESSAGES } from '../../utils/place/messages.js';
-import { PALETTE, rgb } from '../../utils/place/palette.js';
+import { roleOf } from '../../utils/place/moderationLogStore.js';
+import { pressRollback } from '../../utils/place/rollbackPress.js';
+import { renderRollbackPreview } from '../../utils/place/rollbackPreview.js';
 import { memberOption, parseOptions } from '../options.js';
 
-const COLORS = PALETTE.map((_, i) => rgb(i));
 export const rollbackButton = defineComponent('place.rollback', {
   id: z.string().regex(/^[\w-]{1,40}$/),
   action: z.enum(['apply', 'refund', 'cancel']),
@@ -74,6 +74,7 @@ export const placeRollback: Subcommand = {
       target: user,
       ...(area ? { area: parseArea(area) } : {}),
       ...(since ? { since: parseSince(since, deps.clock.now()) } : {}),
+      role: roleOf(actor),
     });
     if (plan.pixels.length === 0) {
       return {
@@ -81,33 +82,7 @@ export const placeRollback: Subcommand = {
         content: i18n.t('place:admin.place.rollbackNothing', { user, count: plan.painted }),
       };
     }
-    const board = await deps.services.place.board();
-    const xs = plan.pixels.map((p) => p.x);
-    const ys = plan.pixels.map((p) => p.y);
-    const [cx, cy] = [
-      Math.round((Math.min(...xs) + Math.max(...xs)) / 2),
-      Math.round((Math.min(...ys) + Math.max(...ys)) / 2),
-    ];
-    const radius = Math.min(
-      64,
-      Math.max(
-        4,
-        Math.ceil(Math.max(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys)) / 2) + 2,
-      ),
-    );
-    const restored = new Map(plan.pixels.map((p) => [`${p.x}:${p.y}`, p.color]));
-    const after = {
-      width: board.width,
-      height: board.height,
-      get: (x: number, y: number) => restored.get(`${x}:${y}`) ?? board.get(x, y),
-    };
-    const png = await renderZoomPng(after, COLORS, {
-      x: cx,
-      y: cy,
-      radius,
-      cell: Math.max(6, Math.floor(640 / (2 * radius + 1))),
-      marked: new Set(restored.keys()),
-    });
+    const png = await renderRollbackPreview(await deps.services.place.board(), plan.pixels, 'after');
     const button = (action: 'apply' | 'refund' | 'cancel', style: 'danger' | 'secondary') => ({
       customId: rollbackButton.build({ id: plan._id, action }),
       label: i18n.t(`place:admin.place.rollback_${action}`),
@@ -141,50 +116,20 @@ export const rollbackButtonHandler = defineComponentHandler(rollbackButton, {
   // A rollback repaints an area pixel by pixel: acknowledged at once.
   defer: true,
   async run({ deps, actor, i18n, serverI18n }, { id, action }) {
-    const place = deps.services.place;
-    if (action === 'cancel') {
-      const cancelled = await place.rollbacks.cancel(id);
-      return {
-        update: true,
-        ephemeral: true,
-        content: i18n.t(cancelled ? 'place:admin.place.rollbackCancelled' : 'place:admin.place.rollbackGone'),
-        buttons: [],
-        embeds: [],
-      };
-    }
-    const result = await place.rollbacks.apply(id, action === 'refund');
-    if (result.restored + result.skipped === 0 && result.plan.status !== 'previewed') {
-      return {
-        update: true,
-        ephemeral: true,
-        content: i18n.t('place:admin.place.rollbackGone'),
-        buttons: [],
-        embeds: [],
-      };
-    }
-    await deps.services.admin.record({
-      id: `place.rollback:${id}`,
-      kind: 'place.rollback',
-      actorId: actor.id,
-      subjectId: result.plan.target,
-      text: serverI18n.t('place:admin.audit.placeRolledBack', {
-        actor: actor.id,
-        user: result.plan.target,
-        count: result.restored,
-        refund: serverI18n.points(result.refunded),
-      }),
-    });
-    return {
-      update: true,
-      ephemeral: true,
-      content: i18n.t('place:admin.place.rollbackDone', {
-        count: result.restored,
-        skipped:
-          result.skipped > 0 ? i18n.t('place:admin.place.rollbackSkipped', { count: result.skipped }) : '',
-        refund: i18n.points(result.refunded),
-      }),
-      buttons: [],
-      embeds: [],
-    };
+    const pressed = await pressRollback(deps.services, serverI18n, { id, action, actorId: actor.id });
+    const content =
+      pressed.outcome === 'cancelled'
+        ? i18n.t('place:admin.place.rollbackCancelled')
+        : pressed.outcome === 'gone'
+          ? i18n.t('place:admin.place.rollbackGone')
+          : i18n.t('place:admin.place.rollbackDone', {
+              count: pressed.restored,
+              skipped:
+                pressed.skipped > 0
+                  ? i18n.t('place:admin.place.rollbackSkipped', { count: pressed.skipped })
+                  : '',
+              refund: i18n.points(pressed.refunded),
+            });
+    return { update: true, ephemeral: true, content, buttons: [], embeds: [] };
   },
 });

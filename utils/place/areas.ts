@@ -1,6 +1,7 @@
 import type { Clock } from '../../src/clock.js';
 import { AppError, type ErrorMessages, invalidInputText } from '../../src/errors.js';
 import type { AreaDoc, AreaStore } from './areaStore.js';
+import type { ModerationLogDoc, ModerationLogStore, ModeratorRole } from './moderationLogStore.js';
 
 declare module '../../src/errors.js' {
   interface ErrorCodeRegistry {
@@ -28,6 +29,8 @@ export interface Painter {
 
 interface AreaDeps {
   areas: AreaStore;
+  /** The public moderation log: every area protected or unprotected. */
+  log: ModerationLogStore;
   clock: Clock;
   size(): Promise<{ width: number; height: number }>;
 }
@@ -38,7 +41,7 @@ export class PlaceAreas {
 
   /** A new area; refused (naming the numbers) when the name is long or taken, the rectangle off the canvas, or 50 exist. */
   async protect(
-    area: Rect & { id: string; name: string; roleId: string | null; by: string },
+    area: Rect & { id: string; name: string; roleId: string | null; by: string; role?: ModeratorRole },
   ): Promise<AreaDoc> {
     const name = area.name.trim();
     if (name.length === 0 || name.length > MAX_AREA_NAME) {
@@ -74,14 +77,29 @@ export class PlaceAreas {
     if (!(await this.deps.areas.insert(doc))) {
       throw invalidInputText(`"${name}" is taken`, 'place:areas.errors.taken', { name });
     }
+    await this.#logged('protect', doc, area.role);
     return doc;
   }
 
   /** Removes the area of that name; refused when there is none. */
-  async unprotect(name: string): Promise<AreaDoc> {
+  async unprotect(name: string, role?: ModeratorRole): Promise<AreaDoc> {
     const removed = await this.deps.areas.remove(name.trim());
     if (!removed) throw invalidInputText(`no area "${name}"`, 'place:areas.errors.unknown', { name });
+    await this.#logged('unprotect', removed, role);
     return removed;
+  }
+
+  /** The public log's line: the area's name and rectangle, and the role (only admins protect today). */
+  async #logged(action: ModerationLogDoc['action'], area: AreaDoc, role: ModeratorRole = 'admin') {
+    await this.deps.log.record({
+      _id: `${action}:${area._id}`,
+      action,
+      at: this.deps.clock.now(),
+      area: { x1: area.x1, y1: area.y1, x2: area.x2, y2: area.y2 },
+      name: area.name,
+      role,
+      reason: null,
+    });
   }
 
   list(): Promise<AreaDoc[]> {

@@ -14,6 +14,8 @@ import type { AreaStore } from './areaStore.js';
 import { PlaceAreas } from './areas.js';
 import { type Changes, PlaceBoard } from './board.js';
 import { placeInvariantProblems } from './canvasChecks.js';
+import { type HistoryPage, pixelHistory } from './history.js';
+import type { LogCursor, ModerationLogDoc } from './moderationLogStore.js';
 import { type Placed, PlacePlacements, type PlaceRequest, refuseOutside } from './placements.js';
 import type { CanvasDoc, PixelEventDoc, PlaceStore } from './placeStore.js';
 import { PlacePosts } from './posts.js';
@@ -98,7 +100,12 @@ export class PlaceService {
 
   constructor(private readonly deps: PlaceDeps) {
     const canvas = () => this.canvas();
-    this.areas = new PlaceAreas({ areas: deps.areaStore, clock: deps.clock, size: () => this.size() });
+    this.areas = new PlaceAreas({
+      areas: deps.areaStore,
+      log: deps.store.moderationLog,
+      clock: deps.clock,
+      size: () => this.size(),
+    });
     this.#watermark = new PlaceWatermark({ ...deps, canvas });
     this.#posts = new PlacePosts({ ...deps, canvas, advance: () => this.advance() });
     this.#sweep = new PlaceSweep({
@@ -312,6 +319,16 @@ export class PlaceService {
     const pixel = await this.deps.store.pixel(x, y);
     if (!pixel) return null;
     return { pixel, painted: await this.deps.store.paintedCount(x, y) };
+  }
+
+  /** Placements and rollback steps for moderators, newest first (history.ts). */
+  async history(query: Parameters<typeof pixelHistory>[2]): Promise<HistoryPage> {
+    return pixelHistory(this.deps.store, (await this.canvas()).revision, query);
+  }
+
+  /** The public moderation log, newest first: rollbacks applied, areas protected and unprotected. */
+  moderationLog(before: LogCursor | null, limit: number): Promise<ModerationLogDoc[]> {
+    return this.deps.store.moderationLog.page(before, limit);
   }
 
   /** Cost of one pixel in milli-points. */

@@ -4,6 +4,8 @@ import { isDuplicateKey } from '../../src/db/duplicateKey.js';
 import { inChunks } from '../../src/db/inChunks.js';
 import { TurnBatcher } from '../money/ledger/turnBatcher.js';
 import { insertEach, writeEach } from './bulkWriteStore.js';
+import { ModerationLogStore } from './moderationLogStore.js';
+import { PixelHistoryStore } from './pixelHistoryStore.js';
 import { PlacementStore } from './placementStore.js';
 import { ROLLBACKS, RollbackStore } from './rollbackStore.js';
 
@@ -77,6 +79,10 @@ export class PlaceStore {
   readonly placements: PlacementStore;
   /** Moderators' rollbacks (rollbackStore.ts). */
   readonly rollbacks: RollbackStore;
+  /** The events as moderators read them, newest first (pixelHistoryStore.ts). */
+  readonly history: PixelHistoryStore;
+  /** What members read of moderation: rollbacks and protected areas (moderationLogStore.ts). */
+  readonly moderationLog: ModerationLogStore;
   /**
    * Placements arriving in the same turn of the event loop share their writes: one `$inc` of
    * the revision counter hands out a block of revisions, one unordered `insertMany` writes
@@ -137,6 +143,8 @@ export class PlaceStore {
     this.#events = db.collection<PixelEventDoc>(PIXEL_EVENTS, journaled);
     this.placements = new PlacementStore(db);
     this.rollbacks = new RollbackStore(db);
+    this.history = new PixelHistoryStore(this.#events);
+    this.moderationLog = new ModerationLogStore(db);
   }
 
   static async ensureIndexes(db: Db): Promise<void> {
@@ -147,6 +155,7 @@ export class PlaceStore {
       // The checker's pixels changed since a checkpoint.
       db.collection(PIXEL_EVENTS).createIndex({ at: 1 }, { name: 'by_time' }),
       PlacementStore.ensureIndexes(db),
+      ModerationLogStore.ensureIndexes(db),
       // The checker's rollbacks in flight.
       db.collection(ROLLBACKS).createIndex({ status: 1 }, { name: 'by_status' }),
       PlaceStore.#uniqueOpIds(db),

@@ -43,3 +43,16 @@ async function original(history: History, event: PixelEventDoc | null): Promise<
   if (event?.kind !== 'rollback') return event;
   return event.restores ? history.event(event.restores) : null;
 }
+
+/** The smallest rectangle holding every pixel (corners included); pixels must not be empty. */
+export function pixelBounds(pixels: readonly { x: number; y: number }[]) {
+  // A loop, not Math.min(...xs): a rollback may hold more pixels than a call takes arguments.
+  const box = { x1: Number.POSITIVE_INFINITY, y1: Number.POSITIVE_INFINITY, x2: -1, y2: -1 };
+  for (const { x, y } of pixels) {
+    box.x1 = Math.min(box.x1, x);
+    box.y1 = Math.min(box.y1, y);
+    box.x2 = Math.max(box.x2, x);
+    box.y2 = Math.max(box.y2, y);
+  }
+  return box;
+}

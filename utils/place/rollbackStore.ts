@@ -1,5 +1,7 @@
 import type { Collection, Db } from 'mongodb';
 import { JOURNALED } from '../../src/db/collections.js';
+import { isDuplicateKey } from '../../src/db/duplicateKey.js';
+import type { ModeratorRole } from './moderationLogStore.js';
 
 /**
  * One pixel of a rollback: the state it goes back to (the placement before the member's, or
@@ -46,6 +48,11 @@ export interface RollbackDoc {
   /** The process applying it, until when: one process applies, another resumes after a crash. */
   leaseOwner?: string;
   leaseUntil?: Date;
+  /** Why, as the moderator wrote it (the web asks; Discord does not), and the role they acted in. */
+  reason?: string;
+  role?: ModeratorRole;
+  /** What the web asked for under this plan's key: the same key with another request is refused. */
+  request?: string;
 }
 
 export const ROLLBACKS = 'place_rollbacks';
@@ -58,8 +65,15 @@ export class RollbackStore {
     this.#rollbacks = db.collection<RollbackDoc>(ROLLBACKS, { writeConcern: JOURNALED });
   }
 
-  async save(plan: RollbackDoc): Promise<void> {
-    await this.#rollbacks.insertOne(plan);
+  /** Stores a new plan; false when one with its id exists (a double click on the web). */
+  async save(plan: RollbackDoc): Promise<boolean> {
+    try {
+      await this.#rollbacks.insertOne(plan);
+      return true;
+    } catch (error) {
+      if (isDuplicateKey(error)) return false;
+      throw error;
+    }
   }
 
   get(id: string): Promise<RollbackDoc | null> {

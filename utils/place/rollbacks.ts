@@ -6,8 +6,9 @@ import type { Rng } from '../../src/rng.js';
 import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
 import type { Holds, ReserveRequest } from '../money/holds/holds.js';
 import { PLACE_KINDS } from '../money/placeEconomy.js';
+import type { ModeratorRole } from './moderationLogStore.js';
 import type { CanvasDoc, PixelEventDoc, PlaceStore } from './placeStore.js';
-import { pixelRollback } from './rollbackPlan.js';
+import { pixelBounds, pixelRollback } from './rollbackPlan.js';
 import type { RollbackDoc, RollbackPixel, Undone } from './rollbackStore.js';
 
 const ROLLBACK_TASK = 'place.rollback.resume';
@@ -69,7 +70,14 @@ export class PlaceRollbacks {
     target: string;
     area?: { x0: number; y0: number; x1: number; y1: number };
     since?: Date;
+    reason?: string;
+    role?: ModeratorRole;
+    /** What the web asked for under this id (its Idempotency-Key), kept to refuse another request under it. */
+    request?: string;
   }): Promise<RollbackDoc> {
+    // A plan is made once per id: a second preview (a double click) gets the first.
+    const existing = await this.deps.store.rollbacks.get(request.id);
+    if (existing) return existing;
     const canvas = await this.deps.canvas();
     const area = request.area ?? { x0: 0, y0: 0, x1: canvas.width - 1, y1: canvas.height - 1 };
     const since = request.since ?? new Date(0);
@@ -91,9 +99,12 @@ export class PlaceRollbacks {
       refund: pixels.reduce((sum, p) => sum + p.cost, 0),
       status: 'previewed',
       createdAt: this.deps.clock.now(),
+      ...(request.reason ? { reason: request.reason } : {}),
+      ...(request.role ? { role: request.role } : {}),
+      ...(request.request ? { request: request.request } : {}),
     };
-    await this.deps.store.rollbacks.save(plan);
-    return plan;
+    if (await this.deps.store.rollbacks.save(plan)) return plan;
+    return (await this.deps.store.rollbacks.get(request.id)) ?? plan;
   }
 
   /**
@@ -141,8 +152,31 @@ export class PlaceRollbacks {
       ]);
       if (hold.state === 'posted') refunded = (hold.postings ?? []).reduce((sum, p) => sum + p.amount, 0);
     }
+    await this.#logged(claimed, restored);
     await this.deps.store.rollbacks.finish(id, undone);
     return { restored: restored.length, skipped, refunded, plan: claimed };
+  }
+
+  /**
+   * The public moderation log's line for a rollback that restored pixels: where, how many, the
+   * role and the reason. Written before the rollback is marked applied, so a process that dies
+   * between the two writes it again on resuming (once: its id is the rollback's).
+   */
+  async #logged(plan: RollbackDoc, restored: RollbackPixel[]): Promise<void> {
+    if (restored.length === 0) return;
+    await this.deps.store.moderationLog.record({
+      _id: `rollback:${plan._id}`,
+      action: 'rollback',
+      at: this.deps.clock.now(),
+      area: pixelBounds(restored),
+      pixels: restored.length,
+      role: plan.role ?? 'admin',
+      reason: plan.reason ?? null,
+    });
+  }
+
+  get(id: string): Promise<RollbackDoc | null> {
+    return this.deps.store.rollbacks.get(id);
   }
 
   /** Each pixel of the plan restored (by this rollback, now or before a crash) or skipped. */

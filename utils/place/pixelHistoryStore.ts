@@ -1,0 +1,65 @@
+import type { Collection, Filter } from 'mongodb';
+import type { PixelEventDoc } from './placeStore.js';
+
+/** A rectangle of the canvas, corners included. */
+export interface HistoryArea {
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
+}
+
+function inArea(area: HistoryArea | undefined): Filter<PixelEventDoc> {
+  return area ? { x: { $gte: area.x1, $lte: area.x2 }, y: { $gte: area.y1, $lte: area.y2 } } : {};
+}
+
+/**
+ * The moderators' reading of `place_pixel_events` (newest first), part of PlaceStore, which owns
+ * the collection and hands it over.
+ */
+export class PixelHistoryStore {
+  constructor(private readonly events: Collection<PixelEventDoc>) {}
+
+  /**
+   * A member's placements, and the rollback steps that gave a pixel back to them, below a
+   * revision (in an area if given): the `by_owner` index, read in revision order from the top.
+   */
+  ofMember(owner: string, before: number, limit: number, area?: HistoryArea): Promise<PixelEventDoc[]> {
+    return this.events
+      .find({ owner, kind: { $ne: 'void' }, revision: { $lt: before }, ...inArea(area) })
+      .sort({ revision: -1 })
+      .limit(limit)
+      .toArray();
+  }
+
+  /**
+   * The events in an area among the revisions [from, before): a range of the revision index, so
+   * the cost is the range's length whatever the area's size (a 2048×2048 canvas has no other
+   * index that both covers an area and keeps the order).
+   */
+  inArea(area: HistoryArea, from: number, before: number, limit: number): Promise<PixelEventDoc[]> {
+    return this.events
+      .find({ revision: { $gte: from, $lt: before }, kind: { $ne: 'void' }, ...inArea(area) })
+      .sort({ revision: -1 })
+      .limit(limit)
+      .toArray();
+  }
+
+  /**
+   * Whether a later rollback undid this event: a placement it took off the pixel, or a rollback
+   * step a wider rollback replaced. Only that pixel's later events are read (`by_pixel`).
+   */
+  async undone(event: PixelEventDoc): Promise<boolean> {
+    const later = await this.events.findOne(
+      {
+        x: event.x,
+        y: event.y,
+        revision: { $gt: event.revision },
+        kind: 'rollback',
+        $or: [{ 'undoes.revisions': event.revision }, { replaces: event.revision }],
+      },
+      { projection: { _id: 1 } },
+    );
+    return later !== null;
+  }
+}
