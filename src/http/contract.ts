@@ -4,6 +4,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { isDatabaseUnavailable } from '../db/databaseHealth.js';
 import { type AppError, databaseUnavailable, type ErrorCode, isAppError } from '../errors.js';
 import { type Locale, requestLocale } from '../i18n/i18n.js';
+import { discordToPlain } from '../i18n/webText.js';
 import type { Logger } from '../logger.js';
 import { metrics } from '../metrics.js';
 
@@ -172,7 +173,7 @@ export function installContract(
     if (isAppError(error)) {
       metrics.errors.inc({ code: error.code });
       const locale = requestLocale(request.headers['accept-language']);
-      const { code, message } = answerTo(error, options.describe, locale);
+      const { code, message } = answerTo(error, options.describe, locale, options.now ?? (() => new Date()));
       if (code === 'DATABASE_UNAVAILABLE') reply.header('retry-after', String(DATABASE_RETRY_AFTER_S));
       return reply.code(statusOf(code)).send(errorBody(code, message));
     }

@@ -296,7 +296,7 @@ describe('the canvas API over real HTTP', () => {
       headers: { 'idempotency-key': 'grant-key-0001' },
       body: { target_client_id: worker._id, points: 100, reason: 'Event-Bonus' },
     });
-    expect(grant.json).toEqual({ owner: BEN, points: 100, balance: 100 });
+    expect(grant.json).toEqual({ owner: BEN, owner_name: null, points: 100, balance: 100 });
     // The same key again grants nothing more.
     await web.request('POST', '/api/admin/place/points', {
       cookie: admin,
