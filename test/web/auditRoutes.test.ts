@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { utcDay } from '../../src/clock.js';
 import type { AuditAction } from '../../utils/admin/auditLog.js';
+import { AUDIT } from '../../utils/admin/auditStore.js';
 import { makeConsole } from '../support/consoleHarness.js';
 import { clearDatabase, databaseFingerprint, useTestDatabase } from '../support/database.js';
 import { startWeb } from '../support/webHarness.js';
@@ -205,6 +206,26 @@ describe('the audit trail over HTTP', () => {
 
     const filtered = await web.request('GET', `/api/admin/audit.csv?subject=${BEN}`, { cookie });
     expect(filtered.text.split('\r\n').filter((l) => l.startsWith('20'))).toHaveLength(1);
+  });
+
+  it('GIVEN more entries than an export holds THEN the CSV has the newest 10,000', async () => {
+    const start = web.clock.now().getTime();
+    await t.db.collection(AUDIT).insertMany(
+      Array.from({ length: 10_005 }, (_, i) => ({
+        _id: `bulk-${String(i).padStart(5, '0')}` as never,
+        kind: 'runtime.set',
+        actorId: ADMIN,
+        text: `setting ${i}`,
+        at: new Date(start + i),
+      })),
+    );
+
+    const csv = await web.request('GET', '/api/admin/audit.csv', { cookie: await moderator() });
+
+    const rows = csv.text.split('\r\n').slice(1, -1);
+    expect(rows).toHaveLength(10_000);
+    expect(rows[0]).toContain(',setting 10004');
+    expect(rows.at(-1)).toContain(',setting 5');
   });
 
   it('GIVEN an admin grants Cookies with /admin cookies grant in Discord THEN a moderator finds it in the audit trail, named, with the member it concerns', async () => {
