@@ -1,4 +1,5 @@
 import type { Translator } from './i18n/i18n.js';
+import { showSetting } from './runtimeConfig/settings.js';
 
 /**
  * Every expected failure has a stable code. The code is in `error.code` and at the
@@ -20,6 +21,7 @@ export interface ErrorCodeRegistry {
   STALE_CONTROL: true;
   UNSUPPORTED_INTERACTION: true;
   DATABASE_UNAVAILABLE: true;
+  SETTING_STALE: true;
 }
 
 export type ErrorCode = keyof ErrorCodeRegistry;
@@ -89,6 +91,7 @@ export const CORE_ERROR_MESSAGES: ErrorMessages<
   | 'STALE_CONTROL'
   | 'UNSUPPORTED_INTERACTION'
   | 'DATABASE_UNAVAILABLE'
+  | 'SETTING_STALE'
 > = {
   INVALID_INPUT: ownText,
   NOT_FOUND: ownText,
@@ -106,7 +109,22 @@ export const CORE_ERROR_MESSAGES: ErrorMessages<
     i18n.t('core:errors.UNSUPPORTED_INTERACTION', { kind: i18n.t(`core:interactionKinds.${c.kind}`) }),
   DATABASE_UNAVAILABLE: (c, _, i18n) =>
     i18n.t(c.underWay ? 'core:errors.DATABASE_LOST' : 'core:errors.DATABASE_UNAVAILABLE'),
+  SETTING_STALE: staleSetting,
 };
+
+/**
+ * Someone changed a setting since the admin read it. `by` and `shown` (the changer's name, the
+ * value as the reader's page shows it) are given where they are known; else the member and the
+ * value as Discord shows them.
+ */
+function staleSetting(c: ErrorContext, _: string, i18n: Translator): string {
+  const value = typeof c.shown === 'string' ? c.shown : showSetting(c.value, i18n);
+  if (typeof c.updatedBy !== 'string')
+    return i18n.t('core:errors.SETTING_STALE_UNSET', { key: c.key, value });
+  const by = typeof c.by === 'string' ? c.by : i18n.member(c.updatedBy);
+  const at = Math.floor(Date.parse(String(c.updatedAt)) / 1000);
+  return i18n.t('core:errors.SETTING_STALE', { key: c.key, by, at, value });
+}
 
 /**
  * The database cannot be reached: refused before anything started (`underWay` false), or lost

@@ -21,6 +21,8 @@ export interface RuntimeConfigDoc {
   updatedAt: Date;
   /** Counts the changes (migration 001 gave settings written before it a 0). */
   revision: number;
+  /** The id of the request that made the last change (a web form's), so its repeat is known. */
+  opId?: string;
 }
 
 export interface CooldownDoc {

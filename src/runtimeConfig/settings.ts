@@ -15,6 +15,8 @@ export interface Setting<T> {
   parse: z.ZodType<T, string>;
   /** Validates a stored value (another process may have written an older shape). */
   stored: z.ZodType<T>;
+  /** A number's bounds, as `parse` checks them: what the portal offers and says beside its field. */
+  limits?: { min: number; max: number };
 }
 
 /**
@@ -78,6 +80,7 @@ export function wholeNumberSetting(
       .transform(Number)
       .pipe(z.number().int().min(min, 'core:settings.atLeast').max(max, 'core:settings.atMost')),
     stored: z.number().int().min(min).max(max),
+    limits: { min, max },
   };
 }
 

@@ -5,7 +5,7 @@ import type { AppError } from '../../src/errors.js';
 import { I18n } from '../../src/i18n/i18n.js';
 import { describeAppError } from '../../src/interactions/errorReplies.js';
 import { silentLogger } from '../../src/logger.js';
-import { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
+import { RuntimeConfig, type SettingChange } from '../../src/runtimeConfig/runtimeConfig.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
 
 const t = useTestDatabase('runtime_config');
@@ -32,14 +32,22 @@ describe('runtime configuration', () => {
       before: 1_000_000,
       after: 250,
       description: 'cookies:settings.give_max',
+      revision: 1,
+      updatedBy: 'u1',
+      updatedAt: new Date('2026-05-01T00:00:00Z'),
+      replayed: false,
     });
     expect(await config.set('cookies.give_enabled', 'OFF', 'u2')).toMatchObject({ after: false });
     const listed = await config.list();
     expect(listed.find((s) => s.key === 'cookies.give_max')).toMatchObject({
       value: 250,
       default: 1_000_000,
+      revision: 1,
+      limits: { min: 1, max: 1_000_000_000_000 },
       updatedBy: 'u1',
     });
+    expect(listed.find((s) => s.key === 'cookies.leaderboard_size')).toMatchObject({ revision: 0 });
+    expect(listed.find((s) => s.key === 'cookies.give_enabled')).toMatchObject({ limits: null });
     expect(await config.get('cookies.give_enabled')).toBe(false);
   });
 
@@ -94,5 +102,122 @@ describe('runtime configuration', () => {
       revision: 3,
     });
     expect(await store(0).get('cookies.leaderboard_size')).toBe(10);
+  });
+
+  it('GIVEN every number setting THEN it states the bounds its parser keeps', async () => {
+    for (const view of await store(0).list()) {
+      if (view.kind !== 'number') continue;
+      const { min, max } = view.limits ?? { min: Number.NaN, max: Number.NaN };
+      const config = store(0);
+      await expect(config.set(view.key, String(min), 'u1')).resolves.toMatchObject({ after: min });
+      await expect(config.set(view.key, String(max), 'u1')).resolves.toMatchObject({ after: max });
+      if (min > 0) await expect(config.set(view.key, String(min - 1), 'u1')).rejects.toThrow(/INVALID_INPUT/);
+      await expect(config.set(view.key, String(max + 1), 'u1')).rejects.toThrow(/INVALID_INPUT/);
+    }
+  });
+});
+
+describe('a change that names the revision it read', () => {
+  beforeEach(() => clearDatabase(t.db));
+
+  it('GIVEN two admins who read revision 1 WHEN both set at once THEN exactly one wins and the other is told who changed it to what', async () => {
+    await store(HOUR).set('cookies.give_max', '500', 'u0');
+    const [first, second] = [store(HOUR), store(HOUR)];
+    const outcomes = await Promise.allSettled([
+      first.set('cookies.give_max', '250', 'u1', { revision: 1 }),
+      second.set('cookies.give_max', '750', 'u2', { revision: 1 }),
+    ]);
+    const won = outcomes.filter((o) => o.status === 'fulfilled');
+    const lost = outcomes.filter((o) => o.status === 'rejected');
+    expect([won.length, lost.length]).toEqual([1, 1]);
+    const change = (won[0] as PromiseFulfilledResult<SettingChange>).value;
+    expect(change).toMatchObject({ before: 500, revision: 2, replayed: false });
+    const error = (lost[0] as PromiseRejectedResult).reason as AppError;
+    expect(error.code).toBe('SETTING_STALE');
+    expect(error.context).toMatchObject({
+      key: 'cookies.give_max',
+      value: change.after,
+      revision: 2,
+      updatedBy: change.updatedBy,
+      updatedAt: '2026-05-01T00:00:00.000Z',
+    });
+    const stored = await t.cols.runtimeConfig.findOne({ _id: 'cookies.give_max' });
+    expect(stored).toMatchObject({ value: change.after, revision: 2 });
+    // The loser's process learnt the newer value with its refusal.
+    const loser = change.updatedBy === 'u1' ? second : first;
+    expect(await loser.get('cookies.give_max')).toBe(change.after);
+    const message = describeAppError(error, ASSEMBLY.errorMessages, i18n.for('en'));
+    expect(message).toContain(`<@${change.updatedBy}>`);
+    expect(message).toContain(`it is ${i18n.for('en').number(change.after as number)} now`);
+    // Discord shows the time in the reader's own zone (the web, in UTC).
+    expect(message).toContain(`on <t:${Date.parse('2026-05-01T00:00:00Z') / 1000}:f> since you read it`);
+    expect(describeAppError(error, ASSEMBLY.errorMessages, i18n.for('de'))).toContain('Jetzt gilt');
+  });
+
+  it('GIVEN a setting never set WHEN two admins set it at revision 0 at once THEN one inserts it and the other is refused', async () => {
+    const outcomes = await Promise.allSettled(
+      ['3', '5', '7', '9'].map((value, i) =>
+        store(HOUR).set('cookies.leaderboard_size', value, `u${i}`, { revision: 0 }),
+      ),
+    );
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    const refusals = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
+    expect(refusals.map((o) => (o.reason as AppError).code)).toEqual([
+      'SETTING_STALE',
+      'SETTING_STALE',
+      'SETTING_STALE',
+    ]);
+    expect(await t.cols.runtimeConfig.find({}).toArray()).toHaveLength(1);
+    expect(await t.cols.runtimeConfig.findOne({ _id: 'cookies.leaderboard_size' })).toMatchObject({
+      revision: 1,
+    });
+  });
+
+  it('GIVEN a setting written before revisions were counted (revision 0) THEN a change at revision 0 takes it', async () => {
+    await t.cols.runtimeConfig.insertOne({
+      _id: 'cookies.leaderboard_size',
+      value: 12,
+      updatedBy: 'old',
+      updatedAt: new Date('2025-01-01T00:00:00Z'),
+      revision: 0,
+    });
+    const change = await store(0).set('cookies.leaderboard_size', '8', 'u1', { revision: 0 });
+    expect(change).toMatchObject({ before: 12, after: 8, revision: 1 });
+  });
+
+  it('GIVEN a revision the setting never had THEN it is refused as stale, saying the setting is at its default', async () => {
+    const error = (await store(0)
+      .set('cookies.give_enabled', 'off', 'u1', { revision: 4 })
+      .catch((e: unknown) => e)) as AppError;
+    expect(error.code).toBe('SETTING_STALE');
+    expect(error.context).toMatchObject({ revision: 0, updatedBy: null, value: true });
+    expect(describeAppError(error, ASSEMBLY.errorMessages, i18n.for('en'))).toContain('it is on now');
+    expect(await t.cols.runtimeConfig.countDocuments()).toBe(0);
+  });
+
+  it('GIVEN a change made under an operation id WHEN the same request comes again THEN it is answered as made, and nothing is written', async () => {
+    const config = store(0);
+    const made = await config.set('cookies.give_max', '300', 'u1', { revision: 0, opId: 'op-1' });
+    const again = await config.set('cookies.give_max', '300', 'u1', { revision: 0, opId: 'op-1' });
+    expect(again).toMatchObject({ after: 300, revision: 1, replayed: true, updatedAt: made.updatedAt });
+    // The same id with another value is not the same request.
+    await expect(config.set('cookies.give_max', '400', 'u1', { revision: 0, opId: 'op-1' })).rejects.toThrow(
+      /SETTING_STALE/,
+    );
+    expect(await t.cols.runtimeConfig.findOne({ _id: 'cookies.give_max' })).toMatchObject({
+      value: 300,
+      revision: 1,
+    });
+  });
+
+  it('GIVEN the Discord path (no revision) THEN a change is made whatever the revision, as before', async () => {
+    const config = store(0);
+    await config.set('cookies.give_max', '300', 'u1', { revision: 0 });
+    expect(await config.set('cookies.give_max', '400', 'u2')).toMatchObject({
+      before: 300,
+      after: 400,
+      revision: 2,
+    });
+    expect(await config.set('cookies.give_max', '500', 'u3')).toMatchObject({ before: 400, revision: 3 });
   });
 });
