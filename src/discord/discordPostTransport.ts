@@ -1,7 +1,16 @@
-import { type Client, DiscordAPIError, RESTJSONErrorCodes } from 'discord.js';
-import { type ChannelPost, MessageGone, PostRefused, type PostTransport } from '../posting/channelPoster.js';
+import { ChannelType, type Client, DiscordAPIError, RESTJSONErrorCodes } from 'discord.js';
+import {
+  type ChannelPost,
+  MessageGone,
+  type PostableChannel,
+  PostRefused,
+  type PostTransport,
+} from '../posting/channelPoster.js';
 import { toPayload } from './discordResponder.js';
-import { CHANNEL_PERMISSIONS } from './permissions.js';
+import { CHANNEL_PERMISSIONS, type PermissionName } from './permissions.js';
+
+/** What a post needs; editing its own posts later (ReadMessageHistory) is said when it is set. */
+const TO_POST: readonly PermissionName[] = ['ViewChannel', 'SendMessages', 'EmbedLinks', 'AttachFiles'];
 
 /** Discord's answers that repeat until someone changes the channel or the bot's permissions. */
 const LASTING = new Map<number, string>([
@@ -39,6 +48,22 @@ export function discordPostTransport(client: Client): PostTransport {
       const me = channel.guild.members.me ?? (await channel.guild.members.fetchMe());
       const has = channel.permissionsFor(me);
       return CHANNEL_PERMISSIONS.map((p) => p.name).filter((name) => !has.has(name));
+    },
+    async postableChannels() {
+      const found: (PostableChannel & { order: [number, number] })[] = [];
+      for (const guild of client.guilds.cache.values()) {
+        const me = guild.members.me ?? (await guild.members.fetchMe());
+        for (const channel of guild.channels.cache.values()) {
+          if (channel.type !== ChannelType.GuildText && channel.type !== ChannelType.GuildAnnouncement)
+            continue;
+          if (!channel.permissionsFor(me).has(TO_POST)) continue;
+          // As the server lists them: by category, then within it; channels outside one first.
+          const order: [number, number] = [channel.parent?.rawPosition ?? -1, channel.rawPosition];
+          found.push({ id: channel.id, name: channel.name, order });
+        }
+      }
+      found.sort((a, b) => a.order[0] - b.order[0] || a.order[1] - b.order[1] || a.id.localeCompare(b.id));
+      return found.map(({ id, name }) => ({ id, name }));
     },
     async edit(channelId, messageId, post) {
       const channel = await client.channels.fetch(channelId);

@@ -37,6 +37,14 @@ export interface PostTransport {
   edit(channelId: string, messageId: string, post: ChannelPost & { buttons?: ButtonSpec[] }): Promise<void>;
   /** The permissions the bot lacks to post in a channel, by Discord's names (none where it cannot tell). */
   missingPermissions?(channelId: string): Promise<string[]>;
+  /** The server's text channels the bot may post in, in the server's order (absent without Discord). */
+  postableChannels?(): Promise<PostableChannel[]>;
+}
+
+/** A channel an admin may choose for a setting. */
+export interface PostableChannel {
+  id: string;
+  name: string;
 }
 
 /** The settings that name a channel (their values are a channel id or null). */
@@ -144,6 +152,22 @@ export class ChannelPoster {
         "could not read the bot's permissions in a channel",
       );
       return [];
+    });
+  }
+
+  /**
+   * The channels an admin may pick for a channel setting: the server's text channels the bot can
+   * post in, in their order; null where there is no Discord to ask (the console, the web-only
+   * process) or Discord did not answer, so a page asks for a channel id instead.
+   */
+  async postableChannels(): Promise<PostableChannel[] | null> {
+    if (!this.deps.transport.postableChannels) return null;
+    return this.deps.transport.postableChannels().catch((error: unknown) => {
+      this.deps.log.warn(
+        { event: 'post.channels_unknown', err: error },
+        "could not list the server's channels",
+      );
+      return null;
     });
   }
 
