@@ -31,6 +31,8 @@ const AUDIT = new Set([
   'bakery_shares',
   'privacy_erasures',
   'schema_migrations',
+  // The moderators' audit trail: kept a year, longer than any run, so it grows with the days.
+  'admin_audit',
 ]);
 /** The canvas itself: one document per painted pixel, at most its width × height. */
 const CANVAS = new Set(['place_pixels']);
