@@ -67,6 +67,11 @@ export class WorkerService {
     return this.deps.store.list(ownerId);
   }
 
+  /** Workers' labels by id (the moderators' lists name them). */
+  labels(ids: readonly string[]): Promise<Map<string, string>> {
+    return this.deps.store.labels(ids);
+  }
+
   /** Linked workers by id prefix or label (the moderators' picker). */
   search(text: string, limit: number): Promise<DelegationDoc[]> {
     return this.deps.store.search(text, limit);

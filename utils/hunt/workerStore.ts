@@ -61,6 +61,14 @@ export class WorkerStore {
     return this.#delegations.find({ ownerId }).sort({ createdAt: 1 }).toArray();
   }
 
+  /** Workers' labels by id, unlinked ones too (their earnings still name them). */
+  async labels(ids: readonly string[]): Promise<Map<string, string>> {
+    const found = await this.#delegations
+      .find({ _id: { $in: [...ids] } }, { projection: { label: 1 } })
+      .toArray();
+    return new Map(found.map((w) => [w._id, w.label]));
+  }
+
   /** Linked workers whose id starts with `text` or whose label contains it (any case). */
   search(text: string, limit: number): Promise<DelegationDoc[]> {
     const escaped = text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -4,7 +4,7 @@ export { ApiError };
 
 /** A read of the moderators' API, in the page's language (the server words its refusals in it). */
 export function get<T>(path: string): Promise<T> {
-  return api<T>(path, { headers: { 'accept-language': document.documentElement.lang } });
+  return api<T>(path);
 }
 
 /** A fresh Idempotency-Key: one per action a moderator means, reused by its retries and double clicks. */
@@ -17,7 +17,6 @@ export function post<T>(path: string, body: unknown, key: string): Promise<T> {
     headers: {
       'content-type': 'application/json',
       'idempotency-key': key,
-      'accept-language': document.documentElement.lang,
     },
     body: JSON.stringify(body),
   });

@@ -85,9 +85,15 @@ export function adminRoutes(app: FastifyInstance, deps: BotDeps, gate: WebGate):
       limit,
     });
     const events = page.earnings;
-    const names = await deps.profiles.names([
+    const ids = [
       ...new Set(events.flatMap((e) => [e.owner, e.source, e.bonus?.grant?.moderatorId ?? e.owner])),
+    ];
+    // Members by their names, workers by their labels.
+    const [members, workers] = await Promise.all([
+      deps.profiles.names(ids.filter((id) => SNOWFLAKE_PATTERN.test(id))),
+      services.workers.labels(ids.filter((id) => id.startsWith('w-'))),
     ]);
+    const names = new Map([...members, ...workers]);
     return {
       events: events.map((e) => earningJson(e, names)),
       next: page.next ? `${page.next.at.getTime()}.${page.next.id}` : null,

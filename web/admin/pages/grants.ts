@@ -84,8 +84,8 @@ export async function grantsPage(root: HTMLElement, me: Me): Promise<void> {
     card(
       t('portal.grants.title'),
       h('p', { class: 'note' }, t('portal.grants.intro')),
-      form,
       hint,
+      form,
       said.element,
     ),
   );

@@ -49,7 +49,7 @@ export async function sanctionsPage(root: HTMLElement, me: Me): Promise<void> {
     t('portal.sanctions.member'),
     t('portal.sanctions.scope'),
     t('portal.sanctions.until'),
-    t('portal.sanctions.reason'),
+    t('portal.sanctions.reasonColumn'),
     t('portal.sanctions.by'),
     '',
   ]);
