@@ -7,6 +7,8 @@ import type { PixelEventDoc, PlaceStore } from './placeStore.js';
  * area's size. A page may then hold fewer entries than asked, with `next` to read on.
  */
 export const AREA_SCAN_REVISIONS = 20_000;
+/** An area of at most this many pixels is read pixel by pixel instead: whole pages, all the way back. */
+export const SMALL_AREA_PIXELS = 64;
 
 export interface HistoryQuery {
   area?: HistoryArea;
@@ -32,7 +34,8 @@ export interface HistoryPage {
 
 /**
  * A page of placements and rollback steps, newest first: a member's (the `by_owner` index, in
- * an area if given), or an area's (a bounded range of revisions, `AREA_SCAN_REVISIONS`).
+ * an area if given), a small area's (`by_pixel`, pixel by pixel), or a larger area's (a bounded
+ * range of revisions, `AREA_SCAN_REVISIONS`).
  */
 export async function pixelHistory(
   store: Pick<PlaceStore, 'history' | 'eventBefore'>,
@@ -45,6 +48,8 @@ export async function pixelHistory(
   let exhausted: number | null = null;
   if (member) {
     events = await store.history.ofMember(member, before, limit + 1, area);
+  } else if (area && (area.x2 - area.x1 + 1) * (area.y2 - area.y1 + 1) <= SMALL_AREA_PIXELS) {
+    events = await store.history.ofPixels(area, before, limit + 1);
   } else {
     const from = Math.max(1, before - AREA_SCAN_REVISIONS);
     events = await store.history.inArea(area as HistoryArea, from, before, limit + 1);

@@ -46,6 +46,27 @@ export class PixelHistoryStore {
   }
 
   /**
+   * The events of a few pixels below a revision, newest first: each pixel's own newest `limit`
+   * from `by_pixel` (exact and ordered per pixel), merged.
+   */
+  async ofPixels(area: HistoryArea, before: number, limit: number): Promise<PixelEventDoc[]> {
+    const reads: Promise<PixelEventDoc[]>[] = [];
+    for (let x = area.x1; x <= area.x2; x++) {
+      for (let y = area.y1; y <= area.y2; y++) {
+        reads.push(
+          this.events
+            .find({ x, y, revision: { $lt: before }, kind: { $ne: 'void' } })
+            .sort({ revision: -1 })
+            .limit(limit)
+            .toArray(),
+        );
+      }
+    }
+    const merged = (await Promise.all(reads)).flat().sort((a, b) => b.revision - a.revision);
+    return merged.slice(0, limit);
+  }
+
+  /**
    * Whether a later rollback undid this event: a placement it took off the pixel, or a rollback
    * step a wider rollback replaced. Only that pixel's later events are read (`by_pixel`).
    */
