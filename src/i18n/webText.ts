@@ -22,8 +22,8 @@ function relative(seconds: number, now: Date, locale: Locale): string {
 /**
  * A text written for Discord as a browser shows it, for the refusals the HTTP server words like
  * Discord's replies: a timestamp (`<t:…:f>`) as a date in UTC in the reader's language, a
- * relative one (`<t:…:R>`) as `in 3 hours`, and `**bold**` without its stars. Mentions are left
- * to the callers that know names.
+ * relative one (`<t:…:R>`) as `in 3 hours`, and `**bold**` and `` `code` `` without their marks.
+ * Mentions are left to the callers that know names.
  */
 export function discordToPlain(text: string, locale: Locale, now: Date): string {
   const absolute = new Intl.DateTimeFormat(TAG[locale], {
@@ -34,5 +34,6 @@ export function discordToPlain(text: string, locale: Locale, now: Date): string 
   return text
     .replace(/<t:(-?\d{1,13}):R>/g, (_, s: string) => relative(Number(s), now, locale))
     .replace(/<t:(-?\d{1,13})(?::[tTdDfF])?>/g, (_, s: string) => `${absolute.format(Number(s) * 1000)} UTC`)
-    .replace(/\*\*(.+?)\*\*/gs, '$1');
+    .replace(/\*\*(.+?)\*\*/gs, '$1')
+    .replace(/`([^`\n]+)`/g, '$1');
 }

@@ -22,4 +22,10 @@ describe('a Discord text as a browser shows it', () => {
       'x: a whole number from 0 to 255',
     );
   });
+
+  it('GIVEN a setting’s description with code marks THEN the marks go', () => {
+    expect(discordToPlain('Most Cookies a single `/cookies give` may send', 'en', now)).toBe(
+      'Most Cookies a single /cookies give may send',
+    );
+  });
 });

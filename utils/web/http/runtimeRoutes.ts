@@ -4,6 +4,7 @@ import { AppError, isAppError } from '../../../src/errors.js';
 import { parseQuery, parseWith } from '../../../src/http/params.js';
 import { requestLocale, type Translator } from '../../../src/i18n/i18n.js';
 import { serverTranslator } from '../../../src/i18n/serverLanguage.js';
+import { discordToPlain } from '../../../src/i18n/webText.js';
 import type { BotDeps } from '../../../src/interactions/types.js';
 import type { ChannelSettingKey, PostableChannel } from '../../../src/posting/channelPoster.js';
 import type { SettingChange, SettingView } from '../../../src/runtimeConfig/runtimeConfig.js';
@@ -149,7 +150,7 @@ function settingJson(s: SettingView, i18n: Translator, names: Names) {
   return {
     key: s.key as SettingKey,
     kind: s.kind,
-    description: i18n.t(s.description),
+    description: discordToPlain(i18n.t(s.description), i18n.locale, new Date()),
     value: s.value,
     shown: shownOnThePage(s.value, i18n, names),
     default: s.default,

@@ -85,13 +85,36 @@ function input(s: Setting, channels: Runtime['channels']): { control: HTMLElemen
  */
 export async function runtimePage(root: HTMLElement): Promise<void> {
   const runtime = await get<Runtime>('/api/admin/runtime');
-  const cards = runtime.features.map(({ feature, settings }) =>
-    card(
-      t(`portal.runtime.features.${feature}`, { defaultValue: feature }),
+  const title = (feature: string) => t(`portal.runtime.features.${feature}`, { defaultValue: feature });
+  const cards = runtime.features.map(({ feature, settings }) => {
+    const section = card(
+      title(feature),
       h('div', { class: 'settings' }, ...settings.map((s) => settingRow(s, runtime.channels))),
-    ),
+    );
+    section.id = `feature-${feature}`;
+    return section;
+  });
+  // Some eighty settings: a jump to each feature, and a filter by name or description.
+  const jumps = h(
+    'nav',
+    { class: 'actions', 'aria-label': t('portal.runtime.jump') },
+    ...runtime.features.map(({ feature }) => h('a', { href: `#feature-${feature}` }, title(feature))),
   );
-  root.replaceChildren(h('p', { class: 'note' }, t('portal.runtime.intro')), ...cards);
+  const filter = h('input', { type: 'search', name: 'filter', placeholder: t('portal.runtime.filter') });
+  filter.addEventListener('input', () => {
+    const needle = filter.value.trim().toLowerCase();
+    for (const row of root.querySelectorAll<HTMLElement>('.setting')) {
+      row.hidden = needle !== '' && !(row.textContent ?? '').toLowerCase().includes(needle);
+    }
+    for (const section of cards) {
+      section.hidden = section.querySelector('.setting:not([hidden])') === null;
+    }
+  });
+  root.replaceChildren(
+    h('p', { class: 'note' }, t('portal.runtime.intro')),
+    h('div', { class: 'filters' }, field(t('portal.runtime.filterLabel'), filter, 'wide'), jumps),
+    ...cards,
+  );
 }
 
 function settingRow(setting: Setting, channels: Runtime['channels'], refusal?: unknown): HTMLElement {
