@@ -9,7 +9,7 @@ import { defineTask, type Scheduler, type TaskHandler } from '../../src/schedule
 import type { Holds } from '../money/holds/holds.js';
 import type { PlaceEconomy } from '../money/placeEconomy.js';
 import { ActiveTimePay } from './activeTime.js';
-import type { EarningsQuery } from './earningsLog.js';
+import type { EarningsQuery } from './earningsStore.js';
 import type { HuntStore, TaskDoc, WindowDoc } from './huntStore.js';
 import type { RewardSettings } from './rewards.js';
 import { MAX_WEIGHT, WEIGHTS } from './scoring.js';

@@ -2,7 +2,7 @@ import type { Collection, Db } from 'mongodb';
 import { dropRetiredIndex, JOURNALED } from '../../src/db/collections.js';
 import { isDuplicateKey } from '../../src/db/duplicateKey.js';
 import type { Locale } from '../../src/i18n/i18n.js';
-import { EarningsLog } from './earningsLog.js';
+import { EarningsStore } from './earningsStore.js';
 import type { Span } from './rewards.js';
 import { TipStore } from './tipStore.js';
 
@@ -113,7 +113,7 @@ export interface TimeDoc {
 export class HuntStore {
   readonly tips: TipStore;
   /** The earnings of every kind, a page at a time (the moderators' portal). */
-  readonly earnings: EarningsLog;
+  readonly earnings: EarningsStore;
   readonly #task: Collection<TaskDoc>;
   readonly #windows: Collection<WindowDoc>;
   readonly #sequences: Collection<{ _id: string; next: number }>;
@@ -125,7 +125,7 @@ export class HuntStore {
   constructor(db: Db) {
     const j = { writeConcern: JOURNALED };
     this.tips = new TipStore(db);
-    this.earnings = new EarningsLog(db, { progress: PROGRESS_EVENTS, bonus: BONUS_EVENTS });
+    this.earnings = new EarningsStore(db, { progress: PROGRESS_EVENTS, bonus: BONUS_EVENTS });
     this.#task = db.collection<TaskDoc>(TASK, j);
     this.#windows = db.collection<WindowDoc>(WINDOWS, j);
     this.#sequences = db.collection<{ _id: string; next: number }>(SEQUENCES, j);

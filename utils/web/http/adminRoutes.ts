@@ -7,7 +7,7 @@ import { serverTranslator } from '../../../src/i18n/serverLanguage.js';
 import type { BotDeps } from '../../../src/interactions/types.js';
 import { SNOWFLAKE_PATTERN } from '../../../src/snowflake.js';
 import { grantPlacePoints } from '../../hunt/adminGrant.js';
-import { EARNING_KINDS, type Earning, type EarningsCursor } from '../../hunt/earningsLog.js';
+import { EARNING_KINDS, type Earning, type EarningsCursor } from '../../hunt/earningsStore.js';
 import { parsePlacePoints } from '../../money/amounts.js';
 import { adminWrite, refuseUnknownClient } from './adminWrite.js';
 import type { WebGate } from './gate.js';

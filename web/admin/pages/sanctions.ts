@@ -21,14 +21,59 @@ const DURATIONS = { moderator: ['1h', '6h', '1d', '7d'], admin: ['1h', '6h', '1d
 
 const end = (until: string | null) => (until ? dateTime(until) : t('portal.sanctions.permanent'));
 
-/** Bans from painting, games or the whole economy: given with an end and a reason the member is told, listed, lifted. */
-export async function sanctionsPage(root: HTMLElement, me: Me): Promise<void> {
+const scopeName = (scope: Sanction['scope']) => t(`portal.sanctions.scopes.${scope}`);
+
+/** The bans in force, each with its Lift button; `load` reads them again. */
+function bansInForce(): { element: HTMLElement; load(): Promise<void> } {
+  const { wrap, body } = table([
+    t('portal.sanctions.member'),
+    t('portal.sanctions.scope'),
+    t('portal.sanctions.until'),
+    t('portal.sanctions.reasonColumn'),
+    t('portal.sanctions.by'),
+    '',
+  ]);
+  const empty = h('p', { class: 'note', hidden: true }, t('portal.sanctions.none'));
+  const said = outcome();
+  const load = async () => {
+    const { sanctions } = await get<{ sanctions: Sanction[] }>('/api/admin/sanctions');
+    body.replaceChildren(...sanctions.map(row));
+    empty.hidden = sanctions.length > 0;
+  };
+  const row = (s: Sanction) => {
+    const lift = h('button', { type: 'button' }, t('portal.sanctions.lift'));
+    const key = newKey();
+    lift.addEventListener('click', async () => {
+      lift.disabled = true;
+      try {
+        await post('/api/admin/sanctions/lift', { member: s.member, scope: s.scope }, key);
+        said.ok(
+          t('portal.sanctions.lifted', { member: s.member_name ?? s.member, scope: scopeName(s.scope) }),
+        );
+        await load();
+      } catch (error) {
+        lift.disabled = false;
+        said.fail(error);
+      }
+    });
+    return h(
+      'tr',
+      { 'data-member': s.member, 'data-scope': s.scope },
+      h('td', {}, s.member_name ?? s.member),
+      h('td', {}, scopeName(s.scope)),
+      h('td', {}, end(s.until)),
+      h('td', {}, s.reason),
+      h('td', {}, s.by.name ?? s.by.id),
+      h('td', {}, lift),
+    );
+  };
+  return { element: card(t('portal.sanctions.inForce'), wrap, empty, said.element), load };
+}
+
+/** The ban form: a member, a scope, a length this moderator may give, and the reason the member is told. */
+function banForm(me: Me, banned: () => Promise<void>): HTMLElement {
   const member = picker(t('portal.sanctions.member'), { workers: false, name: 'ban-member' });
-  const scope = h(
-    'select',
-    { name: 'scope' },
-    ...SCOPES.map((s) => option(s, t(`portal.sanctions.scopes.${s}`))),
-  );
+  const scope = h('select', { name: 'scope' }, ...SCOPES.map((s) => option(s, scopeName(s))));
   const duration = h(
     'select',
     { name: 'duration' },
@@ -45,83 +90,37 @@ export async function sanctionsPage(root: HTMLElement, me: Me): Promise<void> {
     field(t('portal.sanctions.reason'), reason, 'wide'),
     h('button', { type: 'submit', class: 'danger' }, t('portal.sanctions.ban')),
   );
-  const { wrap, body } = table([
-    t('portal.sanctions.member'),
-    t('portal.sanctions.scope'),
-    t('portal.sanctions.until'),
-    t('portal.sanctions.reasonColumn'),
-    t('portal.sanctions.by'),
-    '',
-  ]);
-  const empty = h('p', { class: 'note', hidden: true }, t('portal.sanctions.none'));
-  const listed = outcome();
-
-  const load = async () => {
-    const { sanctions } = await get<{ sanctions: Sanction[] }>('/api/admin/sanctions');
-    body.replaceChildren(...sanctions.map((s) => row(s)));
-    empty.hidden = sanctions.length > 0;
-  };
-  const row = (s: Sanction) => {
-    const lift = h('button', { type: 'button' }, t('portal.sanctions.lift'));
-    const key = newKey();
-    lift.addEventListener('click', async () => {
-      lift.disabled = true;
-      try {
-        await post('/api/admin/sanctions/lift', { member: s.member, scope: s.scope }, key);
-        listed.ok(
-          t('portal.sanctions.lifted', {
-            member: s.member_name ?? s.member,
-            scope: t(`portal.sanctions.scopes.${s.scope}`),
-          }),
-        );
-        await load();
-      } catch (error) {
-        lift.disabled = false;
-        listed.fail(error);
-      }
-    });
-    return h(
-      'tr',
-      { 'data-member': s.member, 'data-scope': s.scope },
-      h('td', {}, s.member_name ?? s.member),
-      h('td', {}, t(`portal.sanctions.scopes.${s.scope}`)),
-      h('td', {}, end(s.until)),
-      h('td', {}, s.reason),
-      h('td', {}, s.by.name ?? s.by.id),
-      h('td', {}, lift),
-    );
-  };
   submitOnce(form, async (key) => {
     said.clear();
     if (!member.value()) return said.ok(t('portal.grants.pickFirst'));
     if (!reason.value.trim()) return said.ok(t('portal.sanctions.needReason'));
     try {
+      const body = {
+        member: member.value(),
+        scope: scope.value,
+        duration: duration.value,
+        reason: reason.value.trim(),
+      };
       const r = await post<{ outcome: 'banned' | 'extended' | 'kept'; sanction: Sanction }>(
         '/api/admin/sanctions',
-        { member: member.value(), scope: scope.value, duration: duration.value, reason: reason.value.trim() },
+        body,
         key,
       );
       const s = r.sanction;
-      said.ok(
-        t(`portal.sanctions.outcomes.${r.outcome}`, {
-          member: s.member_name ?? s.member,
-          scope: t(`portal.sanctions.scopes.${s.scope}`),
-          end: end(s.until),
-        }),
-      );
-      await load();
+      const words = { member: s.member_name ?? s.member, scope: scopeName(s.scope), end: end(s.until) };
+      said.ok(t(`portal.sanctions.outcomes.${r.outcome}`, words));
+      await banned();
     } catch (error) {
       said.fail(error);
     }
   });
-  root.replaceChildren(
-    card(
-      t('portal.sanctions.title'),
-      h('p', { class: 'note' }, t(`portal.sanctions.intro.${me.role}`)),
-      form,
-      said.element,
-    ),
-    card(t('portal.sanctions.inForce'), wrap, empty, listed.element),
-  );
-  await load();
+  const intro = h('p', { class: 'note' }, t(`portal.sanctions.intro.${me.role}`));
+  return card(t('portal.sanctions.title'), intro, form, said.element);
+}
+
+/** Bans from painting, games or the whole economy: given with an end and a reason the member is told, listed, lifted. */
+export async function sanctionsPage(root: HTMLElement, me: Me): Promise<void> {
+  const inForce = bansInForce();
+  root.replaceChildren(banForm(me, inForce.load), inForce.element);
+  await inForce.load();
 }

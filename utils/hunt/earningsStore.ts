@@ -39,7 +39,7 @@ const after = (cursor: EarningsCursor | undefined) =>
  * collection gives at most one page past the cursor (their `{ owner, at }` and `{ at }`
  * indexes), and the two are merged. Read-only; the hunt's store writes them.
  */
-export class EarningsLog {
+export class EarningsStore {
   readonly #progress: Collection<ProgressEventDoc>;
   readonly #bonus: Collection<BonusEventDoc>;
 
