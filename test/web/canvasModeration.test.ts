@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ASSEMBLY } from '../../commands/index.js';
 import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import { BLANK } from '../../utils/place/palette.js';
+import { makeConsole } from '../support/consoleHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
 import { startWeb } from '../support/webHarness.js';
 
@@ -258,6 +259,35 @@ describe('the canvas’s moderation on the web', () => {
     } finally {
       await other.close();
     }
+  });
+
+  it('GIVEN a rollback previewed on Discord WHEN its Roll back and refund button and the web apply it at once THEN it is restored, refunded, logged and audited once', async () => {
+    const c = makeConsole(t);
+    await c.session.run('as admin /admin place grant target:vandal points:500');
+    for (let x = 0; x < 3; x++) await c.session.run(`as vandal /place pixel x:${x} y:7 color:black`);
+    await c.session.run('as admin /admin place rollback user:vandal');
+    c.take();
+    const plan = await t.db.collection<{ _id: string }>('place_rollbacks').findOne({});
+    const admin = await web.signIn(web.adminId, 'root');
+    const [, onWeb] = await Promise.all([
+      c.session.run('as admin !click Roll back and refund'),
+      web.request('POST', `/api/admin/place/rollbacks/${plan?._id}`, {
+        cookie: admin,
+        body: { action: 'refund' },
+      }),
+    ]);
+    const onDiscord = c.take();
+    const discordRestored = onDiscord.includes('Restored 3 pixels. Refunded: 300 points.') ? 3 : 0;
+    if (discordRestored === 0) expect(onDiscord).toContain('already applied');
+    expect(discordRestored + onWeb.json.restored).toBe(3);
+    expect(await t.db.collection('place_pixel_events').countDocuments({ kind: 'rollback' })).toBe(3);
+    expect(await t.db.collection('place_moderation_log').countDocuments()).toBe(1);
+    expect(
+      await t.cols.dueTasks.countDocuments({ _id: `admin.audit.post:place.rollback:${plan?._id}` }),
+    ).toBe(1);
+    await c.deps.ledger.flush();
+    expect((await web.deps.services.place.wallet(c.identities.get('vandal').id)).balance).toBe(500_000);
+    await expectBooksClean(web);
   });
 
   it('GIVEN areas protected and unprotected and a rollback THEN the public log pages them newest first and the page lists them in English and German, in UTC', async () => {
