@@ -19,6 +19,7 @@ import { describeAppError } from '../src/interactions/errorReplies.js';
 import type { BotDeps } from '../src/interactions/types.js';
 import { createLogger } from '../src/logger.js';
 import type { PostTransport } from '../src/posting/channelPoster.js';
+import { takePortalShots } from './portalPages.js';
 import type { Shot } from './shot.js';
 
 const GROUP = 'Web page';
@@ -257,13 +258,17 @@ export async function renderWebShots(outDir: string): Promise<Shot[]> {
     const deps = await prepareBotDeps(app, ASSEMBLY, { transport: NO_POSTS });
     http = buildHttpApp(ASSEMBLY.httpRoutes(deps), {
       describe: (error, locale) => describeAppError(error, ASSEMBLY.errorMessages, deps.i18n.for(locale)),
+      now: () => deps.clock.now(),
     });
     const url = await http.listen({ host: '127.0.0.1', port: 0 });
     const launching = chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
     const painted = paintPicture(deps);
     browser = await launching;
     await painted;
-    return await takeShots(browser, url, deps, outDir);
+    const shots = await takeShots(browser, url, deps, outDir);
+    await mkdir(path.join(outDir, 'portal'), { recursive: true });
+    const artist = ARTISTS[0] as { id: string; name: string };
+    return [...shots, ...(await takePortalShots(browser, url, deps, outDir, { adminId: ADMIN, artist }))];
   } finally {
     await browser?.close();
     await http?.close();

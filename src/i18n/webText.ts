@@ -3,6 +3,8 @@ import type { Locale } from './i18n.js';
 const TAG: Record<Locale, string> = { en: 'en-US', de: 'de-DE' };
 
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['year', 365 * 86_400],
+  ['month', 30 * 86_400],
   ['day', 86_400],
   ['hour', 3_600],
   ['minute', 60],

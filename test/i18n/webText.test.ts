@@ -15,6 +15,7 @@ describe('a Discord text as a browser shows it', () => {
     const hours = Math.round(new Date('2026-03-01T15:00:00Z').getTime() / 1000);
     expect(discordToPlain(`<t:${hours}:R>`, 'en', now)).toBe('in 3 hours');
     expect(discordToPlain(`<t:${hours}:R>`, 'de', now)).toBe('in 3 Stunden');
+    expect(discordToPlain('<t:1800000000:R>', 'en', now)).toBe('in 10 months');
   });
 
   it('GIVEN text without markup THEN it stays as it is', () => {

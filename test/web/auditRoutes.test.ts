@@ -75,7 +75,7 @@ describe('the audit trail over HTTP', () => {
         subject_id: BEN,
         // A member the bot has no name for is shown by id.
         subject_name: BEN,
-        text: `🔨 @mia banned @${BEN} from painting until 2027-01-15T08:00:00.000Z (2027-01-15T08:00:00.000Z). Reason: spam`,
+        text: `🔨 @mia banned @${BEN} from painting until January 15, 2027 at 8:00 AM UTC (in 10 months). Reason: spam`,
         at: expect.any(String),
       },
       {

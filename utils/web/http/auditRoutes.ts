@@ -3,6 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { utcDay } from '../../../src/clock.js';
 import { parseQuery, wholeNumber } from '../../../src/http/params.js';
+import { type Locale, requestLocale } from '../../../src/i18n/i18n.js';
+import { discordToPlain } from '../../../src/i18n/webText.js';
 import type { BotDeps } from '../../../src/interactions/types.js';
 import { AUDIT_KINDS } from '../../admin/auditKinds.js';
 import type { AuditDoc, AuditPosition } from '../../admin/auditStore.js';
@@ -61,7 +63,8 @@ export function auditRoutes(app: FastifyInstance, deps: BotDeps, gate: WebGate):
     const page = docs.slice(0, limit);
     const last = page.at(-1);
     return {
-      entries: await view(deps, page),
+      // On a page, a timestamp reads as a date in the reader's language; the CSV keeps ISO times.
+      entries: await view(deps, page, requestLocale(request.headers['accept-language'])),
       next: docs.length > limit && last ? writeCursor({ at: last.at, id: last._id }) : null,
       kinds: [...AUDIT_KINDS],
     };
@@ -104,7 +107,7 @@ function filterOf(query: { kind?: AuditDoc['kind']; actor?: string; subject?: st
 }
 
 /** The entries with every member they name resolved to a name in one read (the id where none is known). */
-async function view(deps: BotDeps, docs: AuditDoc[]): Promise<AuditEntryView[]> {
+async function view(deps: BotDeps, docs: AuditDoc[], locale?: Locale): Promise<AuditEntryView[]> {
   const ids = new Set<string>();
   for (const doc of docs) {
     ids.add(doc.actorId);
@@ -120,7 +123,9 @@ async function view(deps: BotDeps, docs: AuditDoc[]): Promise<AuditEntryView[]> 
     actor_name: nameOf(doc.actorId),
     subject_id: doc.subjectId ?? null,
     subject_name: doc.subjectId ? nameOf(doc.subjectId) : null,
-    text: plainText(doc.text, (id) => names.get(id)),
+    text: plainText(locale ? discordToPlain(doc.text, locale, deps.clock.now()) : doc.text, (id) =>
+      names.get(id),
+    ),
     at: doc.at.toISOString(),
   }));
 }

@@ -58,7 +58,12 @@ function areaInputs(prefix: string) {
     if (values.every(([, v]) => v === '')) return {};
     return Object.fromEntries(values.map(([k, v]) => [k, Number(v)]));
   };
-  const fields = Object.entries(inputs).map(([k, el]) => field(k, el));
+  const fields = h(
+    'fieldset',
+    { class: 'area' },
+    h('legend', {}, t('portal.canvas.area')),
+    ...Object.entries(inputs).map(([k, el]) => field(k, el)),
+  );
   return { fields, read };
 }
 
@@ -122,7 +127,7 @@ function historyCard(): HTMLElement {
   const form = h(
     'form',
     { class: 'filters', novalidate: true },
-    ...area.fields,
+    area.fields,
     member.element,
     h('button', { type: 'submit', class: 'primary' }, t('portal.show')),
   );
@@ -164,7 +169,7 @@ function rollbackCard(): HTMLElement {
     'form',
     { id: 'rollback-form', novalidate: true },
     member.element,
-    ...area.fields,
+    area.fields,
     field(t('portal.canvas.sinceLabel'), since),
     field(t('portal.canvas.reason'), reason, 'wide'),
     h('button', { type: 'submit', class: 'primary' }, t('portal.canvas.preview')),
