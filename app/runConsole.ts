@@ -194,7 +194,12 @@ async function runPrompt(
     return null;
   });
   const url = pageUrl(deps, http);
-  if (http && url) write(`The live canvas: ${url} (run /place web for a sign-in link).\n`);
+  if (http && url) {
+    write(`The live canvas: ${url} (run /place web for a sign-in link).\n`);
+    write(
+      `The moderators' portal: ${url.replace(/\/place$/, '/admin')} (signed in as a moderator or admin).\n`,
+    );
+  }
   deps.scheduler.start(config.scheduler.pollMs);
   await startTimers(deps, app, ASSEMBLY);
   const rl = createInterface({ input: process.stdin, output: process.stdout, prompt: '> ' });

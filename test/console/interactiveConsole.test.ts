@@ -46,6 +46,8 @@ describe('the interactive console', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => 
     );
     try {
       await prompt.waitForLog(/The live canvas: (http:\/\/\S+)\/place/);
+      const [portal] = await prompt.waitForLog(/The moderators' portal: (http:\/\/\S+)\/admin /);
+      expect(portal).toContain(`http://127.0.0.1:${port}/admin`);
       const clockAfter = async (line: string, count: number) => {
         prompt.child.stdin?.write(`${line}\n`);
         const all = [
