@@ -139,6 +139,20 @@ describe('protected areas', () => {
     expect(await deps.services.place.areas.list()).toHaveLength(MAX_AREAS - 1);
   });
 
+  it('GIVEN 49 areas WHEN two moderators protect the 50th at once THEN one area stands and the other is refused', async () => {
+    const { deps, clock } = makeBotDeps(t);
+    for (let i = 0; i < MAX_AREAS - 1; i++) await protect(deps, `Race ${i}`, [i, 0, i, 0]);
+    clock.advance(1_000);
+    const outcomes = await Promise.allSettled([
+      protect(deps, 'From Discord', [0, 5, 1, 5]),
+      protect(deps, 'From the portal', [0, 6, 1, 6]),
+    ]);
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    const refused = outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult;
+    expect(refused.reason).toMatchObject({ context: { messageKey: 'place:areas.errors.tooMany' } });
+    expect(await deps.services.place.areas.list()).toHaveLength(MAX_AREAS);
+  });
+
   it('GIVEN a placement in flight WHEN its pixel is protected before it is written THEN it was accepted before the area and the books stay clean', async () => {
     const { deps } = makeBotDeps(t);
     const member = await funded(deps, '891200000000000301');

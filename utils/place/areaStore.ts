@@ -50,6 +50,18 @@ export class AreaStore {
     return this.#areas.countDocuments({});
   }
 
+  /** How many areas came before this one (oldest first, then by id): its place in the list. */
+  countBefore(area: Pick<AreaDoc, '_id' | 'at'>): Promise<number> {
+    return this.#areas.countDocuments({
+      $or: [{ at: { $lt: area.at } }, { at: area.at, _id: { $lt: area._id } }],
+    });
+  }
+
+  /** Takes back an area just stored (one past the limit). */
+  async discard(id: string): Promise<void> {
+    await this.#areas.deleteOne({ _id: id });
+  }
+
   /** Every area, oldest first. */
   all(): Promise<AreaDoc[]> {
     return this.#areas.find({}).sort({ at: 1, _id: 1 }).toArray();

@@ -57,11 +57,9 @@ export class PlaceAreas {
         maxY: size.height - 1,
       });
     }
-    // Only admins protect, one at a time in practice: a count, then the insert.
-    const count = await this.deps.areas.count();
-    if (count >= MAX_AREAS) {
-      throw invalidInputText(`${count} areas exist`, 'place:areas.errors.tooMany', { max: MAX_AREAS });
-    }
+    const tooMany = () =>
+      invalidInputText(`${MAX_AREAS} areas exist`, 'place:areas.errors.tooMany', { max: MAX_AREAS });
+    if ((await this.deps.areas.count()) >= MAX_AREAS) throw tooMany();
     const doc: AreaDoc = {
       _id: area.id,
       name,
@@ -76,6 +74,12 @@ export class PlaceAreas {
     };
     if (!(await this.deps.areas.insert(doc))) {
       throw invalidInputText(`"${name}" is taken`, 'place:areas.errors.taken', { name });
+    }
+    // Two moderators protecting the 50th area at once (Discord and the portal) both passed the
+    // count: the one that comes later in the list takes its area back.
+    if ((await this.deps.areas.countBefore(doc)) >= MAX_AREAS) {
+      await this.deps.areas.discard(doc._id);
+      throw tooMany();
     }
     await this.#logged('protect', doc, area.role);
     return doc;
