@@ -136,7 +136,7 @@ describe('the moderators’ portal in a real browser', () => {
     await expect
       .poll(() => page.locator('#grant-form ~ .ok').textContent())
       .toBe(
-        `0,001 Punkte an den Worker ${workerId} gutgeschrieben und an seinen Besitzer owen ausgezahlt. Das Place-Guthaben beträgt jetzt 0,001 Punkte.`,
+        `0,001 Punkte an den Worker ${workerId} gutgeschrieben und an seinen Besitzer owen ausgezahlt. Place-Guthaben von owen jetzt: 0,001 Punkte.`,
       );
     expect((await harness.deps.services.place.wallet(owen.id)).balance).toBe(before + 1);
     await page.screenshot({ path: 'out/web/portal-grants-phone-de.png', fullPage: true });
