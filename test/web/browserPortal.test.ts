@@ -171,7 +171,9 @@ describe('the moderators’ portal in a real browser', () => {
         )
         .toBeGreaterThan(0);
     }
-    expect(await page.locator('#rollback-preview').textContent()).toContain('restores 3 pixels');
+    expect(await page.locator('#rollback-preview').textContent()).toContain(
+      'restores the earlier colour of 3 pixels',
+    );
     await page.screenshot({ path: 'out/web/portal-canvas.png', fullPage: true });
     const paidBefore = (await harness.deps.services.place.wallet(mia.id)).balance;
     await page.getByRole('button', { name: 'Roll back and refund' }).click();
@@ -199,7 +201,7 @@ describe('the moderators’ portal in a real browser', () => {
     await page.getByRole('button', { name: 'Ban', exact: true }).click();
     await expect
       .poll(() => page.locator('#ban-form ~ .ok').textContent())
-      .toContain('Banned mia (Painting) until');
+      .toContain('Banned mia (Painting). Ends: ');
     await expect.poll(() => page.locator(`tr[data-member="${mia.id}"]`).count()).toBe(1);
     const end = Math.floor(harness.clock.now().getTime() / 1000) + 86_400;
     await page.screenshot({ path: 'out/web/portal-sanctions.png', fullPage: true });
