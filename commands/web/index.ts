@@ -9,7 +9,7 @@ import { RATE_LIMITS_COLLECTION, WebStore } from '../../utils/web/webStore.js';
  */
 export const webFeature: Feature = {
   name: 'web',
-  // Sign-in links, sessions, sign-outs and rate limits are the member's alone; a link's or a
+  // Sign-in links, sessions, sign-outs, rate limits and a moderator's keys are the member's alone; a link's or a
   // session's id is its token's hash, which stands for the token.
   personalData: {
     collections: {
@@ -17,6 +17,7 @@ export const webFeature: Feature = {
       web_links: { what: 'web:privacy.web_links', forget: 'delete', hidden: { _id: 'token' } },
       web_sign_outs: { what: 'web:privacy.web_sign_outs', forget: 'delete' },
       web_rate_limits: { what: 'web:privacy.web_rate_limits', forget: 'delete' },
+      web_admin_keys: { what: 'web:privacy.web_admin_keys', forget: 'delete' },
     },
   },
   ensureIndexes: WebStore.ensureIndexes,

@@ -10,6 +10,8 @@ declare module '../../src/features/services.js' {
 
 /** A sign-in link works once, for 10 minutes (`/place web`). */
 export const LINK_TTL_MS = 10 * 60_000;
+/** How long a moderator's Idempotency-Key stays tied to its first request. */
+export const KEY_TTL_MS = 30 * 24 * 3_600_000;
 /** A browser stays signed in for 30 days, or until `/place web action:logout-all`. */
 export const SESSION_TTL_MS = 30 * 24 * 3_600_000;
 
@@ -142,5 +144,15 @@ export class WebService {
     const windowStart = now - (now % rule.windowMs);
     const count = await this.deps.store.hit(key, windowStart, rule.windowMs);
     return { allowed: count <= rule.limit, retryAfterMs: windowStart + rule.windowMs - now };
+  }
+
+  /**
+   * Whether `request` is what `member` first sent with `key` (then it goes ahead; a retry or a
+   * double click carries it out once further down), or the key was used for another request.
+   */
+  async sameRequest(member: string, key: string, request: string): Promise<boolean> {
+    const expiresAt = new Date(this.deps.wallClock.now().getTime() + KEY_TTL_MS);
+    const first = await this.deps.store.claimKey({ _id: `${member}:${key}`, member, request, expiresAt });
+    return first === request;
   }
 }

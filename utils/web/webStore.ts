@@ -47,12 +47,22 @@ interface RateDoc {
   expiresAt: Date;
 }
 
+/** An Idempotency-Key of a moderator's write, and the request it was first sent with. */
+interface KeyDoc {
+  /** `<member id>:<key>`: a key is its member's own. */
+  _id: string;
+  member: string;
+  request: string;
+  expiresAt: Date;
+}
+
 const LINKS = 'web_links';
 const SESSIONS = 'web_sessions';
 const RATES = 'web_rate_limits';
 /** The rate-limit windows, which hold network addresses for minutes (backups leave them out). */
 export const RATE_LIMITS_COLLECTION = RATES;
 const SIGN_OUTS = 'web_sign_outs';
+const KEYS = 'web_admin_keys';
 
 /** The only code that touches the web's sign-in links, sessions and rate-limit counters. */
 export class WebStore {
@@ -60,12 +70,14 @@ export class WebStore {
   readonly #sessions: Collection<SessionDoc>;
   readonly #rates: Collection<RateDoc>;
   readonly #signOuts: Collection<SignOutDoc>;
+  readonly #keys: Collection<KeyDoc>;
 
   constructor(db: Db) {
     this.#links = db.collection<LinkDoc>(LINKS);
     this.#sessions = db.collection<SessionDoc>(SESSIONS);
     this.#rates = db.collection<RateDoc>(RATES);
     this.#signOuts = db.collection<SignOutDoc>(SIGN_OUTS);
+    this.#keys = db.collection<KeyDoc>(KEYS);
   }
 
   /** Expired documents leave on their own on MongoDB (TTL); every read also checks the expiry. */
@@ -76,6 +88,7 @@ export class WebStore {
       db.collection(SESSIONS).createIndex({ userId: 1 }, { name: 'by_user' }),
       db.collection(LINKS).createIndex({ userId: 1 }, { name: 'by_user' }),
       db.collection(RATES).createIndex({ expiresAt: 1 }, { name: 'ttl', expireAfterSeconds: 0 }),
+      db.collection(KEYS).createIndex({ expiresAt: 1 }, { name: 'ttl', expireAfterSeconds: 0 }),
     ]);
   }
 
@@ -140,9 +153,9 @@ export class WebStore {
 
   /** Counts one hit in a fixed window (one counter per key and window, shared by every process). */
   /**
-   * Removes what has expired: sign-in links, sessions and rate-limit windows (which hold
-   * network addresses). MongoDB's TTL indexes remove them too, when its TTL monitor runs; the
-   * privacy feature's timer calls this, so the removal promised in docs/operating.md ("Privacy")
+   * Removes what has expired: sign-in links, sessions, rate-limit windows (which hold
+   * network addresses) and moderators' Idempotency-Keys. MongoDB's TTL indexes remove them too,
+   * when its TTL monitor runs; the privacy feature's timer calls this, so the removal promised in docs/operating.md ("Privacy")
    * does not wait on a server's background task.
    */
   async pruneExpired(now: Date): Promise<{ links: number; sessions: number; rates: number }> {
@@ -151,6 +164,7 @@ export class WebStore {
       this.#links.deleteMany(expired),
       this.#sessions.deleteMany(expired),
       this.#rates.deleteMany(expired),
+      this.#keys.deleteMany(expired),
     ]);
     return { links: links.deletedCount, sessions: sessions.deletedCount, rates: rates.deletedCount };
   }
@@ -192,5 +206,16 @@ export class WebStore {
       },
       `counting a hit on ${key}`,
     );
+  }
+
+  /** Records the request a member's key was first sent with; returns that request (this one, or the first). */
+  async claimKey(doc: KeyDoc): Promise<string> {
+    try {
+      await this.#keys.insertOne(doc);
+      return doc.request;
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+      return (await this.#keys.findOne({ _id: doc._id }))?.request ?? doc.request;
+    }
   }
 }

@@ -9,7 +9,7 @@ import { SNOWFLAKE_PATTERN } from '../../../src/snowflake.js';
 import { grantPlacePoints } from '../../hunt/adminGrant.js';
 import { EARNING_KINDS, type Earning, type EarningsCursor } from '../../hunt/earningsStore.js';
 import { parsePlacePoints } from '../../money/amounts.js';
-import { adminWrite, refuseUnknownClient } from './adminWrite.js';
+import { adminWrite, refuseReusedKey, refuseUnknownClient } from './adminWrite.js';
 import type { WebGate } from './gate.js';
 
 /** A member (a Discord id) or a worker (`w-` and 16 hex digits). */
@@ -102,17 +102,16 @@ export function adminRoutes(app: FastifyInstance, deps: BotDeps, gate: WebGate):
 
   app.post('/api/admin/place/points', async (request) => {
     const { actor, key, body } = await adminWrite(gate, request, 'moderator', pointsBody);
-    let milli: number;
+    let milli = 0;
     try {
       milli = parsePlacePoints(String(body.points), requestLocale(request.headers['accept-language']));
-    } catch {
-      milli = 0;
-    }
+    } catch {}
     if (milli <= 0)
       throw new HttpError('BAD_REQUEST', 'points: a positive amount with up to 3 decimals, e.g. 12.345');
     const target = body.target_client_id;
     await refuseUnknownClient(deps, target, 'target_client_id', { workers: true });
     await gate.withinLimits(request, actor);
+    await refuseReusedKey(deps, request, { actor, key, body });
     const { owner, balance } = await grantPlacePoints(services, await serverTranslator(deps), {
       opId: `web.grant:${actor.id}:${key}`,
       moderatorId: actor.id,

@@ -33,6 +33,24 @@ export async function adminWrite<T>(
 }
 
 /**
+ * Refuses a key its moderator first sent with another request (another route, member, amount
+ * or reason): 409 IDEMPOTENCY_KEY_REUSED. Called right before the action, so a request refused
+ * before it (an unknown member, a rate limit) does not tie the key.
+ */
+export async function refuseReusedKey(
+  deps: BotDeps,
+  request: FastifyRequest,
+  write: AdminWrite<unknown>,
+): Promise<void> {
+  const asked = JSON.stringify([request.routeOptions.url, write.body]);
+  if (await deps.services.web.sameRequest(write.actor.id, write.key, asked)) return;
+  throw new HttpError(
+    'IDEMPOTENCY_KEY_REUSED',
+    'This Idempotency-Key was already used for a different request: send a new key.',
+  );
+}
+
+/**
  * Refuses an id nobody uses: it would get a wallet and show in the rankings. Only a member the
  * bot has seen, or (where `workers` allows) a linked worker, is a target.
  */

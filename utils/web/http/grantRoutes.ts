@@ -7,7 +7,7 @@ import type { BotDeps } from '../../../src/interactions/types.js';
 import { clawBackCookies, grantCookies } from '../../cookies/moderatorActions.js';
 import { AMOUNT_MAX, parsePlacePoints } from '../../money/amounts.js';
 import { clawBackPoints } from '../../place/clawback.js';
-import { adminWrite, refuseUnknownClient } from './adminWrite.js';
+import { adminWrite, refuseReusedKey, refuseUnknownClient } from './adminWrite.js';
 import type { WebGate } from './gate.js';
 
 const memberId = z.string().regex(/^\d{17,20}$/, { error: 'a member id (17 to 20 digits)' });
@@ -34,6 +34,7 @@ export function grantRoutes(app: FastifyInstance, deps: BotDeps, gate: WebGate):
     const { actor, key, body } = await adminWrite(gate, request, 'admin', cookiesBody);
     await refuseUnknownClient(deps, body.member, 'member', { workers: false });
     await gate.withinLimits(request, actor);
+    await refuseReusedKey(deps, request, { actor, key, body });
     const { balance } = await grantCookies(services, await serverTranslator(deps), {
       opId: `web.cookies.grant:${actor.id}:${key}`,
       moderatorId: actor.id,
@@ -48,6 +49,7 @@ export function grantRoutes(app: FastifyInstance, deps: BotDeps, gate: WebGate):
     const { actor, key, body } = await adminWrite(gate, request, 'moderator', cookiesBody);
     await refuseUnknownClient(deps, body.member, 'member', { workers: false });
     await gate.withinLimits(request, actor);
+    await refuseReusedKey(deps, request, { actor, key, body });
     const { taken, balance } = await clawBackCookies(services, await serverTranslator(deps), {
       opId: `web.cookies.clawback:${actor.id}:${key}`,
       moderatorId: actor.id,
@@ -68,6 +70,7 @@ export function grantRoutes(app: FastifyInstance, deps: BotDeps, gate: WebGate):
       throw new HttpError('BAD_REQUEST', 'points: a positive amount with up to 3 decimals, e.g. 12.345');
     await refuseUnknownClient(deps, body.member, 'member', { workers: false });
     await gate.withinLimits(request, actor);
+    await refuseReusedKey(deps, request, { actor, key, body });
     const { taken, balance } = await clawBackPoints(services, await serverTranslator(deps), {
       opId: `web.place.clawback:${actor.id}:${key}`,
       moderatorId: actor.id,

@@ -7,7 +7,7 @@ import type { BotDeps } from '../../../src/interactions/types.js';
 import { banMember, liftBan } from '../../moderation/banActions.js';
 import type { SanctionDoc } from '../../moderation/sanctionStore.js';
 import { parseBanLength, SCOPES } from '../../moderation/scopes.js';
-import { adminWrite, refuseUnknownClient } from './adminWrite.js';
+import { adminWrite, refuseReusedKey, refuseUnknownClient } from './adminWrite.js';
 import type { WebGate } from './gate.js';
 
 const memberId = z.string().regex(/^\d{17,20}$/, { error: 'a member id (17 to 20 digits)' });
@@ -44,6 +44,7 @@ export function sanctionRoutes(app: FastifyInstance, deps: BotDeps, gate: WebGat
       throw new HttpError('BAD_REQUEST', 'duration: 30m, 6h, 7d or 2w (up to 5 digits), or permanent');
     await refuseUnknownClient(deps, body.member, 'member', { workers: false });
     await gate.withinLimits(request, actor);
+    await refuseReusedKey(deps, request, { actor, key, body });
     const { outcome, sanction } = await banMember(services, await serverTranslator(deps), {
       actionId: `web:${actor.id}:${key}`,
       member: body.member,
@@ -60,6 +61,7 @@ export function sanctionRoutes(app: FastifyInstance, deps: BotDeps, gate: WebGat
   app.post('/api/admin/sanctions/lift', async (request) => {
     const { actor, key, body } = await adminWrite(gate, request, 'moderator', liftBody);
     await gate.withinLimits(request, actor);
+    await refuseReusedKey(deps, request, { actor, key, body });
     const lifted = await liftBan(services, await serverTranslator(deps), {
       actionId: `web:${actor.id}:${key}`,
       member: body.member,

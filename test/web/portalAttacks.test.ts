@@ -1,0 +1,233 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkInvariants } from '../../utils/money/ledger/invariants.js';
+import { clearDatabase, useTestDatabase } from '../support/database.js';
+import { startWeb } from '../support/webHarness.js';
+
+/**
+ * The moderators' portal attacked: by a moderator overstepping their rights, a page on another
+ * site, a client that reuses its keys, and names and amounts chosen to break things.
+ */
+const t = useTestDatabase('web_portal_attacks');
+const MOD = '897400000000000001';
+const MIA = '897400000000000002';
+const BEN = '897400000000000003';
+const STRANGER = '897400000000000099';
+let web: Awaited<ReturnType<typeof startWeb>>;
+let admin = '';
+let moderator = '';
+
+const post = (
+  cookie: string,
+  path: string,
+  body: unknown,
+  key: string,
+  headers: Record<string, string> = {},
+) => web.request('POST', path, { cookie, body, headers: { 'idempotency-key': key, ...headers } });
+const auditOf = (kind: string) => t.db.collection('admin_audit').find({ kind }).toArray();
+
+beforeAll(async () => {
+  await clearDatabase(t.db);
+  web = await startWeb(t, { MODERATOR_USER_IDS: MOD });
+  admin = await web.signIn(web.adminId, 'ada');
+  moderator = await web.signIn(MOD, 'moe');
+  await web.deps.profiles.touch({ id: MIA, name: 'mia' });
+  await web.deps.profiles.touch({ id: BEN, name: 'ben' });
+});
+afterAll(() => web?.close());
+
+describe('a moderator overstepping', () => {
+  it('GIVEN a moderator WHEN they ban for good or past a week THEN 403 SANCTION_NEEDS_ADMIN and no ban; a week is theirs', async () => {
+    const ban = (duration: string, key: string) =>
+      post(moderator, '/api/admin/sanctions', { member: BEN, scope: 'games', duration, reason: 'spam' }, key);
+    for (const [duration, key] of [
+      ['permanent', 'mod-ban-perm-1'],
+      ['169h', 'mod-ban-169h-1'],
+      ['8d', 'mod-ban-8d-01'],
+    ] as const) {
+      const refused = await ban(duration, key);
+      expect([duration, refused.status, refused.json.error.code]).toEqual([
+        duration,
+        403,
+        'SANCTION_NEEDS_ADMIN',
+      ]);
+    }
+    expect(await web.deps.services.moderation.list(BEN)).toEqual([]);
+    expect((await ban('1w', 'mod-ban-week-1')).json.outcome).toBe('banned');
+    await web.deps.services.moderation.lift(BEN, 'games');
+  });
+});
+
+describe('keys reused with another body', () => {
+  it('GIVEN a Cookie grant key reused for 1000 THEN 409 and 1 Cookie granted, audited once', async () => {
+    const first = await post(
+      admin,
+      '/api/admin/cookies/grant',
+      { member: MIA, amount: 1 },
+      'cookie-reuse-01',
+    );
+    expect(first.json).toMatchObject({ granted: 1, balance: 1 });
+    const reused = await post(
+      admin,
+      '/api/admin/cookies/grant',
+      { member: MIA, amount: 1000 },
+      'cookie-reuse-01',
+    );
+    expect([reused.status, reused.json.error.code]).toEqual([409, 'IDEMPOTENCY_KEY_REUSED']);
+    const otherMember = await post(
+      admin,
+      '/api/admin/cookies/grant',
+      { member: BEN, amount: 1 },
+      'cookie-reuse-01',
+    );
+    expect([otherMember.status, otherMember.json.error.code]).toEqual([409, 'IDEMPOTENCY_KEY_REUSED']);
+    expect(await web.deps.services.cookies.balance(MIA)).toBe(1);
+    expect(await web.deps.services.cookies.balance(BEN)).toBe(0);
+    expect(await auditOf('cookies.grant')).toHaveLength(1);
+  });
+
+  it('GIVEN a clawback key reused for more THEN no more is taken than the first asked', async () => {
+    await post(admin, '/api/admin/cookies/grant', { member: BEN, amount: 500 }, 'cookie-fund-ben1');
+    const first = await post(
+      moderator,
+      '/api/admin/cookies/clawback',
+      { member: BEN, amount: 1 },
+      'claw-reuse-0001',
+    );
+    expect(first.json).toMatchObject({ taken: 1, balance: 499 });
+    const reused = await post(
+      moderator,
+      '/api/admin/cookies/clawback',
+      { member: BEN, amount: 400 },
+      'claw-reuse-0001',
+    );
+    expect(reused.status).toBe(409);
+    expect(await web.deps.services.cookies.balance(BEN)).toBe(499);
+
+    await web.fund(BEN, 10);
+    const points = (amount: string) =>
+      post(moderator, '/api/admin/place/clawback', { member: BEN, points: amount }, 'points-claw-reuse');
+    expect((await points('1')).json).toMatchObject({ taken: 1, balance: 9 });
+    expect((await points('9')).status).toBe(409);
+    expect((await web.deps.services.place.wallet(BEN)).balance).toBe(9_000);
+    await web.deps.ledger.flush();
+    expect((await checkInvariants(t.cols)).problems).toEqual([]);
+  });
+
+  it('GIVEN a ban key reused for another member THEN the second is refused 409, never a ban the audit trail misses', async () => {
+    const ban = (member: string) =>
+      post(
+        moderator,
+        '/api/admin/sanctions',
+        { member, scope: 'painting', duration: '1h', reason: 'spam' },
+        'ban-reuse-0001',
+      );
+    expect((await ban(MIA)).json.outcome).toBe('banned');
+    const reused = await ban(BEN);
+    expect([reused.status, reused.json.error?.code]).toEqual([409, 'IDEMPOTENCY_KEY_REUSED']);
+    expect(await web.deps.services.moderation.list(BEN)).toEqual([]);
+    const audited = await t.db
+      .collection('admin_audit')
+      .find({ _id: /ban-reuse-0001/ as never })
+      .toArray();
+    expect(audited.map((a) => a.subjectId)).toEqual([MIA]);
+    await web.deps.services.moderation.lift(MIA, 'painting');
+  });
+});
+
+describe('a page on another site, and members nobody knows', () => {
+  it('GIVEN writes with a foreign, a missing or a null Origin THEN 403 BAD_ORIGIN and nothing moves', async () => {
+    for (const origin of ['https://evil.example', null, 'null']) {
+      const refused = await web.request('POST', '/api/admin/cookies/grant', {
+        cookie: admin,
+        origin,
+        body: { member: MIA, amount: 50 },
+        headers: { 'idempotency-key': `csrf-${String(origin).length}-key` },
+      });
+      expect([String(origin), refused.status, refused.json.error.code]).toEqual([
+        String(origin),
+        403,
+        'BAD_ORIGIN',
+      ]);
+    }
+    expect(await web.deps.services.cookies.balance(MIA)).toBe(1);
+  });
+
+  it('GIVEN an id the bot never saw THEN each write is 404 UNKNOWN_CLIENT and leaves no wallet and no profile', async () => {
+    const attempts = [
+      [admin, '/api/admin/cookies/grant', { member: STRANGER, amount: 5 }],
+      [moderator, '/api/admin/cookies/clawback', { member: STRANGER, amount: 5 }],
+      [moderator, '/api/admin/place/clawback', { member: STRANGER, points: '5' }],
+      [moderator, '/api/admin/place/points', { target_client_id: STRANGER, points: 5 }],
+      [moderator, '/api/admin/sanctions', { member: STRANGER, scope: 'games', duration: '1h', reason: 'x' }],
+    ] as const;
+    for (const [i, [cookie, path, body]] of attempts.entries()) {
+      const refused = await post(cookie, path, body, `unknown-${i}-key`);
+      expect([path, refused.status, refused.json.error.code]).toEqual([path, 404, 'UNKNOWN_CLIENT']);
+    }
+    const lift = await post(
+      moderator,
+      '/api/admin/sanctions/lift',
+      { member: STRANGER, scope: 'games' },
+      'unknown-lift-1',
+    );
+    expect(lift.json).toEqual({ lifted: false });
+    expect(await web.deps.profiles.firstSeenAt(STRANGER)).toBeNull();
+    const mentions = await Promise.all(
+      (await t.db.listCollections().toArray()).map(async ({ name }) => {
+        const found = await t.db.collection(name).countDocuments({
+          $or: [{ _id: STRANGER as never }, { userId: STRANGER }, { member: STRANGER }, { owner: STRANGER }],
+        });
+        return found > 0 ? name : null;
+      }),
+    );
+    expect(mentions.filter(Boolean)).toEqual([]);
+  });
+});
+
+describe('amounts as a buggy client sends them', () => {
+  it('GIVEN points like 1e3, 0.0001, -1, 1,000.5 or too many digits THEN 400 naming points, and nothing granted', async () => {
+    const before = (await web.deps.services.place.wallet(MIA)).balance;
+    const bad: unknown[] = [
+      '1e3',
+      1e-4,
+      '0.0001',
+      -1,
+      '-1',
+      '1,000.5',
+      '1,000',
+      0,
+      '0',
+      1e21,
+      '99999999999999',
+      '',
+      ' ',
+      'NaN',
+      Number.MAX_VALUE,
+    ];
+    for (const [i, points] of bad.entries()) {
+      const refused = await post(
+        moderator,
+        '/api/admin/place/points',
+        { target_client_id: MIA, points },
+        `bad-points-${i}-k`,
+      );
+      expect([JSON.stringify(points), refused.status, refused.json.error.code]).toEqual([
+        JSON.stringify(points),
+        400,
+        'BAD_REQUEST',
+      ]);
+      expect(refused.json.error.message).toMatch(/^points/);
+    }
+    for (const [i, amount] of [1.5, -1, 0, '5', 1e300, 2 ** 53].entries()) {
+      const refused = await post(
+        admin,
+        '/api/admin/cookies/grant',
+        { member: MIA, amount },
+        `bad-cookies-${i}-k`,
+      );
+      expect([amount, refused.status]).toEqual([amount, 400]);
+    }
+    expect((await web.deps.services.place.wallet(MIA)).balance).toBe(before);
+    expect(await web.deps.services.cookies.balance(MIA)).toBe(1);
+  });
+});
