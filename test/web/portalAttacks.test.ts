@@ -231,3 +231,84 @@ describe('amounts as a buggy client sends them', () => {
     expect(await web.deps.services.cookies.balance(MIA)).toBe(1);
   });
 });
+
+describe('names and reasons written to be run', () => {
+  const HOSTILE = '<img src=x onerror=alert(1)>';
+
+  it('GIVEN an area and a rollback reason written as HTML THEN the public page shows them as text, once escaped, and the API as they were typed', async () => {
+    await web.deps.services.place.areas.protect({
+      id: 'hostile-area',
+      name: HOSTILE,
+      x1: 0,
+      y1: 0,
+      x2: 1,
+      y2: 1,
+      roleId: null,
+      by: web.adminId,
+    });
+    await web.fund(MIA, 100);
+    await web.deps.services.place.place({ opId: 'hostile-paint-1', userId: MIA, x: 5, y: 5, color: 3 });
+    const reason = '<script>alert("x")</script> & "quotes"';
+    const plan = await post(admin, '/api/admin/place/rollbacks', { member: MIA, reason }, 'hostile-rollback');
+    expect(
+      (
+        await web.request('POST', `/api/admin/place/rollbacks/${plan.json.id}`, {
+          cookie: admin,
+          body: { action: 'apply' },
+        })
+      ).json.status,
+    ).toBeTruthy();
+
+    const page = await web.request('GET', '/place/moderation', { headers: { accept: 'text/html' } });
+    expect(page.text).not.toContain('<img');
+    expect(page.text).not.toContain('<script>alert');
+    expect(page.text).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expect(page.text).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &quot;quotes&quot;');
+    expect(page.text).not.toContain('&amp;lt;');
+    const api = await web.request('GET', '/api/public/place/moderation');
+    expect(api.json.entries.map((e: { name?: string; reason: string | null }) => e.name ?? e.reason)).toEqual(
+      expect.arrayContaining([HOSTILE, reason]),
+    );
+  });
+
+  it('GIVEN a member named with markup and a picker query of regex, NUL, unicode or too long THEN the picker answers, never 500, and finds by any case', async () => {
+    const ZOE = '897400000000000004';
+    await web.deps.profiles.touch({ id: ZOE, name: `Zoë 🍪 ${HOSTILE}` });
+    const pick = (q: string) =>
+      web.request('GET', `/api/admin/members?q=${encodeURIComponent(q)}`, { cookie: moderator });
+    expect((await pick('ZOË')).json.results).toEqual([
+      { id: ZOE, kind: 'member', name: `Zoë 🍪 ${HOSTILE}` },
+    ]);
+    expect((await pick('🍪')).json.results.map((r: { id: string }) => r.id)).toEqual([ZOE]);
+    expect((await pick('<img src=x')).json.results.map((r: { id: string }) => r.id)).toEqual([ZOE]);
+    for (const q of ['\u0000', '(?i)', '\\', '$where', '[', 'a{99999}', '.*'.repeat(20), '\u202e', '%']) {
+      const answer = await pick(q);
+      expect([q, answer.status, answer.json.results]).toEqual([q, 200, []]);
+    }
+    for (const q of ['x'.repeat(41), ' ', '']) {
+      const refused = await pick(q);
+      expect([q, refused.status, refused.json.error.code]).toEqual([q, 400, 'BAD_REQUEST']);
+    }
+  });
+});
+
+describe('rights taken away', () => {
+  it('GIVEN a moderator signed in WHEN the bot restarts without them in MODERATOR_USER_IDS THEN their same session is refused at the next request', async () => {
+    const restarted = await startWeb(t, { MODERATOR_USER_IDS: '' });
+    try {
+      const me = await restarted.request('GET', '/api/admin/me', { cookie: moderator });
+      expect([me.status, me.json.error.code]).toEqual([403, 'FORBIDDEN']);
+      const claw = await restarted.request('POST', '/api/admin/cookies/clawback', {
+        cookie: moderator,
+        body: { member: BEN, amount: 1 },
+        headers: { 'idempotency-key': 'demoted-claw-01' },
+      });
+      expect([claw.status, claw.json.error.code]).toEqual([403, 'FORBIDDEN']);
+      expect(await web.deps.services.cookies.balance(BEN)).toBe(499);
+      // The session itself stands: the member still paints.
+      expect((await restarted.request('GET', '/api/place/me', { cookie: moderator })).status).toBe(200);
+    } finally {
+      await restarted.close();
+    }
+  });
+});
