@@ -1,6 +1,6 @@
 import { t } from '../i18n.js';
 import { h } from './dom.js';
-import { ApiError, newKey } from './http.js';
+import { ApiError, newKey, wentThrough } from './http.js';
 
 /** Where a form says how it went: what was done, or why not (the server's words). */
 export function outcome(): {
@@ -33,8 +33,10 @@ export function outcome(): {
 
 /**
  * Submits a form once per action meant: one Idempotency-Key while its inputs stay as they are
- * (a retry or a second click sends the same, and the server acts once), a new one after it
- * went through or when an input changes; the button is off while the request is out.
+ * (a retry or a second click sends the same, and the server acts once), a new one after the
+ * server answered it as done or when an input changes; the button is off while the request is
+ * out. A failed or lost answer keeps the key: the server may have acted, and the same key makes
+ * a second click answer that action instead of doing it again.
  */
 export function submitOnce(
   form: HTMLFormElement,
@@ -56,7 +58,7 @@ export function submitOnce(
     for (const b of buttons) b.disabled = true;
     try {
       await act(key, submitter);
-      renew();
+      if (wentThrough(key)) renew();
     } finally {
       busy = false;
       for (const b of buttons) b.disabled = false;

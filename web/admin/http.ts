@@ -10,9 +10,12 @@ export function get<T>(path: string): Promise<T> {
 /** A fresh Idempotency-Key: one per action a moderator means, reused by its retries and double clicks. */
 export const newKey = (): string => crypto.randomUUID();
 
+/** The keys of the writes the server answered as done (their forms take a new key). */
+const answered = new Set<string>();
+
 /** A write of the moderators' API with its Idempotency-Key. */
-export function post<T>(path: string, body: unknown, key: string): Promise<T> {
-  return api<T>(path, {
+export async function post<T>(path: string, body: unknown, key: string): Promise<T> {
+  const answer = await api<T>(path, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
@@ -20,7 +23,12 @@ export function post<T>(path: string, body: unknown, key: string): Promise<T> {
     },
     body: JSON.stringify(body),
   });
+  answered.add(key);
+  return answer;
 }
+
+/** Whether a write with this key was answered as done; until then a retry must send the same key. */
+export const wentThrough = (key: string): boolean => answered.has(key);
 
 /** A query string of the filters that are set (`?kind=draw&client_id=…`), or nothing. */
 export function query(params: Record<string, string | number | undefined | null>): string {
