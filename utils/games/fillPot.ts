@@ -37,9 +37,14 @@ export async function fillPot(deps: GameDeps, round: RoundDoc, ttlMs: number): P
   return now;
 }
 
-/** A reserve of the round whose hold a timer had already decided (this process was too slow). */
-async function calledOff(deps: GameDeps, round: RoundDoc): Promise<never> {
-  await refundRound(deps, round);
+/**
+ * A reserve of the round whose hold was already decided: a timer called the round off (this
+ * process was too slow), or another delivery of the same interaction played it on and its holds
+ * ended, in which case the round is answered as it is.
+ */
+async function calledOff(deps: GameDeps, round: RoundDoc): Promise<RoundDoc> {
+  const now = await refundRound(deps, round);
+  if (now.status !== 'refunded') return now;
   throw new AppError('ACCOUNT_CLOSED', `round ${round._id} was called off before its Cookies arrived`, {
     roundId: round._id,
   });

@@ -46,7 +46,7 @@ export type { KindTotal } from './queries.js';
  * Operations of this process on one account at a time (accountGate.ts). Of 4/8/16/32/64,
  * 32 gave the best hot/raw once event reads and writes were batched (`npm run bench:ledger`).
  */
-const PER_ACCOUNT_IN_FLIGHT = 32;
+export const PER_ACCOUNT_IN_FLIGHT = 32;
 
 /**
  * The only code that changes a balance. Each operation follows the marker pattern:
