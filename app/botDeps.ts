@@ -7,6 +7,7 @@ import { ServerLanguage } from '../src/i18n/serverLanguage.js';
 import type { BotDeps } from '../src/interactions/types.js';
 import { ChannelPoster, type PostTransport } from '../src/posting/channelPoster.js';
 import { ProfileDirectory } from '../src/profiles/profileDirectory.js';
+import { ServerMembers } from '../src/profiles/serverMembers.js';
 import type { MemberLookup } from '../src/render/memberFaces.js';
 import { planRetention, retentionTasks } from '../src/retention.js';
 import { RuntimeConfig } from '../src/runtimeConfig/runtimeConfig.js';
@@ -54,6 +55,7 @@ export function createBotDeps(app: AppDeps, assembly: Assembly, options: BotDeps
     personalData: assembly.personalData,
     runtimeConfig,
     profiles: new ProfileDirectory(app),
+    serverMembers: new ServerMembers(app),
     serverLanguage: new ServerLanguage(app),
     cooldowns: new Cooldowns({ cooldowns: cols.cooldowns, clock }),
     scheduler,

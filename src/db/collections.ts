@@ -12,6 +12,7 @@ export const COLLECTION_NAMES = {
   dueTasks: 'due_tasks',
   channelStates: 'channel_states',
   serverLanguages: 'server_languages',
+  serverMembers: 'server_members',
 } as const;
 
 export interface RuntimeConfigDoc {
@@ -78,6 +79,24 @@ export interface ServerLanguageDoc {
   seenAt: Date;
 }
 
+/**
+ * A member the bot has seen in a server (src/profiles/serverMembers.ts): one document per
+ * server and member, `_id` `<guildId>:<userId>`, so the one Cookie economy can be read per server.
+ */
+export interface ServerMemberDoc {
+  _id: string;
+  guildId: string;
+  userId: string;
+  /** The member's display name in that server, as Discord last sent it. */
+  name: string;
+  /** When they joined the server: Discord's `joined_at` when it sent one, else when the bot first saw them there. */
+  joinedAt: Date;
+  joinedFrom: 'discord' | 'firstSeen';
+  firstSeenAt: Date;
+  /** When they last used the bot there (or, for a member only named in an option, when first named). */
+  lastSeenAt: Date;
+}
+
 export interface KernelCollections {
   cooldowns: Collection<CooldownDoc>;
   runtimeConfig: Collection<RuntimeConfigDoc>;
@@ -85,6 +104,7 @@ export interface KernelCollections {
   dueTasks: Collection<DueTaskDoc>;
   channelStates: Collection<ChannelStateDoc>;
   serverLanguages: Collection<ServerLanguageDoc>;
+  serverMembers: Collection<ServerMemberDoc>;
 }
 
 /**
@@ -107,6 +127,7 @@ export function collections(db: Db): KernelCollections {
     dueTasks: db.collection<DueTaskDoc>(COLLECTION_NAMES.dueTasks, journaled),
     channelStates: db.collection<ChannelStateDoc>(COLLECTION_NAMES.channelStates),
     serverLanguages: db.collection<ServerLanguageDoc>(COLLECTION_NAMES.serverLanguages),
+    serverMembers: db.collection<ServerMemberDoc>(COLLECTION_NAMES.serverMembers),
   };
 }
 
@@ -134,5 +155,8 @@ export async function ensureIndexes(db: Db): Promise<void> {
     c.profiles.createIndex({ lastSeenAt: 1 }, { name: 'by_last_seen' }),
     c.dueTasks.createIndex({ status: 1, dueAt: 1 }, { name: 'due_first' }),
     c.dueTasks.createIndex({ status: 1, endedAt: 1 }, { name: 'ended_first' }),
+    c.serverMembers.createIndex({ guildId: 1, userId: 1 }, { name: 'by_guild' }),
+    c.serverMembers.createIndex({ userId: 1 }, { name: 'by_user' }),
+    c.serverMembers.createIndex({ lastSeenAt: 1 }, { name: 'by_last_seen' }),
   ]);
 }

@@ -31,10 +31,19 @@ function memberInfo(interaction: SupportedInteraction) {
     member instanceof GuildMember
       ? member.displayName
       : (member?.nick ?? interaction.user.globalName ?? interaction.user.username);
+  const joinedAt = member instanceof GuildMember ? member.joinedAt : joinTime(member?.joined_at);
   return {
     user: { id: interaction.user.id, name },
+    joinedAt,
     roleIds: roleIds.filter((id) => id !== interaction.guildId),
   };
+}
+
+/** Discord's `joined_at` (ISO 8601) as a date; null when absent or unreadable. */
+function joinTime(iso: string | null | undefined): Date | null {
+  if (!iso) return null;
+  const at = new Date(iso);
+  return Number.isNaN(at.getTime()) ? null : at;
 }
 
 /** What every kind of invocation carries before its own parts. */
@@ -103,15 +112,23 @@ function commandPath(interaction: ChatInputCommandInteraction | AutocompleteInte
   };
 }
 
-/** The display names of the users a command's options name, and which of them are bots. */
-function namedUsers(interaction: ChatInputCommandInteraction): Pick<Invocation, 'users' | 'bots'> {
+/**
+ * The display names of the users a command's options name, which of them are bots, and when
+ * those who are members of the server joined it (Discord resolves a member only in its server).
+ */
+function namedUsers(
+  interaction: ChatInputCommandInteraction,
+): Pick<Invocation, 'users' | 'bots' | 'usersJoinedAt'> {
   const users: Record<string, string> = {};
   const bots: string[] = [];
+  const usersJoinedAt: Record<string, Date> = {};
   for (const [id, user] of interaction.options.resolved?.users ?? []) {
     if (user.bot) bots.push(id);
     const member = interaction.options.resolved?.members?.get(id);
     users[id] =
       (member instanceof GuildMember ? member.displayName : member?.nick) ?? user.globalName ?? user.username;
+    const joinedAt = member instanceof GuildMember ? member.joinedAt : joinTime(member?.joined_at);
+    if (joinedAt) usersJoinedAt[id] = joinedAt;
   }
-  return { users, bots };
+  return { users, bots, usersJoinedAt };
 }

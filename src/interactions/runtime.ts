@@ -149,6 +149,9 @@ export class InteractionRuntime {
       await this.deps.profiles.touch(invocation.user).catch((error: unknown) => {
         log.warn({ event: 'profiles.touch_failed', err: error }, 'could not record the member profile');
       });
+      await this.deps.serverMembers.seenIn(invocation).catch((error: unknown) => {
+        log.warn({ event: 'server_members.failed', err: error }, 'could not record the server member');
+      });
       await this.deps.serverLanguage
         .remember(invocation.guildId, invocation.guildLocale)
         .catch((error: unknown) => {

@@ -9,6 +9,7 @@ import type { I18n, Translator } from '../i18n/i18n.js';
 import type { ServerLanguage } from '../i18n/serverLanguage.js';
 import type { ChannelPoster } from '../posting/channelPoster.js';
 import type { ProfileDirectory } from '../profiles/profileDirectory.js';
+import type { ServerMembers } from '../profiles/serverMembers.js';
 import type { MemberLookup } from '../render/memberFaces.js';
 import type { RuntimeConfig } from '../runtimeConfig/runtimeConfig.js';
 import type { Scheduler } from '../scheduler/scheduler.js';
@@ -37,6 +38,8 @@ export interface Invocation {
   users: Record<string, string>;
   /** Which of those users are bots (apps): they hold no Cookies and cannot be robbed. */
   bots?: string[];
+  /** When those users joined the server, by id, as Discord sent it (`resolved.members[id].joined_at`). */
+  usersJoinedAt?: Record<string, Date>;
   /** For buttons and select menus: the custom id, and the message the component is on. */
   customId: string | null;
   messageId: string | null;
@@ -49,6 +52,8 @@ export interface Invocation {
   /** For autocomplete: the option being typed and its text so far. */
   focused?: { name: string; value: string };
   user: { id: string; name: string };
+  /** When the member acting joined this server (Discord's `member.joined_at`); null outside a server or when not sent. */
+  joinedAt?: Date | null;
   roleIds: string[];
   guildId: string | null;
   /** The channel it happened in, if known. */
@@ -123,6 +128,8 @@ export interface BotDeps
   i18n: I18n;
   runtimeConfig: RuntimeConfig;
   profiles: ProfileDirectory;
+  /** Who the bot has seen in which server, and since when: what per-server views read. */
+  serverMembers: ServerMembers;
   /** The server's language where no interaction says it (the web portal's audit lines). */
   serverLanguage: ServerLanguage;
   cooldowns: Cooldowns;

@@ -21,6 +21,8 @@ export interface FakeUser {
   locale?: string;
   /** An app rather than a person. */
   bot?: boolean;
+  /** When they joined the server, as Discord's `joined_at` (ISO 8601; default the first of January 2025). */
+  joinedAt?: string;
 }
 
 export interface FakeRole {
@@ -200,7 +202,7 @@ export class FakeGuild {
       roles: (user.roles ?? []).filter((id) => id !== GUILD_ID),
       nick: null,
       avatar: null,
-      joined_at: '2025-01-01T00:00:00.000Z',
+      joined_at: user.joinedAt ?? '2025-01-01T00:00:00.000Z',
       deaf: false,
       mute: false,
       flags: 0,

@@ -23,12 +23,20 @@ export function snowflake(): string {
   return (1_300_000_000_000_000_000n + snowflakeCounter).toString();
 }
 
-/** Users and members as an interaction's `resolved` carries them (members without their user). */
+/**
+ * Users and members as an interaction's `resolved` carries them: partial members, without their
+ * user, `deaf` and `mute` (Discord's spec: ResolvedObjectsResponse, BasicGuildMemberResponse), with
+ * `joined_at` and the member's permissions in the channel.
+ */
 function resolvedUsers(guild: FakeGuild, users: FakeUser[]) {
   if (users.length === 0) return {};
+  const partial = (u: FakeUser) => {
+    const { user: _user, deaf: _deaf, mute: _mute, ...member } = guild.apiMember(u);
+    return member;
+  };
   return {
     users: Object.fromEntries(users.map((u) => [u.id, apiUser(u)])),
-    members: Object.fromEntries(users.map((u) => [u.id, { ...guild.apiMember(u), user: undefined }])),
+    members: Object.fromEntries(users.map((u) => [u.id, partial(u)])),
   };
 }
 
