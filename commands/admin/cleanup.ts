@@ -11,7 +11,8 @@ const BATCH = 1_000;
  * `/admin cleanup inactive days`: removes the profiles of members not seen for that many days,
  * but never one that earned Place value or placed a pixel (the canvas names its painters), and says how many
  * it kept for that reason. Balances and history are never touched: only the profile (name,
- * first and last seen) goes.
+ * first and last seen) goes, with the member's rows in `server_members`; a member not seen in a
+ * server for that long leaves that server's list (and its leaderboard) until they act there again.
  */
 export const cleanupInactive: Subcommand = {
   definition: {
@@ -40,6 +41,9 @@ export const cleanupInactive: Subcommand = {
       else removable.push(id);
     }
     const removed = await deps.profiles.remove(removable);
+    // A server's list of members goes with them, and with everyone not seen there for as long.
+    await deps.serverMembers.remove(removable);
+    await deps.serverMembers.removeNotSeenSince(before);
     await deps.services.admin.record({
       id: `admin.cleanup:${invocation.id}`,
       kind: 'cleanup.inactive',

@@ -27,6 +27,9 @@ describe('/admin cleanup inactive', () => {
       c.identities.nameOf(String(p._id)),
     );
     expect(left.sort()).toEqual(['admin', 'you']);
+    // The server's list keeps only who was seen there within the 30 days: the admin, just now.
+    const seen = await c.deps.serverMembers.members('100000000000000001');
+    expect([...seen.values()]).toEqual(['admin']);
   });
 
   it('GIVEN a German admin and one inactive member THEN the reply counts in the singular, in German', async () => {

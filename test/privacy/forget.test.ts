@@ -20,6 +20,8 @@ const ZORA = '874000000000000001';
 const ZORA_NAME = 'Zora Quill';
 const OTHERS = Array.from({ length: 6 }, (_, i) => `87400000000000010${i}`);
 const EVERYONE = [ZORA, ...OTHERS];
+const GUILD = '874100000000000001';
+const OTHER_GUILD = '874100000000000002';
 
 /** A member's whole life with the bot: every feature that keeps something of them. */
 async function liveALife(deps: BotDeps, clock: ManualClock) {
@@ -27,7 +29,16 @@ async function liveALife(deps: BotDeps, clock: ManualClock) {
   await fundVaultAndMembers(deps, 1_000_000, EVERYONE, 5_000);
   for (const m of EVERYONE) {
     await deps.profiles.touch({ id: m, name: m === ZORA ? ZORA_NAME : `member ${m.slice(-3)}` });
+    await deps.serverMembers.seen(GUILD, {
+      id: m,
+      name: m === ZORA ? ZORA_NAME : `member ${m.slice(-3)}`,
+      joinedAt: new Date('2025-06-01T10:00:00Z'),
+    });
   }
+  // She is in a second server too, named there by someone else's command.
+  await deps.serverMembers.seen(OTHER_GUILD, { id: OTHERS[0] as string, name: 'Ben', joinedAt: null }, [
+    { id: ZORA, name: ZORA_NAME, joinedAt: new Date('2025-07-01T10:00:00Z') },
+  ]);
   await grantPlacePoints(deps, EVERYONE, 5_000);
   clock.advance(25 * 3_600_000);
   const member = (i: number) => EVERYONE[i % EVERYONE.length] as string;
@@ -84,9 +95,13 @@ describe('forgetting a member', () => {
     for (const worker of workers) expect(naming(after, worker)).toEqual([]);
     expect(after).not.toContain(ZORA_NAME);
     expect(naming(after, erasure.pseudonym).length).toBeGreaterThan(50);
-    // What was hers alone is gone: profile, web sessions and links, workers, cooldowns.
+    // What was hers alone is gone: profile, server memberships, web sessions and links, workers, cooldowns.
+    expect(await deps.serverMembers.joinedAt(GUILD, ZORA)).toBeNull();
+    expect(await deps.serverMembers.joinedAt(OTHER_GUILD, ZORA)).toBeNull();
+    expect((await deps.serverMembers.members(GUILD)).size).toBe(OTHERS.length);
     for (const gone of [
       'profiles',
+      'server_members',
       'web_sessions',
       'web_links',
       'identity_delegations',

@@ -7,6 +7,7 @@ import type { I18n, Locale } from '../../src/i18n/i18n.js';
 import type { Logger } from '../../src/logger.js';
 import { newPseudonym } from '../../src/privacy/pseudonym.js';
 import type { ProfileDirectory } from '../../src/profiles/profileDirectory.js';
+import type { ServerMembers } from '../../src/profiles/serverMembers.js';
 import type { Rng } from '../../src/rng.js';
 import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
 import type { CookieEconomy } from '../money/cookieEconomy.js';
@@ -29,6 +30,7 @@ export interface ErasureDeps {
   holds: Holds;
   ledger: Ledger;
   profiles: ProfileDirectory;
+  serverMembers: ServerMembers;
   scheduler: Scheduler;
   clock: Clock;
   rng: Rng;
@@ -49,7 +51,11 @@ const MAX_PASSES = 3;
  * The kernel's collections that only concern the member: deleted, not kept under the pseudonym.
  * Each feature declares its own (`personalData`, `forget: 'delete'`).
  */
-const KERNEL_DELETED: ReadonlySet<string> = new Set([COLLECTION_NAMES.profiles, COLLECTION_NAMES.cooldowns]);
+const KERNEL_DELETED: ReadonlySet<string> = new Set([
+  COLLECTION_NAMES.profiles,
+  COLLECTION_NAMES.serverMembers,
+  COLLECTION_NAMES.cooldowns,
+]);
 
 /**
  * Rewritten last, in this order: the events before the balances they explain, and a member's
@@ -77,11 +83,12 @@ function policy(
 
 /**
  * A member forgotten on request (docs/operating.md, "Privacy"): what is only theirs is deleted
- * (profile, web sessions and links, workers and their secrets, cooldowns); everything the books or
- * the canvas need stays, under a pseudonym (`former-…`) in place of their id and their workers'
- * ids, wherever a feature wrote them. Their Cookies go to the vault and their points are
- * burned, both audited, and their accounts are closed before anything is renamed. A durable
- * task runs it under a lease, so it finishes after a crash and never runs twice at once.
+ * (profile, server memberships, web sessions and links, workers and their secrets, cooldowns);
+ * everything the books or the canvas need stays, under a pseudonym (`former-…`) in place of
+ * their id and their workers' ids, wherever a feature wrote them. Their Cookies go to the vault
+ * and their points are burned, both audited, and their accounts are closed before anything is
+ * renamed. A durable task runs it under a lease, so it finishes after a crash and never runs
+ * twice at once.
  */
 export class Erasures {
   readonly #owner: string;
@@ -232,6 +239,7 @@ export class Erasures {
       ...subject.workers.map((w, i): [string, string] => [w, `${erasure.pseudonym}-w${i + 1}`]),
     ]);
     await this.deps.profiles.forget(subject.id);
+    await this.deps.serverMembers.remove([subject.id]);
     const documents = { rewritten: 0, deleted: 0 };
     for (let pass = 0; pass < MAX_PASSES; pass++) {
       let changed = 0;
