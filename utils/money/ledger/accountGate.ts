@@ -6,8 +6,9 @@ import pLimit, { type LimitFunction } from 'p-limit';
  * Correctness never depends on it (every leg is one guarded atomic update); it keeps a hot
  * document's marker array short. Without it, one member paying 500 times at once piles up
  * 500 markers, and every update of that document rewrites all of them (ECONOMY.md,
- * "A hot account"). Discord routes all of a guild's interactions to one shard, so one
- * process sees a member's burst whole.
+ * "A hot account"). It is per process: a member acting in two servers served by two shards
+ * meets two gates, so up to twice `perAccount` operations hold the document
+ * (test/ledger/twoShards.test.ts).
  */
 export class AccountGate {
   readonly #limits = new Map<string, LimitFunction>();
