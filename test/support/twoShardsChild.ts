@@ -2,8 +2,8 @@
  * One shard of the two-shard race (test/ledger/twoShards.test.ts): the bot's deps over the
  * test's database, as a shard builds them, running one member's actions all at once. Every
  * Cookie debit of that member waits at `debit.applied`, its marker on the member's document,
- * until both shards hold one there: the parent sees the two processes on one account at once,
- * then lets both run on until the balance runs out.
+ * until the parent has seen both shards hold debits there, more than one process's gate
+ * admits, and lets both run on until the balance runs out.
  * Lines on stdout: `READY`, `HOLDING <opId>` (the first debit of the member waits), `RESULT <json>`.
  * Lines on stdin: `GO` (start), `RELEASE` (let the held debits go on).
  * Input (JSON in argv[2]): TwoShardsPlan.
