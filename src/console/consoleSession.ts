@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { SteerableClock } from '../clock.js';
 import type { Locale } from '../i18n/i18n.js';
 import type { InteractionRuntime } from '../interactions/runtime.js';
@@ -6,9 +7,26 @@ import { advanceRunningTasks, type Scheduler } from '../scheduler/scheduler.js';
 import type { ConsoleIdentities } from './consoleIdentities.js';
 import { type ConsoleMessage, type ConsoleOutput, ConsoleResponder } from './consoleResponder.js';
 import { ConsoleLineError, consoleText, nameIn } from './consoleTexts.js';
-import { convertOptions, names, parseConsoleLine, resolveCommandPath } from './parseConsoleLine.js';
+import {
+  convertOptions,
+  HOME_GUILD,
+  names,
+  parseConsoleLine,
+  resolveCommandPath,
+} from './parseConsoleLine.js';
 
 export const CONSOLE_GUILD_ID = '100000000000000001';
+
+/**
+ * The id of the console's server named `name` (`!guild NAME`): the home server keeps its fixed
+ * id; any other name gets a snowflake-shaped id derived from it, the same in every run, so a
+ * script that comes back to a server on a persistent database finds its members there.
+ */
+export function consoleGuildId(name: string): string {
+  if (name === HOME_GUILD) return CONSOLE_GUILD_ID;
+  const digits = BigInt(`0x${createHash('sha256').update(name).digest('hex').slice(0, 15)}`) % 10n ** 16n;
+  return `20${digits.toString().padStart(16, '0')}`;
+}
 export const DEFAULT_MEMBER = 'you';
 
 export type LineResult = 'ok' | 'refused' | 'failed' | 'quit';
@@ -24,6 +42,8 @@ export class ConsoleSession {
   locale: Locale;
   #lastWithSelect: ConsoleMessage | null = null;
   #interactions = 0;
+  /** The server the lines happen in (`!guild NAME`). */
+  #guildId = CONSOLE_GUILD_ID;
 
   constructor(
     private readonly deps: {
@@ -67,6 +87,10 @@ export class ConsoleSession {
         case 'locale':
           this.locale = action.locale;
           output.print(this.#text('core:console.languageNow', { locale: action.locale }));
+          return 'ok';
+        case 'guild':
+          this.#guildId = consoleGuildId(action.name);
+          output.print(this.#text('core:console.guildNow', { name: action.name, id: this.#guildId }));
           return 'ok';
         case 'wait': {
           const ran = await this.#wait(action.ms);
@@ -206,14 +230,19 @@ export class ConsoleSession {
 
   #base(
     as: string,
-  ): Pick<Invocation, 'id' | 'user' | 'roleIds' | 'guildId' | 'channelId' | 'locale' | 'guildLocale'> {
+  ): Pick<
+    Invocation,
+    'id' | 'user' | 'joinedAt' | 'roleIds' | 'guildId' | 'channelId' | 'locale' | 'guildLocale'
+  > {
     this.#interactions += 1;
     return {
       // Unique across console runs on a persistent database (operation ids derive from it).
       id: `${Date.now()}${String(this.#interactions).padStart(6, '0')}`,
       user: this.deps.identities.get(as),
       roleIds: [],
-      guildId: CONSOLE_GUILD_ID,
+      guildId: this.#guildId,
+      // The console knows no join times: a member's first line in a server stands for it.
+      joinedAt: null,
       // Everything typed at the console happens in one channel, #general.
       channelId: this.deps.identities.channel('general').id,
       locale: this.locale,

@@ -24,7 +24,11 @@ export type ConsoleAction =
   | { kind: 'choose'; as: string | null; target: string }
   | { kind: 'wait'; ms: number }
   | { kind: 'locale'; locale: Locale }
+  | { kind: 'guild'; name: string }
   | { kind: 'quit' };
+
+/** The console's first server, the one it starts in: `!guild main` goes back to it. */
+export const HOME_GUILD = 'main';
 
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 /** The longest `!wait`: ten years, far inside what a Date can hold. */
@@ -42,7 +46,8 @@ export function parseDuration(text: string): number {
 /**
  * One console line: `[as NAME] /command [group] [subcommand] option:value option:"a b"`,
  * `[as NAME] !click LABEL_OR_ID`, `[as NAME] !choose LABEL_OR_VALUE` (a select menu),
- * `!wait DURATION`, `!locale de|en`, `!quit`; blank lines and `#` comments skip.
+ * `!wait DURATION`, `!locale de|en`, `!guild NAME` (the server the next lines happen in), `!quit`;
+ * blank lines and `#` comments skip.
  */
 export function parseConsoleLine(line: string): ConsoleAction {
   const trimmed = line.trim();
@@ -74,6 +79,13 @@ export function parseConsoleLine(line: string): ConsoleAction {
     const locale = LOCALES.find((l) => l === wanted);
     if (!locale) throw new ConsoleLineError('core:console.localeNeeds', { locales: LOCALES.join(', ') });
     return { kind: 'locale', locale };
+  }
+  if (head === '!guild') {
+    if (as) throw new ConsoleLineError('core:console.guildWithAs');
+    const name = tokens[0] ?? '';
+    if (!/^[\p{L}\p{N}_-]{1,32}$/u.test(name) || tokens.length > 1)
+      throw new ConsoleLineError('core:console.guildNeedsName', { home: HOME_GUILD });
+    return { kind: 'guild', name: name.toLowerCase() };
   }
   if (head === '!quit' || head === '!exit') return { kind: 'quit' };
   if (!head.startsWith('/') || head.length < 2) {

@@ -98,7 +98,7 @@ export class ServerMembers {
     return new Map(docs.map((d) => [d.userId, d.name]));
   }
 
-  /** Forgets the members' rows in every server and this process's memory of them. */
+  /** Forgets the members' rows in all servers and this process's memory of them. */
   async remove(userIds: readonly string[]): Promise<number> {
     if (userIds.length === 0) return 0;
     const gone = new Set(userIds);

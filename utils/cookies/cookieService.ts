@@ -196,6 +196,20 @@ export class CookieService {
     return top.map((row, i) => ({ rank: i + 1, userId: row.account, cookies: row.balance }));
   }
 
+  /**
+   * The members of `ids` who hold Cookies, richest first (ties by id), each ranked among them: a
+   * server's leaderboard. One read of their balances, so it costs what the server's members the
+   * bot has seen cost, whatever the size of the one economy.
+   */
+  async leaderboardAmong(ids: readonly string[]): Promise<LeaderboardRow[]> {
+    const members = ids.filter((id) => !this.deps.ledger.isSystemAccount(id));
+    const balances = await this.deps.ledger.balancesOf('cookies', members);
+    return [...balances]
+      .filter(([, cookies]) => cookies > 0)
+      .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0))
+      .map(([userId, cookies], i) => ({ rank: i + 1, userId, cookies }));
+  }
+
   /** A member's balance and place among the members (null: holds nothing), without their history. */
   async standing(userId: string): Promise<{ balance: number; rank: number | null }> {
     const balance = await this.balance(userId);
