@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registeredRoutes } from '../../src/http/server.js';
 import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
 import { startWeb } from '../support/webHarness.js';
@@ -131,6 +132,57 @@ describe('keys reused with another body', () => {
       .toArray();
     expect(audited.map((a) => a.subjectId)).toEqual([MIA]);
     await web.deps.services.moderation.lift(MIA, 'painting');
+  });
+});
+
+describe('reading the portal', () => {
+  it('GIVEN an admin who opens every page and reads every moderators’ GET route THEN not one document anywhere changes', async () => {
+    const snapshot = async () => {
+      const all = new Map<string, string>();
+      for (const { name } of await t.db.listCollections().toArray()) {
+        all.set(name, JSON.stringify(await t.db.collection(name).find().sort({ _id: 1 }).toArray()));
+      }
+      return all;
+    };
+    const before = await snapshot();
+    const gets = registeredRoutes(web.app).filter(
+      (r) =>
+        r.method === 'GET' &&
+        (r.url.startsWith('/api/admin/') || r.url.startsWith('/admin')) &&
+        !r.url.includes(':'),
+    );
+    expect(gets.length).toBeGreaterThan(10);
+    for (const { url } of gets) {
+      const query =
+        url === '/api/admin/members' ? '?q=mi' : url === '/api/admin/place/history' ? `?member=${MIA}` : '';
+      const answer = await web.request('GET', `${url}${query}`, {
+        cookie: admin,
+        headers: { accept: 'text/html' },
+      });
+      expect([url, answer.status < 400]).toEqual([url, true]);
+    }
+    const after = await snapshot();
+    // The economy page keeps the sums of closed days it computed (a cache of the ledger's events).
+    const changed = [...after]
+      .filter(([name, docs]) => name !== 'economy_days' && before.get(name) !== docs)
+      .map(([name]) => name);
+    expect(changed).toEqual([]);
+  });
+});
+
+describe('a setting changed under a key already used', () => {
+  it('GIVEN an admin’s key reused for another setting THEN 409 and that setting unchanged, never a change the audit trail misses', async () => {
+    const set = (setting: string, value: string) =>
+      post(admin, `/api/admin/runtime/${setting}`, { value, revision: 0 }, 'runtime-reuse-01');
+    expect((await set('cookies.give_max', '250')).status).toBe(200);
+    const reused = await set('cookies.leaderboard_size', '12');
+    expect([reused.status, reused.json.error?.code]).toEqual([409, 'IDEMPOTENCY_KEY_REUSED']);
+    const before = await web.deps.runtimeConfig.list();
+    expect(before.find((s) => s.key === 'cookies.leaderboard_size')?.revision ?? 0).toBe(0);
+    const sameSettingOtherValue = await set('cookies.give_max', '300');
+    expect(sameSettingOtherValue.status).toBe(409);
+    expect(await web.deps.runtimeConfig.get('cookies.give_max')).toBe(250);
+    expect(await auditOf('runtime.set')).toHaveLength(1);
   });
 });
 
@@ -289,6 +341,26 @@ describe('names and reasons written to be run', () => {
       const refused = await pick(q);
       expect([q, refused.status, refused.json.error.code]).toEqual([q, 400, 'BAD_REQUEST']);
     }
+  });
+});
+
+describe('a portal action on Discord', () => {
+  it('GIVEN a ban with the longest reason, all markup, THEN its audit post fits Discord’s 2,000 characters and keeps the reason', async () => {
+    await web.deps.runtimeConfig.set('admin.audit_channel', '897400000000000777', web.adminId);
+    const reason = '*_~`|>'.repeat(34).slice(0, 200);
+    const ban = await post(
+      admin,
+      '/api/admin/sanctions',
+      { member: BEN, scope: 'economy', duration: 'permanent', reason },
+      'long-reason-ban',
+    );
+    expect(ban.json.outcome).toBe('banned');
+    await web.deps.scheduler.runDue();
+    const posts = web.transport.posts.filter((p) => p.channelId === '897400000000000777');
+    expect(posts.length).toBeGreaterThan(0);
+    for (const { post: sent } of posts) expect((sent.content ?? '').length).toBeLessThanOrEqual(2_000);
+    expect(posts.map((p) => p.post.content).join('')).toContain(reason.slice(0, 20));
+    await web.deps.services.moderation.lift(BEN, 'economy');
   });
 });
 

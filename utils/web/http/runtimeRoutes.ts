@@ -9,6 +9,7 @@ import type { BotDeps } from '../../../src/interactions/types.js';
 import type { ChannelSettingKey, PostableChannel } from '../../../src/posting/channelPoster.js';
 import type { SettingChange, SettingView } from '../../../src/runtimeConfig/runtimeConfig.js';
 import { type SettingKey, showSetting } from '../../../src/runtimeConfig/settings.js';
+import { refuseReusedKey } from './adminWrite.js';
 import { IDEMPOTENCY_KEY, type WebActor, type WebGate } from './gate.js';
 
 /** A setting's key in the path: `cookies.give_max`, `place_channel`. */
@@ -65,6 +66,7 @@ export function runtimeRoutes(app: FastifyInstance, deps: BotDeps, gate: WebGate
     const key = runtimeConfig.known(parseWith(keyParams, request.params).key);
     runtimeConfig.parse(key, body.value);
     await withinLimits(request, actor);
+    await refuseReusedKey(deps, request, { actor, key: idempotencyKey, body: { key, ...body } });
     const i18n = translatorFor(request);
     const opId = `runtime.set:web:${actor.id}:${idempotencyKey}`;
     const change = await runtimeConfig
