@@ -49,7 +49,7 @@ const { values } = parseArgs({
     behaviours: { type: 'string', default: 'sim/behaviours.json' },
     out: { type: 'string', default: 'out/sim' },
     'profile-db': { type: 'boolean', default: false },
-    /** A runtime setting changed before the run, as `/admin runtime set` would: a candidate default. */
+    /** A runtime setting changed before the run, as `/settings set` would: a candidate default. */
     set: { type: 'string', multiple: true, default: [] },
     /** How many runs of a matrix at once, each in a process of its own (sim/matrixRuns.ts). */
     jobs: { type: 'string', default: '1' },
@@ -77,7 +77,7 @@ const behaviours = loadBehaviours(values.behaviours);
 const settings = values.set.map((pair): [string, string] => {
   const at = pair.indexOf('=');
   if (at <= 0) {
-    console.error(`--set takes key=value, as /admin runtime set does (got ${pair})`);
+    console.error(`--set takes key=value, as /settings set does (got ${pair})`);
     process.exit(2);
   }
   return [pair.slice(0, at), pair.slice(at + 1)];

@@ -98,7 +98,7 @@ export const CORE_ERROR_MESSAGES: ErrorMessages<
   NOT_AUTHORIZED: (c, detail, i18n) =>
     c.needs
       ? i18n.t('core:errors.NOT_AUTHORIZED', { needs: i18n.t(`core:access.${c.needs}`) })
-      : sentence(detail),
+      : ownText(c, detail, i18n),
   NOT_YOUR_BUTTON: (c, _, i18n) => i18n.t('core:errors.NOT_YOUR_BUTTON', c),
   FEATURE_DISABLED: (c, _, i18n) =>
     i18n.t('core:errors.FEATURE_DISABLED', { what: i18n.t(String(c.whatKey)) }),

@@ -13,11 +13,8 @@ import { cleanupInactive } from './cleanup.js';
 import { economyHealth } from './economyHealth.js';
 import { runtimeSet } from './runtimeSet.js';
 import { runtimeShow } from './runtimeShow.js';
+import { settingsReset } from './settingsReset.js';
 
-const runtime: AdminGroup = {
-  ...localized(ADMIN_MESSAGES, 'commands.runtime'),
-  subcommands: [runtimeShow, runtimeSet],
-};
 const economy: AdminGroup = {
   ...localized(ADMIN_MESSAGES, 'commands.economy'),
   subcommands: [economyHealth],
@@ -28,11 +25,11 @@ const cleanup: AdminGroup = {
 };
 
 /**
- * `/admin`: the runtime settings first, then every feature's groups in the registry's order,
- * then the economy's health and the cleanup. Two groups with one name would shadow each other's handlers: refused.
+ * `/admin`: every feature's groups in the registry's order, then the economy's health and the
+ * cleanup. Two groups with one name would shadow each other's handlers: refused.
  */
 export function adminCommand(features: readonly Feature[]): CommandModule {
-  const groups = [runtime, ...features.flatMap((f) => f.adminGroups ?? []), economy, cleanup];
+  const groups = [...features.flatMap((f) => f.adminGroups ?? []), economy, cleanup];
   const names = new Set<string>();
   for (const { name } of groups) {
     if (names.has(name)) throw new Error(`admin group ${name} is declared twice`);
@@ -49,9 +46,23 @@ export function adminCommand(features: readonly Feature[]): CommandModule {
   });
 }
 
+/**
+ * `/settings`: the runtime settings, apart from `/admin` because they are also each server's:
+ * whoever manages a server (Manage Server, or a moderator role) sets its own channels and
+ * switches; the defaults every server shares, and the economy's constants, stay with the bot's
+ * admins (`settingsLayer.ts`). Shown to members with Manage Server; the handlers check again.
+ */
+export const settingsCommand: CommandModule = defineCommand({
+  ...localized(ADMIN_MESSAGES, 'commands.settings'),
+  access: 'serverManager',
+  category: 'admin:category',
+  defaultMemberPermissions: PermissionFlagsBits.ManageGuild.toString(),
+  subcommands: [runtimeShow, runtimeSet, settingsReset],
+});
+
 export const adminFeature: Feature = {
   name: 'admin',
-  commandsFrom: (features) => [adminCommand(features)],
+  commandsFrom: (features) => [adminCommand(features), settingsCommand],
   messages: ADMIN_MESSAGES,
   settings: ADMIN_SETTINGS,
   ensureIndexes: AuditStore.ensureIndexes,

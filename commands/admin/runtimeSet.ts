@@ -6,10 +6,12 @@ import type { ChannelSettingKey } from '../../src/posting/channelPoster.js';
 import { showSetting } from '../../src/runtimeConfig/settings.js';
 import { ADMIN_MESSAGES } from '../../utils/admin/messages.js';
 import { parseOptions, permissionList } from '../options.js';
+import { layerFor } from './settingsLayer.js';
 
 const options = z.object({
   key: z.string().min(1),
   value: z.string().min(1).max(100),
+  everywhere: z.boolean().default(false),
 });
 
 /** Autocomplete shows at most 25 choices, each name at most 100 characters. */
@@ -33,6 +35,10 @@ export const runtimeSet: Subcommand = {
         required: true,
         max_length: 100,
       },
+      {
+        type: ApplicationCommandOptionType.Boolean,
+        ...localized(ADMIN_MESSAGES, 'commands.setEverywhere'),
+      },
     ],
   },
   autocomplete: {
@@ -53,15 +59,17 @@ export const runtimeSet: Subcommand = {
         }));
     },
   },
-  async run({ deps, invocation, actor, i18n, serverI18n }) {
-    const { key, value } = parseOptions(options, invocation);
-    const change = await deps.runtimeConfig.set(key, value, actor.id);
+  async run(ctx) {
+    const { deps, invocation, actor, i18n, serverI18n } = ctx;
+    const { key, value, everywhere } = parseOptions(options, invocation);
+    const guildId = layerFor(ctx, deps.runtimeConfig.known(key), everywhere);
+    const change = await deps.runtimeConfig.set(key, value, actor.id, { guildId });
     // The audit channel is the server's: its line is in the server's language.
     await deps.services.admin.record({
       id: `runtime.set:${invocation.id}`,
       kind: 'runtime.set',
       actorId: actor.id,
-      text: serverI18n.t('admin:audit.settingChanged', {
+      text: serverI18n.t(guildId ? 'admin:audit.settingChangedHere' : 'admin:audit.settingChanged', {
         actor: actor.id,
         key: change.key,
         before: showSetting(change.before, serverI18n),
@@ -83,6 +91,10 @@ export const runtimeSet: Subcommand = {
         description: i18n.t(change.description),
       }),
     ];
+    // Where it holds: this server alone (the others keep theirs), or every server without its own.
+    if (deps.runtimeConfig.scope(change.key) === 'server') {
+      lines.push(i18n.t(guildId ? 'admin:set.onlyHere' : 'admin:set.everywhere'));
+    }
     // A channel the bot cannot post in is said now, not when its first post fails.
     if (change.kind === 'channel' && typeof change.after === 'string') {
       const missing = await deps.poster.missingPermissions(change.key as ChannelSettingKey);

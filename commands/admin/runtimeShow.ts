@@ -18,15 +18,18 @@ function seconds(at: Date): number {
 async function describe(ctx: CommandContext, s: SettingView, detailed: boolean): Promise<string> {
   const { i18n } = ctx;
   const name = s.key.startsWith(`${s.feature}.`) ? s.key.slice(s.feature.length + 1) : s.key;
-  const changed = s.updatedBy
-    ? i18n.t('admin:show.changed', { by: s.updatedBy, at: seconds(s.updatedAt ?? new Date(0)) })
+  // This server's own value where it set one; else the default every server shares.
+  const held = s.server ?? { value: s.value, updatedBy: s.updatedBy, updatedAt: s.updatedAt };
+  const changed = held.updatedBy
+    ? i18n.t('admin:show.changed', { by: held.updatedBy, at: seconds(held.updatedAt ?? new Date(0)) })
     : null;
   const value = i18n.t('admin:show.value', {
     name,
-    value: showSetting(s.value, i18n),
-    default: showSetting(s.default, i18n),
+    value: showSetting(held.value, i18n),
+    default: showSetting(s.server ? s.value : s.default, i18n),
   });
-  const lines = [`${value}${changed && !detailed ? ` · ${changed}` : ''}`];
+  const layer = s.scope === 'global' ? ' 🌐' : s.server ? ' 🏠' : '';
+  const lines = [`${value}${layer}${changed && !detailed ? ` · ${changed}` : ''}`];
   if (detailed) lines.push(`  ${i18n.t(s.description)}`, `  ${changed ?? i18n.t('admin:show.neverChanged')}`);
   if (s.kind === 'channel') {
     const setting = s.key as ChannelSettingKey;
@@ -63,7 +66,7 @@ export const runtimeShow: Subcommand = {
   async run(ctx) {
     const { i18n } = ctx;
     const { feature } = parseOptions(options, ctx.invocation);
-    const all = await ctx.deps.runtimeConfig.list();
+    const all = await ctx.deps.runtimeConfig.list(ctx.invocation.guildId);
     const shown = feature ? all.filter((s) => s.feature === feature) : all;
     if (shown.length === 0) {
       const known = [...new Set(all.map((s) => s.feature))].join(', ');
@@ -83,7 +86,7 @@ export const runtimeShow: Subcommand = {
           title: feature ? i18n.t('admin:show.titleFeature', { feature }) : i18n.t('admin:show.title'),
           color: DISCORD_BLURPLE,
           fields,
-          footer: i18n.t('admin:show.footer'),
+          footer: i18n.t(ctx.invocation.guildId ? 'admin:show.footerServer' : 'admin:show.footer'),
         },
       ],
     };

@@ -58,11 +58,9 @@ export function huntPosts(deps: BotDeps): HuntAnnouncements {
     },
     async opened(window) {
       const i18n = text(window.locale);
-      const channel = await deps.poster.status('hunt_channel');
-      // Only a channel that takes posts uses up the round's explanation.
+      // Only a channel that takes posts (the default's, or a server's own) uses up the round's explanation.
       if (
-        channel.channelId !== null &&
-        !channel.stopped &&
+        (await deps.poster.takesPosts('hunt_channel')) &&
         (await deps.services.hunt.claimIntro(window.round))
       ) {
         await post(huntIntro(i18n, await huntFacts(deps.runtimeConfig), window.round));

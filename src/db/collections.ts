@@ -22,6 +22,9 @@ export interface RuntimeConfigDoc {
   updatedAt: Date;
   /** Counts the changes (migration 001 gave settings written before it a 0). */
   revision: number;
+  /** A server's own value (`<guildId>:<key>`): its server and setting; absent on the default layer. */
+  guildId?: string;
+  key?: string;
   /** The id of the request that made the last change (a web form's), so its repeat is known. */
   opId?: string;
 }
@@ -153,6 +156,8 @@ export async function ensureIndexes(db: Db): Promise<void> {
   await Promise.all([
     c.cooldowns.createIndex({ userId: 1 }, { name: 'by_user' }),
     c.profiles.createIndex({ lastSeenAt: 1 }, { name: 'by_last_seen' }),
+    // A layer's settings: the default's (no guildId) or one server's.
+    c.runtimeConfig.createIndex({ guildId: 1 }, { name: 'by_server' }),
     c.dueTasks.createIndex({ status: 1, dueAt: 1 }, { name: 'due_first' }),
     c.dueTasks.createIndex({ status: 1, endedAt: 1 }, { name: 'ended_first' }),
     c.serverMembers.createIndex({ guildId: 1, userId: 1 }, { name: 'by_guild' }),

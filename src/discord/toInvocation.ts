@@ -4,6 +4,7 @@ import {
   type CommandInteractionOption,
   GuildMember,
   type Interaction,
+  PermissionFlagsBits,
 } from 'discord.js';
 import type { Invocation } from '../interactions/types.js';
 
@@ -36,6 +37,8 @@ function memberInfo(interaction: SupportedInteraction) {
     user: { id: interaction.user.id, name },
     joinedAt,
     roleIds: roleIds.filter((id) => id !== interaction.guildId),
+    // Discord sends the member's permissions with every interaction in a server.
+    manageServer: interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild) ?? false,
   };
 }
 

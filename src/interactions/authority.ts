@@ -6,6 +6,7 @@ export function resolveActor(
   user: { id: string; name: string },
   roleIds: readonly string[],
   authority: Config['authority'],
+  manageServer = false,
 ): Actor {
   const isAdmin =
     authority.adminUserIds.includes(user.id) || roleIds.some((r) => authority.adminRoleIds.includes(r));
@@ -13,11 +14,12 @@ export function resolveActor(
     isAdmin ||
     authority.moderatorUserIds.includes(user.id) ||
     roleIds.some((r) => authority.moderatorRoleIds.includes(r));
-  return { id: user.id, name: user.name, isAdmin, isModerator };
+  return { id: user.id, name: user.name, isAdmin, isModerator, managesServer: isModerator || manageServer };
 }
 
 export function hasAccess(actor: Actor, access: Access): boolean {
   if (access === 'admin') return actor.isAdmin;
   if (access === 'moderator') return actor.isModerator;
+  if (access === 'serverManager') return actor.isModerator || actor.managesServer === true;
   return true;
 }

@@ -2,10 +2,12 @@ import { isDatabaseUnavailable } from '../db/databaseHealth.js';
 import { AppError, databaseUnavailable, type ErrorCode, type ErrorMessage } from '../errors.js';
 import { resolveLocale, type Translator } from '../i18n/i18n.js';
 import { metrics } from '../metrics.js';
+import { inServer } from '../runtimeConfig/serverContext.js';
 import { hasAccess, resolveActor } from './authority.js';
 import { familyOf } from './componentIds.js';
 import { handlerPath } from './defineCommand.js';
 import { presentError } from './errorReplies.js';
+import { describeInvocation as describe, seriesOf } from './invocationNames.js';
 import { layOut } from './layout.js';
 import type {
   Access,
@@ -93,9 +95,11 @@ export class InteractionRuntime {
       if (!module || !handler || !focused || !suggest || this.deps.health?.down) return [];
       const actor = this.#actor(invocation);
       if (!hasAccess(actor, handler.access ?? module.access)) return [];
-      const choices = await suggest(
-        this.#context(invocation, actor, async () => {}),
-        focused.value,
+      const choices = await inServer(invocation.guildId, () =>
+        suggest(
+          this.#context(invocation, actor, async () => {}),
+          focused.value,
+        ),
       );
       return choices.slice(0, MAX_CHOICES);
     } catch (error) {
@@ -117,7 +121,8 @@ export class InteractionRuntime {
           () => ({ outcome: 'refused' as const }),
         );
     }
-    const task = this.#handle(invocation, responder);
+    // Everything it does reads the settings of the server it came from (serverContext.ts).
+    const task = inServer(invocation.guildId, () => this.#handle(invocation, responder));
     this.#inFlight.add(task);
     return task.finally(() => this.#inFlight.delete(task));
   }
@@ -287,7 +292,12 @@ export class InteractionRuntime {
   }
 
   #actor(invocation: Invocation): Actor {
-    return resolveActor(invocation.user, invocation.roleIds, this.deps.config.authority);
+    return resolveActor(
+      invocation.user,
+      invocation.roleIds,
+      this.deps.config.authority,
+      invocation.manageServer ?? false,
+    );
   }
 
   #context(invocation: Invocation, actor: Actor, defer: () => Promise<void>): CommandContext {
@@ -373,21 +383,4 @@ export class InteractionRuntime {
       run: (ctx) => component.run(ctx, customId),
     };
   }
-}
-
-/**
- * What a metric counts an interaction under: the command, or the family of a button, menu or
- * form (`button cookies.give`), never its id, whose fields (a prompt, a round) are new for
- * every message: one series each would grow without end.
- */
-function seriesOf(invocation: Invocation): string {
-  if (invocation.kind === 'command') return describe(invocation);
-  if (invocation.kind === 'context') return `context ${invocation.commandName}`;
-  if (invocation.kind === 'other' || invocation.kind === 'autocomplete') return invocation.kind;
-  return `${invocation.kind} ${familyOf(invocation.customId ?? '')}`;
-}
-
-function describe(invocation: Invocation): string {
-  if (invocation.kind !== 'command') return `${invocation.kind} ${invocation.customId}`;
-  return `/${[invocation.commandName, invocation.group, invocation.subcommand].filter(Boolean).join(' ')}`;
 }

@@ -55,6 +55,8 @@ export interface Invocation {
   /** When the member acting joined this server (Discord's `member.joined_at`); null outside a server or when not sent. */
   joinedAt?: Date | null;
   roleIds: string[];
+  /** Whether the member may manage this server (Discord's Manage Server): its own settings are theirs to change. */
+  manageServer?: boolean;
   guildId: string | null;
   /** The channel it happened in, if known. */
   channelId?: string | null;
@@ -92,7 +94,11 @@ export interface Responder {
   send(reply: Reply): Promise<SentMessage | null>;
 }
 
-export type Access = 'everyone' | 'moderator' | 'admin';
+/**
+ * Who may use a command: anyone; whoever manages the server it is used in (Discord's Manage Server,
+ * or the bot's moderators); the bot's moderators; its admins.
+ */
+export type Access = 'everyone' | 'serverManager' | 'moderator' | 'admin';
 
 /**
  * What a moderator's ban may cover (`painting`, `games`, `economy`), named by the feature that
@@ -116,6 +122,8 @@ export interface Actor {
   name: string;
   isModerator: boolean;
   isAdmin: boolean;
+  /** May manage the server acting in (Discord's Manage Server there); a moderator of the bot does too. */
+  managesServer?: boolean;
 }
 
 /**

@@ -5,6 +5,7 @@ import { layOut, layOutOne } from '../interactions/layout.js';
 import type { ButtonSpec, EmbedSpec, FileSpec } from '../interactions/reply.js';
 import type { Logger } from '../logger.js';
 import type { RuntimeConfig } from '../runtimeConfig/runtimeConfig.js';
+import { currentServer, inServer } from '../runtimeConfig/serverContext.js';
 import type { SettingKey, SettingTypes } from '../runtimeConfig/settings.js';
 
 /** A message the bot sends on its own (not as a reply): bakery, canvas, hunt results, audit. */
@@ -71,7 +72,7 @@ export interface ChannelStatus {
  * Sends posts to the channel a feature's setting names, one at a time per channel and at
  * least `minIntervalMs` apart (discord.js's REST queue handles Discord's own rate limits).
  * A lasting failure is logged with the channel id and stops that setting's posts until an
- * admin sets the channel again; `/admin runtime show` says so.
+ * admin sets the channel again; `/settings show` says so.
  */
 export class ChannelPoster {
   readonly #queues = new Map<string, Promise<unknown>>();
@@ -88,11 +89,49 @@ export class ChannelPoster {
     private readonly options: { minIntervalMs: number },
   ) {}
 
+  /**
+   * Posts to the channel `setting` names. In a server (`inServer`: an interaction, a timer of
+   * that server) it is that server's channel. Outside one (a timer of the whole bot: a draw,
+   * the day's share, the canvas's report) it is every channel the setting names: the default's
+   * and each server's own, once each. The result is the default's, else the first server's.
+   */
   async post(setting: ChannelSettingKey, post: ChannelPost): Promise<PostResult> {
+    if (currentServer() !== null) return this.#postHere(setting, post);
+    const servers = await this.deps.runtimeConfig.serverValues(setting);
+    const results = [await this.#postHere(setting, post)];
+    const sent = new Set([results[0]?.status === 'posted' ? results[0].channelId : null]);
+    for (const { guildId, value } of servers) {
+      if (typeof value !== 'string' || sent.has(value)) continue;
+      sent.add(value);
+      results.push(await inServer(guildId, () => this.#postHere(setting, post)));
+    }
+    return results.find((r) => r.status === 'posted') ?? (results[0] as PostResult);
+  }
+
+  /** Whether a post would reach a channel: here, or outside a server any server's or the default's. */
+  async takesPosts(setting: ChannelSettingKey): Promise<boolean> {
+    const here = await this.status(setting);
+    if (here.channelId !== null && !here.stopped) return true;
+    if (currentServer() !== null) return false;
+    for (const { guildId } of await this.deps.runtimeConfig.serverValues(setting)) {
+      const there = await inServer(guildId, () => this.status(setting));
+      if (there.channelId !== null && !there.stopped) return true;
+    }
+    return false;
+  }
+
+  async #postHere(setting: ChannelSettingKey, post: ChannelPost): Promise<PostResult> {
     const { channelId, stopped } = await this.status(setting);
     if (channelId === null) return { status: 'skipped', why: 'not_configured' };
     if (stopped) return { status: 'skipped', why: 'stopped' };
-    return this.#enqueue(channelId, () => this.#send(setting, channelId, post));
+    const state = await this.#stateId(setting);
+    return this.#enqueue(channelId, () => this.#send(setting, state, channelId, post));
+  }
+
+  /** Where a channel's failure is kept: per setting, and per server for a server's own channel. */
+  async #stateId(setting: ChannelSettingKey): Promise<string> {
+    const layer = await this.deps.runtimeConfig.layerOf(setting);
+    return layer ? `${layer}:${setting}` : setting;
   }
 
   /**
@@ -178,15 +217,21 @@ export class ChannelPoster {
   async checkChannels(): Promise<{ setting: string; channelId: string; missing: string[] }[]> {
     const lacking: { setting: string; channelId: string; missing: string[] }[] = [];
     for (const view of await this.deps.runtimeConfig.list()) {
-      if (view.kind !== 'channel' || typeof view.value !== 'string') continue;
+      if (view.kind !== 'channel') continue;
       const setting = view.key as ChannelSettingKey;
-      const missing = await this.missingPermissions(setting);
-      if (missing.length === 0) continue;
-      lacking.push({ setting, channelId: view.value, missing });
-      this.deps.log.warn(
-        { event: 'post.permissions_missing', setting, channelId: view.value, missing },
-        `the bot lacks ${missing.join(', ')} in channel ${view.value} (${setting}): its posts there will fail`,
-      );
+      // The default's channel, and each server's own.
+      const layers = [{ guildId: null as string | null, value: view.value }];
+      layers.push(...(await this.deps.runtimeConfig.serverValues(setting)));
+      for (const { guildId, value } of layers) {
+        if (typeof value !== 'string') continue;
+        const missing = await inServer(guildId, () => this.missingPermissions(setting));
+        if (missing.length === 0) continue;
+        lacking.push({ setting, channelId: value, missing });
+        this.deps.log.warn(
+          { event: 'post.permissions_missing', setting, guildId, channelId: value, missing },
+          `the bot lacks ${missing.join(', ')} in channel ${value} (${setting}): its posts there will fail`,
+        );
+      }
     }
     return lacking;
   }
@@ -194,7 +239,7 @@ export class ChannelPoster {
   async status(setting: ChannelSettingKey): Promise<ChannelStatus> {
     const channelId = (await this.deps.runtimeConfig.get(setting)) as string | null;
     if (channelId === null) return { channelId, stopped: null };
-    const state = await this.deps.states.findOne({ _id: setting });
+    const state = await this.deps.states.findOne({ _id: await this.#stateId(setting) });
     if (!state) return { channelId, stopped: null };
     // An admin set the channel again after it failed: try it again.
     if (state.revision !== (await this.deps.runtimeConfig.revision(setting))) {
@@ -203,11 +248,16 @@ export class ChannelPoster {
     return { channelId, stopped: { reason: state.reason, at: state.failedAt } };
   }
 
-  async #send(setting: ChannelSettingKey, channelId: string, post: ChannelPost): Promise<PostResult> {
+  async #send(
+    setting: ChannelSettingKey,
+    stateId: string,
+    channelId: string,
+    post: ChannelPost,
+  ): Promise<PostResult> {
     const { log } = this.deps;
     try {
       await this.#sendLaidOut(channelId, post);
-      await this.deps.states.deleteOne({ _id: setting });
+      await this.deps.states.deleteOne({ _id: stateId });
       return { status: 'posted', channelId };
     } catch (error) {
       const lasting = error instanceof PostRefused;
@@ -215,7 +265,7 @@ export class ChannelPoster {
       if (lasting) {
         const revision = await this.deps.runtimeConfig.revision(setting);
         await this.deps.states.updateOne(
-          { _id: setting },
+          { _id: stateId },
           { $set: { channelId, revision, reason, failedAt: this.deps.clock.now() } },
           { upsert: true },
         );

@@ -3,7 +3,16 @@ import type { Collections, RuntimeConfigDoc } from '../db/collections.js';
 import { isDuplicateKey } from '../db/duplicateKey.js';
 import { AppError, invalidInput } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { Setting, SettingKey, SettingKind, SettingsCatalog, SettingTypes } from './settings.js';
+import { LayerCache, type StoredSetting } from './layerCache.js';
+import { currentServer } from './serverContext.js';
+import type {
+  Setting,
+  SettingKey,
+  SettingKind,
+  SettingScope,
+  SettingsCatalog,
+  SettingTypes,
+} from './settings.js';
 
 export interface SettingView {
   key: SettingKey;
@@ -18,6 +27,10 @@ export interface SettingView {
   limits: { min: number; max: number } | null;
   updatedBy: string | null;
   updatedAt: Date | null;
+  /** `global`: one value everywhere; `server`: each server may set its own over the default. */
+  scope: SettingScope;
+  /** The server's own value when `list` was asked for a server and it set one; else null. */
+  server: (StoredSetting & { value: unknown }) | null;
 }
 
 /** A change `set` made (or, `replayed`, one the same request made before: nothing was written again). */
@@ -31,76 +44,113 @@ export interface SettingChange {
   updatedBy: string;
   updatedAt: Date;
   replayed: boolean;
+  /** The server whose layer changed, or null for the default. */
+  guildId: string | null;
 }
 
-interface Snapshot {
-  loadedAt: number;
-  docs: Map<string, { value: unknown; updatedBy: string; updatedAt: Date; revision: number }>;
-}
+/** A server's layer in `runtime_config`: its documents are `<guildId>:<key>` and carry `guildId`. */
+const layerId = (key: SettingKey, guildId: string | null) => (guildId ? `${guildId}:${key}` : key);
 
 /**
- * Runtime settings stored in `runtime_config`, one document per changed key. Reads are
- * served from an in-process snapshot at most `ttlMs` old, so an interaction costs no
- * database round trip; a change made here is visible here at once and in every other
- * process (shards, tools) within `ttlMs` (RUNTIME_CONFIG_TTL_MS, default 5 s).
+ * Runtime settings stored in `runtime_config`, one document per changed key, in two layers: the
+ * default every server has, and a server's own values for the settings that may differ by server
+ * (`scope: 'server'`: its channels, its switches). A read in a server (`inServer`, which the
+ * interaction runtime sets) takes the server's value where it set one. Each layer is served from
+ * an in-process snapshot at most `ttlMs` old, so an interaction costs no database round trip; a
+ * change made here is visible here at once and in every other process (shards, tools) within
+ * `ttlMs` (RUNTIME_CONFIG_TTL_MS, default 5 s).
  */
 export class RuntimeConfig {
-  #snapshot: Snapshot | null = null;
-  /** The last reload failed: the snapshot before it is served (logged once). */
-  #stale = false;
-  #loading: Promise<Snapshot> | null = null;
+  readonly #cache: LayerCache;
 
   readonly keys: readonly SettingKey[];
 
   constructor(
     private readonly deps: { cols: Collections; clock: Clock; log: Logger },
     private readonly catalog: SettingsCatalog,
-    private readonly ttlMs: number,
+    ttlMs: number,
   ) {
     this.keys = Object.keys(catalog) as SettingKey[];
+    this.#cache = new LayerCache((layer) => this.#load(layer), ttlMs, deps.log);
   }
 
   has(key: string): key is SettingKey {
     return Object.hasOwn(this.catalog, key);
   }
 
-  async get<K extends SettingKey>(key: K): Promise<SettingTypes[K]> {
-    const snapshot = await this.#current();
-    return this.#value(key, snapshot) as SettingTypes[K];
+  /** The value in force: the server's where the code runs for one (`inServer`) and it set one. */
+  async get<K extends SettingKey>(key: K, guildId = currentServer()): Promise<SettingTypes[K]> {
+    const own = await this.#serverDoc(key, guildId);
+    if (own) return this.#parsedOr(key, own.value) as SettingTypes[K];
+    return this.#value(key, await this.#cache.docs('')) as SettingTypes[K];
   }
 
-  /** How many times `key` was set (0: never); a poster compares it with the one its channel failed under. */
-  async revision(key: SettingKey): Promise<number> {
-    return (await this.#current()).docs.get(key)?.revision ?? 0;
+  /** Where a setting may differ: `server` settings may be set per server. */
+  scope(key: SettingKey): SettingScope {
+    return this.#setting(key).scope ?? 'global';
   }
 
-  async list(): Promise<SettingView[]> {
-    const snapshot = await this.#current();
+  /**
+   * How many times the value in force was set (0: never), with the layer it is in: a poster
+   * compares it with the one its channel failed under.
+   */
+  async revision(key: SettingKey, guildId = currentServer()): Promise<number> {
+    const own = await this.#serverDoc(key, guildId);
+    return own?.revision ?? (await this.#cache.docs('')).get(key)?.revision ?? 0;
+  }
+
+  /** Every setting with its default layer, and a server's own values when `guildId` is given. */
+  async list(guildId: string | null = null): Promise<SettingView[]> {
+    const docs = await this.#cache.docs('');
+    const own = guildId ? await this.#cache.docs(guildId) : new Map<string, StoredSetting>();
     return this.keys.map((key) => {
-      const doc = snapshot.docs.get(key);
+      const doc = docs.get(key);
       const setting = this.#setting(key);
+      const mine = this.scope(key) === 'server' ? own.get(key) : undefined;
       return {
         key,
         feature: setting.feature ?? key.split('.')[0] ?? key,
         kind: setting.kind,
         description: setting.description,
-        value: this.#value(key, snapshot),
+        value: this.#value(key, docs),
         default: setting.default,
         revision: doc?.revision ?? 0,
         limits: setting.limits ?? null,
         updatedBy: doc?.updatedBy ?? null,
         updatedAt: doc?.updatedAt ?? null,
+        scope: this.scope(key),
+        server: mine ? { ...mine, value: this.#parsedOr(key, mine.value) } : null,
       };
     });
+  }
+
+  /** The servers that set their own value of a `server` setting, with it (a broadcast's targets). */
+  async serverValues(key: SettingKey): Promise<{ guildId: string; value: unknown }[]> {
+    if (this.scope(key) !== 'server') return [];
+    const docs = await this.deps.cols.runtimeConfig.find({ key, guildId: { $exists: true } }).toArray();
+    return docs.flatMap((d) =>
+      d.guildId ? [{ guildId: d.guildId, value: this.#parsedOr(key, d.value) }] : [],
+    );
+  }
+
+  /** The layer a value in force comes from: the server's id when it set its own, else null (the default). */
+  async layerOf(key: SettingKey, guildId = currentServer()): Promise<string | null> {
+    return guildId && (await this.#serverDoc(key, guildId)) ? guildId : null;
+  }
+
+  /** A server's own document for a server setting, if it set one. */
+  async #serverDoc(key: SettingKey, guildId: string | null): Promise<StoredSetting | undefined> {
+    if (!guildId || this.scope(key) !== 'server') return undefined;
+    return (await this.#cache.docs(guildId)).get(key);
   }
 
   #setting(key: SettingKey): Setting<unknown> {
     return this.catalog[key] as Setting<unknown>;
   }
 
-  #value(key: SettingKey, snapshot: Snapshot): unknown {
+  #value(key: SettingKey, docs: Map<string, StoredSetting>): unknown {
     const setting = this.#setting(key);
-    const doc = snapshot.docs.get(key);
+    const doc = docs.get(key);
     if (doc) {
       const parsed = setting.stored.safeParse(doc.value);
       if (parsed.success) return parsed.data;
@@ -113,8 +163,9 @@ export class RuntimeConfig {
   }
 
   /**
-   * Parses `text` with the key's own schema and stores it; returns the old and new value. With
-   * `revision` (what the admin saw), the change is made only if nobody changed the setting since,
+   * Parses `text` with the key's own schema and stores it in the default layer, or with `guildId`
+   * in that server's (a `server` setting only); returns the value in force before and after. With
+   * `revision` (what the admin saw), the change is made only if nobody changed that layer since,
    * else SETTING_STALE says who did, when, and what it is now; a repeat of a change already made
    * under the same `opId` answers that change again.
    */
@@ -122,34 +173,42 @@ export class RuntimeConfig {
     asked: string,
     text: string,
     actorId: string,
-    options: { revision?: number; opId?: string } = {},
+    options: { revision?: number; opId?: string; guildId?: string | null } = {},
   ): Promise<SettingChange> {
     const key = this.known(asked);
+    const guildId = options.guildId ?? null;
+    if (guildId) this.#refuseGlobal(key);
     const value = this.parse(key, text);
     const { kind, description } = this.#setting(key);
     const updatedAt = this.deps.clock.now();
-    const fields = { value, updatedBy: actorId, updatedAt, ...(options.opId ? { opId: options.opId } : {}) };
-    let before: unknown;
+    const fields = {
+      value,
+      updatedBy: actorId,
+      updatedAt,
+      ...(guildId ? { guildId, key } : {}),
+      ...(options.opId ? { opId: options.opId } : {}),
+    };
+    const id = layerId(key, guildId);
+    let before: unknown = await this.get(key, guildId);
     let revision: number;
     if (options.revision === undefined) {
-      before = this.#value(key, await this.#current());
       const stored = await this.deps.cols.runtimeConfig.findOneAndUpdate(
-        { _id: key },
+        { _id: id },
         { $set: fields, $inc: { revision: 1 } },
         { upsert: true, returnDocument: 'after' },
       );
       revision = stored?.revision ?? 1;
     } else {
-      const earlier = await this.#setAt(key, options.revision, fields);
-      if (earlier === 'stale') return this.#refuseStale(key, value, options.revision, options.opId);
-      before = earlier ? this.#parsedOr(key, earlier.value) : this.#setting(key).default;
+      const earlier = await this.#setAt(id, options.revision, fields);
+      if (earlier === 'stale') return this.#refuseStale(key, guildId, value, options.revision, options.opId);
+      if (earlier) before = this.#parsedOr(key, earlier.value);
       revision = options.revision + 1;
     }
     this.deps.log.info(
-      { event: 'runtime_config.changed', key, before, after: value, actorId },
+      { event: 'runtime_config.changed', key, guildId, before, after: value, actorId },
       'setting changed',
     );
-    this.#snapshot?.docs.set(key, { value, updatedBy: actorId, updatedAt, revision });
+    this.#cache.put(guildId ?? '', key, { value, updatedBy: actorId, updatedAt, revision });
     return {
       key,
       kind,
@@ -160,7 +219,36 @@ export class RuntimeConfig {
       updatedBy: actorId,
       updatedAt,
       replayed: false,
+      guildId,
     };
+  }
+
+  /**
+   * Takes a server's own value away: the default holds there again. Returns the values in force
+   * before and after, or null when the server had none of its own.
+   */
+  async reset(
+    asked: string,
+    guildId: string,
+    actorId: string,
+  ): Promise<{ before: unknown; after: unknown } | null> {
+    const key = this.known(asked);
+    this.#refuseGlobal(key);
+    const before = await this.get(key, guildId);
+    const removed = await this.deps.cols.runtimeConfig.findOneAndDelete({ _id: layerId(key, guildId) });
+    if (!removed) return null;
+    this.#cache.put(guildId, key, null);
+    this.deps.log.info({ event: 'runtime_config.reset', key, guildId, actorId }, 'server setting reset');
+    return { before, after: await this.get(key, guildId) };
+  }
+
+  /** A setting with one value everywhere is not a server's to set (INVALID_INPUT, with its key). */
+  #refuseGlobal(key: SettingKey): void {
+    if (this.scope(key) === 'server') return;
+    throw new AppError('INVALID_INPUT', `${key} has one value for every server`, {
+      key,
+      messageKey: 'core:errors.settingGlobal',
+    });
   }
 
   /** `key` as a setting's key, else NOT_FOUND naming the settings of its feature (or the features). */
@@ -203,13 +291,13 @@ export class RuntimeConfig {
    * and inserted it, or 'stale' when the setting has moved on (another admin's insert included).
    */
   async #setAt(
-    key: SettingKey,
+    id: string,
     revision: number,
     fields: Partial<RuntimeConfigDoc>,
   ): Promise<RuntimeConfigDoc | null | 'stale'> {
     try {
       const earlier = await this.deps.cols.runtimeConfig.findOneAndUpdate(
-        { _id: key, revision },
+        { _id: id, revision },
         { $set: fields, $inc: { revision: 1 } },
         { upsert: revision === 0, returnDocument: 'before' },
       );
@@ -224,16 +312,17 @@ export class RuntimeConfig {
   /** The setting moved on since `revision`: the same request's own change again, else SETTING_STALE. */
   async #refuseStale(
     key: SettingKey,
+    guildId: string | null,
     value: unknown,
     revision: number,
     opId?: string,
   ): Promise<SettingChange> {
-    const doc = await this.deps.cols.runtimeConfig.findOne({ _id: key });
+    const doc = await this.deps.cols.runtimeConfig.findOne({ _id: layerId(key, guildId) });
     if (doc) {
       const { value: stored, updatedBy, updatedAt, revision: current } = doc;
-      this.#snapshot?.docs.set(key, { value: stored, updatedBy, updatedAt, revision: current });
+      this.#cache.put(guildId ?? '', key, { value: stored, updatedBy, updatedAt, revision: current });
     }
-    const now = doc ? this.#parsedOr(key, doc.value) : this.#setting(key).default;
+    const now = doc ? this.#parsedOr(key, doc.value) : await this.get(key, guildId);
     const { kind, description } = this.#setting(key);
     if (doc && opId && doc.opId === opId && doc.revision === revision + 1 && Object.is(now, value)) {
       const { updatedBy, updatedAt } = doc;
@@ -247,6 +336,7 @@ export class RuntimeConfig {
         updatedBy,
         updatedAt,
         replayed: true,
+        guildId,
       };
     }
     const detail = `${key} is at revision ${doc?.revision ?? 0}, not ${revision}`;
@@ -265,38 +355,16 @@ export class RuntimeConfig {
     return parsed.success ? parsed.data : this.#setting(key).default;
   }
 
-  async #current(): Promise<Snapshot> {
-    const now = performance.now(); // cache age, not business time
-    if (this.#snapshot && now - this.#snapshot.loadedAt <= this.ttlMs) return this.#snapshot;
-    this.#loading ??= this.#load().finally(() => {
-      this.#loading = null;
-    });
-    const loaded = this.#snapshot;
-    if (!loaded) return this.#loading;
-    // Settings that cannot be read again (the database away) stay as last read, not an error.
-    return this.#loading.catch((error: unknown) => {
-      if (!this.#stale)
-        this.deps.log.warn(
-          { event: 'runtime_config.stale', err: error },
-          'could not read the settings again; using the ones read before until it can',
-        );
-      this.#stale = true;
-      return loaded;
-    });
-  }
-
-  async #load(): Promise<Snapshot> {
-    const docs = await this.deps.cols.runtimeConfig.find({}).toArray();
-    this.#stale = false;
-    this.#snapshot = {
-      loadedAt: performance.now(),
-      docs: new Map(
-        docs.map((d) => [
-          d._id,
-          { value: d.value, updatedBy: d.updatedBy, updatedAt: d.updatedAt, revision: d.revision },
-        ]),
-      ),
-    };
-    return this.#snapshot;
+  /** A layer's documents: the default's (no `guildId`), or one server's. */
+  async #load(layer: string): Promise<Map<string, StoredSetting>> {
+    // The default layer's documents have no guildId (`null` matches a missing field).
+    const filter = layer ? { guildId: layer } : { guildId: { $exists: false } };
+    const docs = await this.deps.cols.runtimeConfig.find(filter).toArray();
+    return new Map(
+      docs.map((d) => [
+        d.key ?? d._id,
+        { value: d.value, updatedBy: d.updatedBy, updatedAt: d.updatedAt, revision: d.revision },
+      ]),
+    );
   }
 }

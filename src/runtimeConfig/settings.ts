@@ -3,18 +3,26 @@ import type { Translator } from '../i18n/i18n.js';
 import { SNOWFLAKE_PATTERN } from '../snowflake.js';
 
 export type SettingKind = 'number' | 'flag' | 'channel';
+/** `global`: one value for every server (the economy's constants); `server`: each server may set its own. */
+export type SettingScope = 'global' | 'server';
 
 export interface Setting<T> {
-  /** The feature it belongs to (set by defineSettings); `/admin runtime show` groups by it. */
+  /** The feature it belongs to (set by defineSettings); `/settings show` groups by it. */
   feature?: string;
   kind: SettingKind;
   /** A catalog key (`cookies:settings.give_max`): admins read it in their language. */
   description: string;
   default: T;
-  /** Parses admin text (from `/admin runtime set`); its issue messages are catalog keys. */
+  /** Parses admin text (from `/settings set`); its issue messages are catalog keys. */
   parse: z.ZodType<T, string>;
   /** Validates a stored value (another process may have written an older shape). */
   stored: z.ZodType<T>;
+  /**
+   * Whether a server may set its own value over the default (absent: `global`). Channels and a
+   * feature's switch are a server's; amounts, costs and odds are the same everywhere, or one
+   * economy would pay differently by server.
+   */
+  scope?: SettingScope;
   /** A number's bounds, as `parse` checks them: what the portal offers and says beside its field. */
   limits?: { min: number; max: number };
 }
@@ -84,6 +92,11 @@ export function wholeNumberSetting(
   };
 }
 
+/** The same setting, which each server may set for itself (a feature's switch). */
+export function perServer<T>(setting: Setting<T>): Setting<T> {
+  return { ...setting, scope: 'server' };
+}
+
 /** The words an admin may set a flag with, in either language: the bot shows `on`/`off`, `an`/`aus`. */
 const ON = ['on', 'true', 'yes', '1', 'an', 'ein', 'ja'];
 const OFF = ['off', 'false', 'no', '0', 'aus', 'nein'];
@@ -111,6 +124,8 @@ export function flagSetting(description: string, def: boolean): Setting<boolean>
 export function channelSetting(description: string): Setting<string | null> {
   return {
     kind: 'channel',
+    // Each server posts to its own channels.
+    scope: 'server',
     description,
     default: null,
     parse: z

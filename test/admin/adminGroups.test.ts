@@ -23,7 +23,6 @@ describe('/admin from the features', () => {
   it("GIVEN the registry THEN /admin holds its own groups around every feature's, in the registry's order", () => {
     const admin = COMMANDS.find((c) => c.data.name === 'admin');
     expect(admin?.data.options?.map((o) => o.name)).toEqual([
-      'runtime',
       'cookies',
       'bakery',
       'vault',
@@ -56,15 +55,9 @@ describe('/admin from the features', () => {
       adminFeature,
       { name: 'b', commands: [other], adminGroups: [group('beta')] },
     ]);
-    expect(commands.map((c) => c.data.name)).toEqual(['admin', 'other']);
+    expect(commands.map((c) => c.data.name)).toEqual(['admin', 'settings', 'other']);
     const admin = commands[0];
-    expect(admin?.data.options?.map((o) => o.name)).toEqual([
-      'runtime',
-      'alpha',
-      'beta',
-      'economy',
-      'cleanup',
-    ]);
+    expect(admin?.data.options?.map((o) => o.name)).toEqual(['alpha', 'beta', 'economy', 'cleanup']);
     expect(Object.keys(admin?.handlers ?? {})).toContain('beta go');
     expect(admin?.components.map((c) => c.family)).toEqual(['a.confirm']);
   });
@@ -81,8 +74,8 @@ describe('/admin from the features', () => {
     ],
     [
       'a group named like its own',
-      [{ name: 'a', adminGroups: [group('runtime')] }, adminFeature],
-      /admin group runtime is declared twice/,
+      [{ name: 'a', adminGroups: [group('economy')] }, adminFeature],
+      /admin group economy is declared twice/,
     ],
     [
       'a button family that another command has',

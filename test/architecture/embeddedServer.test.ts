@@ -8,7 +8,7 @@ import { PROJECT_ROOT } from '../../src/paths.js';
  * the tests and a bot without MONGODB_URI run on is known only to `src/db/` (which starts it)
  * and `tools/` (its launcher, which patches what it lacks). No other production file names
  * it, in code or in comments, nor explains a query by what "every server" or "both servers"
- * serve: a shape that server answers badly is fixed in its launcher, and a comment says
+ * answer (a Discord server, the product's own word, is no such explanation): a shape that server answers badly is fixed in its launcher, and a comment says
  * MongoDB's reason. A shape kept for that server's sake points at the page that says why
  * (POINTER), and says no more.
  */
@@ -24,7 +24,10 @@ const NAMES: readonly { pattern: RegExp; what: string }[] = [
   { pattern: /\bH2\b/, what: 'its H2 backend' },
   { pattern: /\bembedded\b/i, what: 'the embedded server or database' },
   {
-    pattern: /\b(every|both|either|neither) servers?\b/i,
+    // A Discord server is a server too ("one value for every server"): what is refused is a
+    // database server's behaviour given as a query's reason ("both servers answer …").
+    pattern:
+      /\b(every|both|either|neither) (database )?servers? (answers?|serves?|supports?|accepts?|reads?|returns?|handles?|does|do|can|cannot)\b/i,
     what: 'a query explained by what other servers serve',
   },
 ];

@@ -103,10 +103,10 @@ describe('the local console', () => {
   });
 
   it('!wait moves the simulated clock that every service reads', async () => {
-    await c.session.run('as admin /admin runtime set key:cookies.leaderboard_size value:5');
+    await c.session.run('as admin /settings set key:cookies.leaderboard_size value:5');
     await c.session.run('!wait 2h');
     c.take();
-    await c.session.run('as admin /admin runtime show');
+    await c.session.run('as admin /settings show');
     expect(c.take()).toContain('changed by @admin 2 hours ago');
   });
 
@@ -139,11 +139,13 @@ describe('the local console', () => {
   });
 
   it('reads quoted values, brackets around "as NAME", comments and durations', () => {
-    expect(parseConsoleLine('[as bob] /admin runtime set key:a value:"x y"')).toMatchObject({
+    expect(parseConsoleLine('[as bob] /settings set key:a value:"x y"')).toMatchObject({
       kind: 'command',
       as: 'bob',
-      group: 'runtime',
-      subcommand: 'set',
+      commandName: 'settings',
+      // The line's words only: the console finds `set` among /settings' subcommands when it runs.
+      group: 'set',
+      subcommand: null,
       args: new Map([
         ['key', 'a'],
         ['value', 'x y'],

@@ -51,7 +51,7 @@ describe('/privacy in the console', () => {
 
   it('GIVEN the German console WHEN a moderator erases a member on their request THEN it asks first, in German, and the audit names the pseudonym only', async () => {
     await c.session.run('as admin /admin cookies grant user:jonas amount:75');
-    await c.session.run('as admin /admin runtime set key:admin.audit_channel value:#audit');
+    await c.session.run('as admin /settings set key:admin.audit_channel value:#audit');
     await c.session.run('!locale de');
     c.take();
     await c.session.run('as jonas /datenschutz info');

@@ -18,7 +18,7 @@ describe('a clawback through the real discord.js client', () => {
     await fake.start();
     harness = await startFakeBot(fake, t);
     await fake.waitFor(
-      fake.command(admin, 'admin', ['runtime', 'set'], { key: 'admin.audit_channel', value: `<#${AUDIT}>` }),
+      fake.command(admin, 'settings', ['set'], { key: 'admin.audit_channel', value: `<#${AUDIT}>` }),
     );
   });
 

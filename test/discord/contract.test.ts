@@ -75,7 +75,7 @@ const SAMPLES: OptionSource['samples'] = {
   id: 'no-such-worker',
   round: '1',
   value: 'v'.repeat(64),
-  'admin runtime set value': '100',
+  'settings set value': '100',
   width: 256,
   height: 256,
   days: 3_650,

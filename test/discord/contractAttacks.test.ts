@@ -96,8 +96,8 @@ describe("Discord's contract under attack: hostile input, races, refusals and un
   it.each([
     ['/help topic', 'help', [], 'topic'],
     ['/place pixel color', 'place', ['pixel'], 'color'],
-    ['/admin runtime show feature', 'admin', ['runtime', 'show'], 'feature'],
-    ['/admin runtime set key', 'admin', ['runtime', 'set'], 'key'],
+    ['/settings show feature', 'settings', ['show'], 'feature'],
+    ['/settings set key', 'settings', ['set'], 'key'],
   ] as const)(
     'GIVEN odd typing in %s WHEN members, a moderator and admins type it THEN every suggestion list is one Discord shows',
     async (_, name, path, option) => {
@@ -169,15 +169,9 @@ describe("Discord's contract under attack: hostile input, races, refusals and un
       [member, 'games', ['verify'], { round: hostile(40, victim) }, []],
       [member, 'help', [], { topic: hostile(40, victim) }, []],
       [member, 'place', ['pixel'], { x: 1, y: 1, color: hostile(20, victim) }, []],
-      [
-        germanAdmin,
-        'admin',
-        ['runtime', 'set'],
-        { key: hostile(100, victim), value: hostile(100, victim) },
-        [],
-      ],
-      [admin, 'admin', ['runtime', 'set'], { key: 'cookies.give_max', value: hostile(100, victim) }, []],
-      [germanAdmin, 'admin', ['runtime', 'show'], { feature: hostile(50, victim) }, []],
+      [germanAdmin, 'settings', ['set'], { key: hostile(100, victim), value: hostile(100, victim) }, []],
+      [admin, 'settings', ['set'], { key: 'cookies.give_max', value: hostile(100, victim) }, []],
+      [germanAdmin, 'settings', ['show'], { feature: hostile(50, victim) }, []],
       [
         admin,
         'admin',

@@ -95,21 +95,23 @@ describe('the bot through the real discord.js client', () => {
     expect(reply?.embeds[0]?.description).toContain('**1,234 🍪**');
   });
 
-  it('GIVEN a member who is not an admin WHEN they run /admin runtime set THEN they are refused privately and nothing changes', async () => {
+  it('GIVEN a member who is not an admin WHEN they run /settings set THEN they are refused privately and nothing changes', async () => {
     const member = freshMember('mia');
-    const token = fake.command(member, 'admin', ['runtime', 'set'], {
+    const token = fake.command(member, 'settings', ['set'], {
       key: 'cookies.leaderboard_size',
       value: '5',
     });
     const [reply] = await fake.waitFor(token);
     expect(reply?.ephemeral).toBe(true);
-    expect(reply?.content).toBe('❌ You are not allowed to do that: it needs admin rights on this bot.');
+    expect(reply?.content).toBe(
+      '❌ You are not allowed to do that: it needs server manager rights on this bot.',
+    );
     expect(await t.cols.runtimeConfig.countDocuments({ _id: 'cookies.leaderboard_size' })).toBe(0);
     expect(harness.logs.some((l) => l.event === 'authority.refused' && l.userId === member.id)).toBe(true);
   });
 
   it('GIVEN an admin WHEN they set a runtime value THEN it is stored with who changed it', async () => {
-    const token = fake.command(admin, 'admin', ['runtime', 'set'], {
+    const token = fake.command(admin, 'settings', ['set'], {
       key: 'cookies.leaderboard_size',
       value: '12',
     });
@@ -122,12 +124,12 @@ describe('the bot through the real discord.js client', () => {
   });
 
   it('WHEN an admin types a setting key THEN autocomplete suggests the matching keys with their values', async () => {
-    const token = fake.autocomplete(admin, 'admin', ['runtime', 'set'], { key: 'give', value: '' }, 'key');
+    const token = fake.autocomplete(admin, 'settings', ['set'], { key: 'give', value: '' }, 'key');
     const choices = await fake.suggestions(token);
     expect(choices.map((c) => c.value)).toEqual(['cookies.give_enabled', 'cookies.give_max']);
     expect(choices[0]?.name).toBe('cookies.give_enabled (now on)');
     const member = freshMember('mia');
-    const refused = fake.autocomplete(member, 'admin', ['runtime', 'set'], { key: 'give', value: '' }, 'key');
+    const refused = fake.autocomplete(member, 'settings', ['set'], { key: 'give', value: '' }, 'key');
     expect(await fake.suggestions(refused)).toEqual([]);
   });
 
@@ -263,7 +265,7 @@ describe('the bot through the real discord.js client', () => {
       fake.command(member, 'cookies', ['give'], { user: other.id, amount: 20 }, [other]),
     );
     await fake.waitFor(
-      fake.command(admin, 'admin', ['runtime', 'set'], { key: 'cookies.give_enabled', value: 'off' }),
+      fake.command(admin, 'settings', ['set'], { key: 'cookies.give_enabled', value: 'off' }),
     );
     try {
       const [reply] = await fake.waitFor(
@@ -273,7 +275,7 @@ describe('the bot through the real discord.js client', () => {
       expect(await harness.deps.ledger.balanceOf('cookies', other.id)).toBe(0);
     } finally {
       await fake.waitFor(
-        fake.command(admin, 'admin', ['runtime', 'set'], { key: 'cookies.give_enabled', value: 'on' }),
+        fake.command(admin, 'settings', ['set'], { key: 'cookies.give_enabled', value: 'on' }),
       );
     }
   });
@@ -282,7 +284,7 @@ describe('the bot through the real discord.js client', () => {
     const member = freshMember('mia');
     const audit = '900000000000000077';
     await fake.waitFor(
-      fake.command(admin, 'admin', ['runtime', 'set'], { key: 'admin.audit_channel', value: `<#${audit}>` }),
+      fake.command(admin, 'settings', ['set'], { key: 'admin.audit_channel', value: `<#${audit}>` }),
     );
     await fake.waitFor(
       fake.command(admin, 'admin', ['cookies', 'grant'], { user: member.id, amount: 25, reason: 'quiz' }, [
@@ -304,16 +306,14 @@ describe('the bot through the real discord.js client', () => {
     const closed = '900000000000000078';
     fake.forbiddenChannels.add(closed);
     await fake.waitFor(
-      fake.command(admin, 'admin', ['runtime', 'set'], { key: 'admin.audit_channel', value: closed }),
+      fake.command(admin, 'settings', ['set'], { key: 'admin.audit_channel', value: closed }),
     );
     await fake.waitFor(
       fake.command(admin, 'admin', ['cookies', 'grant'], { user: member.id, amount: 5 }, [member]),
     );
     await harness.deps.scheduler.runDue();
     expect(harness.logs.some((l) => l.event === 'post.channel_stopped' && l.channelId === closed)).toBe(true);
-    const [show] = await fake.waitFor(
-      fake.command(admin, 'admin', ['runtime', 'show'], { feature: 'admin' }),
-    );
+    const [show] = await fake.waitFor(fake.command(admin, 'settings', ['show'], { feature: 'admin' }));
     expect(show?.embeds[0]?.fields?.[0]?.value).toContain('posts stopped');
     expect(show?.embeds[0]?.fields?.[0]?.value).toContain('Missing Permissions');
 
@@ -326,7 +326,7 @@ describe('the bot through the real discord.js client', () => {
 
     fake.forbiddenChannels.delete(closed);
     await fake.waitFor(
-      fake.command(admin, 'admin', ['runtime', 'set'], { key: 'admin.audit_channel', value: closed }),
+      fake.command(admin, 'settings', ['set'], { key: 'admin.audit_channel', value: closed }),
     );
     await harness.deps.scheduler.runDue();
     expect(

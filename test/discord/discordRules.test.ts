@@ -40,8 +40,8 @@ describe("Discord's rules, as a server meets them on its first day", () => {
   });
 
   it.each([
-    ['English', admin, 'Administration', '/admin runtime', '/admin cleanup inactive'],
-    ['German', germanAdmin, 'Verwaltung', '/admin einstellungen', '/admin aufräumen inaktive'],
+    ['English', admin, 'Administration', '/settings', '/admin cleanup inactive'],
+    ['German', germanAdmin, 'Verwaltung', '/einstellungen', '/admin aufräumen inaktive'],
   ])(
     'GIVEN an admin in %s WHEN they run /help THEN Discord takes it and every admin command is listed',
     async (_, who, group, first, last) => {
@@ -55,7 +55,7 @@ describe("Discord's rules, as a server meets them on its first day", () => {
     },
   );
 
-  it('GIVEN every setting changed by an admin WHEN they run /admin runtime show THEN every setting arrives, over more than one message if it must', async () => {
+  it('GIVEN every setting changed by an admin WHEN they run /settings show THEN every setting arrives, over more than one message if it must', async () => {
     const settings = await harness.deps.runtimeConfig.list();
     const i18n = harness.deps.i18n.for('en');
     for (const s of settings) {
@@ -63,7 +63,7 @@ describe("Discord's rules, as a server meets them on its first day", () => {
       await harness.deps.runtimeConfig.set(s.key, text, ADMIN_ID);
     }
     for (const who of [admin, germanAdmin]) {
-      const token = fake.command(who, 'admin', ['runtime', 'show']);
+      const token = fake.command(who, 'settings', ['show']);
       const messages = await fake.waitFor(token, (m) => m.length > 1);
       const text = readable(messages);
       for (const s of settings) expect(text).toContain(s.key.replace(`${s.feature}.`, ''));
@@ -115,7 +115,7 @@ describe("Discord's rules, as a server meets them on its first day", () => {
   it('GIVEN the audit channel WHEN an admin grants Cookies THEN the post names both without notifying either', async () => {
     fake.addChannel('900000000000000131', 'audit');
     await fake.waitFor(
-      fake.command(admin, 'admin', ['runtime', 'set'], {
+      fake.command(admin, 'settings', ['set'], {
         key: 'admin.audit_channel',
         value: '900000000000000131',
       }),
@@ -172,16 +172,14 @@ describe("Discord's rules, as a server meets them on its first day", () => {
     for (const body of bodies) expect((body.allowed_mentions as { parse?: unknown })?.parse).toEqual([]);
   });
 
-  it('GIVEN a channel where the bot may not attach files THEN setting it says so, and /admin runtime show too', async () => {
+  it('GIVEN a channel where the bot may not attach files THEN setting it says so, and /settings show too', async () => {
     fake.addChannel('900000000000000132', 'canvas');
     fake.denyBot('900000000000000132', ['AttachFiles', 'EmbedLinks']);
     const [reply] = await fake.waitFor(
-      fake.command(admin, 'admin', ['runtime', 'set'], { key: 'place_channel', value: '900000000000000132' }),
+      fake.command(admin, 'settings', ['set'], { key: 'place_channel', value: '900000000000000132' }),
     );
     expect(reply?.content).toContain('The bot lacks Embed Links and Attach Files in <#900000000000000132>');
-    const [shown] = await fake.waitFor(
-      fake.command(germanAdmin, 'admin', ['runtime', 'show'], { feature: 'place' }),
-    );
+    const [shown] = await fake.waitFor(fake.command(germanAdmin, 'settings', ['show'], { feature: 'place' }));
     expect(readable([shown as VisibleMessage])).toContain(
       'Dem Bot fehlt in diesem Kanal: Links einbetten und Dateien anhängen',
     );

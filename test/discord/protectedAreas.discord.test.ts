@@ -19,7 +19,7 @@ describe('protected areas through the real discord.js client', () => {
     fake.addRole({ id: ARTISTS, name: 'artists' });
     harness = await startFakeBot(fake, t);
     await fake.waitFor(
-      fake.command(admin, 'admin', ['runtime', 'set'], { key: 'admin.audit_channel', value: `<#${AUDIT}>` }),
+      fake.command(admin, 'settings', ['set'], { key: 'admin.audit_channel', value: `<#${AUDIT}>` }),
     );
   });
 

@@ -19,7 +19,7 @@ describe('bans through the real discord.js client', () => {
     await fake.start();
     harness = await startFakeBot(fake, t, { env: { MODERATOR_USER_IDS: MODERATOR_ID } });
     await fake.waitFor(
-      fake.command(admin, 'admin', ['runtime', 'set'], { key: 'admin.audit_channel', value: `<#${AUDIT}>` }),
+      fake.command(admin, 'settings', ['set'], { key: 'admin.audit_channel', value: `<#${AUDIT}>` }),
     );
   });
 

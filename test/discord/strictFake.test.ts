@@ -237,7 +237,7 @@ describe('the fake Discord refuses what Discord refuses', () => {
   });
 
   it('GIVEN 26 autocomplete choices THEN data.choices must be 25 or fewer', async () => {
-    const token = fake.autocomplete(member, 'admin', ['runtime', 'set'], { key: 'c' }, 'key');
+    const token = fake.autocomplete(member, 'settings', ['set'], { key: 'c' }, 'key');
     const choices = Array.from({ length: 26 }, (_, i) => ({ name: `c${i}`, value: `c${i}` }));
     const answer = await callback(fake, token, { type: 8, data: { choices } });
     expect(answer.status).toBe(400);
@@ -247,7 +247,7 @@ describe('the fake Discord refuses what Discord refuses', () => {
   });
 
   it('GIVEN an autocomplete choice value of 101 characters THEN it must be 100 or fewer', async () => {
-    const token = fake.autocomplete(member, 'admin', ['runtime', 'set'], { key: 'c' }, 'key');
+    const token = fake.autocomplete(member, 'settings', ['set'], { key: 'c' }, 'key');
     const answer = await callback(fake, token, {
       type: 8,
       data: { choices: [{ name: 'c', value: 'v'.repeat(101) }] },

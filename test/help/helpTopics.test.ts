@@ -50,10 +50,10 @@ describe('/help topics and the hunt explained', () => {
   });
 
   it('GIVEN changed settings THEN the explanation shows the numbers as they are now', async () => {
-    await c.session.run('as admin /admin runtime set key:place_draw_points value:40');
-    await c.session.run('as admin /admin runtime set key:hunt_draws_per_window value:1');
-    await c.session.run('as admin /admin runtime set key:hunt_window_s value:90');
-    await c.session.run('as admin /admin runtime set key:hunt_beacon_mode value:on');
+    await c.session.run('as admin /settings set key:place_draw_points value:40');
+    await c.session.run('as admin /settings set key:hunt_draws_per_window value:1');
+    await c.session.run('as admin /settings set key:hunt_window_s value:90');
+    await c.session.run('as admin /settings set key:hunt_beacon_mode value:on');
     c.take();
     await c.session.run('/help topic:Hunt');
     const text = c.take();

@@ -32,7 +32,7 @@ describe('the hunt explained to members', () => {
   });
 
   it('GIVEN a German member and one tip per draw WHEN they run /jagd status THEN the task, Runde and Ziehung are German, with a real singular', async () => {
-    await c.session.run('as admin /admin runtime set key:hunt_draws_per_window value:1');
+    await c.session.run('as admin /settings set key:hunt_draws_per_window value:1');
     await c.session.run('!locale de');
     await c.session.run('/jagd status');
     const text = c.take();
@@ -68,7 +68,7 @@ describe('the hunt explained to members', () => {
   });
 
   it('GIVEN a hunt channel THEN its first post of a round explains the hunt once, the draw is posted there with real plurals, and a new round is explained again', async () => {
-    await c.session.run('as admin /admin runtime set key:hunt_channel value:#hunt');
+    await c.session.run('as admin /settings set key:hunt_channel value:#hunt');
     await c.session.run('as ann /hunt tip guess:50,50,50,50,50,50,50,50');
     let text = c.take();
     expect(text).toContain(
@@ -95,7 +95,7 @@ describe('the hunt explained to members', () => {
 
   it('GIVEN a German server with a hunt channel THEN the round is explained in German, pointing to /hilfe thema:jagd', async () => {
     await c.session.run('!locale de');
-    await c.session.run('as admin /admin runtime set key:hunt_channel value:#jagd');
+    await c.session.run('as admin /settings set key:hunt_channel value:#jagd');
     await c.session.run('as ann /jagd tipp zahlen:50,50,50,50,50,50,50,50');
     const text = c.take();
     expect(text).toContain(
@@ -104,7 +104,7 @@ describe('the hunt explained to members', () => {
   });
 
   it('GIVEN the bonus path switched on THEN status and the tip reply speak of the bonus path, never of a beacon', async () => {
-    await c.session.run('as admin /admin runtime set key:hunt_beacon_mode value:on');
+    await c.session.run('as admin /settings set key:hunt_beacon_mode value:on');
     await c.session.run('/hunt status');
     const text = c.take();
     expect(text).toMatch(/Bonus path of this draw: \d \(a tip on it counts 2× in the draw\)\./);

@@ -76,21 +76,21 @@ describe('German command names', () => {
   const command = (name: string) =>
     ASSEMBLY.commands.find((c) => c.data.name === name)?.data as unknown as Named;
 
-  it('GIVEN /cookies, /place and the admin groups of settings, cleanup, Cookies and the canvas THEN every part has a German name', () => {
+  it('GIVEN /cookies, /place, /settings and the admin groups of cleanup, Cookies and the canvas THEN every part has a German name', () => {
     const admin = command('admin');
-    const groups = (admin.options ?? []).filter((g) =>
-      ['runtime', 'cleanup', 'cookies', 'place'].includes(g.name),
+    const groups = (admin.options ?? []).filter((g) => ['cleanup', 'cookies', 'place'].includes(g.name));
+    expect(groups).toHaveLength(3);
+    const all = [command('cookies'), command('place'), command('settings'), ...groups].flatMap((d) =>
+      everything(d),
     );
-    expect(groups).toHaveLength(4);
-    const all = [command('cookies'), command('place'), ...groups].flatMap((d) => everything(d));
     expect(all.filter((p) => !p.de).map((p) => p.path)).toEqual([]);
     // Discord allows lower-case names without spaces only.
     expect(all.filter((p) => p.de && !/^[-_\p{Ll}\p{N}]{1,32}$/u.test(p.de))).toEqual([]);
   });
 
-  it('GIVEN the glossary THEN /kekse, /place guthaben and /admin einstellungen setzen are the German names', () => {
+  it('GIVEN the glossary THEN /kekse, /place guthaben and /einstellungen setzen are the German names', () => {
     const names = everything(command('cookies'))
-      .concat(everything(command('place')), everything(command('admin')))
+      .concat(everything(command('place')), everything(command('settings')))
       .map((p) => p.de);
     expect(names).toEqual(
       expect.arrayContaining(['kekse', 'place', 'guthaben', 'einstellungen', 'setzen', 'farbe']),

@@ -81,7 +81,7 @@ describe('laying a reply out within Discord limits', () => {
     }));
     const messages = layOut({
       ephemeral: true,
-      embeds: [{ title: 'Settings', color: 5, fields, footer: 'Change one with /admin runtime set' }],
+      embeds: [{ title: 'Settings', color: 5, fields, footer: 'Change one with /settings set' }],
     });
     expect(messages.length).toBeGreaterThan(1);
     for (const message of messages) {
@@ -93,7 +93,7 @@ describe('laying a reply out within Discord limits', () => {
     expect(all.flatMap((f) => f.value.split('\n'))).toEqual(fields.flatMap((f) => f.value.split('\n')));
     // The title opens the first message, the footer closes the last.
     expect(messages[0]?.embeds?.[0]?.title).toBe('Settings');
-    expect(messages.at(-1)?.embeds?.at(-1)?.footer).toBe('Change one with /admin runtime set');
+    expect(messages.at(-1)?.embeds?.at(-1)?.footer).toBe('Change one with /settings set');
   });
 
   it('GIVEN 30 fields THEN the first 25 and the next 5 are in two embeds', () => {

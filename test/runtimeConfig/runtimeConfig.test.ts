@@ -36,6 +36,7 @@ describe('runtime configuration', () => {
       updatedBy: 'u1',
       updatedAt: new Date('2026-05-01T00:00:00Z'),
       replayed: false,
+      guildId: null,
     });
     expect(await config.set('cookies.give_enabled', 'OFF', 'u2')).toMatchObject({ after: false });
     const listed = await config.list();

@@ -75,7 +75,7 @@ export async function invocations(
       }
     }
     out.push({ name, path, options: values, users });
-    // And with only what it requires: some show the most without a filter (`/admin runtime show`).
+    // And with only what it requires: some show the most without a filter (`/settings show`).
     const required = options.filter((o) => 'required' in o && o.required).map((o) => o.name);
     if (required.length < options.length) {
       const only = Object.fromEntries(Object.entries(values).filter(([key]) => required.includes(key)));

@@ -14,8 +14,8 @@ async function consoleWithVault(chancePct: number, locale: 'en' | 'de') {
     'as admin /admin vault fund amount:200000',
     'as admin /admin cookies grant user:you amount:1000',
     'as admin /admin cookies grant user:bob amount:1000',
-    `as admin /admin runtime set key:vault.heist_base_chance_pct value:${chancePct}`,
-    `as admin /admin runtime set key:vault.heist_max_chance_pct value:${chancePct}`,
+    `as admin /settings set key:vault.heist_base_chance_pct value:${chancePct}`,
+    `as admin /settings set key:vault.heist_max_chance_pct value:${chancePct}`,
     `!locale ${locale}`,
   ])
     expect(await c.session.run(line)).toBe('ok');
@@ -103,7 +103,7 @@ describe('the end of a heist, with no heist channel set', () => {
     'GIVEN a crew too small to set off ($locale) THEN its message says it was called off and every stake came back',
     async ({ locale, told }) => {
       const c = await consoleWithVault(50, locale);
-      expect(await c.session.run('as admin /admin runtime set key:vault.heist_min_crew value:3')).toBe('ok');
+      expect(await c.session.run('as admin /settings set key:vault.heist_min_crew value:3')).toBe('ok');
       expect(await c.session.run(START[locale])).toBe('ok');
       expect(await c.session.run(`as bob !click ${JOIN[locale]}`)).toBe('ok');
       c.take();

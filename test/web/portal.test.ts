@@ -35,7 +35,9 @@ describe('the portal pages', () => {
     const out = await web.request('GET', '/admin/grants', { headers: HTML });
     expect(out.status).toBe(401);
     expect(out.text).toContain('Run /place web in Discord');
-    const german = await web.request('GET', '/admin/grants', { headers: { ...HTML, 'accept-language': 'de' } });
+    const german = await web.request('GET', '/admin/grants', {
+      headers: { ...HTML, 'accept-language': 'de' },
+    });
     expect(german.text).toContain('Gib in Discord /place web ein');
     const refused = await web.request('GET', '/admin', { cookie: member, headers: HTML });
     expect(refused.status).toBe(403);
@@ -53,9 +55,9 @@ describe('the portal pages', () => {
     const page = await web.request('GET', '/admin/runtime', { cookie: admin, headers: HTML });
     expect(page.status).toBe(200);
     expect(page.text).toContain('<script type="module" src="/admin/app.js">');
-    expect((await web.request('GET', '/admin', { cookie: admin, headers: HTML })).headers.get('location')).toBe(
-      '/admin/runtime',
-    );
+    expect(
+      (await web.request('GET', '/admin', { cookie: admin, headers: HTML })).headers.get('location'),
+    ).toBe('/admin/runtime');
     expect((await web.request('GET', '/place/admin')).headers.get('location')).toBe('/admin');
     const script = await web.request('GET', '/admin/app.js');
     expect(script.headers.get('content-type')).toContain('javascript');
@@ -76,7 +78,10 @@ describe('the portal pages', () => {
         ...(route.method === 'POST' ? { body: {} } : {}),
         headers: { 'idempotency-key': 'member-tries-0001' },
       });
-      expect([`${route.method} ${route.url}`, response.status]).toEqual([`${route.method} ${route.url}`, 403]);
+      expect([`${route.method} ${route.url}`, response.status]).toEqual([
+        `${route.method} ${route.url}`,
+        403,
+      ]);
     }
   });
 });
@@ -147,11 +152,20 @@ describe('the moderators’ API behind the pages', () => {
     } while (next);
     expect(seen).toHaveLength(8);
     expect(new Set(seen).size).toBe(8);
-    const ben = await web.request('GET', `/api/admin/place/earnings?client_id=${BEN}&kind=progress&limit=50`, {
-      cookie: moderator,
-    });
+    const ben = await web.request(
+      'GET',
+      `/api/admin/place/earnings?client_id=${BEN}&kind=progress&limit=50`,
+      {
+        cookie: moderator,
+      },
+    );
     expect(ben.json.events).toHaveLength(7);
-    expect(ben.json.events[0]).toMatchObject({ kind: 'progress', owner_name: 'Benjamin', round: 1, points: 0.5 });
+    expect(ben.json.events[0]).toMatchObject({
+      kind: 'progress',
+      owner_name: 'Benjamin',
+      round: 1,
+      points: 0.5,
+    });
   });
 
   it('GIVEN grants and clawbacks of Cookies THEN only admins grant, a clawback takes what is free, and an unknown id is refused', async () => {
@@ -199,14 +213,18 @@ describe('the moderators’ API behind the pages', () => {
     expect([refused.status, refused.json.error.code]).toEqual([403, 'SANCTIONED']);
     expect(refused.json.error.message).toContain('griefing the logo');
     const list = await web.request('GET', '/api/admin/sanctions', { cookie: moderator });
-    expect(list.json.sanctions).toEqual([expect.objectContaining({ member: MIA, until: banned.json.sanction.until })]);
+    expect(list.json.sanctions).toEqual([
+      expect.objectContaining({ member: MIA, until: banned.json.sanction.until }),
+    ]);
     const lifted = await web.request('POST', '/api/admin/sanctions/lift', {
       cookie: moderator,
       body: { member: MIA, scope: 'painting' },
       headers: { 'idempotency-key': 'lift-0001' },
     });
     expect(lifted.json).toEqual({ lifted: true });
-    expect((await web.request('GET', '/api/admin/sanctions', { cookie: moderator })).json.sanctions).toEqual([]);
+    expect((await web.request('GET', '/api/admin/sanctions', { cookie: moderator })).json.sanctions).toEqual(
+      [],
+    );
   });
 
   it('GIVEN the economy page THEN admins read its figures and its image, moderators are refused', async () => {

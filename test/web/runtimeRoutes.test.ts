@@ -69,6 +69,7 @@ describe('the runtime settings over the API', () => {
     expect(settings.place_pixel_cost).toEqual({
       key: 'place_pixel_cost',
       kind: 'number',
+      scope: 'global',
       description: web.deps.i18n.for('en').t('place:settings.place_pixel_cost'),
       value: 250,
       shown: '250',
@@ -93,7 +94,7 @@ describe('the runtime settings over the API', () => {
     expect(json.channels).toBeNull();
   });
 
-  it('GIVEN a change at the revision read THEN it is made once, revision + 1, seen by /admin runtime, audited once even when submitted twice', async () => {
+  it('GIVEN a change at the revision read THEN it is made once, revision + 1, seen by /settings, audited once even when submitted twice', async () => {
     web = await startWeb(t, ENV);
     const admin = await web.signIn(web.adminId, 'ada');
     const headers = { 'idempotency-key': 'give-max-0001' };
@@ -180,7 +181,9 @@ describe('the runtime settings over the API', () => {
     expect(flag.json).toMatchObject({ value: false, shown: 'aus', revision: 1 });
     const stale = await change(web, admin, 'cookies.give_enabled', { value: 'an', revision: 0 }, german);
     expect(stale.json.error.code).toBe('SETTING_STALE');
-    expect(stale.json.error.message).toContain('von ada am 1. März 2026 um 12:00 UTC');
+    expect(stale.json.error.message).toContain(
+      'ada hat cookies.give_enabled am 1. März 2026 um 12:00 UTC geändert',
+    );
     expect(stale.json.error.message).toContain('Jetzt gilt aus.');
   });
 

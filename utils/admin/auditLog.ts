@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DAY_MS } from '../../src/clock.js';
 import type { Logger } from '../../src/logger.js';
 import type { ChannelPoster } from '../../src/posting/channelPoster.js';
+import { currentServer, inServer } from '../../src/runtimeConfig/serverContext.js';
 import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
 import { AUDIT_KINDS, type AuditKind } from './auditKinds.js';
 import type { AuditDoc, AuditFilter, AuditPosition, AuditStore } from './auditStore.js';
@@ -79,7 +80,9 @@ export class AuditLog {
         id: `${AUDIT_POST}:${action.id}`,
         kind: AUDIT_POST,
         dueAt: entry.at,
-        payload: { text: action.text, entry: toPayload(entry) },
+        // An action in a server is posted to that server's audit channel; one taken on the web,
+        // for the whole bot, to every audit channel.
+        payload: { text: action.text, entry: toPayload(entry), ...serverOf() },
       }),
     ]);
     if (planned.status === 'rejected') throw planned.reason;
@@ -105,15 +108,21 @@ export class AuditLog {
     return [
       defineTask(
         AUDIT_POST,
-        z.object({ text: z.string(), entry: entryPayload.optional() }),
-        async ({ text, entry }) => {
+        z.object({ text: z.string(), entry: entryPayload.optional(), guildId: z.string().optional() }),
+        async ({ text, entry, guildId }) => {
           if (entry) await this.deps.store.keep(toEntry({ ...entry, text }, entry.at));
           // A channel that refuses posts stops them (the poster records why); that is not a task failure.
-          await this.deps.poster.post('admin.audit_channel', { content: text });
+          await inServer(guildId, () => this.deps.poster.post('admin.audit_channel', { content: text }));
         },
       ),
     ];
   }
+}
+
+/** The server the action was taken in, for its post task (none on the web). */
+function serverOf(): { guildId?: string } {
+  const guildId = currentServer();
+  return guildId ? { guildId } : {};
 }
 
 /** The stored entry of an action: no `subjectId` field where it concerns no one. */

@@ -2,6 +2,7 @@ import {
   channelSetting,
   defineSettings,
   flagSetting,
+  perServer,
   type SettingTypesOf,
   wholeNumberSetting,
 } from '../../src/runtimeConfig/settings.js';
@@ -10,17 +11,17 @@ const d = (key: string) => `cookies:settings.${key}`;
 
 /** Every constant of giving, collecting and stealing; COOKIE_LOGIC.md explains each. */
 export const COOKIES_SETTINGS = defineSettings('cookies', {
-  give_enabled: flagSetting(d('give_enabled'), true),
+  give_enabled: perServer(flagSetting(d('give_enabled'), true)),
   give_max: wholeNumberSetting(d('give_max'), 1_000_000, 1, 1_000_000_000_000),
   leaderboard_size: wholeNumberSetting(d('leaderboard_size'), 10, 3, 25),
   leaderboard_cooldown_s: wholeNumberSetting(d('leaderboard_cooldown_s'), 10, 0, 3_600),
-  collect_enabled: flagSetting(d('collect_enabled'), true),
+  collect_enabled: perServer(flagSetting(d('collect_enabled'), true)),
   collect_cooldown_s: wholeNumberSetting(d('collect_cooldown_s'), 3_600, 0, 7 * 86_400),
   collect_min: wholeNumberSetting(d('collect_min'), 40, 1, 1_000_000),
   collect_max: wholeNumberSetting(d('collect_max'), 60, 1, 1_000_000),
   collect_streak_bonus_pct: wholeNumberSetting(d('collect_streak_bonus_pct'), 10, 0, 100),
   collect_streak_max_days: wholeNumberSetting(d('collect_streak_max_days'), 7, 0, 365),
-  steal_enabled: flagSetting(d('steal_enabled'), true),
+  steal_enabled: perServer(flagSetting(d('steal_enabled'), true)),
   steal_cooldown_s: wholeNumberSetting(d('steal_cooldown_s'), 1_800, 0, 7 * 86_400),
   steal_protection_h: wholeNumberSetting(d('steal_protection_h'), 24, 0, 24 * 90),
   steal_min_victim_balance: wholeNumberSetting(d('steal_min_victim_balance'), 100, 1, 1_000_000_000),

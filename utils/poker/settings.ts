@@ -1,6 +1,7 @@
 import {
   defineSettings,
   flagSetting,
+  perServer,
   type SettingTypesOf,
   wholeNumberSetting,
 } from '../../src/runtimeConfig/settings.js';
@@ -9,7 +10,7 @@ const d = (key: string) => `poker:settings.${key}`;
 
 /** Every constant of the poker tables (COOKIE_LOGIC.md, "Poker"). */
 export const POKER_SETTINGS = defineSettings('poker', {
-  enabled: flagSetting(d('enabled'), true),
+  enabled: perServer(flagSetting(d('enabled'), true)),
   small_blind: wholeNumberSetting(d('small_blind'), 5, 1, 1_000_000),
   max_buy_in: wholeNumberSetting(d('max_buy_in'), 1_000, 1, 1_000_000_000),
   min_buy_in_bb: wholeNumberSetting(d('min_buy_in_bb'), 20, 1, 1_000),

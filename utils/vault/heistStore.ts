@@ -27,6 +27,8 @@ export interface HeistDoc {
   /** Where it was started, so its end is told there: the channel, and the crew's message once known. */
   channelId?: string | null;
   messageId?: string | null;
+  /** The server it was started in: its result goes to that server's heist channel. */
+  guildId?: string | null;
   createdAt: Date;
   closesAt: Date;
   result?: HeistResult;

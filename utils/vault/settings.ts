@@ -2,6 +2,7 @@ import {
   channelSetting,
   defineSettings,
   flagSetting,
+  perServer,
   type SettingTypesOf,
   wholeNumberSetting,
 } from '../../src/runtimeConfig/settings.js';
@@ -11,7 +12,7 @@ const d = (key: string) => `vault:settings.${key}`;
 /** The vault's liquidity share and every constant of the heist (COOKIE_LOGIC.md). */
 export const VAULT_SETTINGS = defineSettings('vault', {
   payout_share_pct: wholeNumberSetting(d('payout_share_pct'), 5, 1, 100),
-  heist_enabled: flagSetting(d('heist_enabled'), true),
+  heist_enabled: perServer(flagSetting(d('heist_enabled'), true)),
   heist_window_s: wholeNumberSetting(d('heist_window_s'), 120, 10, 3_600),
   heist_cooldown_s: wholeNumberSetting(d('heist_cooldown_s'), 3_600, 0, 7 * 86_400),
   heist_min_stake: wholeNumberSetting(d('heist_min_stake'), 50, 1, 1_000_000_000),

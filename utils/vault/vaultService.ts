@@ -5,6 +5,7 @@ import { AppError, featureDisabled, isAppError } from '../../src/errors.js';
 import type { FeatureInfra } from '../../src/features/feature.js';
 import type { Rng } from '../../src/rng.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
+import { currentServer } from '../../src/runtimeConfig/serverContext.js';
 import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
 import { COOKIE_KINDS, type CookieEconomy } from '../money/cookieEconomy.js';
 import type { HoldDoc, HoldOwner, Holds, ReserveRequest } from '../money/holds/holds.js';
@@ -172,6 +173,7 @@ export class VaultService {
       locale: start.locale,
       channelId: start.channelId ?? null,
       messageId: null,
+      guildId: currentServer(),
       createdAt: now,
       closesAt: new Date(now.getTime() + windowS * 1000),
     };

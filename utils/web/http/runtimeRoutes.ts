@@ -14,7 +14,7 @@ import { IDEMPOTENCY_KEY, type WebActor, type WebGate } from './gate.js';
 
 /** A setting's key in the path: `cookies.give_max`, `place_channel`. */
 const keyParams = z.object({ key: z.string().min(1).max(100) }).strict();
-/** The value as an admin types it in `/admin runtime set` (same length), and the revision they read. */
+/** The value as an admin types it in `/settings set` (same length), and the revision they read. */
 const changeBody = z
   .object({
     value: z.string().min(1).max(100),
@@ -29,7 +29,7 @@ interface Names {
 }
 
 /**
- * Admins: every runtime setting, and changing one, as `/admin runtime show` and `set` do. A
+ * Admins: every runtime setting, and changing one, as `/settings show` and `set` do. A
  * change names the revision its page read, so two admins' tabs cannot overwrite each other
  * unseen (SETTING_STALE says what the other set).
  */
@@ -107,7 +107,7 @@ async function staleForThePage(deps: BotDeps, error: AppError, i18n: Translator)
   return new AppError('SETTING_STALE', error.detail, { ...error.context, by, shown });
 }
 
-/** The audit line, in the server's language, as `/admin runtime set` writes it. */
+/** The audit line, in the server's language, as `/settings set` writes it. */
 async function recordChange(
   deps: BotDeps,
   change: SettingChange,
@@ -154,6 +154,8 @@ function settingJson(s: SettingView, i18n: Translator, names: Names) {
     kind: s.kind,
     description: discordToPlain(i18n.t(s.description), i18n.locale, new Date()),
     value: s.value,
+    // `global`: one value for every server; `server`: this is the default, and a server may set its own.
+    scope: s.scope,
     shown: shownOnThePage(s.value, i18n, names),
     default: s.default,
     ...(s.limits ? { min: s.limits.min, max: s.limits.max } : {}),

@@ -6,6 +6,7 @@ import { ApiError, get, post } from '../http.js';
 interface Setting {
   key: string;
   kind: 'number' | 'flag' | 'channel';
+  scope: 'global' | 'server';
   description: string;
   value: unknown;
   shown: string;
@@ -141,6 +142,7 @@ function settingRow(setting: Setting, channels: Runtime['channels'], refusal?: u
       h('code', {}, setting.key),
       h('p', {}, setting.description),
       limits ? h('p', { class: 'note' }, limits) : null,
+      h('p', { class: 'note', 'data-scope': setting.scope }, t(`portal.runtime.scope.${setting.scope}`)),
       who,
     ),
     h('div', {}, form, said.element),
