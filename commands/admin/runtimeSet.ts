@@ -4,6 +4,7 @@ import { localized } from '../../src/i18n/definitions.js';
 import type { Subcommand } from '../../src/interactions/types.js';
 import type { ChannelSettingKey } from '../../src/posting/channelPoster.js';
 import { showSetting } from '../../src/runtimeConfig/settings.js';
+import { startsAt } from '../../src/runtimeConfig/startDelay.js';
 import { ADMIN_MESSAGES } from '../../utils/admin/messages.js';
 import { parseOptions, permissionList } from '../options.js';
 import { layerFor } from './settingsLayer.js';
@@ -17,18 +18,21 @@ const options = z.object({
 /** Autocomplete shows at most 25 choices, each name at most 100 characters. */
 const CHOICE_NAME_MAX = 100;
 
+/** The setting's key, suggested as typed (`set` and `reset`). */
+export const KEY_OPTION = {
+  type: ApplicationCommandOptionType.String,
+  ...localized(ADMIN_MESSAGES, 'commands.setKey'),
+  required: true,
+  autocomplete: true,
+  max_length: 100,
+} as const;
+
 export const runtimeSet: Subcommand = {
   definition: {
     type: ApplicationCommandOptionType.Subcommand,
     ...localized(ADMIN_MESSAGES, 'commands.set'),
     options: [
-      {
-        type: ApplicationCommandOptionType.String,
-        ...localized(ADMIN_MESSAGES, 'commands.setKey'),
-        required: true,
-        autocomplete: true,
-        max_length: 100,
-      },
+      KEY_OPTION,
       {
         type: ApplicationCommandOptionType.String,
         ...localized(ADMIN_MESSAGES, 'commands.setValue'),
@@ -64,17 +68,22 @@ export const runtimeSet: Subcommand = {
     const { key, value, everywhere } = parseOptions(options, invocation);
     const guildId = layerFor(ctx, deps.runtimeConfig.known(key), everywhere);
     const change = await deps.runtimeConfig.set(key, value, actor.id, { guildId });
+    // A flag with a start delay switched on holds only from then: the reply and the audit say when.
+    const delayKey = change.after === true ? deps.runtimeConfig.startDelayOf(change.key) : undefined;
+    const start = delayKey ? await startsAt(deps.runtimeConfig, change.key, guildId) : null;
+    const atSeconds = start ? Math.ceil(start.getTime() / 1000) : 0;
     // The audit channel is the server's: its line is in the server's language.
+    const audit = serverI18n.t(guildId ? 'admin:audit.settingChangedHere' : 'admin:audit.settingChanged', {
+      actor: actor.id,
+      key: change.key,
+      before: showSetting(change.before, serverI18n),
+      after: showSetting(change.after, serverI18n),
+    });
     await deps.services.admin.record({
       id: `runtime.set:${invocation.id}`,
       kind: 'runtime.set',
       actorId: actor.id,
-      text: serverI18n.t(guildId ? 'admin:audit.settingChangedHere' : 'admin:audit.settingChanged', {
-        actor: actor.id,
-        key: change.key,
-        before: showSetting(change.before, serverI18n),
-        after: showSetting(change.after, serverI18n),
-      }),
+      text: start ? `${audit} ${serverI18n.t('admin:audit.startsAt', { atSeconds })}` : audit,
     });
     // A flag's description says what holds when it is on: switched off, the reply says it no longer holds.
     const said =
@@ -95,6 +104,7 @@ export const runtimeSet: Subcommand = {
     if (deps.runtimeConfig.scope(change.key) === 'server') {
       lines.push(i18n.t(guildId ? 'admin:set.onlyHere' : 'admin:set.everywhere'));
     }
+    if (start) lines.push(i18n.t('admin:set.startsAt', { atSeconds, delayKey }));
     // A channel the bot cannot post in is said now, not when its first post fails.
     if (change.kind === 'channel' && typeof change.after === 'string') {
       const missing = await deps.poster.missingPermissions(change.key as ChannelSettingKey);

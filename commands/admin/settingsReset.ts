@@ -6,7 +6,7 @@ import type { Subcommand } from '../../src/interactions/types.js';
 import { showSetting } from '../../src/runtimeConfig/settings.js';
 import { ADMIN_MESSAGES } from '../../utils/admin/messages.js';
 import { parseOptions } from '../options.js';
-import { runtimeSet } from './runtimeSet.js';
+import { KEY_OPTION, runtimeSet } from './runtimeSet.js';
 import { layerFor } from './settingsLayer.js';
 
 const options = z.object({ key: z.string().min(1) });
@@ -16,15 +16,7 @@ export const settingsReset: Subcommand = {
   definition: {
     type: ApplicationCommandOptionType.Subcommand,
     ...localized(ADMIN_MESSAGES, 'commands.reset'),
-    options: [
-      {
-        type: ApplicationCommandOptionType.String,
-        ...localized(ADMIN_MESSAGES, 'commands.setKey'),
-        required: true,
-        autocomplete: true,
-        max_length: 100,
-      },
-    ],
+    options: [KEY_OPTION],
   },
   autocomplete: runtimeSet.autocomplete,
   async run(ctx) {

@@ -1,18 +1,9 @@
 import type { Locale } from '../../src/i18n/i18n.js';
 import type { ModerationLogDoc } from '../place/moderationLogStore.js';
+import { page } from './signInPages.js';
 import { escapeHtml, webTexts } from './webText.js';
 
 const DATE_LOCALE: Record<Locale, string> = { en: 'en-US', de: 'de-DE' };
-
-/** The sign-in pages' frame: the canvas page's style, no script. */
-function page(locale: Locale, title: string, body: string): string {
-  return `<!doctype html>
-<html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title><link rel="icon" href="data:,"><link rel="stylesheet" href="/place/app.css"></head>
-<body class="signin"><main><h1>Neural Place</h1>
-${body}
-</main></body></html>`;
-}
 
 /**
  * The public moderation log as a page (no script): the latest entries, newest first, with the

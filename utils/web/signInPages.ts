@@ -1,8 +1,8 @@
 import type { Locale } from '../../src/i18n/i18n.js';
 import { escapeHtml, webTexts } from './webText.js';
 
-/** A small page in the canvas page's style (no script: the sign-in pages need none). */
-function page(locale: Locale, title: string, body: string): string {
+/** A small page in the canvas page's style, with no script (the sign-in pages and the public moderation log). */
+export function page(locale: Locale, title: string, body: string): string {
   return `<!doctype html>
 <html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title><link rel="icon" href="data:,"><link rel="stylesheet" href="/place/app.css"></head>
