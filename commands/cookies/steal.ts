@@ -28,7 +28,20 @@ export const steal: Subcommand = {
   async run({ deps, invocation, actor, i18n }) {
     const { user } = parseOptions(options, invocation);
     refuseBot(invocation, user);
-    const result = await deps.services.steal.steal({ opId: invocation.id, thief: actor.id, victim: user });
+    // In a server, both members' time there counts: Discord's join times when it sent them.
+    const place = invocation.guildId
+      ? {
+          guildId: invocation.guildId,
+          thiefJoinedAt: invocation.joinedAt ?? null,
+          victimJoinedAt: invocation.usersJoinedAt?.[user] ?? null,
+        }
+      : undefined;
+    const result = await deps.services.steal.steal({
+      opId: invocation.id,
+      thief: actor.id,
+      victim: user,
+      place,
+    });
     const chance = i18n.number(Math.round(result.chancePct));
     // The victim hears of a robbery, or an attempt, only if they asked to.
     const notify = await deps.profiles.toNotify('cookies.robbed', [user]);

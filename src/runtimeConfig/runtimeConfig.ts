@@ -90,6 +90,12 @@ export class RuntimeConfig {
     return this.#setting(key).scope ?? 'global';
   }
 
+  /** The setting holding a flag's start delay in hours, if it has one (`withStartDelay`). */
+  startDelayOf(key: SettingKey): SettingKey | undefined {
+    const delayKey = this.#setting(key).startDelayKey;
+    return delayKey && this.has(delayKey) ? delayKey : undefined;
+  }
+
   /**
    * How many times the value in force was set (0: never), with the layer it is in: a poster
    * compares it with the one its channel failed under.

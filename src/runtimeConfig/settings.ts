@@ -25,6 +25,11 @@ export interface Setting<T> {
   scope?: SettingScope;
   /** A number's bounds, as `parse` checks them: what the portal offers and says beside its field. */
   limits?: { min: number; max: number };
+  /**
+   * A flag that takes effect only some hours after it is switched on: the key of the setting
+   * that holds those hours (`startsAt` in startDelay.ts).
+   */
+  startDelayKey?: string;
 }
 
 /**
@@ -95,6 +100,11 @@ export function wholeNumberSetting(
 /** The same setting, which each server may set for itself (a feature's switch). */
 export function perServer<T>(setting: Setting<T>): Setting<T> {
   return { ...setting, scope: 'server' };
+}
+
+/** The same flag, in force only `delayKey`'s hours after its layer was switched on. */
+export function withStartDelay(setting: Setting<boolean>, delayKey: string): Setting<boolean> {
+  return { ...setting, startDelayKey: delayKey };
 }
 
 /** The words an admin may set a flag with, in either language: the bot shows `on`/`off`, `an`/`aus`. */

@@ -36,7 +36,7 @@ describe('the Cookie economy commands refuse bad input and write nothing', () =>
     ['/games verify round:12345', '❌ There is no round 12345.'],
     ['/games verify', '❌ You have not played a round yet.'],
     ['/cookies steal user:you', '❌ You cannot rob yourself.'],
-    ['/cookies steal user:bob', 'is new here and protected from thieves until'],
+    ['/cookies steal user:bob', 'You joined this server only recently: you may steal here in 24 hours.'],
     ['/vault heist stake:10', '❌ A heist stake is at least 50 🍪; you offered 10 🍪.'],
     ['/vault heist stake:5000', '❌ Not enough: you have 300 🍪 but this needs 5,000 🍪.'],
   ])('%s', async (line, message) => {

@@ -6,6 +6,9 @@ declare module '../../src/errors.js' {
     STEAL_PROTECTED: true;
     STEAL_TARGET_TOO_POOR: true;
     STEAL_BAG_EMPTY: true;
+    STEAL_NEW_HERE: true;
+    STEAL_NOT_MEMBER_HERE: true;
+    STEAL_NOT_STARTED: true;
   }
 }
 
@@ -34,9 +37,33 @@ export function stealBagEmpty(pct: number): AppError {
   return new AppError('STEAL_BAG_EMPTY', 'the loot bag is empty: collect first', { pct });
 }
 
-export const COOKIES_ERROR_MESSAGES: ErrorMessages<
-  'GIVE_ABOVE_LIMIT' | 'STEAL_PROTECTED' | 'STEAL_TARGET_TOO_POOR' | 'STEAL_BAG_EMPTY'
-> = {
+/** The thief or the victim joined this server less than the protection time ago: no stealing until `until`. */
+export function stealNewHere(who: 'thief' | 'victim', victim: string, until: number): AppError {
+  return new AppError('STEAL_NEW_HERE', `the ${who} joined this server too recently`, { who, victim, until });
+}
+
+/** The bot never saw the victim in this server: not a member here, as far as it knows. */
+export function stealNotMemberHere(victim: string): AppError {
+  return new AppError('STEAL_NOT_MEMBER_HERE', `${victim} was never seen in this server`, { victim });
+}
+
+/** Stealing was switched on in this server less than its start delay ago: it starts at `at`. */
+export function stealNotStarted(at: number): AppError {
+  return new AppError('STEAL_NOT_STARTED', 'stealing has not started in this server yet', { at });
+}
+
+type CookieErrorCode =
+  | 'GIVE_ABOVE_LIMIT'
+  | 'STEAL_PROTECTED'
+  | 'STEAL_TARGET_TOO_POOR'
+  | 'STEAL_BAG_EMPTY'
+  | 'STEAL_NEW_HERE'
+  | 'STEAL_NOT_MEMBER_HERE'
+  | 'STEAL_NOT_STARTED';
+
+const seconds = (ms: unknown) => Math.ceil(Number(ms) / 1000);
+
+export const COOKIES_ERROR_MESSAGES: ErrorMessages<CookieErrorCode> = {
   GIVE_ABOVE_LIMIT: (c, _, i18n) =>
     i18n.t('cookies:errors.GIVE_ABOVE_LIMIT', {
       max: i18n.cookies(Number(c.max)),
@@ -57,4 +84,14 @@ export const COOKIES_ERROR_MESSAGES: ErrorMessages<
     }),
   STEAL_BAG_EMPTY: (c, _, i18n) =>
     i18n.t('cookies:errors.STEAL_BAG_EMPTY', { pct: i18n.number(Number(c.pct)) }),
+  STEAL_NEW_HERE: (c, _, i18n) =>
+    i18n.t(
+      c.who === 'thief' ? 'cookies:errors.STEAL_THIEF_NEW_HERE' : 'cookies:errors.STEAL_VICTIM_NEW_HERE',
+      {
+        victim: c.victim,
+        untilSeconds: seconds(c.until),
+      },
+    ),
+  STEAL_NOT_MEMBER_HERE: (c, _, i18n) => i18n.t('cookies:errors.STEAL_NOT_MEMBER_HERE', { victim: c.victim }),
+  STEAL_NOT_STARTED: (c, _, i18n) => i18n.t('cookies:errors.STEAL_NOT_STARTED', { atSeconds: seconds(c.at) }),
 };

@@ -5,6 +5,7 @@ import {
   perServer,
   type SettingTypesOf,
   wholeNumberSetting,
+  withStartDelay,
 } from '../../src/runtimeConfig/settings.js';
 
 const d = (key: string) => `cookies:settings.${key}`;
@@ -21,7 +22,10 @@ export const COOKIES_SETTINGS = defineSettings('cookies', {
   collect_max: wholeNumberSetting(d('collect_max'), 60, 1, 1_000_000),
   collect_streak_bonus_pct: wholeNumberSetting(d('collect_streak_bonus_pct'), 10, 0, 100),
   collect_streak_max_days: wholeNumberSetting(d('collect_streak_max_days'), 7, 0, 365),
-  steal_enabled: perServer(flagSetting(d('steal_enabled'), true)),
+  steal_enabled: perServer(
+    withStartDelay(flagSetting(d('steal_enabled'), true), 'cookies.steal_start_delay_h'),
+  ),
+  steal_start_delay_h: perServer(wholeNumberSetting(d('steal_start_delay_h'), 24, 0, 24 * 30)),
   steal_cooldown_s: wholeNumberSetting(d('steal_cooldown_s'), 1_800, 0, 7 * 86_400),
   steal_protection_h: wholeNumberSetting(d('steal_protection_h'), 24, 0, 24 * 90),
   steal_min_victim_balance: wholeNumberSetting(d('steal_min_victim_balance'), 100, 1, 1_000_000_000),

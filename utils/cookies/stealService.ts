@@ -1,12 +1,14 @@
 import type { Clock } from '../../src/clock.js';
 import { featureDisabled, invalidInputText, isAppError } from '../../src/errors.js';
 import type { ProfileDirectory } from '../../src/profiles/profileDirectory.js';
+import type { ServerMembers } from '../../src/profiles/serverMembers.js';
 import type { Rng } from '../../src/rng.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import { COOKIE_KINDS, type CookieEconomy } from '../money/cookieEconomy.js';
 import type { CollectStore } from './collectStore.js';
-import { stealBagEmpty, stealProtected, stealTargetTooPoor } from './errors.js';
+import { stealBagEmpty, stealTargetTooPoor } from './errors.js';
 import type { ExposureStore } from './exposureStore.js';
+import { checkStealGate, type StealPlace } from './stealGate.js';
 import { type StealRules, stealChancePct, stealFine, stealLoot, stealSucceeds } from './stealRules.js';
 
 export type StealResult =
@@ -31,6 +33,7 @@ interface StealDeps {
   bags: Pick<CollectStore, 'get' | 'takeAllowance' | 'returnAllowance'>;
   runtimeConfig: RuntimeConfig;
   profiles: ProfileDirectory;
+  serverMembers: Pick<ServerMembers, 'joinedAt'>;
   clock: Clock;
   rng: Rng;
 }
@@ -96,10 +99,18 @@ export class StealService {
     };
   }
 
-  /** One attempt; `opId` is the interaction's id, so a retried request moves nothing twice. */
-  async steal(attempt: { opId: string; thief: string; victim: string }): Promise<StealResult> {
+  /**
+   * One attempt; `opId` is the interaction's id, so a retried request moves nothing twice.
+   * `place`: the server it is made in (its start delay and both members' time there count).
+   */
+  async steal(attempt: {
+    opId: string;
+    thief: string;
+    victim: string;
+    place?: StealPlace;
+  }): Promise<StealResult> {
     const { opId, thief, victim } = attempt;
-    const rules = await this.#checked(thief, victim);
+    const rules = await this.#checked(attempt);
     const now = this.deps.clock.now();
     const [thiefBalance, victimBalance, heat] = await Promise.all([
       this.deps.economy.balance(thief),
@@ -148,7 +159,8 @@ export class StealService {
     };
   }
 
-  async #checked(thief: string, victim: string): Promise<StealRules> {
+  async #checked(attempt: { thief: string; victim: string; place?: StealPlace }): Promise<StealRules> {
+    const { thief, victim } = attempt;
     if (!(await this.deps.runtimeConfig.get('cookies.steal_enabled'))) {
       throw featureDisabled('cookies:errors.stealingDisabled', 'cookies.steal_enabled');
     }
@@ -157,10 +169,7 @@ export class StealService {
       throw invalidInputText('the vault is robbed with /vault heist', 'cookies:errors.stealFromHouse');
     }
     const rules = await this.rules();
-    const firstSeen = await this.deps.profiles.firstSeenAt(victim);
-    const protectedUntil = firstSeen ? firstSeen.getTime() + rules.protectionMs : Number.POSITIVE_INFINITY;
-    if (protectedUntil > this.deps.clock.now().getTime())
-      throw stealProtected(victim, firstSeen ? protectedUntil : null);
+    await checkStealGate(this.deps, attempt, rules.protectionMs);
     // An empty bag is refused before the roll: no fine for an attempt that could carry nothing.
     if (((await this.deps.bags.get(thief))?.stealAllowance ?? 0) <= 0)
       throw stealBagEmpty(rules.allowancePct);
