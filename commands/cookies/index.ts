@@ -11,6 +11,8 @@ import { COOKIES_ERROR_MESSAGES } from '../../utils/cookies/errors.js';
 import { ExposureStore } from '../../utils/cookies/exposureStore.js';
 import { GivePromptStore } from '../../utils/cookies/givePromptStore.js';
 import { COOKIES_MESSAGES } from '../../utils/cookies/messages.js';
+import { PassiveMode } from '../../utils/cookies/passiveMode.js';
+import { COOKIES_PASSIVE, PassiveStore } from '../../utils/cookies/passiveStore.js';
 import { COOKIES_SETTINGS } from '../../utils/cookies/settings.js';
 import { StealService } from '../../utils/cookies/stealService.js';
 import { bakeryPost, bakeryShareText } from './bakeryPost.js';
@@ -21,6 +23,7 @@ import { cookiesGrant } from './cookiesGrant.js';
 import { cancelButtonHandler, give, giveButtonHandler } from './give.js';
 import { history } from './history.js';
 import { leaderboard } from './leaderboard.js';
+import { passive } from './passive.js';
 import { profile } from './profile.js';
 import { steal } from './steal.js';
 
@@ -28,6 +31,7 @@ declare module '../../src/features/services.js' {
   interface FeatureServices {
     collect: CollectService;
     steal: StealService;
+    passive: PassiveMode;
   }
 }
 
@@ -35,18 +39,19 @@ export const cookiesCommand = defineCommand({
   ...localized(COOKIES_MESSAGES, 'commands.cookies'),
   access: 'everyone',
   category: 'cookies:category',
-  subcommands: [balance, collect, give, steal, profile, history, leaderboard],
+  subcommands: [balance, collect, give, steal, passive, profile, history, leaderboard],
   components: [giveButtonHandler, cancelButtonHandler, bakeryButtonHandler],
 });
 
 export const cookiesFeature: Feature = {
   name: 'cookies',
-  // A give's prompt is the member's alone; the steal exposure and the bakery's shares are books.
+  // A give's prompt and passive mode are the member's alone; the steal exposure and the bakery's shares are books.
   personalData: {
     collections: {
       cookies_give_prompts: { what: 'cookies:privacy.cookies_give_prompts', forget: 'delete' },
       cookies_steal_exposure: { what: 'cookies:privacy.cookies_steal_exposure' },
       bakery_shares: { what: 'cookies:privacy.bakery_shares' },
+      [COOKIES_PASSIVE]: { what: 'cookies:privacy.cookies_passive', forget: 'delete' },
     },
   },
   commands: [cookiesCommand],
@@ -65,6 +70,7 @@ export const cookiesFeature: Feature = {
   createServices(infra) {
     const economy = infra.cookieEconomy;
     const collects = new CollectStore(infra.db);
+    const passiveMode = new PassiveMode({ ...infra, store: new PassiveStore(infra.db) });
     const bakery = new BakeryShare({
       ...infra,
       economy,
@@ -75,7 +81,14 @@ export const cookiesFeature: Feature = {
       cookies: CookieService.create(infra, { economy, prompts: new GivePromptStore(infra.db), collects }),
       collect: new CollectService({ ...infra, economy, store: collects, bakery }),
       bakery,
-      steal: new StealService({ ...infra, economy, exposure: new ExposureStore(infra.db), bags: collects }),
+      steal: new StealService({
+        ...infra,
+        economy,
+        exposure: new ExposureStore(infra.db),
+        bags: collects,
+        passive: passiveMode,
+      }),
+      passive: passiveMode,
     };
   },
   tasks: (deps) => [

@@ -87,12 +87,13 @@ export const profile: Subcommand = {
   async run({ deps, invocation, actor, i18n }) {
     const { user } = parseOptions(options, invocation);
     const userId = user ?? actor.id;
-    const [p, games, names, maxDays, bonusPct] = await Promise.all([
+    const [p, games, names, maxDays, bonusPct, passive] = await Promise.all([
       deps.services.cookies.profile(userId),
       deps.services.games.stats(userId),
       deps.profiles.names([userId]),
       deps.runtimeConfig.get('cookies.collect_streak_max_days'),
       deps.runtimeConfig.get('cookies.collect_streak_bonus_pct'),
+      deps.services.passive.status(userId),
     ]);
     const stored = names.get(userId) ?? (userId === actor.id ? actor.name : userId);
     const { name, face } = await faceOf(deps, invocation, userId, stored);
@@ -107,6 +108,9 @@ export const profile: Subcommand = {
       `**${i18n.cookies(p.balance)}** · ${i18n.t('cookies:profile.rank')} ${texts.rank}`,
       texts.streakLabel,
       ...texts.stats.map((s) => `${s.label}: ${s.value}`),
+      ...(passive
+        ? [i18n.t('cookies:passive.profile', { sinceSeconds: Math.ceil(passive.since.getTime() / 1000) })]
+        : []),
     ].join('\n');
     const card = await renderProfileCard({ ...texts, face }).catch((error: unknown) => {
       deps.log.warn({ err: error }, 'profile card failed; replying with text');

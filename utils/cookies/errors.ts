@@ -9,6 +9,8 @@ declare module '../../src/errors.js' {
     STEAL_NEW_HERE: true;
     STEAL_NOT_MEMBER_HERE: true;
     STEAL_NOT_STARTED: true;
+    STEAL_PASSIVE: true;
+    PASSIVE_LOCKED: true;
   }
 }
 
@@ -52,6 +54,16 @@ export function stealNotStarted(at: number): AppError {
   return new AppError('STEAL_NOT_STARTED', 'stealing has not started in this server yet', { at });
 }
 
+/** The thief or the victim is in passive mode: neither steals nor is robbed. */
+export function stealPassive(who: 'thief' | 'victim', victim: string): AppError {
+  return new AppError('STEAL_PASSIVE', `the ${who} is in passive mode`, { who, victim });
+}
+
+/** Passive mode went on at `since` and may go off only from `at` (`hours` after). */
+export function passiveLocked(since: number, at: number, hours: number): AppError {
+  return new AppError('PASSIVE_LOCKED', 'passive mode cannot be switched off yet', { since, at, hours });
+}
+
 type CookieErrorCode =
   | 'GIVE_ABOVE_LIMIT'
   | 'STEAL_PROTECTED'
@@ -59,7 +71,9 @@ type CookieErrorCode =
   | 'STEAL_BAG_EMPTY'
   | 'STEAL_NEW_HERE'
   | 'STEAL_NOT_MEMBER_HERE'
-  | 'STEAL_NOT_STARTED';
+  | 'STEAL_NOT_STARTED'
+  | 'STEAL_PASSIVE'
+  | 'PASSIVE_LOCKED';
 
 const seconds = (ms: unknown) => Math.ceil(Number(ms) / 1000);
 
@@ -94,4 +108,14 @@ export const COOKIES_ERROR_MESSAGES: ErrorMessages<CookieErrorCode> = {
     ),
   STEAL_NOT_MEMBER_HERE: (c, _, i18n) => i18n.t('cookies:errors.STEAL_NOT_MEMBER_HERE', { victim: c.victim }),
   STEAL_NOT_STARTED: (c, _, i18n) => i18n.t('cookies:errors.STEAL_NOT_STARTED', { atSeconds: seconds(c.at) }),
+  STEAL_PASSIVE: (c, _, i18n) =>
+    i18n.t(c.who === 'thief' ? 'cookies:errors.STEAL_THIEF_PASSIVE' : 'cookies:errors.STEAL_VICTIM_PASSIVE', {
+      victim: c.victim,
+    }),
+  PASSIVE_LOCKED: (c, _, i18n) =>
+    i18n.t('cookies:errors.PASSIVE_LOCKED', {
+      sinceSeconds: seconds(c.since),
+      atSeconds: seconds(c.at),
+      hours: i18n.number(Number(c.hours)),
+    }),
 };

@@ -26,6 +26,7 @@ export const COOKIES_SETTINGS = defineSettings('cookies', {
     withStartDelay(flagSetting(d('steal_enabled'), true), 'cookies.steal_start_delay_h'),
   ),
   steal_start_delay_h: perServer(wholeNumberSetting(d('steal_start_delay_h'), 24, 0, 24 * 30)),
+  passive_min_h: wholeNumberSetting(d('passive_min_h'), 24, 0, 24 * 30),
   steal_cooldown_s: wholeNumberSetting(d('steal_cooldown_s'), 1_800, 0, 7 * 86_400),
   steal_protection_h: wholeNumberSetting(d('steal_protection_h'), 24, 0, 24 * 90),
   steal_min_victim_balance: wholeNumberSetting(d('steal_min_victim_balance'), 100, 1, 1_000_000_000),

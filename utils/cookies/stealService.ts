@@ -6,8 +6,9 @@ import type { Rng } from '../../src/rng.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import { COOKIE_KINDS, type CookieEconomy } from '../money/cookieEconomy.js';
 import type { CollectStore } from './collectStore.js';
-import { stealBagEmpty, stealTargetTooPoor } from './errors.js';
+import { stealBagEmpty, stealPassive, stealTargetTooPoor } from './errors.js';
 import type { ExposureStore } from './exposureStore.js';
+import type { PassiveMode } from './passiveMode.js';
 import { checkStealGate, type StealPlace } from './stealGate.js';
 import { type StealRules, stealChancePct, stealFine, stealLoot, stealSucceeds } from './stealRules.js';
 
@@ -31,6 +32,8 @@ interface StealDeps {
   exposure: ExposureStore;
   /** The thieves' loot bags, filled by their collects. */
   bags: Pick<CollectStore, 'get' | 'takeAllowance' | 'returnAllowance'>;
+  /** Members in passive mode neither steal nor are robbed. */
+  passive: Pick<PassiveMode, 'among'>;
   runtimeConfig: RuntimeConfig;
   profiles: ProfileDirectory;
   serverMembers: Pick<ServerMembers, 'joinedAt'>;
@@ -137,6 +140,12 @@ export class StealService {
     );
     await this.deps.bags.returnAllowance(thief, carried - claim.granted);
     if (claim.granted === 0) return { status: 'shielded', chancePct, freesAt: claim.freesAt };
+    // Checked again right before the Cookies move: a victim who went passive meanwhile keeps them.
+    if ((await this.deps.passive.among([victim])).has(victim)) {
+      await this.deps.exposure.release(victim, opId);
+      await this.deps.bags.returnAllowance(thief, claim.granted);
+      throw stealPassive('victim', victim);
+    }
     try {
       await this.deps.economy.transfer(victim, thief, {
         opId: `steal:${opId}`,
@@ -168,6 +177,9 @@ export class StealService {
     if (this.deps.economy.isSystemAccount(victim)) {
       throw invalidInputText('the vault is robbed with /vault heist', 'cookies:errors.stealFromHouse');
     }
+    const passive = await this.deps.passive.among([thief, victim]);
+    if (passive.has(thief)) throw stealPassive('thief', victim);
+    if (passive.has(victim)) throw stealPassive('victim', victim);
     const rules = await this.rules();
     await checkStealGate(this.deps, attempt, rules.protectionMs);
     // An empty bag is refused before the roll: no fine for an attempt that could carry nothing.
