@@ -9,6 +9,8 @@ import { CollectStore } from '../../utils/cookies/collectStore.js';
 import { CookieService } from '../../utils/cookies/cookieService.js';
 import { COOKIES_ERROR_MESSAGES } from '../../utils/cookies/errors.js';
 import { ExposureStore } from '../../utils/cookies/exposureStore.js';
+import { GiveCap } from '../../utils/cookies/giveCap.js';
+import { GIVE_RECEIVED, GiveCapStore } from '../../utils/cookies/giveCapStore.js';
 import { GivePromptStore } from '../../utils/cookies/givePromptStore.js';
 import { COOKIES_MESSAGES } from '../../utils/cookies/messages.js';
 import { PassiveMode } from '../../utils/cookies/passiveMode.js';
@@ -52,6 +54,7 @@ export const cookiesFeature: Feature = {
       cookies_steal_exposure: { what: 'cookies:privacy.cookies_steal_exposure' },
       bakery_shares: { what: 'cookies:privacy.bakery_shares' },
       [COOKIES_PASSIVE]: { what: 'cookies:privacy.cookies_passive', forget: 'delete' },
+      [GIVE_RECEIVED]: { what: 'cookies:privacy.cookies_give_received', forget: 'delete' },
     },
   },
   commands: [cookiesCommand],
@@ -78,7 +81,12 @@ export const cookiesFeature: Feature = {
       reserve: infra.config.ledger.houseMinReserve,
     });
     return {
-      cookies: CookieService.create(infra, { economy, prompts: new GivePromptStore(infra.db), collects }),
+      cookies: CookieService.create(infra, {
+        economy,
+        prompts: new GivePromptStore(infra.db),
+        collects,
+        giveCap: new GiveCap({ ...infra, store: new GiveCapStore(infra.db) }),
+      }),
       collect: new CollectService({ ...infra, economy, store: collects, bakery }),
       bakery,
       steal: new StealService({

@@ -10,6 +10,7 @@ import type { Ledger, LedgerOutcome } from '../money/ledger/ledger.js';
 import { liveStreak } from './collectService.js';
 import type { CollectStore } from './collectStore.js';
 import { giveAboveLimit } from './errors.js';
+import type { GiveCap } from './giveCap.js';
 import type { GivePromptDoc, GivePromptStore } from './givePromptStore.js';
 
 declare module '../../src/features/services.js' {
@@ -71,6 +72,8 @@ interface CookieDeps {
   scheduler: Scheduler;
   clock: Clock;
   prompts: GivePromptStore;
+  /** The daily cap on what one member receives through gives. */
+  giveCap: GiveCap;
 }
 
 /**
@@ -82,7 +85,7 @@ export class CookieService {
 
   static create(
     infra: FeatureInfra,
-    parts: { economy: CookieEconomy; prompts: GivePromptStore; collects: CollectStore },
+    parts: { economy: CookieEconomy; prompts: GivePromptStore; collects: CollectStore; giveCap: GiveCap },
   ): CookieService {
     return new CookieService({ ...infra, ...parts });
   }
@@ -97,6 +100,7 @@ export class CookieService {
     prompt: GivePromptDoc;
   }> {
     await this.#assertGiveAllowed(request);
+    await this.deps.giveCap.check(request.to, request.amount);
     const balance = await this.deps.ledger.balanceOf('cookies', request.from);
     if (balance < request.amount) throw insufficientFunds('cookies', request.from, balance, request.amount);
     const now = this.deps.clock.now();
@@ -125,20 +129,28 @@ export class CookieService {
     if (prompt.status === 'given') return { status: 'already_given', prompt };
     if (prompt.status === 'cancelled') return { status: 'closed', prompt, why: 'cancelled' };
     await this.#assertGiveAllowed(prompt);
+    // Counted against the receiver's day before anything else: what it refuses never moves.
+    const counted = await this.deps.giveCap.count({ id: promptId, to: prompt.to, amount: prompt.amount });
     const accepted = await this.deps.prompts.accept(promptId, this.deps.clock.now());
     if (!accepted) {
       const now = await this.#ownPrompt(promptId, actorId);
       if (now.status === 'given') return { status: 'already_given', prompt: now };
+      await counted.release();
       return { status: 'closed', prompt: now, why: now.status === 'cancelled' ? 'cancelled' : 'expired' };
     }
     // Once accepted the prompt cannot be cancelled: this transfer, or a retry of it by
     // pressing Give again, is the only thing that can still happen to it.
-    const outcome = await this.deps.economy.transfer(accepted.from, accepted.to, {
-      opId: `cookies.give:${promptId}`,
-      amount: accepted.amount,
-      kind: COOKIE_KINDS.give,
-      source: accepted.from,
-    });
+    const outcome = await this.deps.economy
+      .transfer(accepted.from, accepted.to, {
+        opId: `cookies.give:${promptId}`,
+        amount: accepted.amount,
+        kind: COOKIE_KINDS.give,
+        source: accepted.from,
+      })
+      .catch(async (error: unknown) => {
+        await counted.release();
+        throw error;
+      });
     await this.deps.prompts.markGiven(promptId);
     return { status: 'given', prompt: accepted, outcome };
   }

@@ -11,6 +11,7 @@ declare module '../../src/errors.js' {
     STEAL_NOT_STARTED: true;
     STEAL_PASSIVE: true;
     PASSIVE_LOCKED: true;
+    GIVE_RECEIVE_CAP: true;
   }
 }
 
@@ -64,6 +65,18 @@ export function passiveLocked(since: number, at: number, hours: number): AppErro
   return new AppError('PASSIVE_LOCKED', 'passive mode cannot be switched off yet', { since, at, hours });
 }
 
+/** The receiver's day cannot take this give: `received` of `cap` so far, the day resets at `resetsAt`. */
+export function giveReceiveCap(
+  to: string,
+  day: { received: number; cap: number; amount: number; resetsAt: number },
+): AppError {
+  return new AppError('GIVE_RECEIVE_CAP', `${to} received ${day.received} of ${day.cap} today`, {
+    to,
+    ...day,
+    left: Math.max(0, day.cap - day.received),
+  });
+}
+
 type CookieErrorCode =
   | 'GIVE_ABOVE_LIMIT'
   | 'STEAL_PROTECTED'
@@ -73,7 +86,8 @@ type CookieErrorCode =
   | 'STEAL_NOT_MEMBER_HERE'
   | 'STEAL_NOT_STARTED'
   | 'STEAL_PASSIVE'
-  | 'PASSIVE_LOCKED';
+  | 'PASSIVE_LOCKED'
+  | 'GIVE_RECEIVE_CAP';
 
 const seconds = (ms: unknown) => Math.ceil(Number(ms) / 1000);
 
@@ -111,6 +125,15 @@ export const COOKIES_ERROR_MESSAGES: ErrorMessages<CookieErrorCode> = {
   STEAL_PASSIVE: (c, _, i18n) =>
     i18n.t(c.who === 'thief' ? 'cookies:errors.STEAL_THIEF_PASSIVE' : 'cookies:errors.STEAL_VICTIM_PASSIVE', {
       victim: c.victim,
+    }),
+  GIVE_RECEIVE_CAP: (c, _, i18n) =>
+    i18n.t('cookies:errors.GIVE_RECEIVE_CAP', {
+      to: c.to,
+      amount: i18n.cookies(Number(c.amount)),
+      received: i18n.cookies(Number(c.received)),
+      cap: i18n.cookies(Number(c.cap)),
+      left: i18n.cookies(Number(c.left)),
+      resetsSeconds: seconds(c.resetsAt),
     }),
   PASSIVE_LOCKED: (c, _, i18n) =>
     i18n.t('cookies:errors.PASSIVE_LOCKED', {

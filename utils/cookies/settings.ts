@@ -14,6 +14,7 @@ const d = (key: string) => `cookies:settings.${key}`;
 export const COOKIES_SETTINGS = defineSettings('cookies', {
   give_enabled: perServer(flagSetting(d('give_enabled'), true)),
   give_max: wholeNumberSetting(d('give_max'), 1_000_000, 1, 1_000_000_000_000),
+  give_receive_daily_max: wholeNumberSetting(d('give_receive_daily_max'), 10_000_000, 0, 1_000_000_000_000),
   leaderboard_size: wholeNumberSetting(d('leaderboard_size'), 10, 3, 25),
   leaderboard_cooldown_s: wholeNumberSetting(d('leaderboard_cooldown_s'), 10, 0, 3_600),
   collect_enabled: perServer(flagSetting(d('collect_enabled'), true)),
