@@ -50,11 +50,16 @@ describe('/cookies steal in a server', () => {
 
   it('GIVEN a server switching stealing on THEN it starts only after the start delay, which the reply and the audit give', async () => {
     await c.session.run('as bob /cookies balance');
+    await c.session.run('as admin /settings set key:admin.audit_channel value:#audit');
     await c.session.run('!wait 25h');
     await c.session.run('as admin /settings set key:cookies.steal_enabled value:off');
     await c.session.run('as admin /settings set key:cookies.steal_enabled value:on');
-    expect(c.take()).toMatch(
+    const switched = c.take();
+    expect(switched).toMatch(
       /It takes effect in 24 hours \(Mar 3, 2026, 01:00 PM UTC\), after the start delay in cookies\.steal_start_delay_h\./,
+    );
+    expect(switched).toContain(
+      'changed cookies.steal_enabled for this server: off → on. ⏳ In effect from Mar 3, 2026, 01:00 PM UTC.',
     );
     await c.session.run('as ana /cookies steal user:bob');
     expect(c.take()).toContain(
@@ -87,5 +92,36 @@ describe('/cookies steal in a server', () => {
     expect(c.take()).toMatch(
       /Das Stehlen wurde auf diesem Server gerade erst eingeschaltet: Es beginnt in 24 Stunden/,
     );
+  });
+
+  it("GIVEN the join times Discord sent THEN they count over the bot's own record, and the default switched on delays every server without its own", async () => {
+    const HOUR = 3_600_000;
+    const guildId = '200000000000000077';
+    const now = c.deps.clock.now().getTime();
+    const steal = (victimJoinedAt: Date | null, thiefJoinedAt: Date | null = new Date(now - 48 * HOUR)) =>
+      c.deps.services.steal
+        .steal({
+          opId: `direct-${victimJoinedAt?.getTime()}`,
+          thief: c.identities.get('ana').id,
+          victim: c.identities.get('bob').id,
+          place: { guildId, thiefJoinedAt, victimJoinedAt },
+        })
+        .catch((e: unknown) => e);
+    expect(await steal(null)).toMatchObject({ code: 'STEAL_NOT_MEMBER_HERE' });
+    expect(await steal(new Date(now - 2 * HOUR))).toMatchObject({
+      code: 'STEAL_NEW_HERE',
+      context: { who: 'victim', until: now + 22 * HOUR },
+    });
+    expect(await steal(new Date(now - 48 * HOUR), new Date(now - HOUR))).toMatchObject({
+      code: 'STEAL_NEW_HERE',
+      context: { who: 'thief' },
+    });
+
+    await c.deps.runtimeConfig.set('cookies.steal_enabled', 'off', 'admin');
+    await c.deps.runtimeConfig.set('cookies.steal_enabled', 'on', 'admin');
+    expect(await steal(new Date(now - 48 * HOUR))).toMatchObject({
+      code: 'STEAL_NOT_STARTED',
+      context: { at: now + 24 * HOUR },
+    });
   });
 });
