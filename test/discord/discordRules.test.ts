@@ -140,9 +140,11 @@ describe("Discord's rules, as a server meets them on its first day", () => {
     // A thief carries what their collects put in their loot bag.
     await fake.waitFor(fake.command(thief, 'cookies', ['collect']));
     await fake.waitFor(fake.command(bystander, 'cookies', ['balance']));
-    // Every attempt is caught (a public reply naming the victim), at once, without protection.
+    // Every attempt is caught (a public reply naming the victim), at once, without protection
+    // (nor the start delay that setting every setting above began).
     for (const [key, value] of [
       ['cookies.steal_protection_h', '0'],
+      ['cookies.steal_start_delay_h', '0'],
       ['cookies.steal_cooldown_s', '0'],
       ['cookies.steal_base_chance_pct', '0'],
       ['cookies.steal_max_chance_pct', '0'],
