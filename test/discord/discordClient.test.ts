@@ -126,7 +126,11 @@ describe('the bot through the real discord.js client', () => {
   it('WHEN an admin types a setting key THEN autocomplete suggests the matching keys with their values', async () => {
     const token = fake.autocomplete(admin, 'settings', ['set'], { key: 'give', value: '' }, 'key');
     const choices = await fake.suggestions(token);
-    expect(choices.map((c) => c.value)).toEqual(['cookies.give_enabled', 'cookies.give_max']);
+    expect(choices.map((c) => c.value)).toEqual([
+      'cookies.give_enabled',
+      'cookies.give_max',
+      'cookies.give_receive_daily_max',
+    ]);
     expect(choices[0]?.name).toBe('cookies.give_enabled (now on)');
     const member = freshMember('mia');
     const refused = fake.autocomplete(member, 'settings', ['set'], { key: 'give', value: '' }, 'key');
