@@ -111,7 +111,10 @@ describe('the local console', () => {
   });
 
   it.each([
-    ['/cookies', '/cookies needs one of: balance, collect, give, steal, passive, profile, history, leaderboard'],
+    [
+      '/cookies',
+      '/cookies needs one of: balance, collect, give, steal, passive, profile, history, leaderboard',
+    ],
     ['/cookies give user:bob', '/cookies give needs amount:…'],
     [
       '/cookies give bob 50',
