@@ -55,6 +55,7 @@ describe('the feature registry', () => {
       'privacy',
       'notifications',
       'admin',
+      'settings',
     ]);
     expect(Object.keys(ASSEMBLY.settings)).toContain('cookies.give_max');
     expect(Object.keys(ASSEMBLY.settings)).toContain('admin.audit_channel');
