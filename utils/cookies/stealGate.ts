@@ -25,7 +25,8 @@ interface GateDeps {
  * Who may rob whom, and when, before anything is rolled. In a server: stealing has started there
  * (its start delay after it was switched on has passed), and both members joined this server at
  * least the protection time ago; a victim the bot never saw here is no member here. Without a
- * server (a direct call, the console's tests): the victim's first sight anywhere counts.
+ * server (a direct message, a direct call from a tool or a test): the victim's first sight
+ * anywhere counts.
  */
 export async function checkStealGate(
   deps: GateDeps,
