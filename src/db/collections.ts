@@ -27,6 +27,8 @@ export interface RuntimeConfigDoc {
   key?: string;
   /** The id of the request that made the last change (a web form's), so its repeat is known. */
   opId?: string;
+  /** When the value last became what it is (a change to the same value keeps it); absent before it was kept. */
+  valueSince?: Date;
 }
 
 export interface CooldownDoc {

@@ -6,6 +6,8 @@ export interface StoredSetting {
   updatedBy: string;
   updatedAt: Date;
   revision: number;
+  /** When the value last became what it is; absent on documents written before it was kept. */
+  valueSince?: Date;
 }
 
 interface Snapshot {
@@ -72,6 +74,11 @@ export class LayerCache {
         return loaded.docs;
       },
     );
+  }
+
+  /** Forgets a layer: its next read loads it (a change made here is seen here at once). */
+  drop(layer: string): void {
+    this.#layers.delete(layer);
   }
 
   /** A change made here is seen here at once. */

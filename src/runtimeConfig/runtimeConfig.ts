@@ -27,6 +27,8 @@ export interface SettingView {
   limits: { min: number; max: number } | null;
   updatedBy: string | null;
   updatedAt: Date | null;
+  /** When the default's value last became what it is (a change to the same value keeps it). */
+  valueSince: Date | null;
   /** `global`: one value everywhere; `server`: each server may set its own over the default. */
   scope: SettingScope;
   /** The server's own value when `list` was asked for a server and it set one; else null. */
@@ -124,6 +126,7 @@ export class RuntimeConfig {
         limits: setting.limits ?? null,
         updatedBy: doc?.updatedBy ?? null,
         updatedAt: doc?.updatedAt ?? null,
+        valueSince: doc?.valueSince ?? doc?.updatedAt ?? null,
         scope: this.scope(key),
         server: mine ? { ...mine, value: this.#parsedOr(key, mine.value) } : null,
       };
@@ -196,6 +199,8 @@ export class RuntimeConfig {
     };
     const id = layerId(key, guildId);
     let before: unknown = await this.get(key, guildId);
+    // Saving the value it has (a form saved again) is a change, not a switch: `valueSince` stays.
+    if (!Object.is(before, value)) Object.assign(fields, { valueSince: updatedAt });
     let revision: number;
     if (options.revision === undefined) {
       const stored = await this.deps.cols.runtimeConfig.findOneAndUpdate(
@@ -214,7 +219,8 @@ export class RuntimeConfig {
       { event: 'runtime_config.changed', key, guildId, before, after: value, actorId },
       'setting changed',
     );
-    this.#cache.put(guildId ?? '', key, { value, updatedBy: actorId, updatedAt, revision });
+    // Read again at the next use: visible here at once, with when its value became what it is.
+    this.#cache.drop(guildId ?? '');
     return {
       key,
       kind,
@@ -369,7 +375,13 @@ export class RuntimeConfig {
     return new Map(
       docs.map((d) => [
         d.key ?? d._id,
-        { value: d.value, updatedBy: d.updatedBy, updatedAt: d.updatedAt, revision: d.revision },
+        {
+          value: d.value,
+          updatedBy: d.updatedBy,
+          updatedAt: d.updatedAt,
+          revision: d.revision,
+          ...(d.valueSince ? { valueSince: d.valueSince } : {}),
+        },
       ]),
     );
   }

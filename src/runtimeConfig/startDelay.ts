@@ -7,8 +7,7 @@ const HOUR_MS = 3_600_000;
  * When a flag with a start delay (`withStartDelay`) takes effect in a server: the time its layer
  * in force was last set, plus the delay. The switching-on time is the layer's own `updatedAt`
  * (the server's document when it set one, else the default's): no second record to keep in step,
- * and it is erased with the layer. Setting the flag on again restarts the delay, and the reply to
- * that says so. Null when the flag has no delay or was never set (on from the start).
+ * and it is erased with the layer. Setting it on while it is on keeps its start (`valueSince`). Null when the flag has no delay or was never set (on from the start).
  */
 export async function startsAt(
   config: RuntimeConfig,
@@ -18,7 +17,10 @@ export async function startsAt(
   const delayKey = config.startDelayOf(key);
   if (!delayKey) return null;
   const view = (await config.list(guildId)).find((s) => s.key === key);
-  const switchedAt = view?.server ? view.server.updatedAt : (view?.updatedAt ?? null);
+  // When it became on: saving it on again (a form saved twice) does not restart the delay.
+  const switchedAt = view?.server
+    ? (view.server.valueSince ?? view.server.updatedAt)
+    : (view?.valueSince ?? null);
   if (!switchedAt) return null;
   const hours = Number(await config.get(delayKey, guildId));
   return new Date(switchedAt.getTime() + hours * HOUR_MS);

@@ -71,6 +71,11 @@ describe('/cookies steal in a server', () => {
     await c.session.run('!wait 2h');
     await c.session.run('as ana /cookies steal user:bob');
     expect(c.take()).toMatch(ROLLED);
+    // Saved on again (a form saved twice): it was on already, so the delay does not start over.
+    await c.session.run('as admin /settings set key:cookies.steal_enabled value:on');
+    expect(c.take()).not.toContain('It takes effect in 24 hours');
+    await c.session.run('as ana /cookies steal user:bob');
+    expect(c.take()).not.toContain('only just switched on');
 
     // The other servers keep the default, switched on from the start.
     await c.session.run('!guild second');
