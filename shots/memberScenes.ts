@@ -91,7 +91,7 @@ export function leaderboardScenes(): ImageScene[] {
         const t = i18n.for(locale);
         const { rows, you } = leaderboardRows(t, long);
         const labels = {
-          title: t.t('cookies:leaderboard.title'),
+          title: t.t('cookies:leaderboard.titleServer'),
           empty: t.t('cookies:leaderboard.empty'),
           formatValue: (v: number) => t.number(v),
         };
