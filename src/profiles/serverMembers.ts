@@ -1,7 +1,17 @@
 import type { AnyBulkWriteOperation } from 'mongodb';
 import type { Clock } from '../clock.js';
 import type { Collections, ServerMemberDoc } from '../db/collections.js';
-import type { Invocation } from '../interactions/types.js';
+
+/** What an interaction tells of who is in its server (the runtime's Invocation has these fields). */
+export interface SeenInteraction {
+  guildId: string | null;
+  user: { id: string; name: string };
+  joinedAt?: Date | null;
+  /** Members its options named, resolved by Discord in the server, with their join time. */
+  usersJoinedAt?: Record<string, Date | null>;
+  users: Record<string, string>;
+  bots?: string[];
+}
 
 const REFRESH_MS = 10 * 60_000;
 const MAX_CACHED = 10_000;
@@ -26,7 +36,7 @@ export class ServerMembers {
   constructor(private readonly deps: { cols: Collections; clock: Clock }) {}
 
   /** Records who an interaction shows in its server: the member acting, and the members its options named. */
-  seenIn(invocation: Invocation): Promise<void> {
+  seenIn(invocation: SeenInteraction): Promise<void> {
     const actor = { ...invocation.user, joinedAt: invocation.joinedAt ?? null };
     return this.seen(invocation.guildId, actor, named(invocation));
   }
@@ -120,7 +130,7 @@ export class ServerMembers {
  * The members an interaction's options named in its server: those Discord resolved as members
  * there (with their join time), bots left out; a user named from outside the server is no member.
  */
-function named(invocation: Invocation): SeenMember[] {
+function named(invocation: SeenInteraction): SeenMember[] {
   const bots = new Set(invocation.bots ?? []);
   return Object.entries(invocation.usersJoinedAt ?? {})
     .filter(([id]) => !bots.has(id))

@@ -1,5 +1,35 @@
 import type { Collection, Db, Filter } from 'mongodb';
-import type { BonusEventDoc, ProgressEventDoc } from './huntStore.js';
+
+/** Exact score deltas and the points they paid: the audit of every progress reward. */
+export interface ProgressEventDoc {
+  _id: string;
+  identity: string;
+  owner: string;
+  round: number;
+  sequence: number;
+  from: number;
+  to: number;
+  milli: number;
+  at: Date;
+}
+
+/** Draw, time and admin bonuses (immutable). */
+export interface BonusEventDoc {
+  _id: string;
+  kind: 'draw' | 'time' | 'admin';
+  source: string;
+  owner: string;
+  milli: number;
+  multiplier: number;
+  units: number;
+  /** As written when it was paid (English; kept for the audit trail as it was). */
+  detail: string;
+  /** A draw bonus's tip (absent on older events): what screens show in the reader's language. */
+  tip?: { round: number; sequence: number; bonusPath: boolean };
+  /** An admin grant's moderator and reason (absent on older events). */
+  grant?: { moderatorId: string; reason: string };
+  at: Date;
+}
 
 /** What earned Place points: score progress, a draw, active time, a moderator's grant. */
 export const EARNING_KINDS = ['progress', 'draw', 'time', 'admin'] as const;

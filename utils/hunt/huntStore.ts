@@ -2,7 +2,10 @@ import type { Collection, Db } from 'mongodb';
 import { dropRetiredIndex, JOURNALED } from '../../src/db/collections.js';
 import { isDuplicateKey } from '../../src/db/duplicateKey.js';
 import type { Locale } from '../../src/i18n/i18n.js';
-import { EarningsStore } from './earningsStore.js';
+import { type BonusEventDoc, EarningsStore, type ProgressEventDoc } from './earningsStore.js';
+
+export type { BonusEventDoc, ProgressEventDoc };
+
 import type { Span } from './rewards.js';
 import { TipStore } from './tipStore.js';
 
@@ -38,37 +41,6 @@ export interface BestDoc {
   identity: string;
   best: number;
   pending?: { opId: string; from: number; to: number; milli: number; sequence: number; owner: string };
-}
-
-/** Exact score deltas and the points they paid: the audit of every progress reward. */
-export interface ProgressEventDoc {
-  _id: string;
-  identity: string;
-  owner: string;
-  round: number;
-  sequence: number;
-  from: number;
-  to: number;
-  milli: number;
-  at: Date;
-}
-
-/** Draw, time and admin bonuses (immutable). */
-export interface BonusEventDoc {
-  _id: string;
-  kind: 'draw' | 'time' | 'admin';
-  source: string;
-  owner: string;
-  milli: number;
-  multiplier: number;
-  units: number;
-  /** As written when it was paid (English; kept for the audit trail as it was). */
-  detail: string;
-  /** A draw bonus's tip (absent on older events): what screens show in the reader's language. */
-  tip?: { round: number; sequence: number; bonusPath: boolean };
-  /** An admin grant's moderator and reason (absent on older events). */
-  grant?: { moderatorId: string; reason: string };
-  at: Date;
 }
 
 const TASK = 'hunt_task';

@@ -1,5 +1,31 @@
 import type { Collection, Filter } from 'mongodb';
-import type { PixelEventDoc } from './placeStore.js';
+
+/**
+ * One change of the canvas, immutable, `_id` = its revision. `void` fills a revision that was
+ * handed out but never used (its placer died before recording it), so the watermark can pass.
+ */
+export interface PixelEventDoc {
+  _id: number;
+  revision: number;
+  kind: 'place' | 'rollback' | 'void';
+  /** The placement's (or rollback step's) id, unique; absent on void events. */
+  opId?: string;
+  x: number;
+  y: number;
+  color: number;
+  owner: string | null;
+  /** Milli-points the placement cost (0 for rollbacks and voids). */
+  cost: number;
+  at: Date;
+  /** A rollback's: the placement whose state it puts back (0: the pixel goes back to blank). */
+  restores?: number;
+  /** A rollback's: when that placement was painted (what the pixel then shows). */
+  paintedAt?: Date;
+  /** A rollback's: the state (revision) it replaced. Unique: a state is rolled back once, ever. */
+  replaces?: number;
+  /** A rollback's: the painter's placements it undid (what a refund pays for). */
+  undoes?: { painter: string; revisions: number[] };
+}
 
 /** A rectangle of the canvas, corners included. */
 export interface HistoryArea {

@@ -5,7 +5,10 @@ import { inChunks } from '../../src/db/inChunks.js';
 import { TurnBatcher } from '../money/ledger/turnBatcher.js';
 import { insertEach, writeEach } from './bulkWriteStore.js';
 import { ModerationLogStore } from './moderationLogStore.js';
-import { PixelHistoryStore } from './pixelHistoryStore.js';
+import { type PixelEventDoc, PixelHistoryStore } from './pixelHistoryStore.js';
+
+export type { PixelEventDoc };
+
 import { PlacementStore } from './placementStore.js';
 import { ROLLBACKS, RollbackStore } from './rollbackStore.js';
 
@@ -36,33 +39,6 @@ export interface PixelDoc {
   owner: string;
   revision: number;
   at: Date;
-}
-
-/**
- * One change of the canvas, immutable, `_id` = its revision. `void` fills a revision that was
- * handed out but never used (its placer died before recording it), so the watermark can pass.
- */
-export interface PixelEventDoc {
-  _id: number;
-  revision: number;
-  kind: 'place' | 'rollback' | 'void';
-  /** The placement's (or rollback step's) id, unique; absent on void events. */
-  opId?: string;
-  x: number;
-  y: number;
-  color: number;
-  owner: string | null;
-  /** Milli-points the placement cost (0 for rollbacks and voids). */
-  cost: number;
-  at: Date;
-  /** A rollback's: the placement whose state it puts back (0: the pixel goes back to blank). */
-  restores?: number;
-  /** A rollback's: when that placement was painted (what the pixel then shows). */
-  paintedAt?: Date;
-  /** A rollback's: the state (revision) it replaced. Unique: a state is rolled back once, ever. */
-  replaces?: number;
-  /** A rollback's: the painter's placements it undid (what a refund pays for). */
-  undoes?: { painter: string; revisions: number[] };
 }
 
 /** The canvas document, its pixels, and the history of every pixel change (one event per revision). */
