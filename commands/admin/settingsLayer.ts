@@ -1,4 +1,5 @@
 import { AppError } from '../../src/errors.js';
+import { hasAccess } from '../../src/interactions/authority.js';
 import type { CommandContext } from '../../src/interactions/types.js';
 import type { SettingKey } from '../../src/runtimeConfig/settings.js';
 
@@ -12,7 +13,7 @@ export function layerFor(ctx: CommandContext, key: SettingKey, everywhere: boole
   const { invocation, actor, deps } = ctx;
   const guildId = invocation.guildId;
   if (guildId && !everywhere && deps.runtimeConfig.scope(key) === 'server') {
-    if (!(actor.isModerator || actor.managesServer))
+    if (!hasAccess(actor, 'serverManager'))
       throw new AppError('NOT_AUTHORIZED', `${actor.id} may not change the settings of ${guildId}`, {
         messageKey: 'admin:layer.needManager',
       });

@@ -147,6 +147,17 @@ export class RuntimeConfig {
     return guildId && (await this.#serverDoc(key, guildId)) ? guildId : null;
   }
 
+  /**
+   * When the value in force became what it is (the server's own when it set one, else the
+   * default's); null when it was never set (the value it had from the start).
+   */
+  async valueSince(key: SettingKey, guildId = currentServer()): Promise<Date | null> {
+    const own = await this.#serverDoc(key, guildId);
+    if (own) return own.valueSince ?? own.updatedAt;
+    const doc = (await this.#cache.docs('')).get(key);
+    return doc ? (doc.valueSince ?? doc.updatedAt) : null;
+  }
+
   /** A server's own document for a server setting, if it set one. */
   async #serverDoc(key: SettingKey, guildId: string | null): Promise<StoredSetting | undefined> {
     if (!guildId || this.scope(key) !== 'server') return undefined;

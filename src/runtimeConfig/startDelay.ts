@@ -16,11 +16,8 @@ export async function startsAt(
 ): Promise<Date | null> {
   const delayKey = config.startDelayOf(key);
   if (!delayKey) return null;
-  const view = (await config.list(guildId)).find((s) => s.key === key);
   // When it became on: saving it on again (a form saved twice) does not restart the delay.
-  const switchedAt = view?.server
-    ? (view.server.valueSince ?? view.server.updatedAt)
-    : (view?.valueSince ?? null);
+  const switchedAt = await config.valueSince(key, guildId);
   if (!switchedAt) return null;
   const hours = Number(await config.get(delayKey, guildId));
   return new Date(switchedAt.getTime() + hours * HOUR_MS);
