@@ -97,9 +97,7 @@ function tableRows(report: EconomyReport, week: EconomyDay[], i18n: Translator):
     return t('vaultLowest', { vault: i18n.number(min), times: i18n.number(round(min / report.reserve, 1)) });
   };
   const flow = (sign: 1 | -1) => (days: EconomyDay[]) =>
-    i18n.number(
-      days.reduce((s, d) => s + [...d.flows.values()].reduce((a, f) => a + (sign > 0 ? f.in : f.out), 0), 0),
-    );
+    i18n.number(flowTotal(days, sign > 0 ? 'in' : 'out'));
   const sum = (pick: (d: EconomyDay) => number) => (days: EconomyDay[]) =>
     i18n.number(Math.round(days.reduce((s, d) => s + pick(d), 0)));
   return [
@@ -114,6 +112,11 @@ function tableRows(report: EconomyReport, week: EconomyDay[], i18n: Translator):
     [t('rowPoints'), ...both(sum((d) => d.placeEarned))],
     [t('rowPixels'), ...both(sum((d) => d.pixels))],
   ];
+}
+
+/** Members' Cookies in (faucets) or out (sinks) over the days, all kinds together. */
+export function flowTotal(days: readonly EconomyDay[], side: 'in' | 'out'): number {
+  return days.reduce((s, d) => s + [...d.flows.values()].reduce((a, f) => a + f[side], 0), 0);
 }
 
 /** The kinds that moved the most Cookies over the days, largest first. */

@@ -3,7 +3,7 @@ import { parseQuery } from '../../../src/http/params.js';
 import { requestLocale } from '../../../src/i18n/i18n.js';
 import type { BotDeps } from '../../../src/interactions/types.js';
 import { renderEconomyImage } from '../../../src/render/economyImage.js';
-import { economyPicture, MONTH, supplyLine } from '../../admin/economyPicture.js';
+import { economyPicture, flowTotal, MONTH, supplyLine } from '../../admin/economyPicture.js';
 import type { WebGate } from './gate.js';
 
 /**
@@ -22,8 +22,6 @@ export function economyRoutes(app: FastifyInstance, deps: BotDeps, gate: WebGate
     ]);
     const today = report.days.at(-1);
     const week = report.days.slice(-7);
-    const flows = (days: typeof week, sign: 'in' | 'out') =>
-      days.reduce((s, d) => s + [...d.flows.values()].reduce((a, f) => a + f[sign], 0), 0);
     return {
       day: today?.day ?? null,
       members: report.members,
@@ -31,7 +29,7 @@ export function economyRoutes(app: FastifyInstance, deps: BotDeps, gate: WebGate
       supply: today?.supply ?? 0,
       vault: today?.vault ?? 0,
       reserve: report.reserve,
-      week: { faucets: flows(week, 'in'), sinks: flows(week, 'out') },
+      week: { faucets: flowTotal(week, 'in'), sinks: flowTotal(week, 'out') },
       place: {
         points_today: Math.round(today?.placeEarned ?? 0),
         pixels_today: today?.pixels ?? 0,
