@@ -10,6 +10,7 @@ import { ProfileDirectory } from '../src/profiles/profileDirectory.js';
 import { ServerMembers } from '../src/profiles/serverMembers.js';
 import type { MemberLookup } from '../src/render/memberFaces.js';
 import { planRetention, retentionTasks } from '../src/retention.js';
+import { type MemberRoles, NO_ROLES } from '../src/roles/memberRoles.js';
 import { RuntimeConfig } from '../src/runtimeConfig/runtimeConfig.js';
 import { Scheduler, type TaskHandler } from '../src/scheduler/scheduler.js';
 import { createMoneyLayer, ensureHoldIndexes } from '../utils/money/moneyLayer.js';
@@ -20,6 +21,8 @@ export interface BotDepsOptions {
   transport: PostTransport;
   /** Where images look members up (Discord); without it they use the names the bot has seen and initials. */
   members?: MemberLookup;
+  /** Who gives and takes members' roles (Discord, the console); without it every role change is refused. */
+  roles?: MemberRoles;
 }
 
 /**
@@ -60,6 +63,7 @@ export function createBotDeps(app: AppDeps, assembly: Assembly, options: BotDeps
     cooldowns: new Cooldowns({ cooldowns: cols.cooldowns, clock }),
     scheduler,
     poster,
+    roles: options.roles ?? NO_ROLES,
     ...(app.health ? { health: app.health } : {}),
   };
   const { db: _db, personalData: _personalData, ...shared } = infra;

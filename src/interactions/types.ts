@@ -11,6 +11,7 @@ import type { ChannelPoster } from '../posting/channelPoster.js';
 import type { ProfileDirectory } from '../profiles/profileDirectory.js';
 import type { ServerMembers } from '../profiles/serverMembers.js';
 import type { MemberLookup } from '../render/memberFaces.js';
+import type { MemberRoles } from '../roles/memberRoles.js';
 import type { RuntimeConfig } from '../runtimeConfig/runtimeConfig.js';
 import type { Scheduler } from '../scheduler/scheduler.js';
 import type { Reply, SentMessage } from './reply.js';
@@ -143,6 +144,8 @@ export interface BotDeps
   cooldowns: Cooldowns;
   scheduler: Scheduler;
   poster: ChannelPoster;
+  /** Gives and takes members' roles (Discord's REST in the bot, memory in the console). */
+  roles: MemberRoles;
   services: FeatureServices;
   /** Members' names and pictures from Discord (src/discord/discordMembers.ts); absent in the console and the web process. */
   members?: MemberLookup;
