@@ -10,12 +10,15 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   APP_ID,
+  BOT_ROLE_ID,
+  BOT_ROLE_POSITION,
   CHANNEL_ID,
   FakeDiscord,
   type FakeUser,
   GUILD_ID,
   type VisibleMessage,
 } from '../support/fakeDiscord.js';
+import { FakeGuild } from '../support/fakeGuild.js';
 import { waitFor } from '../support/waitFor.js';
 
 /**
@@ -613,5 +616,72 @@ describe('the fake Discord through discord.js', () => {
     expect(refused).toBeInstanceOf(DiscordAPIError);
     expect((refused as DiscordAPIError).code).toBe(50013);
     expect(mayPost()).toBe(false);
+  });
+});
+
+describe("the fake Discord gives and takes members' roles as Discord does", () => {
+  const fake = new FakeDiscord({ refusals: 'expected' });
+  const rolePath = (userId: string, roleId: string, guildId = GUILD_ID) =>
+    `/guilds/${guildId}/members/${userId}/roles/${roleId}`;
+  const bakers = { id: '900000000000000070', name: 'Bakers' };
+  const above = { id: '900000000000000071', name: 'Moderators', position: BOT_ROLE_POSITION + 1 };
+  const boosters = { id: '900000000000000072', name: 'Server Booster', managed: true };
+
+  beforeAll(async () => {
+    await fake.start();
+    fake.addMember(member);
+    for (const role of [bakers, above, boosters]) fake.addRole(role);
+  });
+
+  afterAll(() => fake.stop());
+
+  it("GIVEN a role below the bot's THEN PUT and DELETE answer 204, twice alike, and the member shows it", async () => {
+    expect((await send(fake, 'PUT', rolePath(member.id, bakers.id))).status).toBe(204);
+    expect((await send(fake, 'PUT', rolePath(member.id, bakers.id))).status).toBe(204);
+    expect(fake.memberRoles(member.id)).toEqual([bakers.id]);
+    const shown = await send(fake, 'GET', `/guilds/${GUILD_ID}/members/${member.id}`);
+    expect(shown.body.roles).toEqual([bakers.id]);
+    expect((await send(fake, 'DELETE', rolePath(member.id, bakers.id))).status).toBe(204);
+    expect((await send(fake, 'DELETE', rolePath(member.id, bakers.id))).status).toBe(204);
+    expect(fake.memberRoles(member.id)).toEqual([]);
+  });
+
+  it("GIVEN a role above the bot's, a managed one, or a bot without Manage Roles THEN 403 50013 Missing Permissions and nothing changes", async () => {
+    const missing = { status: 403, body: { code: 50013, message: 'Missing Permissions' } };
+    expect(await send(fake, 'PUT', rolePath(member.id, above.id))).toEqual(missing);
+    expect(await send(fake, 'PUT', rolePath(member.id, boosters.id))).toEqual(missing);
+    fake.removeBotPermission('ManageRoles');
+    expect(await send(fake, 'PUT', rolePath(member.id, bakers.id))).toEqual(missing);
+    fake.restoreBotPermissions();
+    expect(fake.memberRoles(member.id)).toEqual([]);
+  });
+
+  it('GIVEN an unknown server, role or member THEN 404 with 10004, 10011 or 10007', async () => {
+    const code = async (path: string) => {
+      const answer = await send(fake, 'PUT', path);
+      return [answer.status, answer.body.code];
+    };
+    expect(await code(rolePath(member.id, bakers.id, '900000000000000099'))).toEqual([404, 10004]);
+    expect(await code(rolePath(member.id, '900000000000000098'))).toEqual([404, 10011]);
+    expect(await code(rolePath(other.id, bakers.id))).toEqual([404, 10007]);
+  });
+
+  it('GIVEN a role an admin deletes THEN its holders no longer hold it', async () => {
+    const seasonal = { id: '900000000000000073', name: 'Winter' };
+    fake.addRole(seasonal);
+    expect((await send(fake, 'PUT', rolePath(member.id, seasonal.id))).status).toBe(204);
+    fake.removeRole(seasonal.id);
+    expect(fake.memberRoles(member.id)).not.toContain(seasonal.id);
+  });
+
+  it('GIVEN the roles as GUILD_CREATE sends them THEN their positions rank the bot above the roles added without one', () => {
+    const guild = new FakeGuild();
+    guild.addRole(bakers);
+    const sent = guild.apiGuild().roles.map((r) => [r.id, r.position, r.managed]);
+    expect(sent).toEqual([
+      [GUILD_ID, 0, false],
+      [BOT_ROLE_ID, BOT_ROLE_POSITION, true],
+      [bakers.id, 1, false],
+    ]);
   });
 });

@@ -26,8 +26,10 @@ export interface Refusal {
 
 export const DISCORD_ERRORS = {
   unknownChannel: { status: 404, code: 10003, message: 'Unknown Channel' },
+  unknownGuild: { status: 404, code: 10004, message: 'Unknown Guild' },
   unknownMember: { status: 404, code: 10007, message: 'Unknown Member' },
   unknownMessage: { status: 404, code: 10008, message: 'Unknown Message' },
+  unknownRole: { status: 404, code: 10011, message: 'Unknown Role' },
   unknownUser: { status: 404, code: 10013, message: 'Unknown User' },
   unknownWebhook: { status: 404, code: 10015, message: 'Unknown Webhook' },
   unknownInteraction: { status: 404, code: 10062, message: 'Unknown interaction' },

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { PermissionFlagsBits } from 'discord.js';
 import { type WebSocket, WebSocketServer } from 'ws';
 import {
   DISCORD_ERRORS,
@@ -14,6 +15,8 @@ import { type MatchedRoute, matchRoute } from './discordRoutes.js';
 import {
   APP_ID,
   apiUser,
+  BOT_PERMISSIONS,
+  BOT_ROLE_ID,
   BOT_USER,
   BOT_USER_ID,
   CHANNEL_ID,
@@ -55,7 +58,7 @@ import { guardRefusals } from './refusalGuard.js';
  */
 
 export type { FakeRole, FakeUser, PermissionName } from './fakeGuild.js';
-export { APP_ID, BOT_USER_ID, CHANNEL_ID, GUILD_ID } from './fakeGuild.js';
+export { APP_ID, BOT_ROLE_ID, BOT_ROLE_POSITION, BOT_USER_ID, CHANNEL_ID, GUILD_ID } from './fakeGuild.js';
 
 export interface RecordedFile {
   name: string;
@@ -68,6 +71,8 @@ export interface RecordedCall {
   query: URLSearchParams;
   body: Record<string, unknown> | null;
   files: RecordedFile[];
+  /** What the bot wrote for the server's audit log (`X-Audit-Log-Reason`), decoded. */
+  auditLogReason?: string;
 }
 
 /** What a member sees of one message the bot produced for an interaction. */
@@ -102,7 +107,10 @@ export interface RefusedRequest {
   code: number;
   message: string;
   errors?: FormErrors;
-  /** The test set it up (`refuseNext`, `forbiddenChannels`, `denyBot`): expected by construction. */
+  /**
+   * The test set it up (`refuseNext`, `forbiddenChannels`, `denyBot`, `removeBotPermission`, a role
+   * above the bot's or managed, `failRoleRequests`): expected by construction.
+   */
   arranged: boolean;
   /** What the request answered, when the fake knows: "/cookies give", "click cookies.bakery", "#9000…77". */
   about?: string;
@@ -137,7 +145,17 @@ interface KnownMessage {
   token?: string;
 }
 
-type Answer = { status: number; body?: unknown };
+/** `held`: answered once it settles, true; false drops the connection unanswered. */
+type Answer = { status: number; body?: unknown; held?: Promise<boolean> };
+
+/** How role requests fail (`failRoleRequests`, `holdRoleRequests`): `status` answers, none holds. */
+interface RoleFault {
+  status?: number;
+  times: number;
+  applied: boolean;
+}
+
+const ROLE_ROUTES = new Set<MatchedRoute['name']>(['addMemberRole', 'removeMemberRole']);
 
 export function buttonId(message: VisibleMessage | undefined, label: string): string {
   const found = message?.components.flatMap((row) => row.components).find((c) => c.label === label);
@@ -171,6 +189,8 @@ export class FakeDiscord {
   readonly #known = new Map<string, KnownMessage>();
   readonly #waiters = new Set<() => void>();
   readonly #arranged: { match: RequestMatch; refusal: Refusal }[] = [];
+  readonly #held = new Set<() => void>();
+  #roleFault: RoleFault | null = null;
   #expecting = false;
   #checked = 0;
   #seq = 0;
@@ -206,6 +226,7 @@ export class FakeDiscord {
   }
 
   async stop(): Promise<void> {
+    this.restoreRoleRequests();
     for (const socket of this.#sockets) socket.terminate();
     this.#gateway.close();
     this.#http.closeAllConnections();
@@ -264,13 +285,84 @@ export class FakeDiscord {
     this.#send({ op: 0, t: 'CHANNEL_UPDATE', d: this.#guild.apiChannel(channelId) });
   }
 
+  /** A role of the server (announced on the gateway when the bot is connected). */
   addRole(role: FakeRole): void {
+    const created = !this.#guild.role(role.id);
     this.#guild.addRole(role);
+    this.#send({
+      op: 0,
+      t: created ? 'GUILD_ROLE_CREATE' : 'GUILD_ROLE_UPDATE',
+      d: { guild_id: GUILD_ID, role: this.#guild.apiRole(role) },
+    });
+  }
+
+  /** An admin deletes the role; members who held it no longer do. */
+  removeRole(roleId: string): void {
+    this.#guild.removeRole(roleId);
+    this.#send({ op: 0, t: 'GUILD_ROLE_DELETE', d: { guild_id: GUILD_ID, role_id: roleId } });
+  }
+
+  /** Takes `permission` from the bot's role in the server (Manage Roles, say), as an admin would. */
+  removeBotPermission(permission: PermissionName): void {
+    this.#guild.setBotRolePermissions((bits) => bits & ~PermissionFlagsBits[permission]);
+    this.#announceBotRole();
+  }
+
+  /** Gives the bot's role back every permission it started with. */
+  restoreBotPermissions(): void {
+    this.#guild.setBotRolePermissions(() => BOT_PERMISSIONS);
+    this.#announceBotRole();
+  }
+
+  #announceBotRole(): void {
+    const role = this.#guild.role(BOT_ROLE_ID) as FakeRole;
+    this.#send({ op: 0, t: 'GUILD_ROLE_UPDATE', d: { guild_id: GUILD_ID, role: this.#guild.apiRole(role) } });
   }
 
   /** A member of the server the bot may look up (members who used the bot are known already). */
   addMember(user: FakeUser): void {
     this.#guild.addMember(user);
+  }
+
+  /** The member leaves the server (their roles go with them); an interaction of theirs brings them back. */
+  removeMember(userId: string): void {
+    this.#guild.removeMember(userId);
+  }
+
+  /** The roles the member holds now (without @everyone); none for who is not in the server. */
+  memberRoles(userId: string): string[] {
+    return (this.#guild.member(userId)?.roles ?? []).filter((id) => id !== GUILD_ID);
+  }
+
+  // ── Role requests that go wrong ─────────────────────────────────────────────────────────
+
+  /**
+   * The next `times` role requests (give or take; default: until `restoreRoleRequests`) answer
+   * `status` (default 500). discord.js retries a 5xx three times, so one call is four requests.
+   * `applied`: Discord made the change and only its answer failed (default: it did not).
+   */
+  failRoleRequests(options: { status?: number; times?: number; applied?: boolean } = {}): void {
+    this.#roleFault = {
+      status: options.status ?? 500,
+      times: options.times ?? Number.POSITIVE_INFINITY,
+      applied: options.applied ?? false,
+    };
+  }
+
+  /**
+   * The next `times` role requests (default: until `restoreRoleRequests`) get no answer, so the
+   * bot's deadline passes first. `applied`: the change lands as the request arrives and only the
+   * answer is late (default: the request is lost and changes nothing).
+   */
+  holdRoleRequests(options: { times?: number; applied?: boolean } = {}): void {
+    this.#roleFault = { times: options.times ?? Number.POSITIVE_INFINITY, applied: options.applied ?? false };
+  }
+
+  /** Role requests work again; held ones are answered (applied) or their connection closed (lost). */
+  restoreRoleRequests(): void {
+    this.#roleFault = null;
+    for (const release of this.#held) release();
+    this.#held.clear();
   }
 
   // ── What members do ─────────────────────────────────────────────────────────────────────
@@ -571,17 +663,24 @@ export class FakeDiscord {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const method = req.method ?? 'GET';
     const parsed = await parseBody(req, Buffer.concat(chunks), url).catch(() => null);
+    const reason = req.headers['x-audit-log-reason'];
     const call: RecordedCall = {
       method,
       path,
       query: url.searchParams,
       body: parsed?.body ?? null,
       files: parsed?.files ?? [],
+      ...(typeof reason === 'string' ? { auditLogReason: decodeURIComponent(reason) } : {}),
     };
     this.calls.push(call);
     const answer = parsed
       ? this.#answer(call, url)
       : this.#refuse(call, { status: 400, code: 50109, message: 'The request body contains invalid JSON.' });
+    if (answer.held && !(await answer.held)) {
+      res.destroy();
+      return;
+    }
+    if (res.destroyed) return;
     res.writeHead(answer.status, answer.body === undefined ? {} : { 'content-type': 'application/json' });
     res.end(answer.body === undefined ? undefined : JSON.stringify(answer.body));
   }
@@ -594,11 +693,29 @@ export class FakeDiscord {
         code: 0,
         message: `fake Discord has no route ${call.method} ${call.path}`,
       });
+    if (this.#roleFault && ROLE_ROUTES.has(route.name)) return this.#faultyRoleAnswer(route, call, url);
+    return this.#answerAsDiscord(route, call, url);
+  }
+
+  #answerAsDiscord(route: MatchedRoute, call: RecordedCall, url: URL): Answer {
     const arranged = this.#takeArranged(call);
     if (arranged) return this.#refuse(call, arranged, { arranged: true });
     const gate = this.#gate(route, call);
     if (gate) return this.#refuse(call, gate.refusal, { arranged: gate.arranged });
     return this.#perform(route, call, url);
+  }
+
+  #faultyRoleAnswer(route: MatchedRoute, call: RecordedCall, url: URL): Answer {
+    const fault = this.#roleFault as RoleFault;
+    fault.times -= 1;
+    if (fault.times <= 0) this.#roleFault = null;
+    const done = fault.applied ? this.#answerAsDiscord(route, call, url) : null;
+    if (fault.status !== undefined) {
+      const failure = { status: fault.status, code: 0, message: `${fault.status}: Internal Server Error` };
+      return this.#refuse(call, failure, { arranged: true });
+    }
+    const held = new Promise<boolean>((resolve) => this.#held.add(() => resolve(done !== null)));
+    return { ...(done ?? { status: 204 }), held };
   }
 
   #takeArranged(call: RecordedCall): Refusal | undefined {
@@ -656,6 +773,9 @@ export class FakeDiscord {
       case 'createMessage':
       case 'editMessage':
         return this.#channelRefusal(route, call);
+      case 'addMemberRole':
+      case 'removeMemberRole':
+        return this.#roleRefusal(p.guild_id ?? '', p.user_id ?? '', p.role_id ?? '');
       default:
         return null;
     }
@@ -684,6 +804,22 @@ export class FakeDiscord {
       if (!known || known.channelId !== channelId || known.ephemeral)
         return { refusal: DISCORD_ERRORS.unknownMessage, arranged: false };
     }
+    return null;
+  }
+
+  /** Discord's checks of a role change; the bot's lack of rank or permission is the test's doing. */
+  #roleRefusal(
+    guildId: string,
+    userId: string,
+    roleId: string,
+  ): { refusal: Refusal; arranged: boolean } | null {
+    if (guildId !== GUILD_ID) return { refusal: DISCORD_ERRORS.unknownGuild, arranged: false };
+    if ((this.#guild.guildPermissions(BOT_USER) & PermissionFlagsBits.ManageRoles) === 0n)
+      return { refusal: DISCORD_ERRORS.missingPermissions, arranged: true };
+    if (!this.#guild.role(roleId)) return { refusal: DISCORD_ERRORS.unknownRole, arranged: false };
+    if (!this.#guild.member(userId)) return { refusal: DISCORD_ERRORS.unknownMember, arranged: false };
+    if (this.#guild.botMayNotManage(roleId))
+      return { refusal: DISCORD_ERRORS.missingPermissions, arranged: true };
     return null;
   }
 
@@ -757,6 +893,10 @@ export class FakeDiscord {
           ? { status: 200, body: this.#guild.apiMember(member) }
           : this.#miss(DISCORD_ERRORS.unknownMember);
       }
+      case 'addMemberRole':
+      case 'removeMemberRole':
+        this.#guild.setMemberRole(p.user_id ?? '', p.role_id ?? '', route.name === 'addMemberRole');
+        return { status: 204 };
       case 'getUser': {
         const user = this.#guild.user(p.user_id === '@me' ? BOT_USER_ID : (p.user_id ?? ''));
         return user ? { status: 200, body: apiUser(user) } : this.#miss(DISCORD_ERRORS.unknownUser);

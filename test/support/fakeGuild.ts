@@ -30,6 +30,13 @@ export interface FakeRole {
   name: string;
   /** Discord's permission bits (default: none beyond @everyone's). */
   permissions?: bigint;
+  /**
+   * Its place in the server's list, higher above (@everyone 0, the bot's role BOT_ROLE_POSITION);
+   * default: below the bot's, in the order added. At the bot's or above, the bot may not give it.
+   */
+  position?: number;
+  /** An integration's or the booster role: nobody gives it by hand (the bot's own role is). */
+  managed?: boolean;
 }
 
 export type PermissionName = keyof typeof PermissionFlagsBits;
@@ -60,7 +67,9 @@ const EVERYONE_PERMISSIONS =
   PermissionFlagsBits.UseApplicationCommands;
 
 /** The bot's role: everything but Administrator, which would make a channel's denial moot. */
-const BOT_PERMISSIONS = PermissionsBitField.All & ~PermissionFlagsBits.Administrator;
+export const BOT_PERMISSIONS = PermissionsBitField.All & ~PermissionFlagsBits.Administrator;
+/** High enough that the roles a test adds without a position sit below it. */
+export const BOT_ROLE_POSITION = 100;
 
 export const BOT_USER: FakeUser = { id: BOT_USER_ID, username: 'CookieBot', bot: true, roles: [BOT_ROLE_ID] };
 
@@ -78,7 +87,16 @@ export function apiUser(user: FakeUser) {
 export class FakeGuild {
   readonly #roles = new Map<string, FakeRole>([
     [GUILD_ID, { id: GUILD_ID, name: '@everyone', permissions: EVERYONE_PERMISSIONS }],
-    [BOT_ROLE_ID, { id: BOT_ROLE_ID, name: 'CookieBot', permissions: BOT_PERMISSIONS }],
+    [
+      BOT_ROLE_ID,
+      {
+        id: BOT_ROLE_ID,
+        name: 'CookieBot',
+        permissions: BOT_PERMISSIONS,
+        position: BOT_ROLE_POSITION,
+        managed: true,
+      },
+    ],
   ]);
   readonly #channels = new Map<string, FakeChannel>([
     [CHANNEL_ID, { id: CHANNEL_ID, name: 'general', overwrites: [] }],
@@ -101,6 +119,21 @@ export class FakeGuild {
     return this.#members.has(id) ? this.#users.get(id) : undefined;
   }
 
+  /** The member leaves the server: Discord forgets their roles, and still knows the user. */
+  removeMember(id: string): void {
+    this.#members.delete(id);
+    const user = this.#users.get(id);
+    if (user) this.#users.set(id, { ...user, roles: [] });
+  }
+
+  /** Gives (`held`) or takes a role from a member, as Discord does once it took the request. */
+  setMemberRole(userId: string, roleId: string, held: boolean): void {
+    const user = this.#users.get(userId);
+    if (!user) return;
+    const others = (user.roles ?? []).filter((id) => id !== roleId);
+    this.#users.set(userId, { ...user, roles: held ? [...others, roleId] : others });
+  }
+
   user(id: string): FakeUser | undefined {
     return this.#users.get(id);
   }
@@ -109,8 +142,48 @@ export class FakeGuild {
     this.#roles.set(role.id, role);
   }
 
+  /** Deletes the role; who held it no longer does. */
+  removeRole(id: string): void {
+    this.#roles.delete(id);
+    for (const user of this.#users.values())
+      if (user.roles?.includes(id))
+        this.#users.set(user.id, { ...user, roles: user.roles.filter((r) => r !== id) });
+  }
+
   role(id: string): FakeRole | undefined {
     return this.#roles.get(id);
+  }
+
+  /** Changes the bot role's permissions (it keeps everything else), as a server admin would. */
+  setBotRolePermissions(change: (permissions: bigint) => bigint): void {
+    const role = this.#roles.get(BOT_ROLE_ID) as FakeRole;
+    this.#roles.set(BOT_ROLE_ID, { ...role, permissions: change(role.permissions ?? 0n) });
+  }
+
+  /** The role's position as Discord sends it: its own, else its place among those added without one. */
+  position(role: FakeRole): number {
+    if (role.position !== undefined) return role.position;
+    const unplaced = [...this.#roles.values()].filter((r) => r.position === undefined).map((r) => r.id);
+    return unplaced.indexOf(role.id);
+  }
+
+  /** Why Discord refuses the bot giving or taking `roleId` (all 403 50013): null when it may. */
+  botMayNotManage(roleId: string): 'permission' | 'managed' | 'hierarchy' | null {
+    const role = this.#roles.get(roleId);
+    if (!role) return null;
+    if ((this.guildPermissions(BOT_USER) & PermissionFlagsBits.ManageRoles) === 0n) return 'permission';
+    if (role.managed) return 'managed';
+    // Discord's order of roles: by position, and between equal positions the older (smaller) id above.
+    const rank = (r: FakeRole) => [this.position(r), -BigInt(r.id)] as const;
+    const [position, id] = rank(role);
+    const above = (BOT_USER.roles ?? [])
+      .map((id) => this.#roles.get(id))
+      .filter((r): r is FakeRole => r !== undefined)
+      .some((r) => {
+        const [p, i] = rank(r);
+        return p > position || (p === position && i > id);
+      });
+    return above ? null : 'hierarchy';
   }
 
   hasChannel(id: string): boolean {
@@ -158,13 +231,20 @@ export class FakeGuild {
     return overwrite;
   }
 
+  /** The member's permissions in the server, before any channel's overwrites. */
+  guildPermissions(user: FakeUser): bigint {
+    let base = 0n;
+    for (const id of [GUILD_ID, ...(user.roles ?? [])]) base |= this.#roles.get(id)?.permissions ?? 0n;
+    if (user.id === OWNER_ID || (base & PermissionFlagsBits.Administrator) !== 0n)
+      return PermissionsBitField.All;
+    return base;
+  }
+
   /** The member's permissions in the channel, by Discord's documented algorithm. */
   permissions(user: FakeUser, channelId: string): bigint {
     const roles = [GUILD_ID, ...(user.roles ?? [])];
-    let base = 0n;
-    for (const id of roles) base |= this.#roles.get(id)?.permissions ?? 0n;
-    if (user.id === OWNER_ID || (base & PermissionFlagsBits.Administrator) !== 0n)
-      return PermissionsBitField.All;
+    let base = this.guildPermissions(user);
+    if (base === PermissionsBitField.All) return base;
     const overwrites = this.channel(channelId).overwrites;
     const everyone = overwrites.find((o) => o.id === GUILD_ID);
     if (everyone) base = (base & ~everyone.deny) | everyone.allow;
@@ -211,15 +291,15 @@ export class FakeGuild {
     };
   }
 
-  apiRole(role: FakeRole, position: number) {
+  apiRole(role: FakeRole) {
     return {
       id: role.id,
       name: role.name,
       permissions: (role.permissions ?? 0n).toString(),
-      position,
+      position: this.position(role),
       color: 0,
       hoist: false,
-      managed: role.id === BOT_ROLE_ID,
+      managed: role.managed ?? false,
       mentionable: false,
       flags: 0,
       icon: null,
@@ -258,7 +338,7 @@ export class FakeGuild {
       owner_id: OWNER_ID,
       icon: null,
       features: [],
-      roles: [...this.#roles.values()].map((role, i) => this.apiRole(role, i)),
+      roles: [...this.#roles.values()].map((role) => this.apiRole(role)),
       channels: [...this.#channels.keys()].map((id) => this.apiChannel(id)),
       members: [{ ...this.apiMember(BOT_USER), permissions: undefined }],
       emojis: [],

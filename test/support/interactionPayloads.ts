@@ -42,7 +42,7 @@ function resolvedUsers(guild: FakeGuild, users: FakeUser[]) {
 
 function resolvedRoles(guild: FakeGuild, roles: FakeRole[]) {
   if (roles.length === 0) return {};
-  return { roles: Object.fromEntries(roles.map((r, i) => [r.id, guild.apiRole(r, i + 1)])) };
+  return { roles: Object.fromEntries(roles.map((r) => [r.id, guild.apiRole(r)])) };
 }
 
 /** A slash command (or a member typing into its option `focused`: autocomplete). */
