@@ -3,6 +3,7 @@ import type { Config } from '../src/config.js';
 import { createDiscordClient, startDiscordBot } from '../src/discord/discordBot.js';
 import { discordMembers } from '../src/discord/discordMembers.js';
 import { discordPostTransport } from '../src/discord/discordPostTransport.js';
+import { discordRoles } from '../src/discord/discordRoles.js';
 import { serveHttp } from '../src/http/serve.js';
 import { InteractionRuntime } from '../src/interactions/runtime.js';
 import type { Logger } from '../src/logger.js';
@@ -22,6 +23,7 @@ export async function runDiscordBot(config: Config, log: Logger, token: string):
     const deps = await prepareBotDeps(app, ASSEMBLY, {
       transport: discordPostTransport(client),
       members: discordMembers(client),
+      roles: discordRoles(client),
     });
     const runtime = new InteractionRuntime(deps, ASSEMBLY);
     const bot = await startDiscordBot(client, runtime, log, { token });

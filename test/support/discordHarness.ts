@@ -3,6 +3,7 @@ import { ASSEMBLY } from '../../commands/index.js';
 import type { ManualClock } from '../../src/clock.js';
 import { createDiscordClient, type DiscordBot, startDiscordBot } from '../../src/discord/discordBot.js';
 import { discordPostTransport } from '../../src/discord/discordPostTransport.js';
+import { discordRoles } from '../../src/discord/discordRoles.js';
 import { InteractionRuntime } from '../../src/interactions/runtime.js';
 import type { BotDeps, CommandModule } from '../../src/interactions/types.js';
 import { makeAppDeps } from './botHarness.js';
@@ -24,11 +25,23 @@ export interface FakeBot {
 export async function startFakeBot(
   fake: FakeDiscord,
   t: TestDatabase,
-  options: { extraCommands?: CommandModule[]; safetyDeferMs?: number; env?: Record<string, string> } = {},
+  options: {
+    extraCommands?: CommandModule[];
+    safetyDeferMs?: number;
+    env?: Record<string, string>;
+    /** How long the bot waits for Discord's answer to a role change (default 10 s). */
+    rolesTimeoutMs?: number;
+  } = {},
 ): Promise<FakeBot> {
   const app = makeAppDeps(t, options.env);
   const client = createDiscordClient({ apiUrl: fake.apiUrl });
-  const deps = createBotDeps(app, ASSEMBLY, { transport: discordPostTransport(client) });
+  const deps = createBotDeps(app, ASSEMBLY, {
+    transport: discordPostTransport(client),
+    roles: discordRoles(
+      client,
+      options.rolesTimeoutMs === undefined ? {} : { timeoutMs: options.rolesTimeoutMs },
+    ),
+  });
   const runtime = new InteractionRuntime(
     deps,
     {
