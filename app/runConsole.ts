@@ -7,6 +7,7 @@ import { ManualClock, RunningClock } from '../src/clock.js';
 import type { Config } from '../src/config.js';
 import { ConsoleIdentities } from '../src/console/consoleIdentities.js';
 import { consolePostTransport, createConsoleOutput } from '../src/console/consoleResponder.js';
+import { ConsoleRoles } from '../src/console/consoleRoles.js';
 import { ConsoleSession, DEFAULT_MEMBER } from '../src/console/consoleSession.js';
 import { describeServer } from '../src/db/connect.js';
 import { pageUrl, serveHttp } from '../src/http/serve.js';
@@ -76,21 +77,24 @@ export async function runLocalConsole(config: Config, argv: string[]): Promise<n
   try {
     await app.startLedgerRecovery();
     let session: ConsoleSession | null = null;
+    const roles = new ConsoleRoles((change) => session?.onRoleChange(change));
     const output = createConsoleOutput({
       outDir: runFolder(args.script),
       clock,
       write,
       nameOf: (id) => identities.nameOf(id),
       channelNameOf: (id) => identities.channelNameOf(id),
+      roleNameOf: (id) => identities.roleNameOf(id),
       locale: () => session?.locale ?? config.consoleLocale,
       onMessage: (message) => session?.onMessage(message),
     });
-    const deps = await prepareBotDeps(app, ASSEMBLY, { transport: consolePostTransport(output) });
+    const deps = await prepareBotDeps(app, ASSEMBLY, { transport: consolePostTransport(output), roles });
     const runtime = new InteractionRuntime(deps, ASSEMBLY);
     session = new ConsoleSession({
       runtime,
       clock,
       identities,
+      roles,
       output,
       scheduler: deps.scheduler,
       locale: config.consoleLocale,

@@ -5,7 +5,7 @@ function stableId(kind: string, key: string): string {
   return ((digest.readBigUInt64BE(0) % 900_000_000_000_000_000n) + 100_000_000_000_000_000n).toString();
 }
 
-/** A name → stable fake Discord id directory (members, channels). */
+/** A name → stable fake Discord id directory (members, channels, roles). */
 class Directory {
   readonly #byKey = new Map<string, { id: string; name: string }>();
   readonly #byId = new Map<string, string>();
@@ -28,10 +28,11 @@ class Directory {
   }
 }
 
-/** The console's members and channels: any name maps to a stable fake Discord id. */
+/** The console's members, channels and roles: any name maps to a stable fake Discord id. */
 export class ConsoleIdentities {
   readonly #members = new Directory('member');
   readonly #channels = new Directory('channel');
+  readonly #roles = new Directory('role');
 
   get(rawName: string): { id: string; name: string } {
     return this.#members.get(rawName.replace(/^@/, ''));
@@ -48,5 +49,14 @@ export class ConsoleIdentities {
 
   channelNameOf(id: string): string | undefined {
     return this.#channels.nameOf(id);
+  }
+
+  /** `@VIP` in a console line is the role named VIP (a member named VIP is someone else). */
+  role(rawName: string): { id: string; name: string } {
+    return this.#roles.get(rawName.replace(/^@/, ''));
+  }
+
+  roleNameOf(id: string): string | undefined {
+    return this.#roles.nameOf(id);
   }
 }

@@ -130,6 +130,7 @@ export function createConsoleOutput(options: {
   write: (text: string) => void;
   nameOf: (id: string) => string | undefined;
   channelNameOf: (id: string) => string | undefined;
+  roleNameOf: (id: string) => string | undefined;
   /** The console's current language (`!locale`), for relative times. */
   locale: () => Locale;
   onMessage: ConsoleOutput['onMessage'];
@@ -140,6 +141,7 @@ export function createConsoleOutput(options: {
     plain: (text) =>
       text
         .replace(/<@!?(\d+)>/g, (_, id: string) => `@${options.nameOf(id) ?? id}`)
+        .replace(/<@&(\d+)>/g, (_, id: string) => `@${options.roleNameOf(id) ?? id}`)
         .replace(/<#(\d+)>/g, (_, id: string) => `#${options.channelNameOf(id) ?? id}`)
         .replace(/<t:(\d+):R>/g, (_, s: string) =>
           relative(Number(s) * 1000 - options.clock.now().getTime(), options.locale()),

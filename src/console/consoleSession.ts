@@ -6,6 +6,7 @@ import type { CommandModule, Invocation } from '../interactions/types.js';
 import { advanceRunningTasks, type Scheduler } from '../scheduler/scheduler.js';
 import type { ConsoleIdentities } from './consoleIdentities.js';
 import { type ConsoleMessage, type ConsoleOutput, ConsoleResponder } from './consoleResponder.js';
+import type { ConsoleRoleChange, ConsoleRoles } from './consoleRoles.js';
 import { ConsoleLineError, consoleText, nameIn } from './consoleTexts.js';
 import {
   convertOptions,
@@ -14,6 +15,7 @@ import {
   parseConsoleLine,
   resolveCommandPath,
 } from './parseConsoleLine.js';
+import type { RoleLine } from './parseRoleLine.js';
 
 export const CONSOLE_GUILD_ID = '100000000000000001';
 
@@ -50,6 +52,8 @@ export class ConsoleSession {
       runtime: InteractionRuntime;
       clock: SteerableClock;
       identities: ConsoleIdentities;
+      /** The same roles the bot's services give and take (`roles` in its deps). */
+      roles: ConsoleRoles;
       output: ConsoleOutput;
       scheduler: Scheduler;
       locale?: Locale;
@@ -100,6 +104,9 @@ export class ConsoleSession {
           );
           return 'ok';
         }
+        case 'role':
+          this.#role(action);
+          return 'ok';
         case 'click':
           return await this.#click(action.as ?? DEFAULT_MEMBER, action.target);
         case 'choose':
@@ -112,6 +119,64 @@ export class ConsoleSession {
       output.print(this.#text('core:console.error', { message: error.in(this.locale) }));
       return 'failed';
     }
+  }
+
+  /** The bot changed a member's role, or Discord refused it: printed as the member would see it happen. */
+  onRoleChange(change: ConsoleRoleChange): void {
+    const { identities } = this.deps;
+    const key = change.refused
+      ? 'core:console.botRoleRefused'
+      : change.change === 'added'
+        ? 'core:console.botRoleAdded'
+        : 'core:console.botRoleRemoved';
+    this.deps.output.print(
+      this.#text(key, {
+        member: identities.nameOf(change.userId) ?? change.userId,
+        role: identities.roleNameOf(change.roleId) ?? change.roleId,
+        reason: change.reason,
+        refusal: change.refused,
+      }),
+    );
+  }
+
+  /** `!role`, `!unrole`, `!roles`: what a server's moderators and its settings do to roles, in this server. */
+  #role(line: RoleLine): void {
+    const { identities, roles, output } = this.deps;
+    const guild = this.#guildId;
+    if (line.act === 'deny') {
+      roles.deny(guild, line.refusal);
+      output.print(
+        line.refusal === null
+          ? this.#text('core:console.rolesAllowed')
+          : this.#text('core:console.rolesDenied', { refusal: line.refusal }),
+      );
+      return;
+    }
+    if (line.act === 'list') {
+      const member = identities.get(line.member ?? DEFAULT_MEMBER);
+      const held = roles.of(guild, member.id).map((id) => `@${identities.roleNameOf(id) ?? id}`);
+      output.print(
+        held.length === 0
+          ? this.#text('core:console.rolesNone', { member: member.name })
+          : this.#text('core:console.rolesOf', { member: member.name, roles: held.join(', ') }),
+      );
+      return;
+    }
+    const member = identities.get(line.member);
+    const role = identities.role(line.role);
+    const params = { member: member.name, role: role.name };
+    if (line.act === 'give')
+      output.print(
+        roles.give(guild, member.id, role.id)
+          ? this.#text('core:console.roleGiven', params)
+          : this.#text('core:console.roleHeld', params),
+      );
+    else
+      output.print(
+        roles.take(guild, member.id, role.id)
+          ? this.#text('core:console.roleTaken', params)
+          : this.#text('core:console.roleNotHeld', params),
+      );
   }
 
   /** A console text in the session's language. */
@@ -144,7 +209,11 @@ export class ConsoleSession {
       where,
       path.options,
       action.args,
-      { user: (name) => identities.get(name), channel: (name) => identities.channel(name) },
+      {
+        user: (name) => identities.get(name),
+        channel: (name) => identities.channel(name),
+        role: (name) => identities.role(name),
+      },
       this.locale,
     );
     return this.#dispatch(
@@ -235,11 +304,13 @@ export class ConsoleSession {
     'id' | 'user' | 'joinedAt' | 'roleIds' | 'guildId' | 'channelId' | 'locale' | 'guildLocale'
   > {
     this.#interactions += 1;
+    const user = this.deps.identities.get(as);
     return {
       // Unique across console runs on a persistent database (operation ids derive from it).
       id: `${Date.now()}${String(this.#interactions).padStart(6, '0')}`,
-      user: this.deps.identities.get(as),
-      roleIds: [],
+      user,
+      // As Discord sends them: the roles the member holds in this server now.
+      roleIds: this.deps.roles.of(this.#guildId, user.id),
       guildId: this.#guildId,
       // The console knows no join times: a member's first line in a server stands for it.
       joinedAt: null,

@@ -4,7 +4,9 @@ import type { DiscordNamed } from '../i18n/definitions.js';
 import { LOCALES, type Locale } from '../i18n/i18n.js';
 import { INTEGER_TEXT, NUMBER_TEXT } from '../interactions/optionText.js';
 import type { CommandModule } from '../interactions/types.js';
+import { MEMBER_NAME, ROLE_NAME } from './consoleNames.js';
 import { ConsoleLineError, nameIn } from './consoleTexts.js';
+import { parseRoleLine, type RoleLine } from './parseRoleLine.js';
 
 export { ConsoleLineError } from './consoleTexts.js';
 
@@ -25,6 +27,7 @@ export type ConsoleAction =
   | { kind: 'wait'; ms: number }
   | { kind: 'locale'; locale: Locale }
   | { kind: 'guild'; name: string }
+  | RoleLine
   | { kind: 'quit' };
 
 /** The console's first server, the one it starts in: `!guild main` goes back to it. */
@@ -46,8 +49,8 @@ export function parseDuration(text: string): number {
 /**
  * One console line: `[as NAME] /command [group] [subcommand] option:value option:"a b"`,
  * `[as NAME] !click LABEL_OR_ID`, `[as NAME] !choose LABEL_OR_VALUE` (a select menu),
- * `!wait DURATION`, `!locale de|en`, `!guild NAME` (the server the next lines happen in), `!quit`;
- * blank lines and `#` comments skip.
+ * `!wait DURATION`, `!locale de|en`, `!guild NAME` (the server the next lines happen in), the role
+ * lines (`!role`, `!unrole`, `!roles`: parseRoleLine.ts), `!quit`; blank lines and `#` comments skip.
  */
 export function parseConsoleLine(line: string): ConsoleAction {
   const trimmed = line.trim();
@@ -87,6 +90,8 @@ export function parseConsoleLine(line: string): ConsoleAction {
       throw new ConsoleLineError('core:console.guildNeedsName', { home: HOME_GUILD });
     return { kind: 'guild', name: name.toLowerCase() };
   }
+  const roleLine = parseRoleLine(head, tokens, as);
+  if (roleLine) return roleLine;
   if (head === '!quit' || head === '!exit') return { kind: 'quit' };
   if (!head.startsWith('/') || head.length < 2) {
     throw new ConsoleLineError('core:console.notCommand', { head });
@@ -193,10 +198,11 @@ function optionsByName(
   return new ConsoleLineError('core:console.byName', { command, example: `${command} ${example}` });
 }
 
-/** How the console finds the member and the channel a typed name means. */
+/** How the console finds the member, the channel and the role a typed name means. */
 interface NameResolver {
   user: (name: string) => { id: string; name: string };
   channel: (name: string) => { id: string };
+  role: (name: string) => { id: string };
 }
 
 /**
@@ -259,8 +265,6 @@ function refuseUnknownOptions(
 /** Yes and no as Discord's client offers them for a true/false option, in either language. */
 const TRUE_WORDS = ['true', 'yes', 'wahr', 'ja'];
 const FALSE_WORDS = ['false', 'no', 'falsch', 'nein'];
-/** A member's name as typed: letters of any script (`jürgen`, `zoë`), digits, `_`, `.`, `-`. */
-const MEMBER_NAME = /^@?[\p{L}\p{N}_.-]+$/u;
 /** A channel as typed: `#general`, `#spiele-ecke`, `#küche`. */
 const CHANNEL_NAME = /^#[\p{L}\p{N}_-]+$/u;
 
@@ -288,6 +292,10 @@ function convertOption(
       at.users[user.id] = user.name;
       return user.id;
     }
+    case ApplicationCommandOptionType.Role:
+      // Discord sends a role option as the role's id.
+      if (!ROLE_NAME.test(text)) throw new ConsoleLineError('core:console.roleName', { option });
+      return at.resolve.role(text).id;
     case ApplicationCommandOptionType.String: {
       const value = chosen(def, text, option, at.locale);
       if (def.max_length !== undefined && value.length > def.max_length)
