@@ -26,8 +26,8 @@ function refusal(error: unknown): unknown {
  * cannot tell (a client without a gateway, a role created a moment ago): Discord's answer decides.
  * Nothing is fetched here, so the request's deadline bounds the whole call.
  */
-function foreseen(client: Client, guildId: string, roleId: string): RoleRefusal | null {
-  const guild = client.guilds.cache.get(guildId);
+function foreseen(client: RoleClient, guildId: string, roleId: string): RoleRefusal | null {
+  const guild = client.guilds?.cache.get(guildId);
   const me = guild?.members.me;
   const role = guild?.roles.cache.get(roleId);
   if (!me || !role) return null;
@@ -38,8 +38,11 @@ function foreseen(client: Client, guildId: string, roleId: string): RoleRefusal 
   return null;
 }
 
+/** A discord.js Client, or only its REST (a process without a gateway). */
+export type RoleClient = Pick<Client, 'rest'> & Partial<Pick<Client, 'guilds'>>;
+
 /** Members' roles through Discord's REST; `reason` lands in the server's audit log. */
-export function discordRoles(client: Client, options: { timeoutMs?: number } = {}): MemberRoles {
+export function discordRoles(client: RoleClient, options: { timeoutMs?: number } = {}): MemberRoles {
   const timeoutMs = options.timeoutMs ?? TIMEOUT_MS;
 
   async function change(

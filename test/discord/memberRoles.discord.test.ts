@@ -1,4 +1,4 @@
-import { Client, type Guild } from 'discord.js';
+import { Client, type Guild, REST } from 'discord.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { discordRoles } from '../../src/discord/discordRoles.js';
 import { isRoleRefused, type MemberRoles, type RoleRefusal } from '../../src/roles/memberRoles.js';
@@ -249,5 +249,18 @@ describe("members' roles from a client without a gateway (a child process)", () 
     fake.removeMember(ben.id);
     expect(await outcome(roles.add(GUILD_ID, ben.id, role, 'x'))).toBe('unknown_member');
     expect(fake.memberRoles(ben.id)).toEqual([]);
+  });
+
+  it('GIVEN only a REST client THEN roles are given and taken the same way', async () => {
+    const rest = new REST({ api: fake.apiUrl }).setToken('fake-token');
+    const restOnly = discordRoles({ rest }, { timeoutMs: TIMEOUT_MS });
+    const eva = freshMember('eva');
+    fake.addMember(eva);
+    const role = freshRole(fake);
+    await restOnly.add(GUILD_ID, eva.id, role, 'bought');
+    expect(fake.memberRoles(eva.id)).toEqual([role]);
+    fake.removeMember(eva.id);
+    fake.expectRefusals();
+    expect(await outcome(restOnly.remove(GUILD_ID, eva.id, role, 'sold'))).toBe('unknown_member');
   });
 });
