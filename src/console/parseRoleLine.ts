@@ -5,8 +5,8 @@ import { ConsoleLineError } from './consoleTexts.js';
 
 /**
  * A role line: `!role MEMBER ROLE` and `!unrole MEMBER ROLE` (a moderator's hand),
- * `!roles [MEMBER]` (what they hold here), `!roles deny [REFUSAL]` and `!roles allow` (whether
- * Discord lets the bot change roles in this server).
+ * `[as NAME] !roles [MEMBER]` (what they hold here), `!roles deny [REFUSAL]` and `!roles allow`
+ * (whether Discord lets the bot change roles in this server).
  */
 export type RoleLine =
   | { kind: 'role'; act: 'give' | 'take'; member: string; role: string }
@@ -18,6 +18,9 @@ const HEADS = ['!role', '!unrole', '!roles'];
 /** The line as a role line, or null when `head` is not one of theirs. */
 export function parseRoleLine(head: string, tokens: string[], as: string | null): RoleLine | null {
   if (!HEADS.includes(head)) return null;
+  const [first] = tokens;
+  // Anyone may look at a member's roles; changing them is the server's business.
+  if (head === '!roles' && first !== 'deny' && first !== 'allow') return listRoles(tokens, as);
   if (as) throw new ConsoleLineError('core:console.roleWithAs', { command: head });
   if (head === '!roles') return parseRoles(tokens);
   const [member = '', role = ''] = tokens;
@@ -33,7 +36,15 @@ function parseRoles(tokens: string[]): RoleLine {
     const refusal = CONSOLE_REFUSALS.find((r) => r === (second ?? 'missing_permission'));
     if (refusal) return { kind: 'role', act: 'deny', refusal };
   }
-  if (first === undefined) return { kind: 'role', act: 'list', member: null };
-  if (tokens.length === 1 && MEMBER_NAME.test(first)) return { kind: 'role', act: 'list', member: first };
-  throw new ConsoleLineError('core:console.rolesNeeds', { refusals: CONSOLE_REFUSALS.join('|') });
+  throw rolesNeeds();
+}
+
+function listRoles(tokens: string[], as: string | null): RoleLine {
+  const [member = as] = tokens;
+  if (tokens.length > 1 || (member !== null && !MEMBER_NAME.test(member))) throw rolesNeeds();
+  return { kind: 'role', act: 'list', member };
+}
+
+function rolesNeeds(): ConsoleLineError {
+  return new ConsoleLineError('core:console.rolesNeeds', { refusals: CONSOLE_REFUSALS.join('|') });
 }

@@ -60,6 +60,8 @@ describe('roles in the local console', () => {
     c.take();
     await c.session.run('!roles');
     expect(c.take()).toBe('(@you holds in this server: @VIP)\n');
+    await c.session.run('as bob !roles');
+    expect(c.take()).toBe('(@bob holds no roles in this server)\n');
   });
 
   it('GIVEN the bot gives a role THEN it is held once however often it is given, and shown as it happens', async () => {
@@ -104,6 +106,8 @@ describe('roles in the local console', () => {
   it.each([
     ['en', '!role bob', '!role needs a member and a role, e.g. !role @bob @VIP'],
     ['en', '!unrole @bob', '!unrole needs a member and a role'],
+    ['en', 'as bob !roles deny', "!roles is a moderator's act in the server"],
+    ['en', '!roles bob alice', '!roles takes a member (!roles @bob)'],
     ['en', 'as bob !role bob @VIP', '!role is a moderator\'s act in the server, not a member\'s; drop "as"'],
     [
       'en',
