@@ -43,6 +43,10 @@ describe('npm start -- --script', () => {
     const { code, stdout } = await runConsole(['--script', 'examples/tour.txt']);
     expect(stdout).toContain('script finished: every line ran');
     expect(stdout).toContain('✅ Already done: you gave 50 🍪 to @bob.');
+    // A role given by hand counts on the member's next line.
+    expect(stdout).toMatch(
+      /> !role you @Painters\n\(a moderator gave @you the role @Painters\)\n\n> \/place pixel x:31 y:31 color:white\n\[ephemeral\] 🎨 Painted \(31, 31\)/,
+    );
     expect(stdout).toMatch(/attachment: out\/tour-[\d-]+\/\d+-leaderboard\.png \(960x\d+\)/);
     expect(stdout).toMatch(/attachment: out\/tour-[\d-]+\/\d+-profile\.png \(900x540\)/);
     expect(stdout).toContain('✅ Round');
