@@ -2,6 +2,7 @@ import { backupTasks, planBackups } from '../src/backup/backupTimer.js';
 import { Cooldowns } from '../src/cooldowns/cooldowns.js';
 import type { Assembly } from '../src/features/assemble.js';
 import type { FeatureInfra } from '../src/features/feature.js';
+import { Hooks } from '../src/features/hooks.js';
 import { I18n } from '../src/i18n/i18n.js';
 import { ServerLanguage } from '../src/i18n/serverLanguage.js';
 import type { BotDeps } from '../src/interactions/types.js';
@@ -56,6 +57,7 @@ export function createBotDeps(app: AppDeps, assembly: Assembly, options: BotDeps
     ...money,
     db,
     personalData: assembly.personalData,
+    featureHooks: new Hooks(),
     runtimeConfig,
     profiles: new ProfileDirectory(app),
     serverMembers: new ServerMembers(app),
@@ -66,7 +68,7 @@ export function createBotDeps(app: AppDeps, assembly: Assembly, options: BotDeps
     roles: options.roles ?? NO_ROLES,
     ...(app.health ? { health: app.health } : {}),
   };
-  const { db: _db, personalData: _personalData, ...shared } = infra;
+  const { db: _db, personalData: _personalData, featureHooks: _featureHooks, ...shared } = infra;
   const deps: BotDeps = {
     ...shared,
     services: assembly.createServices(infra),

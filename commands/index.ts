@@ -12,6 +12,7 @@ import { notificationsFeature } from './notifications/index.js';
 import { placeFeature } from './place/index.js';
 import { pokerFeature } from './poker/index.js';
 import { privacyFeature } from './privacy/index.js';
+import { shopFeature } from './shop/index.js';
 import { vaultFeature } from './vault/index.js';
 import { webFeature } from './web/index.js';
 
@@ -24,6 +25,7 @@ export const FEATURES: readonly Feature[] = [
   cookiesFeature,
   gamesFeature,
   vaultFeature,
+  shopFeature,
   pokerFeature,
   placeFeature,
   huntFeature,

@@ -63,6 +63,14 @@ export const steal: Subcommand = {
               ? i18n.t('cookies:steal.caught', { fine: i18n.cookies(result.fine), victim: user, chance })
               : i18n.t('cookies:steal.caughtBroke', { victim: user, chance }),
         };
+      case 'locked':
+        return {
+          notify,
+          content: i18n.t(result.fine > 0 ? 'cookies:steal.locked' : 'cookies:steal.lockedBroke', {
+            fine: i18n.cookies(result.fine),
+            victim: user,
+          }),
+        };
       case 'shielded':
         return {
           ephemeral: true,

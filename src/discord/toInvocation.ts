@@ -117,11 +117,12 @@ function commandPath(interaction: ChatInputCommandInteraction | AutocompleteInte
 
 /**
  * The display names of the users a command's options name, which of them are bots, and when
- * those who are members of the server joined it (Discord resolves a member only in its server).
+ * those who are members of the server joined it (Discord resolves a member only in its server);
+ * and the names of the roles its options name.
  */
 function namedUsers(
   interaction: ChatInputCommandInteraction,
-): Pick<Invocation, 'users' | 'bots' | 'usersJoinedAt'> {
+): Pick<Invocation, 'users' | 'bots' | 'usersJoinedAt' | 'roleNames'> {
   const users: Record<string, string> = {};
   const bots: string[] = [];
   const usersJoinedAt: Record<string, Date> = {};
@@ -133,5 +134,7 @@ function namedUsers(
     const joinedAt = member instanceof GuildMember ? member.joinedAt : joinTime(member?.joined_at);
     if (joinedAt) usersJoinedAt[id] = joinedAt;
   }
-  return { users, bots, usersJoinedAt };
+  const roleNames: Record<string, string> = {};
+  for (const [id, role] of interaction.options.resolved?.roles ?? []) if (role) roleNames[id] = role.name;
+  return { users, bots, usersJoinedAt, roleNames };
 }

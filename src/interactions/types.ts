@@ -39,6 +39,8 @@ export interface Invocation {
   users: Record<string, string>;
   /** Which of those users are bots (apps): they hold no Cookies and cannot be robbed. */
   bots?: string[];
+  /** The names of roles named in options, by id (`resolved.roles`). */
+  roleNames?: Record<string, string>;
   /** When those users joined the server, by id, as Discord sent it (`resolved.members[id].joined_at`). */
   usersJoinedAt?: Record<string, Date>;
   /** For buttons and select menus: the custom id, and the message the component is on. */

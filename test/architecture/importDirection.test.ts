@@ -43,6 +43,8 @@ const BUILDS_ON: Readonly<Record<string, readonly string[]>> = {
   // `/admin place grant` goes through the hunt's admin grant (a worker's points to its owner);
   // every placement asks the moderators' bans.
   place: ['hunt', 'moderation'],
+  // The shop's padlock and streak shield act inside a steal and a collect.
+  shop: ['cookies'],
   // `/privacy info` tells how long a web session lives.
   privacy: ['web'],
 };

@@ -10,6 +10,7 @@ import { MODERATION_ERROR_MESSAGES } from '../../utils/moderation/errors.js';
 import { LEDGER_ERROR_MESSAGES } from '../../utils/money/ledger/errors.js';
 import { AREA_ERROR_MESSAGES } from '../../utils/place/areas.js';
 import { PRIVACY_ERROR_MESSAGES } from '../../utils/privacy/errors.js';
+import { SHOP_ERROR_MESSAGES } from '../../utils/shop/errors.js';
 import { VAULT_ERROR_MESSAGES } from '../../utils/vault/errors.js';
 
 /**
@@ -25,6 +26,7 @@ const EVERY_MESSAGE: { readonly [K in ErrorCode]: ErrorMessage } = {
   ...PRIVACY_ERROR_MESSAGES,
   ...MODERATION_ERROR_MESSAGES,
   ...AREA_ERROR_MESSAGES,
+  ...SHOP_ERROR_MESSAGES,
 };
 
 const command = (name: string) =>
@@ -49,6 +51,8 @@ describe('the feature registry', () => {
       'cookies',
       'games',
       'vault',
+      'shop',
+      'inventory',
       'poker',
       'place',
       'hunt',
@@ -64,6 +68,7 @@ describe('the feature registry', () => {
       'cookies',
       'games',
       'vault',
+      'shop',
       'poker',
       'place',
       'hunt',

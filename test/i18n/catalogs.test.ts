@@ -41,6 +41,7 @@ describe('message catalogs', () => {
       'place',
       'poker',
       'privacy',
+      'shop',
       'vault',
     ]);
   });

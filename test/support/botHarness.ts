@@ -8,6 +8,7 @@ import type { BotDeps } from '../../src/interactions/types.js';
 import { createLogger } from '../../src/logger.js';
 import type { ChannelPost, PostTransport } from '../../src/posting/channelPoster.js';
 import { cryptoRng, type Rng } from '../../src/rng.js';
+import type { MemberRoles } from '../../src/roles/memberRoles.js';
 import { Ledger, type LedgerHooks } from '../../utils/money/ledger/ledger.js';
 import type { TestDatabase } from './database.js';
 
@@ -70,6 +71,8 @@ export function makeBotDeps(
     hooks?: LedgerHooks;
     rng?: Rng;
     wallClock?: Clock;
+    /** Who gives roles (a test's own MemberRoles); none: every role change is refused. */
+    roles?: MemberRoles;
   } = {},
 ): {
   deps: BotDeps;
@@ -79,7 +82,10 @@ export function makeBotDeps(
 } {
   const app = makeAppDeps(t, options.env, options);
   const transport = new RecordingTransport();
-  const deps = createBotDeps(app, options.assembly ?? ASSEMBLY, { transport });
+  const deps = createBotDeps(app, options.assembly ?? ASSEMBLY, {
+    transport,
+    ...(options.roles ? { roles: options.roles } : {}),
+  });
   return { deps, logs: app.logs, clock: app.clock, transport };
 }
 

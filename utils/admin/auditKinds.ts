@@ -22,6 +22,10 @@ export const AUDIT_KINDS = [
   'vault.fund',
   'cleanup.inactive',
   'privacy.forget',
+  'shop.add',
+  'shop.edit',
+  'shop.remove',
+  'shop.income',
 ] as const;
 
 export type AuditKind = (typeof AUDIT_KINDS)[number];

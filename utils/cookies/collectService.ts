@@ -1,13 +1,16 @@
 import { type Clock, DAY_MS } from '../../src/clock.js';
 import { AppError, featureDisabled } from '../../src/errors.js';
+import type { Hooks } from '../../src/features/hooks.js';
 import type { Locale } from '../../src/i18n/i18n.js';
 import { RECOVERY_GRACE_MS } from '../../src/recoveryGrace.js';
 import type { Rng } from '../../src/rng.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
+import { currentServer } from '../../src/runtimeConfig/serverContext.js';
 import { COOKIE_KINDS, type CookieEconomy } from '../money/cookieEconomy.js';
 import type { HoldDoc, Holds } from '../money/holds/holds.js';
 import type { BakeryShare } from './bakeryShare.js';
 import type { AllowanceRule, CollectDoc, CollectStore, PendingCollect } from './collectStore.js';
+import { streakKept } from './protections.js';
 
 /** Where a collect came from; both run exactly the same code. */
 export type CollectVia = 'command' | 'bakery';
@@ -85,6 +88,8 @@ interface CollectServiceDeps {
   runtimeConfig: RuntimeConfig;
   clock: Clock;
   rng: Rng;
+  /** What keeps a streak over one missed day (the shop's streak shield). */
+  featureHooks?: Pick<Hooks, 'of'>;
 }
 
 /**
@@ -157,6 +162,18 @@ export class CollectService {
     throw collectCooldown(held?.until ?? this.deps.clock.now());
   }
 
+  /** The streak this collect makes; one missed day is bridged when something keeps it (a streak shield). */
+  async #streak(userId: string, previous: CollectDoc | null, now: Date): Promise<number> {
+    const streak = nextStreak(previous, now);
+    if (!previous || streak !== 1 || previous.streak < 1) return streak;
+    const missed = Math.floor(now.getTime() / DAY_MS) - Math.floor(previous.lastAt.getTime() / DAY_MS) - 1;
+    if (missed !== 1) return streak;
+    const keepers = this.deps.featureHooks?.of('cookies.streak_keeper') ?? [];
+    return (await streakKept(keepers, userId, previous.lastAt, currentServer()))
+      ? previous.streak + 1
+      : streak;
+  }
+
   async #claim(
     userId: string,
     previous: CollectDoc | null,
@@ -164,7 +181,7 @@ export class CollectService {
     rules: CollectRules,
     via: CollectVia,
   ): Promise<Collected | null> {
-    const streak = nextStreak(previous, now);
+    const streak = await this.#streak(userId, previous, now);
     const { base, bonus } = collectReward(rules, streak, this.deps.rng);
     const pending: PendingCollect = {
       // Each try at a claim promises its own reward (racing presses draw different amounts);

@@ -1,5 +1,6 @@
 import type { Clock } from '../../src/clock.js';
 import { featureDisabled, invalidInputText, isAppError } from '../../src/errors.js';
+import type { Hooks } from '../../src/features/hooks.js';
 import type { ProfileDirectory } from '../../src/profiles/profileDirectory.js';
 import type { ServerMembers } from '../../src/profiles/serverMembers.js';
 import type { Rng } from '../../src/rng.js';
@@ -9,6 +10,7 @@ import type { CollectStore } from './collectStore.js';
 import { stealBagEmpty, stealPassive, stealTargetTooPoor } from './errors.js';
 import type { ExposureStore } from './exposureStore.js';
 import type { PassiveMode } from './passiveMode.js';
+import { stealStopped } from './protections.js';
 import { checkStealGate, type StealPlace } from './stealGate.js';
 import { type StealRules, stealChancePct, stealFine, stealLoot, stealSucceeds } from './stealRules.js';
 
@@ -25,7 +27,9 @@ export type StealResult =
   | { status: 'shielded'; chancePct: number; freesAt: Date | null }
   /** The roll succeeded but the victim spent the Cookies first: nothing moved. */
   | { status: 'escaped'; chancePct: number }
-  | { status: 'caught'; fine: number; chancePct: number };
+  | { status: 'caught'; fine: number; chancePct: number }
+  /** Something of the victim's (a padlock from the shop) stopped the steal before the roll: the thief pays the fine. */
+  | { status: 'locked'; fine: number; chancePct: number };
 
 interface StealDeps {
   economy: CookieEconomy;
@@ -39,6 +43,8 @@ interface StealDeps {
   serverMembers: Pick<ServerMembers, 'joinedAt'>;
   clock: Clock;
   rng: Rng;
+  /** What protects a victim (the shop's padlock). */
+  featureHooks: Pick<Hooks, 'of'>;
 }
 
 /**
@@ -123,6 +129,9 @@ export class StealService {
     if (victimBalance < rules.minVictimBalance)
       throw stealTargetTooPoor(victim, victimBalance, rules.minVictimBalance);
     const chancePct = stealChancePct(rules, thiefBalance, victimBalance, heat.length);
+    const guards = this.deps.featureHooks.of('cookies.steal_guard');
+    if (await stealStopped(guards, victim, opId, attempt.place?.guildId ?? null))
+      return this.#caught(opId, thief, thiefBalance, rules, chancePct, 'locked');
     if (!stealSucceeds(chancePct, this.deps.rng.int(0, 10_000)))
       return this.#caught(opId, thief, thiefBalance, rules, chancePct);
 
@@ -194,6 +203,7 @@ export class StealService {
     balance: number,
     rules: StealRules,
     chancePct: number,
+    status: 'caught' | 'locked' = 'caught',
   ): Promise<StealResult> {
     const fine = stealFine(rules, balance);
     if (fine > 0) {
@@ -207,9 +217,9 @@ export class StealService {
       } catch (error) {
         // The thief spent their Cookies meanwhile: they are caught, with nothing left to fine.
         if (!isAppError(error, 'INSUFFICIENT_COOKIES')) throw error;
-        return { status: 'caught', fine: 0, chancePct };
+        return { status, fine: 0, chancePct };
       }
     }
-    return { status: 'caught', fine, chancePct };
+    return { status, fine, chancePct };
   }
 }

@@ -39,6 +39,13 @@ export const COOKIE_KINDS = {
   pokerCashOut: 'poker.cashout',
   pokerRake: 'poker.rake',
   bakeryShare: 'cookies.bakery_share',
+  shopPurchase: 'shop.purchase',
+  shopRefund: 'shop.refund',
+  shopSellBack: 'shop.sell_back',
+  roleIncome: 'shop.role_income',
+  tradeEscrow: 'trade.escrow',
+  tradeSwap: 'trade.swap',
+  tradeReturn: 'trade.return',
   forfeit: 'privacy.forfeit',
 } as const;
 

@@ -3,7 +3,7 @@ import type { KindTotal } from '../money/ledger/ledger.js';
 
 /** The vault's last day, folded by what moved the Cookies. */
 export interface VaultFlow {
-  group: 'games' | 'heists' | 'steal' | 'bakery' | 'funding' | 'other';
+  group: 'games' | 'heists' | 'steal' | 'shop' | 'bakery' | 'funding' | 'other';
   /** Games and heists: what members staked (a game's refunded stake taken off); else what reached the vault. */
   in: number;
   /** Games and heists: what members were paid (stakes back included, a called-off heist's too); else what left the vault. */
@@ -11,7 +11,7 @@ export interface VaultFlow {
   count: number;
 }
 
-const GROUP_ORDER: VaultFlow['group'][] = ['games', 'heists', 'steal', 'bakery', 'funding', 'other'];
+const GROUP_ORDER: VaultFlow['group'][] = ['games', 'heists', 'steal', 'shop', 'bakery', 'funding', 'other'];
 
 /**
  * The flows `/vault show` lists. House games and heists are told from the members' side:
@@ -58,6 +58,7 @@ function groupOf(kind: string): VaultFlow['group'] {
   if (kind.startsWith('games.')) return 'games';
   if (kind.startsWith('heist.')) return 'heists';
   if (kind.startsWith('steal.')) return 'steal';
+  if (kind.startsWith('shop.')) return 'shop';
   if (kind === COOKIE_KINDS.bakeryShare) return 'bakery';
   if (kind === COOKIE_KINDS.vaultFund || kind === COOKIE_KINDS.grant) return 'funding';
   return 'other';

@@ -1,0 +1,66 @@
+import type { Feature } from '../../src/features/feature.js';
+import { localized } from '../../src/i18n/definitions.js';
+import { defineCommand } from '../../src/interactions/defineCommand.js';
+import { shopProblems } from '../../utils/shop/books.js';
+import { SHOP_ERROR_MESSAGES } from '../../utils/shop/errors.js';
+import { InventoryStore } from '../../utils/shop/inventoryStore.js';
+import { ItemStore } from '../../utils/shop/itemStore.js';
+import { SHOP_MESSAGES } from '../../utils/shop/messages.js';
+import { PurchaseStore } from '../../utils/shop/purchaseStore.js';
+import { SHOP_SETTINGS } from '../../utils/shop/settings.js';
+import { ShopService } from '../../utils/shop/shopService.js';
+import * as inventory from './inventory.js';
+import { addItem, addRole, edit, remove } from './moderate.js';
+import { backButtonHandler, browse, buyButtonHandler, buyCommand, shelfMenuHandler } from './shelf.js';
+
+/** What the shop keeps of a purchase, an item and a count after they ended: the ledger keeps what was paid. */
+const ENDED_KEPT_MS = 90 * 86_400_000;
+
+export const shopCommand = defineCommand({
+  ...localized(SHOP_MESSAGES, 'commands.shop'),
+  access: 'everyone',
+  category: 'shop:category',
+  subcommands: [browse, buyCommand, addRole, addItem, edit, remove],
+  components: [shelfMenuHandler, buyButtonHandler, backButtonHandler],
+});
+
+export const inventoryCommand = defineCommand({
+  ...localized(SHOP_MESSAGES, 'commands.inventory'),
+  access: 'everyone',
+  category: 'shop:category',
+  subcommands: [inventory.show, inventory.use, inventory.gift, inventory.sell],
+  components: [inventory.unitMenuHandler, inventory.useButtonHandler, inventory.sellButtonHandler],
+});
+
+export const shopFeature: Feature = {
+  name: 'shop',
+  personalData: {
+    collections: {
+      shop_purchases: { what: 'shop:privacy.shop_purchases' },
+      shop_inventory: { what: 'shop:privacy.shop_inventory' },
+    },
+  },
+  commands: [shopCommand, inventoryCommand],
+  messages: SHOP_MESSAGES,
+  settings: SHOP_SETTINGS,
+  errors: SHOP_ERROR_MESSAGES,
+  ensureIndexes: async (db) => {
+    await Promise.all([
+      ItemStore.ensureIndexes(db),
+      InventoryStore.ensureIndexes(db),
+      PurchaseStore.ensureIndexes(db),
+    ]);
+  },
+  createServices: (infra) => ({
+    shop: new ShopService({
+      ...infra,
+      economy: infra.cookieEconomy,
+      items: new ItemStore(infra.db),
+      units: new InventoryStore(infra.db),
+      purchases: new PurchaseStore(infra.db),
+    }),
+  }),
+  tasks: (deps) => deps.services.shop.tasks(),
+  prune: (deps, now) => deps.services.shop.prune(new Date(now.getTime() - ENDED_KEPT_MS)),
+  checkInvariants: (db, _config, ledger, _now, since) => shopProblems(db, ledger.houseAccountId, since),
+};
