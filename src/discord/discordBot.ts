@@ -2,7 +2,7 @@ import { Client, Events, GatewayIntentBits } from 'discord.js';
 import type { InteractionRuntime } from '../interactions/runtime.js';
 import type { Logger } from '../logger.js';
 import { DiscordResponder } from './discordResponder.js';
-import { CHANNEL_PERMISSIONS, inviteUrl, permissionInteger } from './permissions.js';
+import { INVITE_PERMISSIONS, inviteUrl, permissionInteger } from './permissions.js';
 import { toInvocation } from './toInvocation.js';
 
 export interface DiscordBot {
@@ -74,10 +74,9 @@ export async function startDiscordBot(
   );
   const applicationId = client.application?.id ?? client.user?.id;
   if (applicationId) {
-    const names = CHANNEL_PERMISSIONS.map((p) => p.name);
-    const url = inviteUrl(applicationId, names);
+    const url = inviteUrl(applicationId, INVITE_PERMISSIONS);
     log.info(
-      { event: 'discord.invite', url, permissions: permissionInteger(names).toString() },
+      { event: 'discord.invite', url, permissions: permissionInteger(INVITE_PERMISSIONS).toString() },
       `add the bot to a server with: ${url}`,
     );
   }

@@ -18,6 +18,20 @@ export const CHANNEL_PERMISSIONS: readonly { name: PermissionName; why: string }
   },
 ];
 
+/**
+ * What the bot needs in the server as a whole, and why: the shop gives and takes the roles it
+ * sells (Discord lets it manage only roles below its own, which a moderator arranges).
+ */
+export const SERVER_PERMISSIONS: readonly { name: PermissionName; why: string }[] = [
+  { name: 'ManageRoles', why: 'to give and take the roles the shop sells' },
+];
+
+/** Everything the invite asks for: the server's permissions and the channels'. */
+export const INVITE_PERMISSIONS: readonly PermissionName[] = [
+  ...SERVER_PERMISSIONS.map((p) => p.name),
+  ...CHANNEL_PERMISSIONS.map((p) => p.name),
+];
+
 /** The permission integer an invite asks for. */
 export function permissionInteger(names: readonly PermissionName[]): bigint {
   return names.reduce((bits, name) => bits | PermissionFlagsBits[name], 0n);

@@ -34,7 +34,7 @@ describe('the bot process', () => {
     expect(bot.logs()).toContain('"event":"db.selected","kind":"uri"');
     // The operator is told how to add the bot, with exactly the permissions it needs.
     expect(bot.logs()).toContain(
-      'https://discord.com/oauth2/authorize?client_id=900000000000000003&scope=bot+applications.commands&permissions=117760',
+      'https://discord.com/oauth2/authorize?client_id=900000000000000003&scope=bot+applications.commands&permissions=268553216',
     );
     // The same process serves the canvas page and reports the gateway in its health (its HTTP
     // server starts after the gateway is ready, so the test waits for it to listen).
