@@ -68,7 +68,7 @@ export function createBotDeps(app: AppDeps, assembly: Assembly, options: BotDeps
     roles: options.roles ?? NO_ROLES,
     ...(app.health ? { health: app.health } : {}),
   };
-  const { db: _db, personalData: _personalData, featureHooks: _featureHooks, ...shared } = infra;
+  const { db: _db, personalData: _personalData, ...shared } = infra;
   const deps: BotDeps = {
     ...shared,
     services: assembly.createServices(infra),

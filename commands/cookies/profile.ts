@@ -7,6 +7,7 @@ import { discColor, initialsOf } from '../../src/render/canvasTools.js';
 import { type ProfileCardData, renderProfileCard } from '../../src/render/profileCard.js';
 import type { CookieProfile } from '../../utils/cookies/cookieService.js';
 import { COOKIES_MESSAGES } from '../../utils/cookies/messages.js';
+import { belongingsOf } from '../../utils/cookies/protections.js';
 import { COOKIE_BROWN } from '../colors.js';
 import { memberOption, parseOptions } from '../options.js';
 
@@ -19,6 +20,8 @@ export interface ProfileFacts {
   profile: CookieProfile;
   games: { played: number; won: number; net: number };
   streak: { bonusPct: number; maxDays: number };
+  /** What the member owns besides Cookies (the shop's items and roles). */
+  belongings?: { name: string; count: number }[];
 }
 
 /** The card's texts (also the reply's text when the card cannot be drawn). */
@@ -49,7 +52,13 @@ export function profileCardTexts(i18n: Translator, facts: ProfileFacts): Omit<Pr
     { label: i18n.t('cookies:profile.lost'), value: amount(p.lostToThieves) },
   ];
   const bonusDays = Math.min(Math.max(0, p.streak - 1), streak.maxDays);
+  const owned = (facts.belongings ?? []).map((b) =>
+    b.count > 1 ? `${b.name} ×${i18n.number(b.count)}` : b.name,
+  );
   return {
+    ...(owned.length > 0
+      ? { belongings: i18n.t('cookies:profile.belongings', { list: owned.join(' · ') }) }
+      : {}),
     name: facts.name,
     title: i18n.t('cookies:profile.title'),
     balance: i18n.number(p.balance),
@@ -87,13 +96,14 @@ export const profile: Subcommand = {
   async run({ deps, invocation, actor, i18n }) {
     const { user } = parseOptions(options, invocation);
     const userId = user ?? actor.id;
-    const [p, games, names, maxDays, bonusPct, passive] = await Promise.all([
+    const [p, games, names, maxDays, bonusPct, passive, belongings] = await Promise.all([
       deps.services.cookies.profile(userId),
       deps.services.games.stats(userId),
       deps.profiles.names([userId]),
       deps.runtimeConfig.get('cookies.collect_streak_max_days'),
       deps.runtimeConfig.get('cookies.collect_streak_bonus_pct'),
       deps.services.passive.status(userId),
+      belongingsOf(deps.featureHooks.of('cookies.belongings'), userId),
     ]);
     const stored = names.get(userId) ?? (userId === actor.id ? actor.name : userId);
     const { name, face } = await faceOf(deps, invocation, userId, stored);
@@ -103,11 +113,13 @@ export const profile: Subcommand = {
       profile: p,
       games,
       streak: { bonusPct, maxDays },
+      belongings,
     });
     const text = [
       `**${i18n.cookies(p.balance)}** · ${i18n.t('cookies:profile.rank')} ${texts.rank}`,
       texts.streakLabel,
       ...texts.stats.map((s) => `${s.label}: ${s.value}`),
+      ...(texts.belongings ? [texts.belongings] : []),
       ...(passive
         ? [i18n.t('cookies:passive.profile', { sinceSeconds: Math.ceil(passive.since.getTime() / 1000) })]
         : []),

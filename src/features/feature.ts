@@ -14,7 +14,6 @@ import type {
 } from '../interactions/types.js';
 import type { Setting } from '../runtimeConfig/settings.js';
 import type { TaskHandler } from '../scheduler/scheduler.js';
-import type { Hooks } from './hooks.js';
 import type { FeatureServices } from './services.js';
 
 export type { FeatureServices } from './services.js';
@@ -24,8 +23,6 @@ export interface FeatureInfra extends Omit<BotDeps, 'services'> {
   db: Db;
   /** Every feature's `personalData`, combined by the assembly: the privacy feature reads it. */
   personalData: PersonalDataCatalog;
-  /** Where a feature adds what acts inside another's flows (src/features/hooks.ts). */
-  featureHooks: Hooks;
 }
 
 /** What stands in a member's export for a value that may not leave the bot (`privacy:export.hidden.<what>`). */

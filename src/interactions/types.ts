@@ -4,6 +4,7 @@ import type {
 } from 'discord.js';
 import type { Cooldowns } from '../cooldowns/cooldowns.js';
 import type { AppDeps, MoneyLayer } from '../deps.js';
+import type { Hooks } from '../features/hooks.js';
 import type { FeatureServices } from '../features/services.js';
 import type { I18n, Translator } from '../i18n/i18n.js';
 import type { ServerLanguage } from '../i18n/serverLanguage.js';
@@ -148,6 +149,8 @@ export interface BotDeps
   poster: ChannelPoster;
   /** Gives and takes members' roles (Discord's REST in the bot, memory in the console). */
   roles: MemberRoles;
+  /** What features built on others add inside their flows and views (src/features/hooks.ts). */
+  featureHooks: Hooks;
   services: FeatureServices;
   /** Members' names and pictures from Discord (src/discord/discordMembers.ts); absent in the console and the web process. */
   members?: MemberLookup;

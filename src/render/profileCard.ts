@@ -17,12 +17,16 @@ export interface ProfileCardData {
   streakProgress: number;
   /** What the bar shows, said in words ("Streak: 4 days · +30 % on every collect"). */
   streakLabel: string;
+  /** A line under the tiles: what the member owns besides Cookies ("Items: Padlock ×2 · VIP"); none: no line. */
+  belongings?: string;
   /** The member's picture (PNG bytes; null: none), else their initials on a disc of their colour. */
   face: { picture: Buffer | null; initials: string; color: string };
 }
 
 const WIDTH = 900;
 const HEIGHT = 540;
+/** The line of belongings, when there is one, makes the card this much taller. */
+const BELONGINGS_H = 44;
 const PAD = 36;
 const FACE = 48;
 const TEXT_LEFT = PAD + FACE * 2 + 24;
@@ -35,14 +39,15 @@ export function renderProfileCard(
   options: { record?: TextRecorder } = {},
 ): Promise<{ png: Buffer; width: number; height: number }> {
   return oneAtATime(async () => {
-    const canvas = createCanvas(WIDTH, HEIGHT);
+    const height = HEIGHT + (data.belongings ? BELONGINGS_H : 0);
+    const canvas = createCanvas(WIDTH, height);
     const g = canvas.getContext('2d');
     const pen = new TextPen(g, options.record);
     const background = g.createLinearGradient(0, 0, WIDTH, HEIGHT);
     background.addColorStop(0, '#3b2617');
     background.addColorStop(1, '#1f140c');
     g.fillStyle = background;
-    g.fillRect(0, 0, WIDTH, HEIGHT);
+    g.fillRect(0, 0, WIDTH, height);
 
     await drawFace(g, pen, data.face);
     const headBox = WIDTH - PAD - TEXT_LEFT;
@@ -87,7 +92,9 @@ export function renderProfileCard(
       pen.text(stat.label, x + 14, y + 24, TILE_W - 28, { size: 17, color: '#c9b08a' });
       pen.text(stat.value, x + 14, y + 53, TILE_W - 28, { size: 23, bold: true, color: '#f3e3c3' });
     });
-    return { png: await encodePng(canvas), width: WIDTH, height: HEIGHT };
+    if (data.belongings)
+      pen.text(data.belongings, PAD, HEIGHT + 14, WIDTH - PAD * 2, { size: 19, color: '#e8cfa4' });
+    return { png: await encodePng(canvas), width: WIDTH, height };
   });
 }
 

@@ -112,6 +112,24 @@ describe('the profile card', () => {
     expect(en.streakLabel).toBe('Collect streak: 4 days · +30 % on every collect · best 9');
   });
 
+  it('GIVEN belongings from the shop THEN the card gets a line naming them, with counts, and grows to hold it; GIVEN none THEN no line', async () => {
+    const owning = profileCardTexts(i18n.for('de'), {
+      ...facts,
+      belongings: [
+        { name: 'Vorhängeschloss', count: 2 },
+        { name: 'VIP', count: 1 },
+      ],
+    });
+    expect(owning.belongings).toBe('Gegenstände: Vorhängeschloss ×2 · VIP');
+    expect(profileCardTexts(i18n.for('en'), facts).belongings).toBeUndefined();
+    const face = { picture: null, initials: 'AN', color: '#123456' };
+    const [plain, taller] = await Promise.all([
+      renderProfileCard({ ...profileCardTexts(i18n.for('de'), facts), face }),
+      renderProfileCard({ ...owning, face }),
+    ]);
+    expect(taller.height).toBe(plain.height + 44);
+  });
+
   it('GIVEN a member with a picture on Discord THEN the card shows it, fetched once; GIVEN none THEN their initials on their colour', async () => {
     const asked: string[] = [];
     const members = discordMembers(

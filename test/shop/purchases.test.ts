@@ -96,6 +96,9 @@ describe('buying from a server shop', () => {
     expect(await buy(deps, 'press', m, 'Padlock')).toMatchObject({ status: 'done' });
     expect(await deps.cookieEconomy.balance(m)).toBe(750);
     expect(await deps.services.shop.owned(m)).toHaveLength(1);
+    // The profile reads what the member owns through the cookies feature's hook.
+    const [belongings] = deps.featureHooks.of('cookies.belongings');
+    expect(await belongings?.of(m)).toEqual([{ name: 'Padlock', count: 1 }]);
     expect(await booksProblems(deps)).toEqual([]);
   });
 

@@ -1,6 +1,7 @@
 /**
- * What the features built on Cookies may do inside a steal and a collect (src/features/hooks.ts):
- * the shop's padlock and streak shield act here, without the cookies feature knowing the shop.
+ * What the features built on Cookies may do inside a steal and a collect, and show on a profile
+ * (src/features/hooks.ts): the shop's padlock and streak shield act here, and its items show on
+ * the profile card, without the cookies feature knowing the shop.
  */
 
 /** Asked before a steal's roll: whether something of the victim's stops this steal. */
@@ -22,10 +23,17 @@ export interface StreakKeeper {
   keep(member: string, lastAt: Date, guildId: string | null): Promise<boolean>;
 }
 
+/** What a member owns besides Cookies (the shop's items and roles), for their profile. */
+export interface Belongings {
+  /** By name, with how many of each, most first. */
+  of(member: string): Promise<{ name: string; count: number }[]>;
+}
+
 declare module '../../src/features/hooks.js' {
   interface FeatureHooks {
     'cookies.steal_guard': StealGuard;
     'cookies.streak_keeper': StreakKeeper;
+    'cookies.belongings': Belongings;
   }
 }
 
@@ -49,4 +57,12 @@ export async function streakKept(
 ): Promise<boolean> {
   for (const keeper of keepers) if (await keeper.keep(member, lastAt, guildId)) return true;
   return false;
+}
+
+/** Everything the member owns, from every feature that keeps belongings. */
+export async function belongingsOf(
+  sources: readonly Belongings[],
+  member: string,
+): Promise<{ name: string; count: number }[]> {
+  return (await Promise.all(sources.map((source) => source.of(member)))).flat();
 }

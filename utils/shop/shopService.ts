@@ -5,6 +5,7 @@ import type { Hooks } from '../../src/features/hooks.js';
 import type { Rng } from '../../src/rng.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import { defineTask, type TaskHandler } from '../../src/scheduler/scheduler.js';
+import '../cookies/protections.js';
 import { insufficientFunds } from '../money/ledger/errors.js';
 import { EFFECTS, type EffectName } from './effects/registry.js';
 import { shopErrors } from './errors.js';
@@ -66,6 +67,14 @@ export class ShopService {
     this.purchases = new Purchases(deps);
     this.inventory = new Inventory(deps);
     for (const effect of Object.values(EFFECTS)) effect.install?.(deps.featureHooks, deps.units, deps.clock);
+    deps.featureHooks.add('cookies.belongings', { of: (member) => this.#belongings(member) });
+  }
+
+  /** What a member owns from the shops, by name, most first (their profile shows it). */
+  async #belongings(member: string): Promise<{ name: string; count: number }[]> {
+    const counts = new Map<string, number>();
+    for (const unit of await this.owned(member)) counts.set(unit.name, (counts.get(unit.name) ?? 0) + 1);
+    return [...counts].map(([name, count]) => ({ name, count })).sort((a, b) => b.count - a.count);
   }
 
   async #open(guildId: string | null): Promise<string> {
