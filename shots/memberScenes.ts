@@ -53,7 +53,18 @@ export function profileScenes(): ImageScene[] {
       title: `Profile card · ${label} · ${variant === 'long' ? 'longest name, seven-digit numbers, initials' : variant === 'avatar' ? 'with the member’s picture' : 'no picture: initials'}`,
       locale,
       async render(record?: TextRecorder) {
-        const facts = profileFacts(variant === 'long');
+        const facts = {
+          ...profileFacts(variant === 'long'),
+          // What the shop sold them shows as a line under the tiles.
+          ...(variant === 'avatar'
+            ? {
+                belongings: [
+                  { name: i18n.for(locale).t('shop:effects.padlock.name'), count: 2 },
+                  { name: 'VIP', count: 1 },
+                ],
+              }
+            : {}),
+        };
         const texts = profileCardTexts(i18n.for(locale), facts);
         const picture = variant === 'avatar' ? await samplePicture() : null;
         const face = { picture, initials: initialsOf(facts.name), color: discColor(facts.userId) };
