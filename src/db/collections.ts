@@ -100,6 +100,8 @@ export interface ServerMemberDoc {
   firstSeenAt: Date;
   /** When they last used the bot there (or, for a member only named in an option, when first named). */
   lastSeenAt: Date;
+  /** Their roles there as Discord sent them with their last interaction (absent: none sent yet). */
+  roleIds?: string[];
 }
 
 export interface KernelCollections {
@@ -163,6 +165,8 @@ export async function ensureIndexes(db: Db): Promise<void> {
     c.dueTasks.createIndex({ status: 1, dueAt: 1 }, { name: 'due_first' }),
     c.dueTasks.createIndex({ status: 1, endedAt: 1 }, { name: 'ended_first' }),
     c.serverMembers.createIndex({ guildId: 1, userId: 1 }, { name: 'by_guild' }),
+    // A role's holders in a server, paged by member (role income).
+    c.serverMembers.createIndex({ guildId: 1, roleIds: 1, userId: 1 }, { name: 'by_guild_role' }),
     c.serverMembers.createIndex({ userId: 1 }, { name: 'by_user' }),
     c.serverMembers.createIndex({ lastSeenAt: 1 }, { name: 'by_last_seen' }),
   ]);

@@ -11,16 +11,30 @@ export interface SeenInteraction {
   usersJoinedAt?: Record<string, Date | null>;
   users: Record<string, string>;
   bots?: string[];
+  /** The roles of the member acting, as Discord sent them with the interaction. */
+  roleIds?: readonly string[];
 }
 
 const REFRESH_MS = 10 * 60_000;
 const MAX_CACHED = 10_000;
 
-/** A member as an interaction shows them in a server: their name there and, when Discord sent it, their join time. */
+/**
+ * A member as an interaction shows them in a server: their name there and, when Discord sent
+ * them, their join time and their roles.
+ */
 export interface SeenMember {
   id: string;
   name: string;
   joinedAt: Date | null;
+  roleIds?: readonly string[];
+}
+
+interface Recent {
+  name: string;
+  joinedAt: number | null;
+  /** The roles last written, sorted and joined; null when none were ever sent. */
+  roles: string | null;
+  at: number;
 }
 
 /**
@@ -28,16 +42,22 @@ export interface SeenMember {
  * the one Cookie economy, which leaderboards read per server. The member acting is seen; a
  * member named in an option is known to be there (Discord resolved them in that server) but
  * not seen acting, so their `lastSeenAt` stays. Like the profiles, a row is written at most once
- * every ten minutes per process, or at once when the name or Discord's join time changed.
+ * every ten minutes per process, or at once when the name, Discord's join time or the roles
+ * changed: the roles are what role income pays on, so a role taken away counts from the next
+ * interaction.
  */
 export class ServerMembers {
-  readonly #recent = new Map<string, { name: string; joinedAt: number | null; at: number }>();
+  readonly #recent = new Map<string, Recent>();
 
   constructor(private readonly deps: { cols: Collections; clock: Clock }) {}
 
   /** Records who an interaction shows in its server: the member acting, and the members its options named. */
   seenIn(invocation: SeenInteraction): Promise<void> {
-    const actor = { ...invocation.user, joinedAt: invocation.joinedAt ?? null };
+    const actor = {
+      ...invocation.user,
+      joinedAt: invocation.joinedAt ?? null,
+      ...(invocation.roleIds ? { roleIds: invocation.roleIds } : {}),
+    };
     return this.seen(invocation.guildId, actor, named(invocation));
   }
 
@@ -46,7 +66,7 @@ export class ServerMembers {
     if (!guildId) return;
     const now = this.deps.clock.now();
     const writes: AnyBulkWriteOperation<ServerMemberDoc>[] = [];
-    const fresh: [string, { name: string; joinedAt: number | null; at: number }][] = [];
+    const fresh: [string, Recent][] = [];
     for (const [member, acting] of [
       [actor, true] as const,
       ...named.filter((m) => m.id !== actor.id).map((m) => [m, false] as const),
@@ -54,17 +74,19 @@ export class ServerMembers {
       const key = `${guildId}:${member.id}`;
       const joinedAt = member.joinedAt?.getTime() ?? null;
       const known = this.#recent.get(key);
+      const roles = member.roleIds ? [...member.roleIds].sort().join(',') : (known?.roles ?? null);
       if (
         known &&
         known.name === member.name &&
         known.joinedAt === joinedAt &&
+        known.roles === roles &&
         (!acting || now.getTime() - known.at < REFRESH_MS)
       )
         continue;
       writes.push({
         updateOne: { filter: { _id: key }, update: row(guildId, member, acting, now), upsert: true },
       });
-      fresh.push([key, { name: member.name, joinedAt, at: now.getTime() }]);
+      fresh.push([key, { name: member.name, joinedAt, roles, at: now.getTime() }]);
     }
     if (writes.length === 0) return;
     await this.deps.cols.serverMembers.bulkWrite(writes, { ordered: false });
@@ -87,6 +109,19 @@ export class ServerMembers {
       .find({ guildId }, { projection: { userId: 1, name: 1 } })
       .toArray();
     return new Map(docs.map((d) => [d.userId, d.name]));
+  }
+
+  /**
+   * Up to `limit` members recorded with `roleId` in the server, in id order after `after`: a
+   * page of a role's holders as their last interaction showed them.
+   */
+  async withRole(guildId: string, roleId: string, after: string, limit: number): Promise<string[]> {
+    const docs = await this.deps.cols.serverMembers
+      .find({ guildId, roleIds: roleId, userId: { $gt: after } }, { projection: { userId: 1 } })
+      .sort({ userId: 1 })
+      .limit(limit)
+      .toArray();
+    return docs.map((d) => d.userId);
   }
 
   /** Of `ids`, those the bot knows in the server. */
@@ -151,6 +186,7 @@ function row(guildId: string, member: SeenMember, acting: boolean, now: Date) {
       userId: member.id,
       name: member.name,
       ...(acting ? { lastSeenAt: now } : {}),
+      ...(member.roleIds ? { roleIds: [...member.roleIds].sort() } : {}),
       ...fromDiscord,
     },
     $setOnInsert: { firstSeenAt: now, ...(acting ? {} : { lastSeenAt: now }), ...firstSeen },

@@ -68,6 +68,26 @@ describe('the members the bot has seen in each server', () => {
     expect(await members.joinedAt(A, MIA)).toEqual(JOINED);
   });
 
+  it('GIVEN a member whose roles change within ten minutes THEN the new roles are written at once, and a role lists its holders page by page', async () => {
+    const R = '900000000000000500';
+    await members.seenIn({ guildId: A, user: { id: MIA, name: 'Mia' }, users: {}, roleIds: [R] });
+    await members.seenIn({ guildId: A, user: { id: BEN, name: 'Ben' }, users: {}, roleIds: ['1', R] });
+    await members.seenIn({ guildId: B, user: { id: BEN, name: 'Ben' }, users: {}, roleIds: [R] });
+    expect(await members.withRole(A, R, '', 10)).toEqual([MIA, BEN].sort());
+    expect(await members.withRole(A, R, '', 1)).toEqual([MIA, BEN].sort().slice(0, 1));
+    expect(await members.withRole(A, R, [MIA, BEN].sort()[0] as string, 10)).toEqual(
+      [MIA, BEN].sort().slice(1),
+    );
+    clock.advance(60_000);
+    await members.seenIn({ guildId: A, user: { id: MIA, name: 'Mia' }, users: {}, roleIds: [] });
+    expect(await members.withRole(A, R, '', 10)).toEqual([BEN]);
+    // Named in another member's option: their roles are not sent, and the known ones stay.
+    await members.seen(A, { id: MIA, name: 'Mia', joinedAt: null }, [
+      { id: BEN, name: 'Ben', joinedAt: null },
+    ]);
+    expect(await members.withRole(A, R, '', 10)).toEqual([BEN]);
+  });
+
   it('GIVEN a member named in an option THEN they are in the server, but not seen acting there', async () => {
     await members.seen(A, { id: MIA, name: 'Mia', joinedAt: null }, [
       { id: BEN, name: 'Ben', joinedAt: JOINED },
