@@ -205,7 +205,7 @@ export class ConsoleSession {
     const path = resolveCommandPath(module, [action.group, action.subcommand], action.loose, this.locale);
     const where = this.#where(module, path);
     const { identities } = this.deps;
-    const { options, users } = convertOptions(
+    const { options, users, roleNames } = convertOptions(
       where,
       path.options,
       action.args,
@@ -225,6 +225,7 @@ export class ConsoleSession {
         subcommand: path.subcommand,
         options,
         users,
+        roleNames,
         customId: null,
         messageId: null,
         values: [],

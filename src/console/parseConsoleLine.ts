@@ -202,7 +202,7 @@ function optionsByName(
 interface NameResolver {
   user: (name: string) => { id: string; name: string };
   channel: (name: string) => { id: string };
-  role: (name: string) => { id: string };
+  role: (name: string) => { id: string; name: string };
 }
 
 /**
@@ -215,9 +215,14 @@ export function convertOptions(
   args: Map<string, string>,
   resolve: NameResolver,
   locale: Locale = 'en',
-): { options: Record<string, string | number | boolean>; users: Record<string, string> } {
+): {
+  options: Record<string, string | number | boolean>;
+  users: Record<string, string>;
+  roleNames: Record<string, string>;
+} {
   const options: Record<string, string | number | boolean> = {};
   const users: Record<string, string> = {};
+  const roleNames: Record<string, string> = {};
   renameLocalizedOptions(definitions, args, locale);
   refuseUnknownOptions(where, definitions, args, locale);
   for (const def of definitions) {
@@ -228,9 +233,9 @@ export function convertOptions(
       continue;
     }
     if (text === '') throw new ConsoleLineError('core:console.emptyOption', { option });
-    options[def.name] = convertOption(def, text, { resolve, users, locale });
+    options[def.name] = convertOption(def, text, { resolve, users, roleNames, locale });
   }
-  return { options, users };
+  return { options, users, roleNames };
 }
 
 /** Options may be typed by a localized name; Discord sends them by their name. */
@@ -268,11 +273,16 @@ const FALSE_WORDS = ['false', 'no', 'falsch', 'nein'];
 /** A channel as typed: `#general`, `#spiele-ecke`, `#küche`. */
 const CHANNEL_NAME = /^#[\p{L}\p{N}_-]+$/u;
 
-/** One option's value from its text; a member's id also records their name in `users`. */
+/** One option's value from its text; a member's or a role's id also records its name (`users`, `roleNames`). */
 function convertOption(
   def: LeafOption,
   text: string,
-  at: { resolve: NameResolver; users: Record<string, string>; locale: Locale },
+  at: {
+    resolve: NameResolver;
+    users: Record<string, string>;
+    roleNames: Record<string, string>;
+    locale: Locale;
+  },
 ): string | number | boolean {
   const option = nameIn(def, at.locale);
   switch (def.type) {
@@ -292,10 +302,13 @@ function convertOption(
       at.users[user.id] = user.name;
       return user.id;
     }
-    case ApplicationCommandOptionType.Role:
-      // Discord sends a role option as the role's id.
+    case ApplicationCommandOptionType.Role: {
+      // Discord sends a role option as the role's id, its name beside it.
       if (!ROLE_NAME.test(text)) throw new ConsoleLineError('core:console.roleName', { option });
-      return at.resolve.role(text).id;
+      const role = at.resolve.role(text);
+      at.roleNames[role.id] = role.name;
+      return role.id;
+    }
     case ApplicationCommandOptionType.String: {
       const value = chosen(def, text, option, at.locale);
       if (def.max_length !== undefined && value.length > def.max_length)

@@ -1,5 +1,7 @@
+import { ApplicationCommandOptionType } from 'discord.js';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { CONSOLE_GUILD_ID, consoleGuildId } from '../../src/console/consoleSession.js';
+import { convertOptions } from '../../src/console/parseConsoleLine.js';
 import { RoleRefused } from '../../src/roles/memberRoles.js';
 import { makeConsole } from '../support/consoleHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
@@ -23,6 +25,43 @@ describe('roles in the local console', () => {
     expect(c.identities.role('painters').id).toBe(c.identities.role('@Painters').id);
     expect(c.identities.role('Painters').id).toMatch(/^\d{18}$/);
     expect(c.identities.role('Painters').id).not.toBe(c.identities.get('Painters').id);
+  });
+
+  it('GIVEN a role option THEN its id is the value and its name travels beside it, as Discord resolves it', () => {
+    const { options, roleNames } = convertOptions(
+      '/shop add-role',
+      [{ type: ApplicationCommandOptionType.Role, name: 'role', description: 'The role', required: true }],
+      new Map([['role', '@VIP']]),
+      {
+        user: (name) => c.identities.get(name),
+        channel: (name) => c.identities.channel(name),
+        role: (name) => c.identities.role(name),
+      },
+    );
+    const vip = c.identities.role('VIP').id;
+    expect(options).toEqual({ role: vip });
+    expect(roleNames).toEqual({ [vip]: 'VIP' });
+  });
+
+  it('GIVEN a role on the shelf WHEN a member buys it THEN they hold it on their next line; refused, their Cookies come back', async () => {
+    await c.session.run('as admin /admin cookies grant user:you amount:5000');
+    await c.session.run('as admin /admin cookies grant user:bob amount:5000');
+    expect(await c.session.run('as admin /shop add-role role:@VIP price:1000')).toBe('ok');
+    c.take();
+    expect(await c.session.run('/shop buy item:VIP')).toBe('ok');
+    expect(c.take()).toContain('[role] the bot gave @you the role @VIP');
+    await c.session.run('!roles');
+    expect(c.take()).toBe('(@you holds in this server: @VIP)\n');
+    expect(await c.deps.ledger.balanceOf('cookies', c.identities.get('you').id)).toBe(4000);
+
+    await c.session.run('!roles deny');
+    c.take();
+    await c.session.run('as bob /shop buy item:VIP');
+    expect(c.take()).toContain(
+      "[role] Discord refused the bot's change of @VIP for @bob: missing_permission",
+    );
+    expect(c.roles.of(CONSOLE_GUILD_ID, c.identities.get('bob').id)).toEqual([]);
+    expect(await c.deps.ledger.balanceOf('cookies', c.identities.get('bob').id)).toBe(5000);
   });
 
   it('GIVEN !role WHEN the member paints next THEN their line carries the role, and !unrole takes it again', async () => {
