@@ -6,6 +6,7 @@ import { lookup } from '../../src/i18n/i18n.js';
 import type { CommandContext, Subcommand } from '../../src/interactions/types.js';
 import { SNOWFLAKE_PATTERN } from '../../src/snowflake.js';
 import { EFFECT_NAMES } from '../../utils/shop/effects/registry.js';
+import { describeChanges } from '../../utils/shop/itemChanges.js';
 import type { ItemFields, ShopItemDoc } from '../../utils/shop/itemStore.js';
 import { SHOP_MESSAGES } from '../../utils/shop/messages.js';
 import { parseOptions } from '../options.js';
@@ -211,38 +212,6 @@ export const edit: Subcommand = {
     };
   },
 };
-
-/** "price 300 → 250", one per field that changed, in the reader's words. */
-function describeChanges(before: ShopItemDoc, after: ShopItemDoc, i18n: Translator): string[] {
-  const fields = [
-    'name',
-    'description',
-    'price',
-    'stockLeft',
-    'perMember',
-    'durationH',
-    'requiredRoleId',
-  ] as const;
-  const show = (field: (typeof fields)[number], value: unknown) =>
-    value === null || value === ''
-      ? i18n.t('shop:moderation.none')
-      : field === 'price'
-        ? i18n.cookies(Number(value))
-        : field === 'requiredRoleId'
-          ? `<@&${String(value)}>`
-          : typeof value === 'number'
-            ? i18n.number(value)
-            : String(value);
-  return fields
-    .filter((field) => before[field] !== after[field])
-    .map((field) =>
-      i18n.t('shop:moderation.change', {
-        field: i18n.t(`shop:moderation.fields.${field}`),
-        before: show(field, before[field]),
-        after: show(field, after[field]),
-      }),
-    );
-}
 
 export const remove: Subcommand = {
   access: 'moderator',

@@ -133,6 +133,14 @@ export class ServerMembers {
     return new Set(docs.map((d) => d.userId));
   }
 
+  /** The servers the bot has seen the member in (a moderator's portal offers their shops), in id order. */
+  async serversOf(userId: string): Promise<string[]> {
+    const docs = await this.deps.cols.serverMembers
+      .find({ userId }, { projection: { guildId: 1 } })
+      .toArray();
+    return [...new Set(docs.map((d) => d.guildId))].sort();
+  }
+
   /** The name each of `ids` was last seen with in any server (for members without a profile). */
   async names(ids: readonly string[]): Promise<Map<string, string>> {
     if (ids.length === 0) return new Map();

@@ -34,8 +34,8 @@ const REGISTRY = 'commands/index.ts';
 /** The features whose `utils/` a feature builds on. A feature not named builds on none. */
 const BUILDS_ON: Readonly<Record<string, readonly string[]>> = {
   // The canvas and the hunt's scores on the web; the moderators' portal: the audit trail and
-  // the economy's health, bans, and grants and clawbacks of either currency.
-  web: ['place', 'hunt', 'admin', 'moderation', 'cookies'],
+  // the economy's health, bans, grants and clawbacks of either currency, and each server's shop.
+  web: ['place', 'hunt', 'admin', 'moderation', 'cookies', 'shop'],
   // Games pay from and into the house vault.
   games: ['vault'],
   // A tip and a worker's active time ask the moderators' bans.

@@ -98,8 +98,12 @@ export class ShopService {
     return item;
   }
 
-  /** A moderator puts a new item on the shelf. */
+  /**
+   * A moderator puts a new item on the shelf. An `id` the caller derives from its request (the
+   * portal's Idempotency-Key) makes a retry answer the item it already added, not a second one.
+   */
   async addItem(add: {
+    id?: string;
     guildId: string | null;
     actorId: string;
     kind: ItemKind;
@@ -108,6 +112,8 @@ export class ShopService {
     fields: ItemFields;
   }): Promise<ShopItemDoc> {
     const guildId = await this.#open(add.guildId);
+    const earlier = await this.#added(add.id, guildId, add.actorId);
+    if (earlier) return earlier;
     const fields = checkFields(add.fields);
     if (add.kind === 'role' && !add.roleId)
       throw invalidInputText('a role item names its role', 'shop:errors.roleMissing');
@@ -115,7 +121,7 @@ export class ShopService {
     if ((await this.deps.items.countOnShelf(guildId)) >= max) throw shopErrors.full(max);
     const now = this.deps.clock.now();
     const item: ShopItemDoc = {
-      _id: `it${this.deps.rng.uuid().replaceAll('-', '').slice(0, 10)}`,
+      _id: add.id ?? `it${this.deps.rng.uuid().replaceAll('-', '').slice(0, 10)}`,
       guildId,
       ...fields,
       nameKey: fields.name.toLowerCase(),
@@ -128,8 +134,17 @@ export class ShopService {
       createdAt: now,
       updatedAt: now,
     };
-    if (!(await this.deps.items.add(item))) throw shopErrors.nameTaken(fields.name);
-    return item;
+    if (await this.deps.items.add(item)) return item;
+    // The same request, sent twice at once, added it on the other path.
+    const raced = await this.#added(add.id, guildId, add.actorId);
+    if (raced) return raced;
+    throw shopErrors.nameTaken(fields.name);
+  }
+
+  /** The item an earlier attempt of the same request added, if any. */
+  async #added(id: string | undefined, guildId: string, actorId: string): Promise<ShopItemDoc | null> {
+    const item = id ? await this.deps.items.get(id) : null;
+    return item?.guildId === guildId && item.createdBy === actorId ? item : null;
   }
 
   /** A moderator changes an item: what is not given stays. */

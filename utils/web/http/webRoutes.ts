@@ -16,6 +16,7 @@ import { portalRoutes } from './portalRoutes.js';
 import { publicRoutes } from './publicRoutes.js';
 import { runtimeRoutes } from './runtimeRoutes.js';
 import { sanctionRoutes } from './sanctionRoutes.js';
+import { shopRoutes } from './shopRoutes.js';
 import { signInRoutes } from './signInRoutes.js';
 
 /**
@@ -45,6 +46,7 @@ export function webRoutes(deps: BotDeps): HttpRoutes {
       adminRoutes(app, deps, gate);
       grantRoutes(app, deps, gate);
       sanctionRoutes(app, deps, gate);
+      shopRoutes(app, deps, gate);
       economyRoutes(app, deps, gate);
       runtimeRoutes(app, deps, gate);
       auditRoutes(app, deps, gate);
