@@ -5,7 +5,7 @@
 export interface Shot {
   /** Path relative to the shots folder, e.g. `images/profile-de.png`. */
   file: string;
-  /** Contact-sheet section: `Images` or `Web page`. */
+  /** Contact-sheet section: `Images`, `Web page`, `Discord replies`, … */
   group: string;
   /** One line saying what the picture shows, e.g. `Profile card · German · long name`. */
   title: string;

@@ -1,0 +1,250 @@
+/**
+ * The bot's Discord replies for `npm run shots`, made by the real commands: each server's shop
+ * is stocked by a moderator's `/shop add-role` and `/shop add-item` through the same
+ * `InteractionRuntime` Discord drives, members are funded through the ledger and buy through the
+ * shop's service, and every reply the runtime sends is kept as Discord would get it.
+ */
+import { ASSEMBLY } from '../commands/index.js';
+import type { ConsoleRoles } from '../src/console/consoleRoles.js';
+import type { Locale } from '../src/i18n/i18n.js';
+import { InteractionRuntime } from '../src/interactions/runtime.js';
+import type {
+  BotDeps,
+  DeferMode,
+  Invocation,
+  Reply,
+  Responder,
+  SentMessage,
+} from '../src/interactions/types.js';
+
+/** Who acts in one server, and what the server sells, in its own language. */
+export interface Cast {
+  locale: Locale;
+  guildId: string;
+  moderator: Person;
+  /** Funded well: owns what the staging bought. */
+  buyer: Person;
+  /** Funded with little: refused when buying the role. */
+  short: Person;
+  vipRoleId: string;
+  ticket: { name: string; description: string };
+}
+
+export interface Person {
+  id: string;
+  name: string;
+}
+
+export const CASTS: Record<Locale, Cast> = {
+  en: {
+    locale: 'en',
+    guildId: '897400000000000001',
+    moderator: { id: '897400000000000101', name: 'Ada' },
+    buyer: { id: '897400000000000111', name: 'Chiara Lindqvist' },
+    short: { id: '897400000000000112', name: 'Bruno' },
+    vipRoleId: '897400000000000901',
+    ticket: {
+      name: 'Raffle ticket',
+      description: 'One ticket for Friday’s raffle: the more you hold, the better your odds.',
+    },
+  },
+  de: {
+    locale: 'de',
+    guildId: '897400000000000002',
+    moderator: { id: '897400000000000201', name: 'Ada' },
+    buyer: { id: '897400000000000211', name: 'Jörg Müller-Lüdenscheidt' },
+    short: { id: '897400000000000212', name: 'Lena' },
+    vipRoleId: '897400000000000902',
+    ticket: {
+      name: 'Tombola-Los',
+      description: 'Ein Los für die Tombola am Freitag: Je mehr du hast, desto besser deine Chancen.',
+    },
+  },
+};
+
+/** One interaction: the replies it got, and the command that began it (the line Discord shows above). */
+export interface Exchange {
+  replies: Reply[];
+  /** `[command, subcommand]` in English: the header says them in the member's language. */
+  command: [string, string];
+  member: Person;
+}
+
+/** Keeps what the runtime sends, as Discord would show it. */
+class Recorder implements Responder {
+  state: Responder['state'] = 'fresh';
+  readonly sent: Reply[] = [];
+
+  async defer(_mode: DeferMode): Promise<void> {
+    this.state = 'deferred';
+  }
+
+  async send(reply: Reply): Promise<SentMessage | null> {
+    this.state = 'replied';
+    this.sent.push(reply);
+    return reply.ephemeral ? null : { messageId: `shots-${this.sent.length}` };
+  }
+}
+
+/** A server's members using the bot's commands and components, as Discord sends them. */
+export class Server {
+  #interactions = 0;
+  #command: [string, string] = ['', ''];
+
+  constructor(
+    private readonly runtime: InteractionRuntime,
+    private readonly roles: ConsoleRoles,
+    readonly cast: Cast,
+  ) {}
+
+  command(
+    member: Person,
+    [commandName, subcommand]: [string, string],
+    options: Invocation['options'] = {},
+    extra: Partial<Invocation> = {},
+  ): Promise<Exchange> {
+    this.#command = [commandName, subcommand];
+    return this.#dispatch(member, { kind: 'command', commandName, subcommand, options, ...extra });
+  }
+
+  /** Picks `value` in the menu of the exchange's last reply. */
+  choose(member: Person, on: Exchange, value: string): Promise<Exchange> {
+    const customId = on.replies.at(-1)?.select?.customId;
+    if (!customId) throw new Error('shots: that reply has no menu');
+    return this.#dispatch(member, { kind: 'select', customId, values: [value] });
+  }
+
+  /** Presses the button of the exchange's last reply whose id starts with `family`. */
+  press(member: Person, on: Exchange, family: string): Promise<Exchange> {
+    const button = on.replies.at(-1)?.buttons?.find((b) => b.customId.startsWith(`${family}:`));
+    if (!button) throw new Error(`shots: that reply has no ${family} button`);
+    return this.#dispatch(member, { kind: 'button', customId: button.customId });
+  }
+
+  async #dispatch(member: Person, what: Partial<Invocation>): Promise<Exchange> {
+    this.#interactions += 1;
+    const { guildId, locale } = this.cast;
+    const invocation: Invocation = {
+      kind: 'command',
+      // Snowflake-shaped and unique per run: value-moving buttons derive their operation id from it.
+      id: `${Date.now()}${String(this.#interactions).padStart(6, '0')}`,
+      commandName: '',
+      group: null,
+      subcommand: null,
+      options: {},
+      users: {},
+      customId: null,
+      messageId: what.kind === 'command' ? null : `shots-message-${this.#interactions}`,
+      values: [],
+      user: member,
+      roleIds: this.roles.of(guildId, member.id),
+      guildId,
+      locale,
+      guildLocale: locale,
+      ...what,
+    };
+    const recorder = new Recorder();
+    const result = await this.runtime.dispatch(invocation, recorder);
+    if (result.outcome === 'failed')
+      throw new Error(`shots: ${invocation.commandName || invocation.customId} failed (${result.ref})`);
+    return { replies: recorder.sent, command: this.#command, member };
+  }
+}
+
+/** Both servers over the same bot: the runtime Discord drives, and members' roles kept in memory. */
+export function openServers(deps: BotDeps, roles: ConsoleRoles): Record<Locale, Server> {
+  const runtime = new InteractionRuntime(deps, ASSEMBLY);
+  return { en: new Server(runtime, roles, CASTS.en), de: new Server(runtime, roles, CASTS.de) };
+}
+
+/**
+ * A moderator stocks the shelf (the last answer is kept: it is a picture too); the vault is
+ * funded, the buyer gets 5,000 Cookies and buys the role, a padlock and two tickets, the short
+ * one gets 120.
+ */
+async function stockShop(deps: BotDeps, server: Server): Promise<Exchange> {
+  const { moderator, buyer, short, vipRoleId, ticket, guildId } = server.cast;
+  const add = (sub: string, options: Invocation['options'], extra: Partial<Invocation> = {}) =>
+    server.command(moderator, ['shop', sub], options, extra);
+  await add(
+    'add-role',
+    { role: vipRoleId, price: 2_000, hours: 24, stock: 10 },
+    { roleNames: { [vipRoleId]: 'VIP' } },
+  );
+  await add('add-item', { effect: 'padlock', price: 300, limit: 3 });
+  await add('add-item', { effect: 'streak_shield', price: 450 });
+  const added = await add('add-item', {
+    effect: 'custom',
+    price: 50,
+    name: ticket.name,
+    description: ticket.description,
+    stock: 100,
+  });
+  await deps.services.vault.fund({
+    opId: `shots.vault:${guildId}`,
+    adminId: moderator.id,
+    amount: 1_000_000,
+    reason: 'shots',
+  });
+  for (const [member, amount] of [
+    [buyer, 5_000],
+    [short, 120],
+  ] as const) {
+    await deps.profiles.touch(member);
+    await deps.services.cookies.grant({
+      opId: `shots.grant:${member.id}`,
+      adminId: moderator.id,
+      to: member.id,
+      amount,
+      reason: 'shots',
+    });
+  }
+  const shelf = await deps.services.shop.shelf(guildId);
+  const named = (effect: string) => shelf.find((item) => (item.effect ?? 'role') === effect)?._id ?? '';
+  for (const [n, item] of [named('role'), named('padlock'), named('custom'), named('custom')].entries()) {
+    await deps.services.shop.buy({
+      opId: `shots-buy-${guildId}-${n}`,
+      guildId,
+      userId: buyer.id,
+      item,
+      roleIds: [],
+    });
+  }
+  return added;
+}
+
+/** One picture: a file name, what it shows, and the exchange it draws. */
+export interface Scene {
+  name: string;
+  title: string;
+  exchange: Exchange;
+  menuOpen?: boolean;
+}
+
+/** The shop as a moderator stocks it and as members go through it, in the server's language. */
+export async function shopScenes(deps: BotDeps, server: Server): Promise<Scene[]> {
+  const { buyer, short, guildId } = server.cast;
+  const added = await stockShop(deps, server);
+  const shelf = await deps.services.shop.shelf(guildId);
+  const itemId = (effect: string) => shelf.find((item) => (item.effect ?? 'role') === effect)?._id ?? '';
+  const browse = await server.command(buyer, ['shop', 'browse']);
+  const picked = await server.choose(buyer, browse, itemId('padlock'));
+  const bought = await server.press(buyer, picked, 'shop.buy');
+  const inventory = await server.command(buyer, ['inventory', 'show']);
+  const ticket = (await deps.services.shop.owned(buyer.id)).find((unit) => unit.effect === 'custom');
+  const unit = await server.choose(buyer, inventory, ticket?._id ?? '');
+  const shortBrowse = await server.command(short, ['shop', 'browse']);
+  const shortPicked = await server.choose(short, shortBrowse, itemId('role'));
+  const refused = await server.press(short, shortPicked, 'shop.buy');
+  return [
+    { name: 'shop-add-item', title: 'a moderator adds an item', exchange: added },
+    { name: 'shop-browse', title: 'the shelf with its menu', exchange: browse },
+    { name: 'shop-browse-menu', title: 'the shelf, menu open', exchange: browse, menuOpen: true },
+    { name: 'shop-item', title: 'an item picked, Buy for 300', exchange: picked },
+    { name: 'shop-bought', title: 'the purchase’s answer', exchange: bought },
+    { name: 'inventory-show', title: 'the inventory with its menu', exchange: inventory },
+    { name: 'inventory-menu', title: 'the inventory, menu open', exchange: inventory, menuOpen: true },
+    { name: 'inventory-item', title: 'an item picked: Use and Sell', exchange: unit },
+    { name: 'shop-refused', title: 'a refusal: not enough Cookies', exchange: refused },
+  ];
+}
