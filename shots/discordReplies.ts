@@ -23,7 +23,7 @@ import type { PostTransport } from '../src/posting/channelPoster.js';
 import { seededRng } from '../src/rng.js';
 import { replyPageHtml } from './discordHtml.js';
 import type { PlainText } from './discordMarkup.js';
-import { CASTS, type Cast, openServers, type Scene, shopScenes } from './discordStage.js';
+import { CASTS, type Cast, openServers, type Scene, shopScenes, tradeScenes } from './discordStage.js';
 import { AT } from './sceneKit.js';
 import type { Shot } from './shot.js';
 
@@ -123,7 +123,7 @@ export async function renderDiscordReplyShots(outDir: string): Promise<Shot[]> {
     const staged = await Promise.all(
       Object.values(openServers(deps, roles)).map(async (server) => ({
         cast: server.cast,
-        scenes: await shopScenes(deps, server),
+        scenes: [...(await shopScenes(deps, server)), ...(await tradeScenes(deps, server))],
       })),
     );
     browser = await launching;

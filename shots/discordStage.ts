@@ -75,6 +75,8 @@ class Recorder implements Responder {
   state: Responder['state'] = 'fresh';
   readonly sent: Reply[] = [];
 
+  constructor(private readonly messageId: string) {}
+
   async defer(_mode: DeferMode): Promise<void> {
     this.state = 'deferred';
   }
@@ -82,13 +84,16 @@ class Recorder implements Responder {
   async send(reply: Reply): Promise<SentMessage | null> {
     this.state = 'replied';
     this.sent.push(reply);
-    return reply.ephemeral ? null : { messageId: `shots-${this.sent.length}` };
+    return reply.ephemeral ? null : { messageId: `${this.messageId}-${this.sent.length}` };
   }
 }
 
+/** Interactions are numbered across servers: two staged side by side never share an id. */
+let interactions = 0;
+const RUN = Date.now();
+
 /** A server's members using the bot's commands and components, as Discord sends them. */
 export class Server {
-  #interactions = 0;
   #command: [string, string] = ['', ''];
 
   constructor(
@@ -114,27 +119,30 @@ export class Server {
     return this.#dispatch(member, { kind: 'select', customId, values: [value] });
   }
 
-  /** Presses the button of the exchange's last reply whose id starts with `family`. */
-  press(member: Person, on: Exchange, family: string): Promise<Exchange> {
+  /**
+   * Presses the button of the exchange's last reply whose id starts with `family`; `refused`
+   * when the picture is of the refusal (any other refusal stops the shots).
+   */
+  press(member: Person, on: Exchange, family: string, refused = false): Promise<Exchange> {
     const button = on.replies.at(-1)?.buttons?.find((b) => b.customId.startsWith(`${family}:`));
     if (!button) throw new Error(`shots: that reply has no ${family} button`);
-    return this.#dispatch(member, { kind: 'button', customId: button.customId });
+    return this.#dispatch(member, { kind: 'button', customId: button.customId }, refused);
   }
 
-  async #dispatch(member: Person, what: Partial<Invocation>): Promise<Exchange> {
-    this.#interactions += 1;
+  async #dispatch(member: Person, what: Partial<Invocation>, refused = false): Promise<Exchange> {
+    const n = ++interactions;
     const { guildId, locale } = this.cast;
     const invocation: Invocation = {
       kind: 'command',
       // Snowflake-shaped and unique per run: value-moving buttons derive their operation id from it.
-      id: `${Date.now()}${String(this.#interactions).padStart(6, '0')}`,
+      id: `${RUN}${String(n).padStart(6, '0')}`,
       commandName: '',
       group: null,
       subcommand: null,
       options: {},
       users: {},
       customId: null,
-      messageId: what.kind === 'command' ? null : `shots-message-${this.#interactions}`,
+      messageId: what.kind === 'command' ? null : `shots-message-${n}`,
       values: [],
       user: member,
       roleIds: this.roles.of(guildId, member.id),
@@ -143,10 +151,14 @@ export class Server {
       guildLocale: locale,
       ...what,
     };
-    const recorder = new Recorder();
+    const recorder = new Recorder(`shots-reply-${n}`);
     const result = await this.runtime.dispatch(invocation, recorder);
-    if (result.outcome === 'failed')
-      throw new Error(`shots: ${invocation.commandName || invocation.customId} failed (${result.ref})`);
+    const name = `${invocation.commandName} ${invocation.subcommand ?? ''}`.trim() || invocation.customId;
+    if (result.outcome === 'failed') throw new Error(`shots: ${name} failed (${result.ref})`);
+    // A staging step refused would leave a picture of an error where the shelf should be.
+    if (result.outcome === 'refused' && !refused)
+      throw new Error(`shots: ${name} was refused (${result.code})`);
+    if (result.outcome === 'ok' && refused) throw new Error(`shots: ${name} was not refused`);
     return { replies: recorder.sent, command: this.#command, member };
   }
 }
@@ -235,7 +247,7 @@ export async function shopScenes(deps: BotDeps, server: Server): Promise<Scene[]
   const unit = await server.choose(buyer, inventory, ticket?._id ?? '');
   const shortBrowse = await server.command(short, ['shop', 'browse']);
   const shortPicked = await server.choose(short, shortBrowse, itemId('role'));
-  const refused = await server.press(short, shortPicked, 'shop.buy');
+  const refused = await server.press(short, shortPicked, 'shop.buy', true);
   return [
     { name: 'shop-add-item', title: 'a moderator adds an item', exchange: added },
     { name: 'shop-browse', title: 'the shelf with its menu', exchange: browse },
@@ -247,4 +259,20 @@ export async function shopScenes(deps: BotDeps, server: Server): Promise<Scene[]
     { name: 'inventory-item', title: 'an item picked: Use and Sell', exchange: unit },
     { name: 'shop-refused', title: 'a refusal: not enough Cookies', exchange: refused },
   ];
+}
+
+/**
+ * The trade's public board, a ticket against 100 Cookies, as it stands once the buyer confirmed.
+ * Only where the bot has `/trade`.
+ */
+export async function tradeScenes(deps: BotDeps, server: Server): Promise<Scene[]> {
+  if (!ASSEMBLY.commands.some((c) => c.data.name === 'trade')) return [];
+  const { buyer, short } = server.cast;
+  await server.command(buyer, ['trade', 'with'], { user: short.id }, { users: { [short.id]: short.name } });
+  const ticket = (await deps.services.shop.owned(buyer.id)).find((u) => u.effect === 'custom' && !u.tradeId);
+  await server.command(buyer, ['trade', 'add'], { item: ticket?._id ?? '' });
+  await server.command(short, ['trade', 'cookies'], { amount: 100 });
+  const board = await server.command(buyer, ['trade', 'show']);
+  const confirmed = await server.press(buyer, board, 'shop.trade_confirm');
+  return [{ name: 'trade-board', title: 'the trade’s board, one side confirmed', exchange: confirmed }];
 }

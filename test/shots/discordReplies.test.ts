@@ -1,7 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { replyPageHtml } from '../../shots/discordHtml.js';
 import { markup } from '../../shots/discordMarkup.js';
-import { CASTS, openServers, type Scene, shopScenes } from '../../shots/discordStage.js';
+import {
+  CASTS,
+  openServers,
+  type Scene,
+  type Server,
+  shopScenes,
+  tradeScenes,
+} from '../../shots/discordStage.js';
 import { ConsoleRoles } from '../../src/console/consoleRoles.js';
 import type { Reply } from '../../src/interactions/types.js';
 import { makeBotDeps } from '../support/botHarness.js';
@@ -23,7 +30,12 @@ describe('the shop as members see it in Discord, for the pictures of npm run sho
     const moderators = `${CASTS.en.moderator.id},${CASTS.de.moderator.id}`;
     const { deps } = makeBotDeps(t, { roles, env: { MODERATOR_USER_IDS: moderators } });
     const servers = openServers(deps, roles);
-    [scenes.en, scenes.de] = await Promise.all([shopScenes(deps, servers.en), shopScenes(deps, servers.de)]);
+    // As the shots stage them: a step refused or failed throws.
+    const stage = async (server: Server) => [
+      ...(await shopScenes(deps, server)),
+      ...(await tradeScenes(deps, server)),
+    ];
+    [scenes.en, scenes.de] = await Promise.all([stage(servers.en), stage(servers.de)]);
   });
 
   it('GIVEN the shop stocked and used through the real commands THEN every scene has a reply, in the server language', () => {
