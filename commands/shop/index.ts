@@ -3,12 +3,15 @@ import { localized } from '../../src/i18n/definitions.js';
 import { defineCommand } from '../../src/interactions/defineCommand.js';
 import { shopProblems } from '../../utils/shop/books.js';
 import { SHOP_ERROR_MESSAGES } from '../../utils/shop/errors.js';
+import { IncomeStore } from '../../utils/shop/incomeStore.js';
 import { InventoryStore } from '../../utils/shop/inventoryStore.js';
 import { ItemStore } from '../../utils/shop/itemStore.js';
 import { SHOP_MESSAGES } from '../../utils/shop/messages.js';
 import { PurchaseStore } from '../../utils/shop/purchaseStore.js';
+import { barredBy } from '../../utils/shop/roleIncome.js';
 import { SHOP_SETTINGS } from '../../utils/shop/settings.js';
 import { ShopService } from '../../utils/shop/shopService.js';
+import { incomeGroup } from './income.js';
 import * as inventory from './inventory.js';
 import { addItem, addRole, edit, remove } from './moderate.js';
 import { backButtonHandler, browse, buyButtonHandler, buyCommand, shelfMenuHandler } from './shelf.js';
@@ -21,6 +24,7 @@ export const shopCommand = defineCommand({
   access: 'everyone',
   category: 'shop:category',
   subcommands: [browse, buyCommand, addRole, addItem, edit, remove],
+  groups: [incomeGroup],
   components: [shelfMenuHandler, buyButtonHandler, backButtonHandler],
 });
 
@@ -38,6 +42,7 @@ export const shopFeature: Feature = {
     collections: {
       shop_purchases: { what: 'shop:privacy.shop_purchases' },
       shop_inventory: { what: 'shop:privacy.shop_inventory' },
+      shop_role_income: { what: 'shop:privacy.shop_role_income' },
     },
   },
   commands: [shopCommand, inventoryCommand],
@@ -49,6 +54,7 @@ export const shopFeature: Feature = {
       ItemStore.ensureIndexes(db),
       InventoryStore.ensureIndexes(db),
       PurchaseStore.ensureIndexes(db),
+      IncomeStore.ensureIndexes(db),
     ]);
   },
   createServices: (infra) => ({
@@ -58,9 +64,10 @@ export const shopFeature: Feature = {
       items: new ItemStore(infra.db),
       units: new InventoryStore(infra.db),
       purchases: new PurchaseStore(infra.db),
+      incomes: new IncomeStore(infra.db),
     }),
   }),
-  tasks: (deps) => deps.services.shop.tasks(),
+  tasks: (deps) => deps.services.shop.tasks(barredBy(deps.services)),
   prune: (deps, now) => deps.services.shop.prune(new Date(now.getTime() - ENDED_KEPT_MS)),
   checkInvariants: (db, _config, ledger, _now, since) => shopProblems(db, ledger.houseAccountId, since),
 };

@@ -53,6 +53,7 @@ export class InventoryStore {
       db.collection(SHOP_INVENTORY).createIndex({ owner: 1, state: 1 }, { name: 'by_owner' }),
       db.collection(SHOP_INVENTORY).createIndex({ tradeId: 1 }, { name: 'by_trade', sparse: true }),
       db.collection(SHOP_INVENTORY).createIndex({ endedAt: 1 }, { name: 'ended_by_time', sparse: true }),
+      db.collection(SHOP_INVENTORY).createIndex({ roleId: 1, guildId: 1, owner: 1 }, { name: 'role_owners' }),
     ]);
   }
 
@@ -210,6 +211,37 @@ export class InventoryStore {
       { _id: { $in: [...ids] }, tradeId, owner: from },
       { $set: { owner: to, tradeId: null, lastOp: `trade:${tradeId}` } },
     );
+  }
+
+  /**
+   * Up to `limit` members who own the shop's `roleId` in the server now, in id order after
+   * `after`: a page of the role's holders by purchase, from the moment it was given.
+   */
+  async roleOwners(
+    guildId: string,
+    roleId: string,
+    after: string,
+    limit: number,
+    now: Date,
+  ): Promise<string[]> {
+    const rows = await this.#units
+      .aggregate<{ _id: string }>([
+        {
+          $match: {
+            roleId,
+            guildId,
+            kind: 'role',
+            state: 'owned',
+            owner: { $gt: after },
+            $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }],
+          },
+        },
+        { $group: { _id: '$owner' } },
+        { $sort: { _id: 1 } },
+        { $limit: limit },
+      ])
+      .toArray();
+    return rows.map((r) => r._id);
   }
 
   /** The units a trade holds. */

@@ -21,6 +21,7 @@ import {
 } from './itemStore.js';
 import type { PurchaseDoc, PurchaseStore } from './purchaseStore.js';
 import { PURCHASE_TASK, Purchases, type PurchasesDeps, ROLE_END_TASK } from './purchases.js';
+import { type Barred, RoleIncome, type RoleIncomeDeps } from './roleIncome.js';
 
 declare module '../../src/features/services.js' {
   interface FeatureServices {
@@ -28,7 +29,7 @@ declare module '../../src/features/services.js' {
   }
 }
 
-export interface ShopDeps extends PurchasesDeps, InventoryDeps {
+export interface ShopDeps extends PurchasesDeps, InventoryDeps, RoleIncomeDeps {
   items: ItemStore;
   units: InventoryStore;
   purchases: PurchaseStore;
@@ -62,10 +63,12 @@ export type Bought =
 export class ShopService {
   readonly purchases: Purchases;
   readonly inventory: Inventory;
+  readonly income: RoleIncome;
 
   constructor(private readonly deps: ShopDeps) {
     this.purchases = new Purchases(deps);
     this.inventory = new Inventory(deps);
+    this.income = new RoleIncome(deps);
     for (const effect of Object.values(EFFECTS)) effect.install?.(deps.featureHooks, deps.units, deps.clock);
     deps.featureHooks.add('cookies.belongings', { of: (member) => this.#belongings(member) });
   }
@@ -248,8 +251,23 @@ export class ShopService {
     return this.inventory.sell({ ...sale, pct });
   }
 
-  tasks(): TaskHandler[] {
+  /** A moderator sets what a role pays in their server (roleIncome.ts). */
+  async setIncome(set: Omit<Parameters<RoleIncome['set']>[0], 'guildId'> & { guildId: string | null }) {
+    return this.income.set({ ...set, guildId: await this.#open(set.guildId) });
+  }
+
+  async removeIncome(guildId: string | null, roleId: string) {
+    return this.income.remove(await this.#open(guildId), roleId);
+  }
+
+  async incomes(guildId: string | null) {
+    return this.income.list(await this.#open(guildId));
+  }
+
+  /** `barred`: the members role income does not pay (the moderation and privacy features' word). */
+  tasks(barred: Barred): TaskHandler[] {
     return [
+      this.income.task(barred),
       defineTask(PURCHASE_TASK, z.object({ purchaseId: z.string() }), async ({ purchaseId }) => {
         await this.purchases.finish(purchaseId);
       }),
