@@ -4,7 +4,7 @@ import { loadImage } from 'canvas';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { renderEconomyImage } from '../../src/render/economyImage.js';
 import { gini, growthPctPerDay } from '../../utils/admin/economyHealth.js';
-import { economyPicture } from '../../utils/admin/economyPicture.js';
+import { economyPicture, flowTotal } from '../../utils/admin/economyPicture.js';
 import { COOKIE_KINDS, CookieEconomy } from '../../utils/money/cookieEconomy.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { makeConsole } from '../support/consoleHarness.js';
@@ -14,6 +14,8 @@ const t = useTestDatabase('economy_health');
 const DAY = 86_400_000;
 const ADA = '860000000000000001';
 const BO = '860000000000000002';
+const GUILD = '860000000000000900';
+const ADMIN = '860000000000000003';
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 describe('the economy health figures', () => {
@@ -70,6 +72,45 @@ describe('/admin economy health', () => {
     await t.db.collection('ledger_events').deleteMany({ opId: 'c0' });
     const again = await deps.services.economy.report(30);
     expect(again.days.at(-10)?.flows.get(COOKIE_KINDS.collect)?.in).toBe(100);
+  });
+
+  it('GIVEN role income paid and a shop purchase THEN the income counts among the faucets and the purchase among the sinks, in the image and the web figures', async () => {
+    const { deps } = makeBotDeps(t);
+    const economy = new CookieEconomy(deps.ledger);
+    await deps.services.vault.fund({ opId: 'fund', adminId: 'admin', amount: 10_000, reason: '' });
+    await economy.mint(ADA, { opId: 'inc', amount: 120, kind: COOKIE_KINDS.roleIncome, source: 'system' });
+    await deps.services.shop.addItem({
+      guildId: GUILD,
+      actorId: ADMIN,
+      kind: 'item',
+      effect: 'custom',
+      roleId: null,
+      fields: {
+        name: 'Ticket',
+        description: '',
+        price: 45,
+        stockLeft: null,
+        perMember: null,
+        requiredRoleId: null,
+        durationH: null,
+      },
+    });
+    await deps.services.shop.buy({ opId: 'buy', guildId: GUILD, userId: ADA, item: 'Ticket', roleIds: [] });
+    await deps.ledger.flush();
+    const report = await deps.services.economy.report(30);
+    const today = report.days.at(-1);
+    expect(today?.flows.get(COOKIE_KINDS.roleIncome)).toMatchObject({ in: 120, out: 0 });
+    expect(today?.flows.get(COOKIE_KINDS.shopPurchase)).toMatchObject({ in: 0, out: 45 });
+    // The web page's figures and the image's table read the same sums.
+    expect(flowTotal(report.days, 'in')).toBe(120);
+    expect(flowTotal(report.days, 'out')).toBe(45);
+    const picture = economyPicture(report, deps.i18n.for('en'));
+    const rows = new Map(picture.table.rows.map(([label, week]) => [label, week]));
+    expect(rows.get('Cookies members received')).toBe('120');
+    expect(rows.get('Cookies members paid')).toBe('45');
+    expect(picture.flows.kinds).toEqual(expect.arrayContaining(['role income', 'shop purchase']));
+    expect(picture.flows.week[picture.flows.kinds.indexOf('role income')]).toBe(120);
+    expect(picture.flows.week[picture.flows.kinds.indexOf('shop purchase')]).toBe(-45);
   });
 
   it('GIVEN the report THEN the image is a real PNG in both languages, with the figures in each language', async () => {
