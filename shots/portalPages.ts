@@ -2,7 +2,8 @@
  * The moderators' portal in `npm run shots`: every page of `/admin` at desktop size in English
  * and on a phone in German, signed in as an admin, over the same server and painted canvas as
  * the `/place` shots; a member refused at `/admin`, and the public moderation log. The data
- * each page shows is made through the same actions moderators use (a grant, a ban, a rollback).
+ * each page shows is made through the same actions moderators use (a grant, a ban, a rollback,
+ * items put in the shop).
  */
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -10,11 +11,15 @@ import type { BotDeps } from '../src/interactions/types.js';
 import { grantPlacePoints } from '../utils/hunt/adminGrant.js';
 import { banMember } from '../utils/moderation/banActions.js';
 import { pressRollback } from '../utils/place/rollbackPress.js';
+import type { EffectName } from '../utils/shop/effects/registry.js';
+import type { ItemFields } from '../utils/shop/itemStore.js';
 import type { Shot } from './shot.js';
 
 const GROUP = 'Moderators’ portal';
-const PAGES = ['runtime', 'grants', 'events', 'economy', 'canvas', 'sanctions', 'audit'] as const;
+const PAGES = ['runtime', 'grants', 'events', 'economy', 'canvas', 'sanctions', 'shop', 'audit'] as const;
 const GRIEFER = { id: '897300000000000021', name: 'Grief Lord' };
+/** The server whose shop the Shop page shows: the admin has run commands there. */
+const SERVER = '897300000000000030';
 const SIZES = {
   desktop: { viewport: { width: 1280, height: 900 }, isMobile: false, hasTouch: false },
   phone: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
@@ -91,8 +96,53 @@ async function signIn(
   await page.waitForURL(`${url}/place`);
 }
 
-/** Before the shot of a page: the canvas page previews the griefer's rollback. */
+/** A shelf of a role and two items, put there as `/shop add-role` and `add-item` do. */
+async function stageShop(deps: BotDeps, adminId: string): Promise<void> {
+  await deps.serverMembers.seen(SERVER, { id: adminId, name: 'Ada Admin', joinedAt: null });
+  const add = (
+    id: string,
+    what: { kind: 'role'; roleId: string } | { kind: 'item'; effect: EffectName },
+    fields: Partial<ItemFields> & Pick<ItemFields, 'name' | 'price'>,
+  ) =>
+    deps.services.shop.addItem({
+      id,
+      guildId: SERVER,
+      actorId: adminId,
+      kind: what.kind,
+      effect: what.kind === 'item' ? what.effect : null,
+      roleId: what.kind === 'role' ? what.roleId : null,
+      fields: {
+        description: '',
+        stockLeft: null,
+        perMember: null,
+        requiredRoleId: null,
+        durationH: null,
+        ...fields,
+      },
+    });
+  await add(
+    'it5h075000a1',
+    { kind: 'role', roleId: '897300000000000031' },
+    { name: 'VIP', price: 2_500, durationH: 720, description: 'A gold name for a month' },
+  );
+  await add(
+    'it5h075000a2',
+    { kind: 'item', effect: 'padlock' },
+    { name: 'Padlock', price: 300, stockLeft: 20, perMember: 2 },
+  );
+  await add(
+    'it5h075000a3',
+    { kind: 'item', effect: 'custom' },
+    { name: 'Raffle ticket', price: 50, description: 'Drawn at the Friday event' },
+  );
+}
+
+/** Before the shot of a page: the canvas page previews the griefer's rollback; the shop edits a row. */
 async function prepare(page: Page, name: (typeof PAGES)[number]): Promise<void> {
+  if (name === 'shop') {
+    await page.locator('tr[data-item="it5h075000a2"]').getByRole('button').first().click();
+    return;
+  }
   if (name !== 'canvas') return;
   await page.locator('input[name="rollback-member"]').fill('Grief');
   await page.locator(`li[data-id="${GRIEFER.id}"]`).click();
@@ -121,6 +171,7 @@ export async function takePortalShots(
   people: { adminId: string; artist: { id: string; name: string } },
 ): Promise<Shot[]> {
   await stageModeration(deps, people.adminId, people.artist.id);
+  await stageShop(deps, people.adminId);
   const shots: Shot[] = [];
   for (const [size, language] of [
     ['desktop', 'en'],

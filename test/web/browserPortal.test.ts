@@ -9,7 +9,7 @@ import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import { ADMIN_ID, grantPlacePoints } from '../support/botHarness.js';
 import { useTestDatabase } from '../support/database.js';
 import { type FakeBot, startFakeBot } from '../support/discordHarness.js';
-import { FakeDiscord, type FakeUser } from '../support/fakeDiscord.js';
+import { FakeDiscord, type FakeUser, GUILD_ID } from '../support/fakeDiscord.js';
 
 /**
  * The moderators' portal in a real browser (Debian's chromium), on desktop and phone sizes, in
@@ -17,7 +17,8 @@ import { FakeDiscord, type FakeUser } from '../support/fakeDiscord.js';
  * setting while a stale second tab is refused, grants 0,001 points to a worker whose owner gets
  * them and sees the grant among the earnings, previews and runs a rollback; a moderator bans a
  * member from painting, whose next placement is refused on the web and on Discord with the ban's
- * end; the member meets 403 on every portal page.
+ * end; a moderator puts an item in the server's shop, changes its price in its row and takes it
+ * off the shelf after a confirm; the member meets 403 on every portal page.
  */
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
 const t = useTestDatabase('web_browser_portal');
@@ -237,6 +238,7 @@ describe('the moderators’ portal in a real browser', () => {
       '/admin/economy',
       '/admin/canvas',
       '/admin/sanctions',
+      '/admin/shop',
       '/admin/audit',
     ]) {
       const response = await portal.goto(`${url}${path}`);
@@ -249,5 +251,51 @@ describe('the moderators’ portal in a real browser', () => {
     expect(api.status()).toBe(403);
     await moderator.close();
     await member.close();
+  });
+
+  it('GIVEN a moderator seen in the server THEN an item added in the Shop page shows in the table, its price changes in its row, and a confirmed removal takes it off the shelf', async () => {
+    const moe: FakeUser = { id: MOD, username: 'moe' };
+    await fake.waitFor(fake.command(moe, 'help', [], {}));
+    const context = await signedIn(moe, { viewport: DESKTOP });
+    const page = await openPortal(context, '/admin/shop');
+    const form = page.locator('#shop-add');
+    await form.locator('select[name="kind"]').selectOption('item');
+    await form.locator('select[name="effect"]').selectOption('padlock');
+    await form.locator('input[name="name"]').fill('Lucky padlock');
+    await form.locator('input[name="price"]').fill('120');
+    await form.locator('input[name="stock"]').fill('5');
+    await form.getByRole('button', { name: 'Add to the shop' }).click();
+    await expect
+      .poll(() => page.locator('#shop-add ~ .ok').textContent())
+      .toBe('Lucky padlock is on the shelf for 120 🍪.');
+    const row = page.locator('tr[data-item]', { hasText: 'Lucky padlock' });
+    await expect.poll(() => row.count()).toBe(1);
+    expect(await row.textContent()).toContain('5 left (0 sold)');
+    const [item] = await harness.deps.services.shop.shelf(GUILD_ID);
+    expect(item).toMatchObject({ name: 'Lucky padlock', effect: 'padlock', price: 120, stockLeft: 5 });
+
+    // A price of 0 is refused with the shop's own words, and nothing changes.
+    await row.getByRole('button', { name: 'Edit' }).click();
+    const editing = page.locator('tr.editing');
+    await editing.locator('input[name="price"]').fill('0');
+    await editing.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.locator('.card .error').textContent()).toContain('A price is between 1 and');
+    await editing.locator('input[name="price"]').fill('95');
+    await editing.getByRole('button', { name: 'Save' }).click();
+    await expect
+      .poll(() => page.locator('.card .ok').first().textContent())
+      .toBe('Lucky padlock changed: price 120 🍪 → 95 🍪.');
+    await expect.poll(() => row.locator('td').nth(2).textContent()).toBe('95 🍪');
+    await page.screenshot({ path: 'out/web/portal-shop.png', fullPage: true });
+
+    await row.getByRole('button', { name: 'Remove' }).click();
+    expect(await row.textContent()).toContain('Take Lucky padlock off the shelf?');
+    await row.getByRole('button', { name: 'Yes, remove' }).click();
+    await expect.poll(() => row.count()).toBe(0);
+    expect(await page.locator('.card .ok').first().textContent()).toBe(
+      'Lucky padlock is off the shelf. What members bought stays theirs.',
+    );
+    expect(await harness.deps.services.shop.shelf(GUILD_ID)).toEqual([]);
+    await context.close();
   });
 });

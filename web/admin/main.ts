@@ -13,6 +13,7 @@ import { eventsPage } from './pages/events.js';
 import { grantsPage } from './pages/grants.js';
 import { runtimePage } from './pages/runtime.js';
 import { sanctionsPage } from './pages/sanctions.js';
+import { shopPage } from './pages/shop.js';
 import type { Me } from './types.js';
 
 const PAGES: Record<string, (root: HTMLElement, me: Me) => Promise<void>> = {
@@ -22,6 +23,7 @@ const PAGES: Record<string, (root: HTMLElement, me: Me) => Promise<void>> = {
   economy: economyPage,
   canvas: canvasPage,
   sanctions: sanctionsPage,
+  shop: shopPage,
   audit: auditPage,
 };
 

@@ -15,6 +15,7 @@ export const PORTAL_PAGES = {
   economy: 'admin',
   canvas: 'moderator',
   sanctions: 'moderator',
+  shop: 'moderator',
   audit: 'moderator',
 } as const satisfies Record<string, Access>;
 type PortalPage = keyof typeof PORTAL_PAGES;
