@@ -53,6 +53,7 @@ describe('the feature registry', () => {
       'vault',
       'shop',
       'inventory',
+      'trade',
       'poker',
       'place',
       'hunt',
