@@ -108,6 +108,18 @@ const unitAutocomplete: Autocomplete = async ({ deps, actor, i18n }, typed) => {
     .map((unit) => ({ name: unitLabel(unit, i18n), value: unit._id }));
 };
 
+/**
+ * The unit an `item` option names: its id (what autocomplete sends), else the oldest free item
+ * of that name the member owns (a name typed without picking a suggestion).
+ */
+async function unitNamed(ctx: CommandContext, text: string): Promise<string> {
+  const owned = await ctx.deps.services.shop.owned(ctx.actor.id);
+  if (owned.some((u) => u._id === text)) return text;
+  const wanted = text.trim().toLowerCase();
+  const named = owned.filter((u) => u.kind === 'item' && !u.tradeId && u.name.toLowerCase() === wanted);
+  return named.at(-1)?._id ?? text;
+}
+
 async function useReply(ctx: CommandContext, unitId: string, op: string): Promise<string> {
   const { deps, actor, i18n, serverI18n } = ctx;
   const { unit, fresh } = await deps.services.shop.use({ opId: op, owner: actor.id, unitId });
@@ -140,7 +152,7 @@ export const use: Subcommand = {
   autocomplete: { item: unitAutocomplete },
   async run(ctx) {
     const { item } = parseOptions(z.object({ item: z.string().min(1) }), ctx.invocation);
-    return { ephemeral: true, content: await useReply(ctx, item, ctx.invocation.id) };
+    return { ephemeral: true, content: await useReply(ctx, await unitNamed(ctx, item), ctx.invocation.id) };
   },
 };
 
@@ -162,7 +174,7 @@ export const gift: Subcommand = {
       opId: ctx.invocation.id,
       from: ctx.actor.id,
       to: member,
-      unitId: item,
+      unitId: await unitNamed(ctx, item),
     });
     return { content: ctx.i18n.t('shop:gifted', { name: given.name, to: member }) };
   },
@@ -174,7 +186,7 @@ export const sell: Subcommand = {
   autocomplete: { item: unitAutocomplete },
   async run(ctx) {
     const { item } = parseOptions(z.object({ item: z.string().min(1) }), ctx.invocation);
-    return { ephemeral: true, content: await sellReply(ctx, item, ctx.invocation.id) };
+    return { ephemeral: true, content: await sellReply(ctx, await unitNamed(ctx, item), ctx.invocation.id) };
   },
 };
 

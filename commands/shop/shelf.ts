@@ -143,12 +143,17 @@ export async function boughtReply(ctx: CommandContext, bought: Bought): Promise<
 }
 
 function buy(ctx: CommandContext, item: string, purchase: string): Promise<Bought> {
+  const { serverI18n, actor } = ctx;
+  // Discord's audit log tells the server's moderators why the bot changed a member's role.
+  const reason = (key: string) =>
+    serverI18n.t(`shop:roleReason.${key}`, { member: actor.name }).slice(0, 512);
   return ctx.deps.services.shop.buy({
     opId: purchase,
     guildId: ctx.invocation.guildId,
-    userId: ctx.actor.id,
+    userId: actor.id,
     item,
     roleIds: ctx.invocation.roleIds,
+    reasons: { given: reason('given'), ended: reason('ended'), calledOff: reason('calledOff') },
   });
 }
 

@@ -13,6 +13,7 @@ import {
 import { useTestDatabase } from '../support/database.js';
 import { type FakeBot, startFakeBot } from '../support/discordHarness.js';
 import { FakeDiscord, type FakeUser, type VisibleMessage } from '../support/fakeDiscord.js';
+import { GUILD_ID } from '../support/fakeGuild.js';
 import { seedBalance } from '../support/ledgerHarness.js';
 
 /**
@@ -26,6 +27,7 @@ import { seedBalance } from '../support/ledgerHarness.js';
 const t = useTestDatabase('discord_contract');
 
 const MODERATOR_ID = '800000000000000007';
+const SHOP_ROLE = '900000000000000777';
 const RICH = 9_999_999;
 
 /** A display name of Discord's longest (32 characters). */
@@ -124,6 +126,38 @@ describe("Discord's contract: every command and component, every role and langua
       await send('seed', fake.command(m, 'place', ['pixel'], { x: i, y: i, color: 'blue' }));
       await send('seed', fake.command(m, 'hunt', ['tip'], { guess: `${i},1,2,3,4,5,6,7` }));
     }
+
+    // A full shelf of Discord's worst case: 25 items, 40-character names, 200-character
+    // descriptions, roles for a while, stock and limits; each role's member owns an item.
+    fake.addRole({ id: SHOP_ROLE, name: longName(70) });
+    for (let i = 0; i < 25; i++) {
+      await deps.services.shop.addItem({
+        guildId: GUILD_ID,
+        actorId: ADMIN_ID,
+        kind: i % 3 === 0 ? 'role' : 'item',
+        effect: i % 3 === 0 ? null : ((['padlock', 'streak_shield', 'custom'] as const)[i % 3] ?? 'custom'),
+        roleId: i % 3 === 0 ? SHOP_ROLE : null,
+        fields: {
+          name: `${longName(i)} Angebot`.slice(0, 40),
+          description: 'd'.repeat(200),
+          price: 1_000_000 + i,
+          stockLeft: 9_999,
+          perMember: 999,
+          requiredRoleId: i === 24 ? SHOP_ROLE : null,
+          durationH: i % 2 === 0 ? 8_760 : null,
+        },
+      });
+    }
+    const shelf = await deps.services.shop.shelf(GUILD_ID);
+    const ticket = shelf.find((item) => item.effect === 'custom');
+    for (const [i, [, who]] of roles.entries())
+      await deps.services.shop.buy({
+        opId: `contract-buy-${i}`,
+        guildId: GUILD_ID,
+        userId: who.id,
+        item: ticket?._id ?? '',
+        roleIds: [],
+      });
 
     // Every setting changed by the admin, each channel setting naming a channel of the server.
     let channel = 300;

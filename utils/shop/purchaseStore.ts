@@ -28,6 +28,11 @@ export interface PurchaseDoc {
   failure?: PurchaseFailure;
   /** The vault takes the price, or it is burned (`shop.sales_to_vault`). */
   toVault: boolean;
+  /**
+   * What Discord's audit log says of the role's changes, in the server's language: given when
+   * bought, taken back when its time is over or the purchase was called off.
+   */
+  reasons?: { given: string; ended: string; calledOff: string };
   /** A role bought for a while: when it is taken back. */
   roleUntil?: Date | null;
   createdAt: Date;

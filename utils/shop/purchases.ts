@@ -78,7 +78,7 @@ export class Purchases {
         purchase.guildId,
         purchase.userId,
         purchase.item.roleId,
-        `shop: ${purchase.item.name} ran out`,
+        purchase.reasons?.ended ?? `shop: ${purchase.item.name} ran out`,
       );
     } catch (error) {
       // Gone already (the member left, the role was deleted): nothing to take back.
@@ -147,7 +147,12 @@ export class Purchases {
   async #give(purchase: PurchaseDoc): Promise<void> {
     const { item } = purchase;
     if (item.kind === 'role' && item.roleId) {
-      await this.deps.roles.add(purchase.guildId, purchase.userId, item.roleId, `shop: bought ${item.name}`);
+      await this.deps.roles.add(
+        purchase.guildId,
+        purchase.userId,
+        item.roleId,
+        purchase.reasons?.given ?? `shop: bought ${item.name}`,
+      );
     }
     await this.deps.units.give(this.#unit(purchase));
   }
@@ -157,7 +162,12 @@ export class Purchases {
     await this.deps.units.takeBack(purchase._id);
     if (item.kind === 'role' && item.roleId)
       await this.deps.roles
-        .remove(purchase.guildId, purchase.userId, item.roleId, `shop: ${item.name} called off`)
+        .remove(
+          purchase.guildId,
+          purchase.userId,
+          item.roleId,
+          purchase.reasons?.calledOff ?? `shop: ${item.name} called off`,
+        )
         .catch((error: unknown) =>
           this.deps.log.warn(
             { event: 'shop.role_undo_failed', purchase: purchase._id, err: error },

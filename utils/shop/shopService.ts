@@ -186,6 +186,8 @@ export class ShopService {
     userId: string;
     item: string;
     roleIds: readonly string[];
+    /** What Discord's audit log says of the role's changes, in the server's language. */
+    reasons?: PurchaseDoc['reasons'];
   }): Promise<Bought> {
     // A second press of the same Buy finishes (or tells) the first purchase: nothing is bought twice.
     const earlier = await this.deps.purchases.get(buy.opId);
@@ -218,11 +220,13 @@ export class ShopService {
         state: 'open',
         toVault: await this.deps.runtimeConfig.get('shop.sales_to_vault', item.guildId),
         createdAt: this.deps.clock.now(),
+        ...(buy.reasons ? { reasons: buy.reasons } : {}),
       })
       .catch(async (error: unknown) => {
-        // Discord did not answer for the role: the purchase's timer asks again.
+        // Discord did not answer for the role: the purchase's timer asks again. Another run (the
+        // timer, a second press) may have ended it meanwhile: the buyer hears how it ended.
         const now = await this.deps.purchases.get(buy.opId);
-        if (now?.state === 'open' || now?.state === 'granted') return now;
+        if (now) return now;
         throw error;
       });
     return this.#outcome(purchase);
