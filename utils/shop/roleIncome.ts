@@ -188,7 +188,9 @@ export class RoleIncome {
   /** Pays one holder; false when nothing new was paid (barred, nothing due, or paid already). */
   async #payOne(income: RoleIncomeDoc, period: number, member: string, barred: Barred): Promise<boolean> {
     if (await barred(member)) return false;
-    const amount = incomeOf(income.terms, await this.deps.economy.balance(member));
+    const { terms } = income;
+    const amount =
+      terms.kind === 'fixed' ? terms.amount : incomeOf(terms, await this.deps.economy.balance(member));
     if (amount <= 0) return false;
     try {
       const outcome = await this.deps.economy.mint(member, {
@@ -202,7 +204,7 @@ export class RoleIncome {
     } catch (error) {
       // A share is read from the balance, which its own payment raised: paid already, the same
       // id comes with another amount, and the ledger says it was used. That is the replay.
-      if (isAppError(error, 'OPERATION_ID_REUSED') && income.terms.kind === 'share') return false;
+      if (isAppError(error, 'OPERATION_ID_REUSED') && terms.kind === 'share') return false;
       throw error;
     }
   }
