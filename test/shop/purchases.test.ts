@@ -171,6 +171,25 @@ describe('buying from a server shop', () => {
     expect((await deps.services.shop.purchases.finish('vip1')).state).toBe('done');
     expect(await booksProblems(deps)).toEqual([]);
   });
+
+  it("GIVEN the buyer's role request failing after the purchase's timer gave the role THEN the buyer hears it was bought, and paid once", async () => {
+    const { deps, roles } = await setUp();
+    const [m] = MEMBERS as [string];
+    await item(deps, { name: 'VIP', price: 400, role: VIP });
+    const add = roles.add.bind(roles);
+    let first = true;
+    // The buyer's request to Discord fails; before its answer, the purchase's timer finishes the purchase.
+    roles.add = async (guildId, userId, roleId) => {
+      if (!first) return add(guildId, userId, roleId);
+      first = false;
+      expect((await deps.services.shop.purchases.finish('vip1')).state).toBe('done');
+      throw new Error('The request to Discord failed with 500');
+    };
+    expect(await buy(deps, 'vip1', m, 'VIP')).toMatchObject({ status: 'done' });
+    expect(roles.has(GUILD, m, VIP)).toBe(true);
+    expect(await deps.cookieEconomy.balance(m)).toBe(600);
+    expect(await booksProblems(deps)).toEqual([]);
+  });
 });
 
 describe('what an item does', () => {
