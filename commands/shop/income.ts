@@ -37,7 +37,11 @@ const setOptions = z.object({
 function termsOf(o: z.output<typeof setOptions>): IncomeTerms {
   if ((o.amount === undefined) === (o.share_pct === undefined))
     throw invalidInputText('amount or share_pct', 'shop:income.errors.amountOrShare');
-  if (o.amount !== undefined) return { kind: 'fixed', amount: o.amount };
+  if (o.amount !== undefined) {
+    if (o.max !== undefined)
+      throw invalidInputText('max without share_pct', 'shop:income.errors.maxOnlyShare');
+    return { kind: 'fixed', amount: o.amount };
+  }
   if (o.max === undefined) throw invalidInputText('share without max', 'shop:income.errors.maxNeeded');
   return { kind: 'share', pct: o.share_pct as number, max: o.max };
 }

@@ -268,6 +268,10 @@ describe('/shop income in the console', () => {
       'refused',
     );
     expect(c.take()).toContain('A share needs max');
+    expect(await c.session.run('as admin /shop income set role:@Booster amount:10 max:5 every:24')).toBe(
+      'refused',
+    );
+    expect(c.take()).toContain('max caps a share');
     expect(await c.session.run('as bob /shop income list')).toBe('refused');
     c.take();
     expect(await c.session.run('as admin /shop income list')).toBe('ok');
