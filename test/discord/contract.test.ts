@@ -150,14 +150,20 @@ describe("Discord's contract: every command and component, every role and langua
     }
     const shelf = await deps.services.shop.shelf(GUILD_ID);
     const ticket = shelf.find((item) => item.effect === 'custom');
-    for (const [i, [, who]] of roles.entries())
-      await deps.services.shop.buy({
-        opId: `contract-buy-${i}`,
-        guildId: GUILD_ID,
-        userId: who.id,
-        item: ticket?._id ?? '',
-        roleIds: [],
-      });
+    // Enough tickets that, after the inventory's commands used, gave and sold some and
+    // `/trade add` put one in, a trade's Add item menu still has one to offer, in both languages.
+    const TICKETS = 8;
+    for (const [i, [, who]] of roles.entries()) {
+      await seedBalance(deps.ledger, who.id, TICKETS * (ticket?.price ?? 0));
+      for (let n = 0; n < TICKETS; n++)
+        await deps.services.shop.buy({
+          opId: `contract-buy-${i}-${n}`,
+          guildId: GUILD_ID,
+          userId: who.id,
+          item: ticket?._id ?? '',
+          roleIds: [],
+        });
+    }
 
     // Every setting changed by the admin, each channel setting naming a channel of the server.
     let channel = 300;
