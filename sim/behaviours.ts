@@ -19,7 +19,7 @@ export const STRATEGIES = ['honest', 'richest_thief', 'martingale', 'time_farmer
 export type Strategy = (typeof STRATEGIES)[number];
 
 /** What a simulated member may do besides collecting: every house game (their registry), and the rest. */
-export const ACTIONS = [...GAME_NAMES, 'give', 'steal', 'heist', 'poker'] as const;
+export const ACTIONS = [...GAME_NAMES, 'give', 'steal', 'heist', 'poker', 'shop', 'trade'] as const;
 export type Action = (typeof ACTIONS)[number];
 
 const archetype = z.object({
@@ -77,6 +77,22 @@ export const behavioursSchema = z.object({
      * round, where every hunter's best starts again and score progress pays again.
      */
     huntRerollEveryDays: z.number().int().min(0).default(0),
+    /** The server's shop, stocked at the start: roles (held `hours`, or for good) and items with an effect. */
+    shop: z
+      .object({
+        items: z.array(
+          z.object({
+            name: z.string().min(1).max(40),
+            price: z.number().int().min(1),
+            role: z.boolean().default(false),
+            effect: z.enum(['padlock', 'streak_shield', 'custom']).optional(),
+            hours: z.number().int().min(1).optional(),
+            stock: z.number().int().min(0).optional(),
+            perMember: z.number().int().min(1).optional(),
+          }),
+        ),
+      })
+      .default({ items: [] }),
   }),
   archetypes: z
     .array(archetype)

@@ -5,6 +5,7 @@ import { betFor, martingale, playHouseGames } from './houseGames.js';
 import type { HuntNow, HuntSide } from './huntSide.js';
 import type { PokerTable } from './pokerTable.js';
 import { chance, pick } from './random.js';
+import { shop, trade } from './shopSide.js';
 import type { SimContext } from './simContext.js';
 import { STEP_MS, STEPS_PER_HOUR } from './time.js';
 
@@ -61,6 +62,8 @@ export async function memberTurn(
   }
   if (does.has('heist')) await world.heists.take(agent, now, balance);
   if (does.has('poker')) await world.table.sitDown(agent, balance);
+  if (does.has('shop')) await shop(ctx, agent, balance);
+  if (others.length > 0 && does.has('trade')) await trade(ctx, agent, pick(ctx.rng, others), balance);
 }
 
 function rolls(ctx: SimContext, agent: Agent, action: Action): boolean {

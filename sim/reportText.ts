@@ -10,9 +10,12 @@ export interface ReportAbout {
   settings?: [string, string][];
 }
 
-/** The faucets: Cookies created for members (collects and moderators' grants). */
+/** The faucets: Cookies created for members (collects, moderators' grants, role income). */
 const minted = (d: DayStats) =>
-  (d.cookieFlows.get(COOKIE_KINDS.collect)?.in ?? 0) + (d.cookieFlows.get(COOKIE_KINDS.grant)?.in ?? 0);
+  [COOKIE_KINDS.collect, COOKIE_KINDS.grant, COOKIE_KINDS.roleIncome].reduce(
+    (sum, kind) => sum + (d.cookieFlows.get(kind)?.in ?? 0),
+    0,
+  );
 /** The vault's change on a day, without the operator's funding. */
 const vaultNet = (d: DayStats) => {
   let net = 0;

@@ -6,6 +6,7 @@ import { appCollections, ensureAppIndexes } from '../app/openApp.js';
 import { ASSEMBLY } from '../commands/index.js';
 import { ManualClock, systemClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
+import { ConsoleRoles } from '../src/console/consoleRoles.js';
 import { connectDatabase, startDatabaseServer } from '../src/db/connect.js';
 import { type AppError, isAppError } from '../src/errors.js';
 import { createLogger } from '../src/logger.js';
@@ -89,7 +90,8 @@ export async function runSimulation(options: {
     const cols = appCollections(db);
     const ledger = new Ledger({ cols, clock, rng, log, config: config.ledger });
     const app: AppDeps = { config, log, clock, wallClock: systemClock, rng, db, cols, ledger };
-    const deps = await prepareBotDeps(app, ASSEMBLY, { transport: NO_POSTS });
+    // Roles the shop sells are kept in memory, as the console keeps them: no Discord in a run.
+    const deps = await prepareBotDeps(app, ASSEMBLY, { transport: NO_POSTS, roles: new ConsoleRoles() });
     // As a bot does: the hourly retention keeps state from growing with the days.
     await planRetention(deps);
     for (const [key, value] of options.settings ?? []) {

@@ -17,6 +17,7 @@ import { readMemberSettings, UNREAD_SETTINGS } from './memberSettings.js';
 import { type MemberWorld, memberTurn } from './memberTurn.js';
 import { fundVault, noonPrizes, openingBalances } from './operator.js';
 import { PokerTable } from './pokerTable.js';
+import { openShop } from './shopSide.js';
 import type { SimContext } from './simContext.js';
 import { memberTotals, type SimResult } from './simResult.js';
 import { DAY_MS, HOUR_MS, STEP_MS, STEPS_PER_HOUR } from './time.js';
@@ -90,6 +91,7 @@ class Simulation {
     const start = clock.now().getTime();
     this.#start = start;
     await fundVault(this.#ctx, behaviours.operator);
+    await openShop(this.#ctx, behaviours.operator.shop);
     await linkWorkers(deps, this.#agents);
     const days: DayStats[] = [];
     for (let day = 0; day < this.#o.days; day++) {
