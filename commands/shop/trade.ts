@@ -199,6 +199,16 @@ const tradedItems: Autocomplete = async ({ deps, actor, invocation }, typed) => 
     .map((u) => ({ name: u.name.slice(0, 100), value: u.id }));
 };
 
+/**
+ * The unit an `item` option names: its id (what autocomplete sends), else the oldest of
+ * `units` with that name (a name typed without picking a suggestion).
+ */
+function named(units: readonly { id: string; name: string }[], text: string): string {
+  if (units.some((u) => u.id === text)) return text;
+  const wanted = text.trim().toLowerCase();
+  return units.filter((u) => u.name.toLowerCase() === wanted).at(-1)?.id ?? text;
+}
+
 const ITEM_OPTION = {
   type: ApplicationCommandOptionType.String,
   ...opt('tradeItem'),
@@ -215,8 +225,12 @@ export const add: Subcommand = {
     const { item } = parseOptions(z.object({ item: z.string().min(1) }), ctx.invocation);
     const trades = ctx.deps.services.trades;
     const open = await trades.mine(ctx.actor.id, ctx.invocation.guildId);
-    const trade = await trades.addItem({ tradeId: open._id, userId: ctx.actor.id, unitId: item });
-    const name = trade[sideOf(trade, ctx.actor.id)].units.find((u) => u.id === item)?.name ?? item;
+    const free = (await ctx.deps.services.shop.owned(ctx.actor.id, ctx.invocation.guildId))
+      .filter((u) => u.kind === 'item' && !u.tradeId)
+      .map((u) => ({ id: u._id, name: u.name }));
+    const unitId = named(free, item);
+    const trade = await trades.addItem({ tradeId: open._id, userId: ctx.actor.id, unitId });
+    const name = trade[sideOf(trade, ctx.actor.id)].units.find((u) => u.id === unitId)?.name ?? item;
     return changed(ctx, trade, 'shop:trade.done.add', { name });
   },
 };
@@ -233,8 +247,10 @@ export const remove: Subcommand = {
     const { item } = parseOptions(z.object({ item: z.string().min(1) }), ctx.invocation);
     const trades = ctx.deps.services.trades;
     const open = await trades.mine(ctx.actor.id, ctx.invocation.guildId);
-    const name = open[sideOf(open, ctx.actor.id)].units.find((u) => u.id === item)?.name ?? item;
-    const trade = await trades.removeItem({ tradeId: open._id, userId: ctx.actor.id, unitId: item });
+    const mine = open[sideOf(open, ctx.actor.id)].units;
+    const unitId = named(mine, item);
+    const name = mine.find((u) => u.id === unitId)?.name ?? item;
+    const trade = await trades.removeItem({ tradeId: open._id, userId: ctx.actor.id, unitId });
     return changed(ctx, trade, 'shop:trade.done.remove', { name });
   },
 };
