@@ -296,6 +296,34 @@ describe('the moderators’ portal in a real browser', () => {
       'Lucky padlock is off the shelf. What members bought stays theirs.',
     );
     expect(await harness.deps.services.shop.shelf(GUILD_ID)).toEqual([]);
+
+    // Taken off on Discord while the confirm was open: the page says so and the row goes.
+    await harness.deps.services.shop.addItem({
+      guildId: GUILD_ID,
+      actorId: MOD,
+      kind: 'item',
+      effect: 'custom',
+      roleId: null,
+      fields: {
+        name: 'Spare key',
+        description: '',
+        price: 10,
+        stockLeft: null,
+        perMember: null,
+        requiredRoleId: null,
+        durationH: null,
+      },
+    });
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]');
+    const spare = page.locator('tr[data-item]', { hasText: 'Spare key' });
+    await spare.getByRole('button', { name: 'Remove' }).click();
+    await harness.deps.services.shop.removeItem({ guildId: GUILD_ID, item: 'Spare key' });
+    await spare.getByRole('button', { name: 'Yes, remove' }).click();
+    await expect
+      .poll(() => page.locator('.card .error').textContent())
+      .toBe('Spare key is no longer on the shelf: someone took it off meanwhile.');
+    await expect.poll(() => spare.count()).toBe(0);
     await context.close();
   });
 });

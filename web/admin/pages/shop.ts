@@ -1,7 +1,7 @@
 import { number, t } from '../../i18n.js';
 import { card, field, h, option, table } from '../dom.js';
 import { outcome, submitOnce } from '../forms.js';
-import { get, newKey, post, query } from '../http.js';
+import { ApiError, get, newKey, post, query } from '../http.js';
 
 interface Item {
   id: string;
@@ -84,6 +84,9 @@ function readTerms(i: TermInputs): Terms {
     description: i.description.value.trim(),
   };
 }
+
+/** The shop no longer has the item: the server names it by its id, the page by its name. */
+const gone = (error: unknown) => error instanceof ApiError && error.code === 'SHOP_ITEM_UNKNOWN';
 
 /** What a row shows of an item's kind: its role, or its effect. */
 const kindOf = (item: Item) =>
@@ -214,7 +217,10 @@ function confirmRemove(item: Item, at: Shelved, cancel: () => void): HTMLElement
       await at.reload();
     } catch (error) {
       yes.disabled = false;
-      at.said.fail(error);
+      if (!gone(error)) return at.said.fail(error);
+      // Taken off meanwhile (another tab, Discord, an answer lost on the way): the shelf shows it.
+      at.said.fail(new Error(t('portal.shop.gone', { name: item.name })));
+      await at.reload();
     }
   });
   return h(
@@ -256,7 +262,7 @@ function editRow(item: Item, shown: HTMLTableRowElement, at: Shelved): HTMLTable
       );
       await at.reload();
     } catch (error) {
-      at.said.fail(error);
+      at.said.fail(gone(error) ? new Error(t('portal.shop.gone', { name: item.name })) : error);
     }
   });
   return editing;
