@@ -37,11 +37,13 @@ export function withEmoji(text: string): string {
   for (const entity of parse(text, { buildUrl: (codepoints) => codepoints })) {
     const [start, end] = entity.indices;
     const url = twemoji(entity.url);
+    // Punctuation right after an emoji stays on its line, as Discord's text does.
+    const glued = /^[.,;:!?)]+/.exec(text.slice(end))?.[0] ?? '';
     html += escapeHtml(text.slice(at, start));
     html += url
-      ? `<img class="emoji" alt="${escapeHtml(entity.text)}" src="${url}">`
-      : escapeHtml(entity.text);
-    at = end;
+      ? `<span class="glued"><img class="emoji" alt="${escapeHtml(entity.text)}" src="${url}">${escapeHtml(glued)}</span>`
+      : escapeHtml(entity.text + glued);
+    at = end + glued.length;
   }
   return html + escapeHtml(text.slice(at));
 }
