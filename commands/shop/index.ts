@@ -62,6 +62,7 @@ export const shopFeature: Feature = {
       shop_trades: { what: 'shop:privacy.shop_trades' },
       shop_role_income: { what: 'shop:privacy.shop_role_income' },
     },
+    inPlay: async (services, member) => services.trades.inPlay(member),
   },
   commands: [shopCommand, inventoryCommand, tradeCommand],
   messages: SHOP_MESSAGES,

@@ -292,6 +292,18 @@ describe('trades in escrow', () => {
     expect(await booksProblems(restarted.deps)).toEqual([]);
   });
 
+  it('GIVEN an open trade THEN each side has it in play once, and nothing once it ended', async () => {
+    const { deps } = await setUp();
+    await open(deps, 'p1');
+    await deps.services.trades.setCookies({ tradeId: 'p1', userId: ANA, amount: 30 });
+    const inPlay = (member: string) => deps.services.privacy.inPlay(deps.services, member);
+    expect(await inPlay(ANA)).toEqual({ trade: 1 });
+    expect(await inPlay(BEN)).toEqual({ trade: 1 });
+    await deps.services.trades.cancel({ tradeId: 'p1', userId: BEN });
+    expect(await inPlay(ANA)).toEqual({});
+    expect(await inPlay(BEN)).toEqual({});
+  });
+
   it('GIVEN a trade left open past its time THEN its timer calls it off: Cookies back, items free', async () => {
     const { deps, clock } = await setUp();
     const { anaTicket } = await filledTrade(deps);

@@ -19,7 +19,17 @@ export function privacyInPlay(inPlay: InPlay): AppError {
   return new AppError('PRIVACY_IN_PLAY', `still in play: ${what}`, { ...inPlay });
 }
 
-const KNOWN_IN_PLAY = ['game', 'heist', 'poker', 'collect', 'rollback', 'hunt.time', 'hunt.tip', 'placement'];
+const KNOWN_IN_PLAY = [
+  'game',
+  'heist',
+  'poker',
+  'collect',
+  'rollback',
+  'hunt.time',
+  'hunt.tip',
+  'placement',
+  'trade',
+];
 
 function describeInPlay(context: Record<string, unknown>, i18n: Translator): string {
   return Object.entries(context)

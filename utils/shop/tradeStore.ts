@@ -118,6 +118,20 @@ export class TradeStore {
   }
 
   /**
+   * How many trades not yet ended the member is a side of without Cookies of theirs held in it
+   * (those their holds count already).
+   */
+  countUnheld(userId: string): Promise<number> {
+    return this.#trades.countDocuments({
+      state: { $in: ['open', 'settling'] },
+      $or: [
+        { 'a.userId': userId, 'a.holdId': null },
+        { 'b.userId': userId, 'b.holdId': null },
+      ],
+    });
+  }
+
+  /**
    * Changes an open trade's offer where `guard` still holds: the revision goes up and both
    * confirmations are cleared, so nobody confirms what they did not see. Null when the trade
    * is no longer open or the guard failed.

@@ -297,6 +297,15 @@ export class Trades {
       await this.deps.trades.setMessage(trade._id, channelId, messageId);
   }
 
+  /**
+   * What a member has in trades not yet ended, for the privacy feature: a member is not
+   * forgotten while a swap could still pay them. Trades holding their Cookies are counted by
+   * their holds.
+   */
+  async inPlay(userId: string): Promise<Record<string, number>> {
+    return { trade: await this.deps.trades.countUnheld(userId) };
+  }
+
   prune(before: Date): Promise<number> {
     return this.deps.trades.pruneEnded(before);
   }
