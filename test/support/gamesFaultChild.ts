@@ -1,8 +1,10 @@
 /**
  * One bot process of the games fault suite (gamesFaultRun.ts), on the suite's database with its
- * timers running. A `member` process plays: poker (sit, act, leave, close), blackjack, instant
- * games, heist joins, placements and rollbacks, and fires the presses that conflict at once
- * (Close against Sit, two Sits, Rotate against an open hand, two rollbacks). A `timekeeper` runs
+ * timers running and members' roles given through the fake Discord's REST. A `member` process
+ * plays: poker (sit, act, leave, close), blackjack, instant games, heist joins, placements and
+ * rollbacks, and the shop (gamesFaultShopOps.ts), and fires the presses that conflict at once
+ * (Close against Sit, two Sits, Rotate against an open hand, two rollbacks, two Buys, a rush for
+ * the last units, a sale against a gift or a steal). A `timekeeper` runs
  * with its clock hours ahead: every timer is due for it the moment it is scheduled, so timers
  * and the ledger's recovery race the members' operations in flight. Either may be SIGKILLed at
  * the nth ledger step it reaches. Prints `OPS <done> REFUSED <n> RACES <n>` when it ends alive.
@@ -18,6 +20,8 @@ import { isAppError } from '../../src/errors.js';
 import { silentLogger } from '../../src/logger.js';
 import { seededRng } from '../../src/rng.js';
 import { Ledger } from '../../utils/money/ledger/ledger.js';
+import { restRoles, type ShopRound } from './gamesFaultShop.js';
+import { shopOps } from './gamesFaultShopOps.js';
 import { type ChildDatabase, dieAt, openChild } from './nodeProcess.js';
 
 export interface GamesFaultPlan extends ChildDatabase {
@@ -35,6 +39,7 @@ export interface GamesFaultPlan extends ChildDatabase {
   host: string;
   heist: string;
   rollback: string;
+  shop: ShopRound;
 }
 
 const { plan, client, db, cols } = await openChild<GamesFaultPlan>({ maxPoolSize: 20 });
@@ -54,11 +59,13 @@ const ledger = new Ledger({
     },
   },
 });
+const discord = restRoles(plan.shop.discordApi);
 const deps = createBotDeps(
   { config, log: silentLogger, clock, wallClock: systemClock, rng, db, cols, ledger },
   ASSEMBLY,
   {
     transport: { send: async () => {}, edit: async () => {} },
+    roles: discord.roles,
   },
 );
 const s = deps.services;
@@ -109,10 +116,14 @@ const poker = {
   },
 };
 
+const shop = shopOps(deps, discord.rest, plan.shop, rng, { attempt, race });
+
 async function memberOp(n: number): Promise<void> {
   const member = pick(plan.members);
   const id = `${plan.seed}:${n}`;
-  switch (rng.int(0, 12)) {
+  const op = rng.int(0, 20);
+  if (op >= 12) return shop.shopOp(op - 12, member, plan.members, id);
+  switch (op) {
     case 0:
     case 1:
       return attempt(poker.sit);
@@ -175,6 +186,7 @@ async function memberOp(n: number): Promise<void> {
 }
 
 if (plan.role === 'member') {
+  await shop.prepare(plan.members);
   deps.scheduler.start(100);
   for (let n = 0; n < plan.ops; n++) await memberOp(n);
   await deps.scheduler.stop();

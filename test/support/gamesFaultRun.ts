@@ -2,7 +2,7 @@ import { MongoClient } from 'mongodb';
 import { createBotDeps } from '../../app/botDeps.js';
 import { appCollections, ensureAppIndexes } from '../../app/openApp.js';
 import { ASSEMBLY } from '../../commands/index.js';
-import { ManualClock, systemClock } from '../../src/clock.js';
+import { type Clock, ManualClock, systemClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import type { BotDeps } from '../../src/interactions/types.js';
 import { silentLogger } from '../../src/logger.js';
@@ -13,6 +13,7 @@ import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import { Ledger } from '../../utils/money/ledger/ledger.js';
 import { recoverLedger } from '../../utils/money/ledger/recovery.js';
 import type { GamesFaultPlan } from './gamesFaultChild.js';
+import { restRoles, SHOP_HOLD_KINDS, ShopFaults, type ShopRound } from './gamesFaultShop.js';
 import { type NodeRun, runNode } from './nodeProcess.js';
 
 export interface GamesFaultOptions {
@@ -34,6 +35,8 @@ export interface GamesFaultResult {
   refused: number;
   /** Value held by an owner that ended (a closed table's pot, a hold left open or not emptied). */
   stranded: number;
+  /** How often the fake Discord changed how it answers role changes. */
+  discordTurns: number;
   violations: string[];
 }
 
@@ -42,11 +45,13 @@ const HOUR = 3_600_000;
 
 /**
  * The crash and race suite of the layer above the ledger (`npm run test:games-faults`): each
- * round opens a poker table, a heist and a rollback, lets member processes play everything at
- * once beside a timekeeper whose clock runs hours ahead (so every timer races the operations
- * it would finish), kills one process at a random ledger step, then recovers as a restarted
- * bot would (the ledger's recovery, every timer, the table closed) and checks the ledger, the
- * books of every owner of money in play, and what ended owners still hold.
+ * round opens a poker table, a heist, a rollback and a shelf (gamesFaultShop.ts), lets member
+ * processes play everything at once beside a timekeeper whose clock runs hours ahead (so every
+ * timer races the operations it would finish) while the fake Discord turns between answering
+ * role changes, failing them and not answering, kills one process at a random ledger step,
+ * then recovers as a restarted bot would (the ledger's recovery, every timer, the table closed)
+ * and checks the ledger, the books of every owner of money in play, what ended owners still
+ * hold, and the shop: every purchase ended, the roles on Discord, the stock.
  */
 export async function runGamesFaults(options: GamesFaultOptions): Promise<GamesFaultResult> {
   const client = new MongoClient(options.serverUri, { maxPoolSize: 20 });
@@ -63,21 +68,32 @@ export async function runGamesFaults(options: GamesFaultOptions): Promise<GamesF
     ops: 0,
     refused: 0,
     stranded: 0,
+    discordTurns: 0,
     violations: [],
   };
+  const shop = new ShopFaults(MEMBERS, MEMBERS[0] as string);
+  await shop.start();
   try {
-    const recovery = recoveryDeps(db, client);
+    const recovery = recoveryDeps(db, shop.discord.apiUrl, new ManualClock(new Date(Date.now() + HOUR)));
+    // A moderator at the machine's time: what it plans falls due for the timekeeper.
+    const moderator = recoveryDeps(db, shop.discord.apiUrl, systemClock).deps;
     const seen = new Set<string>();
     await setUp(recovery.deps);
+    await shop.setUp(recovery.deps);
     for (let round = 1; round <= options.rounds; round++) {
-      const owners = await openRound(recovery.deps, round);
+      const owners = {
+        ...(await openRound(recovery.deps, round)),
+        shop: await shop.openRound(recovery.deps, moderator, round),
+      };
       const plans = planRound(options, rng, round, owners);
       const victim = rng.int(0, 10) < 7 ? rng.int(0, plans.length) : -1;
       const killAt = victim >= 0 ? 1 + rng.int(0, 120) : null;
       const t0 = performance.now();
-      const runs = await Promise.all(
+      const playing = Promise.all(
         plans.map((p, i) => runChild({ ...p, killAtStep: i === victim ? killAt : null })),
       );
+      result.discordTurns += await shop.turnDiscord(`games-faults:discord:${options.seed}:${round}`, playing);
+      const runs = await playing;
       for (const [i, run] of runs.entries()) {
         if (run.signal === 'SIGKILL') result.kills++;
         else if (run.code !== 0)
@@ -97,7 +113,11 @@ export async function runGamesFaults(options: GamesFaultOptions): Promise<GamesF
           runs.map((r) => r.stdout.trim()),
         );
       // A problem stays in the books once found: each is counted in the round it appeared.
-      for (const problem of await booksProblems(recovery.deps, db)) {
+      const problems = [
+        ...(await booksProblems(recovery.deps, db)),
+        ...(await shop.problems(db, recovery.clock.now())),
+      ];
+      for (const problem of problems) {
         if (seen.has(problem)) continue;
         seen.add(problem);
         result.violations.push(`round ${round}: ${problem}`);
@@ -107,6 +127,7 @@ export async function runGamesFaults(options: GamesFaultOptions): Promise<GamesF
     }
   } finally {
     await client.close();
+    await shop.stop();
   }
   return result;
 }
@@ -117,14 +138,14 @@ interface RoundOwners {
   rollback: string;
 }
 
-function recoveryDeps(db: ReturnType<MongoClient['db']>, _client: MongoClient) {
+/** A bot process of the run's own, on its database: the restarted bot that recovers, or a moderator. */
+function recoveryDeps<C extends Clock>(db: ReturnType<MongoClient['db']>, discordApi: string, clock: C) {
   const config = loadConfig({
     ...process.env,
     HTTP_PORT: '0',
     RUNTIME_CONFIG_TTL_MS: '0',
     ADMIN_USER_IDS: MEMBERS[0],
   });
-  const clock = new ManualClock(new Date(Date.now() + HOUR));
   const cols = appCollections(db);
   const rng = seededRng('games-faults:recovery');
   const ledger = new Ledger({ cols, clock, rng, log: silentLogger, config: config.ledger });
@@ -133,6 +154,7 @@ function recoveryDeps(db: ReturnType<MongoClient['db']>, _client: MongoClient) {
     ASSEMBLY,
     {
       transport: { send: async () => {}, edit: async () => {} },
+      roles: restRoles(discordApi, 2_000).roles,
     },
   );
   return { deps, clock, cols };
@@ -197,7 +219,7 @@ function planRound(
   options: GamesFaultOptions,
   rng: ReturnType<typeof seededRng>,
   round: number,
-  owners: RoundOwners,
+  owners: RoundOwners & { shop: ShopRound },
 ): Omit<GamesFaultPlan, 'killAtStep'>[] {
   const common = {
     uri: options.serverUri,
@@ -229,7 +251,7 @@ function runChild(plan: GamesFaultPlan): Promise<NodeRun> {
 }
 
 /** What a restarted bot does, hours later: the ledger's recovery, every timer, the table closed. */
-async function recover(r: ReturnType<typeof recoveryDeps>, owners: RoundOwners): Promise<void> {
+async function recover(r: ReturnType<typeof recoveryDeps<ManualClock>>, owners: RoundOwners): Promise<void> {
   const { deps, clock, cols } = r;
   for (let pass = 0; pass < 8; pass++) {
     clock.advance(15 * 60_000);
@@ -260,7 +282,7 @@ async function booksProblems(deps: BotDeps, db: ReturnType<MongoClient['db']>): 
 async function stranded(deps: BotDeps, db: ReturnType<MongoClient['db']>): Promise<number> {
   let held = 0;
   const emptied: { currency: 'cookies' | 'place'; account: string }[] = [];
-  for (const kind of ['poker', 'game', 'heist', 'collect', 'rollback', 'hunt.time']) {
+  for (const kind of ['poker', 'game', 'heist', 'collect', 'rollback', 'hunt.time', ...SHOP_HOLD_KINDS]) {
     for (const holds of (await holdsByOwner(db, kind)).values()) {
       for (const hold of holds) {
         if (!ENDED.includes(hold.state)) held += hold.amount;

@@ -1,0 +1,113 @@
+import { type REST, Routes } from 'discord.js';
+import type { BotDeps } from '../../src/interactions/types.js';
+import type { Rng } from '../../src/rng.js';
+import type { ShopRound } from './gamesFaultShop.js';
+
+/** How a member process counts what it did: an operation (refusals fine), or presses that conflict at once. */
+export interface OpRunner {
+  attempt(run: () => Promise<unknown>): Promise<void>;
+  race(...runs: (() => Promise<unknown>)[]): Promise<void>;
+}
+
+/**
+ * What members do in the shop during a round of the games fault suite, one operation a call:
+ * buy each kind of item, press Buy twice, race for the last units, sell back, give, use, and
+ * steal from a member a padlock guards. The roles a Buy names are the member's as Discord has
+ * them now, as an interaction carries them.
+ */
+export function shopOps(deps: BotDeps, rest: REST, shelf: ShopRound, rng: Rng, run: OpRunner) {
+  const s = deps.services;
+  const pick = <T>(items: readonly T[]): T => items[rng.int(0, items.length)] as T;
+  const items = [shelf.timedRole, shelf.keptRole, shelf.padlock, shelf.ticket];
+
+  async function rolesOf(member: string): Promise<string[]> {
+    const found = (await rest.get(Routes.guildMember(shelf.guildId, member))) as { roles?: string[] };
+    return found.roles ?? [];
+  }
+
+  async function buy(opId: string, member: string, item: string) {
+    return s.shop.buy({ opId, guildId: shelf.guildId, userId: member, item, roleIds: await rolesOf(member) });
+  }
+
+  /** One of the member's free units (of an item, not a role), or null. */
+  async function unitOf(member: string, effect?: string) {
+    const owned = (await s.shop.owned(member, shelf.guildId)).filter(
+      (u) => u.kind === 'item' && (effect === undefined || u.effect === effect),
+    );
+    return owned.length > 0 ? pick(owned) : null;
+  }
+
+  /** Each member seen, so a steal may reach them, and a bag to steal with (the first collect fills it). */
+  async function prepare(members: readonly string[]): Promise<void> {
+    for (const [i, m] of members.entries()) {
+      await deps.profiles.touch({ id: m, name: `member${i}` });
+      await s.collect.collect(m, 'command').catch(() => undefined);
+    }
+  }
+
+  async function shopOp(kind: number, member: string, others: readonly string[], id: string) {
+    const other = pick(others.filter((m) => m !== member));
+    switch (kind) {
+      case 0:
+        return run.attempt(() => buy(`buy:${id}`, member, pick(items)));
+      case 1:
+        return run.attempt(() => buy(`buy:${id}`, member, pick([shelf.timedRole, shelf.keptRole])));
+      case 2: {
+        // Buy pressed twice: one purchase.
+        const item = pick(items);
+        return run.race(
+          () => buy(`twice:${id}`, member, item),
+          () => buy(`twice:${id}`, member, item),
+        );
+      }
+      case 3: {
+        // Every member at once for the last units of the round's stock.
+        const item = pick([shelf.ticket, shelf.keptRole]);
+        return run.race(...others.map((m, i) => () => buy(`rush:${id}:${i}`, m, item)));
+      }
+      case 4: {
+        const unit = await unitOf(member);
+        if (!unit) return run.attempt(() => buy(`buy:${id}`, member, shelf.ticket));
+        const sell = () =>
+          s.shop.sell({ opId: `sell:${id}`, owner: member, unitId: unit._id, guildId: shelf.guildId });
+        // Sell pressed twice, or a sale against a gift of the same unit.
+        return rng.int(0, 2) === 0
+          ? run.race(sell, sell)
+          : run.race(sell, () =>
+              s.shop.gift({ opId: `gift:${id}`, from: member, to: other, unitId: unit._id }),
+            );
+      }
+      case 5: {
+        const unit = await unitOf(member);
+        if (!unit) return run.attempt(() => buy(`buy:${id}`, member, shelf.padlock));
+        return run.attempt(() =>
+          s.shop.gift({ opId: `gift:${id}`, from: member, to: other, unitId: unit._id }),
+        );
+      }
+      case 6: {
+        const unit = await unitOf(member);
+        if (!unit) return run.attempt(() => buy(`buy:${id}`, member, shelf.ticket));
+        return run.attempt(() => s.shop.use({ opId: `use:${id}`, owner: member, unitId: unit._id }));
+      }
+      default: {
+        // A steal against a padlock's holder, raced by a sale of that padlock.
+        let victim: string | null = null;
+        for (const m of others) if (m !== member && (await unitOf(m, 'padlock'))) victim = m;
+        if (!victim) return run.attempt(() => buy(`buy:${id}`, other, shelf.padlock));
+        const lock = await unitOf(victim, 'padlock');
+        const steal = () => s.steal.steal({ opId: `steal:${id}`, thief: member, victim: victim as string });
+        if (!lock || rng.int(0, 2) === 0) return run.attempt(steal);
+        return run.race(steal, () =>
+          s.shop.sell({
+            opId: `sell:${id}`,
+            owner: victim as string,
+            unitId: lock._id,
+            guildId: shelf.guildId,
+          }),
+        );
+      }
+    }
+  }
+
+  return { prepare, shopOp };
+}
