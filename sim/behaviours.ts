@@ -89,6 +89,8 @@ export const behavioursSchema = z.object({
             hours: z.number().int().min(1).optional(),
             stock: z.number().int().min(0).optional(),
             perMember: z.number().int().min(1).optional(),
+            /** A role's income: Cookies paid to each holder every `everyH` hours. */
+            income: z.object({ amount: z.number().int().min(1), everyH: z.number().int().min(1) }).optional(),
           }),
         ),
       })

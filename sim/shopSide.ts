@@ -11,12 +11,21 @@ type ShopPlan = Behaviours['operator']['shop'];
 /** The operator stocks the shelf as a server's moderators would, once, at the start. */
 export async function openShop(ctx: SimContext, shop: ShopPlan): Promise<void> {
   for (const [i, item] of shop.items.entries()) {
+    const roleId = `80000000000000${String(100 + i)}`;
+    if (item.role && item.income)
+      await ctx.deps.services.shop.setIncome({
+        guildId: SIM_SERVER,
+        roleId,
+        actorId: 'moderator',
+        terms: { kind: 'fixed', amount: item.income.amount },
+        everyH: item.income.everyH,
+      });
     await ctx.deps.services.shop.addItem({
       guildId: SIM_SERVER,
       actorId: 'moderator',
       kind: item.role ? 'role' : 'item',
       effect: item.role ? null : (item.effect ?? 'custom'),
-      roleId: item.role ? `80000000000000${String(100 + i)}` : null,
+      roleId: item.role ? roleId : null,
       fields: {
         name: item.name,
         description: '',
