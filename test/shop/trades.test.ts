@@ -10,6 +10,7 @@ import { clearDatabase, useTestDatabase } from '../support/database.js';
 const t = useTestDatabase('shop_trades');
 const GUILD = '860000000000000001';
 const MOD = '860000000000000002';
+const OTHER_GUILD = '860000000000000009';
 const ANA = '860000000000000101';
 const BEN = '860000000000000102';
 const CAT = '860000000000000103';
@@ -290,6 +291,33 @@ describe('trades in escrow', () => {
     expect(await balances(restarted.deps, ANA, BEN)).toEqual([650, 1_150]);
     expect(await ownerOf(anaTicket)).toEqual({ owner: BEN, tradeId: null });
     expect(await booksProblems(restarted.deps)).toEqual([]);
+  });
+
+  it('GIVEN both confirming after the trade ran out, before its timer THEN it is called off and nothing swaps', async () => {
+    const { deps, clock } = await setUp();
+    const { trade } = await filledTrade(deps);
+    const trades = deps.services.trades;
+    await trades.confirm({ tradeId: 't1', userId: ANA, revision: trade.revision });
+    clock.advance(16 * MINUTE);
+    const late = await trades.confirm({ tradeId: 't1', userId: BEN, revision: trade.revision });
+    expect(late).toMatchObject({ status: 'ended', trade: { state: 'cancelled' } });
+    expect(await balances(deps, ANA, BEN)).toEqual([900, 900]);
+    expect(await booksProblems(deps)).toEqual([]);
+  });
+
+  it('GIVEN an item bought in another server THEN it is refused from the trade and stays free', async () => {
+    const { deps } = await setUp();
+    const unit = await ticket(deps, ANA, 'elsewhere');
+    await t.db
+      .collection('shop_inventory')
+      .updateOne({ _id: unit as never }, { $set: { guildId: OTHER_GUILD } });
+    await open(deps, 'o1');
+    await expect(
+      deps.services.trades.addItem({ tradeId: 'o1', userId: ANA, unitId: unit }),
+    ).rejects.toMatchObject({
+      context: { messageKey: 'shop:trade.errors.otherServer', name: 'Golden ticket' },
+    });
+    expect(await ownerOf(unit)).toEqual({ owner: ANA, tradeId: null });
   });
 
   it('GIVEN an open trade THEN each side has it in play once, and nothing once it ended', async () => {

@@ -100,11 +100,6 @@ export class TradeStore {
     return this.#trades.findOne({ _id: id });
   }
 
-  /** The open trade of these two members, if any. */
-  openBetween(one: string, other: string): Promise<TradeDoc | null> {
-    return this.#trades.findOne({ openPair: pairOf(one, other) });
-  }
-
   /** A member's newest open trade (in one server when named). */
   newestOpen(userId: string, guildId: string | null): Promise<TradeDoc | null> {
     return this.#trades.findOne(

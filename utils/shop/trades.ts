@@ -116,10 +116,8 @@ export class Trades {
     });
     if (!(await this.deps.trades.open(trade))) {
       await this.deps.scheduler.cancel(`${TRADE_EXPIRE_TASK}:${trade._id}`).catch(() => false);
-      const other = await this.deps.trades.openBetween(open.from, open.to);
       throw invalidInputText('these two have a trade open', 'shop:trade.errors.alreadyOpen', {
         member: open.to,
-        revision: other?.revision ?? 0,
       });
     }
     return trade;
@@ -183,6 +181,12 @@ export class Trades {
     if (trade[name].units.some((u) => u.id === add.unitId)) return trade;
     if (trade[name].units.length >= TRADE_MAX_ITEMS)
       throw invalidInputText('too many items', 'shop:trade.errors.tooManyItems', { max: TRADE_MAX_ITEMS });
+    // Each server has its own shop: what was bought in one is traded there.
+    const wanted = await this.deps.units.get(add.unitId);
+    if (wanted && wanted.owner === add.userId && wanted.guildId !== trade.guildId)
+      throw invalidInputText('an item of another server', 'shop:trade.errors.otherServer', {
+        name: wanted.name,
+      });
     const locked = await this.deps.units.lock(add.unitId, add.userId, trade._id, this.deps.clock.now());
     if (!locked) {
       const unit = await this.deps.units.get(add.unitId);
@@ -235,8 +239,10 @@ export class Trades {
    * once, whoever pressed last or twice.
    */
   async confirm(press: { tradeId: string; userId: string; revision: number }): Promise<Confirmed> {
-    const trade = await this.#trade(press.tradeId);
+    let trade = await this.#trade(press.tradeId);
     const name = sideOf(trade, press.userId);
+    // Past its time, a trade is called off, whatever its timer has done yet.
+    if (trade.state === 'open' && this.#expired(trade)) trade = await this.finish(trade._id);
     if (trade.state !== 'open') return { status: ended(trade), trade: await this.finish(trade._id) };
     const confirmed = await this.deps.trades.confirm(trade._id, name, press.revision);
     if (!confirmed) {
@@ -270,7 +276,7 @@ export class Trades {
    */
   async finish(tradeId: string): Promise<TradeDoc> {
     let trade = await this.#trade(tradeId);
-    if (trade.state === 'open' && trade.expiresAt.getTime() <= this.deps.clock.now().getTime())
+    if (trade.state === 'open' && this.#expired(trade))
       trade =
         (await this.deps.trades.cancel(trade._id, this.deps.clock.now())) ?? (await this.#trade(tradeId));
     if (trade.state === 'settling') trade = await settle(this.deps, trade);
@@ -337,11 +343,15 @@ export class Trades {
   async #openTrade(id: string): Promise<TradeDoc> {
     const trade = await this.#trade(id);
     if (trade.state !== 'open') throw invalidInputText('the trade ended', `shop:trade.errors.${trade.state}`);
-    if (trade.expiresAt.getTime() <= this.deps.clock.now().getTime()) {
+    if (this.#expired(trade)) {
       await this.finish(id);
       throw invalidInputText('the trade ended', 'shop:trade.errors.cancelled');
     }
     return trade;
+  }
+
+  #expired(trade: TradeDoc): boolean {
+    return trade.expiresAt.getTime() <= this.deps.clock.now().getTime();
   }
 
   async #trade(id: string): Promise<TradeDoc> {
