@@ -2,9 +2,9 @@
  * One bot process of the games fault suite (gamesFaultRun.ts), on the suite's database with its
  * timers running and members' roles given through the fake Discord's REST. A `member` process
  * plays: poker (sit, act, leave, close), blackjack, instant games, heist joins, placements and
- * rollbacks, and the shop (gamesFaultShopOps.ts), and fires the presses that conflict at once
+ * rollbacks, and the shop and its trades (gamesFaultShopOps.ts), and fires the presses that conflict at once
  * (Close against Sit, two Sits, Rotate against an open hand, two rollbacks, two Buys, a rush for
- * the last units, a sale against a gift or a steal). A `timekeeper` runs
+ * the last units, a sale against a gift or a steal, two Confirms of a trade). A `timekeeper` runs
  * with its clock hours ahead: every timer is due for it the moment it is scheduled, so timers
  * and the ledger's recovery race the members' operations in flight. Either may be SIGKILLed at
  * the nth ledger step it reaches. Prints `OPS <done> REFUSED <n> RACES <n>` when it ends alive.
@@ -121,7 +121,8 @@ const shop = shopOps(deps, discord.rest, plan.shop, rng, { attempt, race });
 async function memberOp(n: number): Promise<void> {
   const member = pick(plan.members);
   const id = `${plan.seed}:${n}`;
-  const op = rng.int(0, 20);
+  const op = rng.int(0, 22);
+  if (op >= 20) return shop.trade(member, pick(plan.members.filter((m) => m !== member)), id);
   if (op >= 12) return shop.shopOp(op - 12, member, plan.members, id);
   switch (op) {
     case 0:

@@ -51,7 +51,7 @@ const HOUR = 3_600_000;
  * role changes, failing them and not answering, kills one process at a random ledger step,
  * then recovers as a restarted bot would (the ledger's recovery, every timer, the table closed)
  * and checks the ledger, the books of every owner of money in play, what ended owners still
- * hold, and the shop: every purchase ended, the roles on Discord, the stock.
+ * hold, and the shop: every purchase and trade ended, the roles on Discord, the stock.
  */
 export async function runGamesFaults(options: GamesFaultOptions): Promise<GamesFaultResult> {
   const client = new MongoClient(options.serverUri, { maxPoolSize: 20 });

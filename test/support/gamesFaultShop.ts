@@ -10,6 +10,7 @@ import type { IncomeTerms } from '../../utils/shop/incomeStore.js';
 import type { UnitDoc } from '../../utils/shop/inventoryStore.js';
 import type { ItemFields, ShopItemDoc } from '../../utils/shop/itemStore.js';
 import type { PurchaseDoc } from '../../utils/shop/purchaseStore.js';
+import type { TradeDoc } from '../../utils/shop/tradeStore.js';
 import { FakeDiscord, GUILD_ID } from './fakeDiscord.js';
 
 /**
@@ -18,11 +19,12 @@ import { FakeDiscord, GUILD_ID } from './fakeDiscord.js';
  * a shelf with a role for a while, a role for good, a padlock and a server's own item; role
  * income on the roles members bought; and what the shop must show once a restarted bot
  * recovered: every purchase at its end, each member holding on Discord exactly the roles their
- * purchases give, every unit of the stock counted, each holder paid at most once a period.
+ * purchases give, every unit of the stock counted, each holder paid at most once a period,
+ * every trade ended with nothing left locked to it.
  */
 
-/** The hold kinds of the shop, for the suite's count of what ended owners still hold. */
-export const SHOP_HOLD_KINDS = ['shop', 'shop.sale'] as const;
+/** The hold kinds of the shop and its trades, for the suite's count of what ended owners still hold. */
+export const SHOP_HOLD_KINDS = ['shop', 'shop.sale', 'trade'] as const;
 
 /** How long a process waits for Discord's answer to one role change before the outcome is unknown. */
 export const ROLES_TIMEOUT_MS = 300;
@@ -199,6 +201,7 @@ export class ShopFaults {
       ...[...units.values()]
         .filter((u) => u.state === 'selling')
         .map((u) => `unit ${u._id} (${u.name}) of ${u.owner} was left selling`),
+      ...(await this.#tradeProblems(db, units)),
     ];
   }
 
@@ -252,6 +255,19 @@ export class ShopFaults {
     for (const id of item.claims.filter((c) => failed.has(c)))
       problems.push(`${item.name}: purchase ${id} was called off, yet claims a unit of the stock`);
     return problems;
+  }
+
+  /** Every trade ended (hours after its time ran out), and no unit is left locked to one. */
+  async #tradeProblems(db: Db, units: Map<string, UnitDoc>): Promise<string[]> {
+    const trades = await db.collection<TradeDoc>('shop_trades').find().toArray();
+    return [
+      ...trades
+        .filter((t) => t.state !== 'settled' && t.state !== 'cancelled')
+        .map((t) => `trade ${t._id} between ${t.a.userId} and ${t.b.userId} was left ${t.state}`),
+      ...[...units.values()]
+        .filter((u) => u.tradeId !== null)
+        .map((u) => `unit ${u._id} (${u.name}) of ${u.owner} is still locked to trade ${u.tradeId}`),
+    ];
   }
 
   /** A role pays each holder once a period: one payment per member, role and period. */

@@ -11,8 +11,10 @@ export interface OpRunner {
 
 /**
  * What members do in the shop during a round of the games fault suite, one operation a call:
- * buy each kind of item, press Buy twice, race for the last units, sell back, give, use, and
- * steal from a member a padlock guards. The roles a Buy names are the member's as Discord has
+ * buy each kind of item, press Buy twice, race for the last units, sell back, give, use, steal
+ * from a member a padlock guards, and trade (each side's Cookies and items in, then both
+ * Confirms at once, against a second press, a cancel, a change or a gift of an item in it; the
+ * timekeeper's expiry races them all). The roles a Buy names are the member's as Discord has
  * them now, as an interaction carries them.
  */
 export function shopOps(deps: BotDeps, rest: REST, shelf: ShopRound, rng: Rng, run: OpRunner) {
@@ -43,6 +45,34 @@ export function shopOps(deps: BotDeps, rest: REST, shelf: ShopRound, rng: Rng, r
       await deps.profiles.touch({ id: m, name: `member${i}` });
       await s.collect.collect(m, 'command').catch(() => undefined);
     }
+  }
+
+  /** A trade from its opening to both Confirms, raced by a second press or by what would change or end it. */
+  async function trade(member: string, other: string, id: string): Promise<void> {
+    const tradeId = `tr:${id}`;
+    await run.attempt(() =>
+      s.trades.open({ tradeId, guildId: shelf.guildId, from: member, to: other, locale: 'en' }),
+    );
+    const mine = await unitOf(member);
+    const theirs = await unitOf(other);
+    await run.attempt(() => s.trades.setCookies({ tradeId, userId: member, amount: 20 + rng.int(0, 200) }));
+    if (mine) await run.attempt(() => s.trades.addItem({ tradeId, userId: member, unitId: mine._id }));
+    if (theirs) await run.attempt(() => s.trades.addItem({ tradeId, userId: other, unitId: theirs._id }));
+    else
+      await run.attempt(() => s.trades.setCookies({ tradeId, userId: other, amount: 10 + rng.int(0, 100) }));
+    const seen = await s.trades.get(tradeId);
+    if (!seen) return;
+    const confirm = (userId: string) => () => s.trades.confirm({ tradeId, userId, revision: seen.revision });
+    const against = [
+      confirm(other),
+      () => s.trades.cancel({ tradeId, userId: other }),
+      () => s.trades.setCookies({ tradeId, userId: member, amount: 5 }),
+      () =>
+        mine
+          ? s.shop.gift({ opId: `gift:${id}`, from: member, to: other, unitId: mine._id })
+          : s.trades.cancel({ tradeId, userId: member }),
+    ];
+    return run.race(confirm(member), confirm(other), pick(against));
   }
 
   async function shopOp(kind: number, member: string, others: readonly string[], id: string) {
@@ -109,5 +139,5 @@ export function shopOps(deps: BotDeps, rest: REST, shelf: ShopRound, rng: Rng, r
     }
   }
 
-  return { prepare, shopOp };
+  return { prepare, shopOp, trade };
 }
