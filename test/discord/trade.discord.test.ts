@@ -127,6 +127,31 @@ describe('/trade through the real discord.js client', () => {
     expect((await checkInvariants(t.cols)).problems).toEqual([]);
   });
 
+  it('GIVEN a trade nobody confirms WHEN its time runs out THEN its timer calls it off on the board and the Cookies come back', async () => {
+    const ana = freshMember('ana');
+    const ben = freshMember('ben');
+    await stocked(ana);
+    const [board] = await fake.waitFor(fake.command(ana, 'trade', ['with'], { user: ben.id }, [ben]));
+    const tradeId = (await harness.deps.services.trades.mine(ana.id, GUILD_ID))._id;
+    await waitFor(async () => (await harness.deps.services.trades.get(tradeId))?.messageId, {
+      what: 'the board remembered',
+    });
+    await fake.waitFor(fake.command(ana, 'trade', ['cookies'], { amount: 250 }));
+    harness.clock.advance(16 * 60_000);
+    await harness.deps.scheduler.runDue();
+    const ended = await waitFor(
+      () =>
+        fake.channelEdits
+          .get(CHANNEL_ID)
+          ?.filter((m) => m.id === board?.id)
+          .find((m) => m.embeds[0]?.description?.startsWith('❌ Called off')),
+      { what: 'the board called off' },
+    );
+    expect(ended.components).toEqual([]);
+    await harness.deps.ledger.flush();
+    expect(await harness.deps.cookieEconomy.balance(ana.id)).toBe(900);
+  });
+
   it('GIVEN a member who is not a side of the trade THEN pressing its Confirm is refused privately and changes nothing', async () => {
     const ana = freshMember('ana');
     const ben = freshMember('ben');
