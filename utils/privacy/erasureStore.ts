@@ -36,10 +36,15 @@ export class ErasureStore {
   }
 
   static async ensureIndexes(db: Db): Promise<void> {
-    // One running erasure per member: a done one keeps no subject, so it leaves the index.
-    await db
-      .collection(ERASURES)
-      .createIndex({ 'subject.id': 1 }, { name: 'running_by_subject', unique: true, sparse: true });
+    await Promise.all([
+      // One running erasure per member: a done one keeps no subject, so it leaves the index.
+      db
+        .collection(ERASURES)
+        .createIndex({ 'subject.id': 1 }, { name: 'running_by_subject', unique: true, sparse: true }),
+      // The freeze's running ones, read whenever a member's economy is asked (role income
+      // pays only members not being forgotten), and the newest done ones.
+      db.collection(ERASURES).createIndex({ state: 1, doneAt: -1 }, { name: 'by_state' }),
+    ]);
   }
 
   /** Every member and worker whose erasure runs (the freeze). */
