@@ -244,7 +244,7 @@ export async function shopScenes(deps: BotDeps, server: Server): Promise<Scene[]
   const bought = await server.press(buyer, picked, 'shop.buy');
   const inventory = await server.command(buyer, ['inventory', 'show']);
   const ticket = (await deps.services.shop.owned(buyer.id)).find((unit) => unit.effect === 'custom');
-  const unit = await server.choose(buyer, inventory, ticket?._id ?? '');
+  const unit = await server.choose(buyer, inventory, ticket?.itemId ?? '');
   const shortBrowse = await server.command(short, ['shop', 'browse']);
   const shortPicked = await server.choose(short, shortBrowse, itemId('role'));
   const refused = await server.press(short, shortPicked, 'shop.buy', true);

@@ -34,6 +34,17 @@ function unitLabel(unit: UnitDoc, i18n: Translator): string {
   return i18n.t('shop:inventory.optionLabel', { name: unit.name, date }).slice(0, 100);
 }
 
+/** The member's free items by what they are (an item of the shop), each with how many. */
+function kindsOf(items: readonly UnitDoc[]): { unit: UnitDoc; count: number }[] {
+  const kinds = new Map<string, { unit: UnitDoc; count: number }>();
+  for (const unit of items) {
+    const kind = kinds.get(unit.itemId);
+    if (kind) kind.count++;
+    else kinds.set(unit.itemId, { unit, count: 1 });
+  }
+  return [...kinds.values()];
+}
+
 /** The member's items, grouped by name, and their roles from the shop. */
 export function inventoryLines(units: readonly UnitDoc[], i18n: Translator): string[] {
   const lines: string[] = [];
@@ -86,7 +97,12 @@ async function inventoryReply(ctx: CommandContext): Promise<Reply> {
           select: {
             customId: unitMenu.build({}),
             placeholder: i18n.t('shop:inventory.placeholder'),
-            options: items.slice(0, 25).map((unit) => ({ label: unitLabel(unit, i18n), value: unit._id })),
+            options: kindsOf(items)
+              .slice(0, 25)
+              .map(({ unit, count }) => ({
+                label: i18n.t('shop:inventory.kindLabel', { name: unit.name, count }).slice(0, 100),
+                value: unit.itemId,
+              })),
           },
         }
       : {}),
@@ -193,8 +209,12 @@ export const sell: Subcommand = {
 export const unitMenuHandler = defineComponentHandler(unitMenu, {
   async run(ctx) {
     const { deps, invocation, actor, i18n } = ctx;
-    const unitId = invocation.values[0] ?? '';
-    const unit = (await deps.services.shop.owned(actor.id)).find((u) => u._id === unitId);
+    // The menu offers kinds of item: the oldest free one of the kind picked is the one acted on,
+    // so a menu shown before one was used, given or traded still finds the member's next one.
+    const itemId = invocation.values[0] ?? '';
+    const unit = (await deps.services.shop.owned(actor.id))
+      .filter((u) => u.itemId === itemId && u.kind === 'item' && !u.tradeId)
+      .at(-1);
     if (!unit) return { ...(await inventoryReply(ctx)), update: true };
     const pct = await deps.runtimeConfig.get('shop.sell_back_pct', invocation.guildId ?? undefined);
     const effect = EFFECTS[unit.effect ?? 'custom'];
