@@ -177,6 +177,6 @@ describe('roles in the local console', () => {
     await c.session.run('!role jürgen @Stammgast');
     expect(c.take()).toBe('(ein Moderator hat @jürgen die Rolle @Stammgast gegeben)\n');
     await c.session.run('!roles jürgen');
-    expect(c.take()).toBe('(@jürgen hat in diesem Server: @Stammgast)\n');
+    expect(c.take()).toBe('(Rollen von @jürgen auf diesem Server: @Stammgast)\n');
   });
 });

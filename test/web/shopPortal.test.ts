@@ -123,7 +123,7 @@ describe('the Shop page’s API', () => {
       },
     );
     expect([refused.status, refused.json.error.code]).toEqual([400, 'INVALID_INPUT']);
-    expect(refused.json.error.message).toContain('Ein Preis liegt zwischen 1 und');
+    expect(refused.json.error.message).toContain('Der Preis muss zwischen 1 und');
     expect(refused.json.error.message).toContain('0 angegeben');
     expect((await shelf(HERE)).items[0].price).toBe(450);
     expect(await auditOf('shop.edit')).toHaveLength(1);
