@@ -69,7 +69,7 @@ export function barredBy(services: FeatureServices): Barred {
 }
 
 /**
- * Roles that pay Cookies on a schedule (ECONOMY.md, "Role income"). One timer per server and
+ * Roles that pay Cookies on a schedule (ECONOMY.md, "The shop", role income). One timer per server and
  * role runs at each period's end and pays every holder then: the members whose last
  * interaction showed the role, and those who own it from the shop. Each payment's operation id
  * names the role, the period and the member, so two processes, a restart or a run repeated
