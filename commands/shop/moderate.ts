@@ -20,24 +20,12 @@ const roleId = z
 const opt = (key: string) => localized(SHOP_MESSAGES, `commands.${key}`);
 const NAME = { type: ApplicationCommandOptionType.String, ...opt('name'), max_length: 40 } as const;
 const PRICE = { type: ApplicationCommandOptionType.Integer, ...opt('price'), min_value: 1 } as const;
-const HOURS = {
-  type: ApplicationCommandOptionType.Integer,
-  ...opt('hours'),
-  min_value: -1,
-  max_value: 8_760,
-} as const;
-const STOCK = {
-  type: ApplicationCommandOptionType.Integer,
-  ...opt('stock'),
-  min_value: -1,
-  max_value: 10_000,
-} as const;
-const LIMIT = {
-  type: ApplicationCommandOptionType.Integer,
-  ...opt('limit'),
-  min_value: -1,
-  max_value: 1_000,
-} as const;
+/** A whole number a moderator may leave out, or give as -1 for "no limit". */
+const upTo = (key: string, max: number) =>
+  ({ type: ApplicationCommandOptionType.Integer, ...opt(key), min_value: -1, max_value: max }) as const;
+const HOURS = upTo('hours', 8_760);
+const STOCK = upTo('stock', 10_000);
+const LIMIT = upTo('limit', 1_000);
 const NEEDS = { type: ApplicationCommandOptionType.Role, ...opt('requiredRole') } as const;
 const DESCRIPTION = {
   type: ApplicationCommandOptionType.String,

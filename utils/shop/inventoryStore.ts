@@ -1,4 +1,4 @@
-import type { Collection, Db } from 'mongodb';
+import type { Collection, Db, Filter } from 'mongodb';
 import { JOURNALED } from '../../src/db/collections.js';
 import { isDuplicateKey } from '../../src/db/duplicateKey.js';
 import type { EffectName } from './effects/effect.js';
@@ -39,6 +39,19 @@ export interface UnitDoc {
 }
 
 export const SHOP_INVENTORY = 'shop_inventory';
+
+/**
+ * A unit free to move, as every move asks for it: still `owned`, in no trade, not run out (and,
+ * for a sale or a trade, an item: a role is neither sold nor traded).
+ */
+function free(now: Date, extra: Filter<UnitDoc> = {}): Filter<UnitDoc> {
+  return {
+    state: 'owned',
+    tradeId: null,
+    $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }],
+    ...extra,
+  };
+}
 
 /** The only code that touches `shop_inventory`. */
 export class InventoryStore {
@@ -106,14 +119,7 @@ export class InventoryStore {
     guildId: string | null,
   ): Promise<UnitDoc | null> {
     return this.#units.findOneAndUpdate(
-      {
-        owner,
-        effect,
-        state: 'owned',
-        tradeId: null,
-        $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }],
-        ...(guildId ? { guildId } : {}),
-      },
+      free(now, { owner, effect, ...(guildId ? { guildId } : {}) }),
       { $set: { state: 'used', lastOp: op, endedAt: now } },
       { sort: { acquiredAt: 1 }, returnDocument: 'after' },
     );
@@ -122,13 +128,7 @@ export class InventoryStore {
   /** Uses this unit, if the member owns it and it is free; null otherwise. */
   use(id: string, owner: string, op: string, now: Date): Promise<UnitDoc | null> {
     return this.#units.findOneAndUpdate(
-      {
-        _id: id,
-        owner,
-        state: 'owned',
-        tradeId: null,
-        $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }],
-      },
+      free(now, { _id: id, owner }),
       { $set: { state: 'used', lastOp: op, endedAt: now } },
       { returnDocument: 'after' },
     );
@@ -137,13 +137,7 @@ export class InventoryStore {
   /** Moves a free unit from one member to another, for `op`; null when it is not `from`'s to give. */
   hand(id: string, from: string, to: string, op: string, now: Date): Promise<UnitDoc | null> {
     return this.#units.findOneAndUpdate(
-      {
-        _id: id,
-        owner: from,
-        state: 'owned',
-        tradeId: null,
-        $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }],
-      },
+      free(now, { _id: id, owner: from }),
       { $set: { owner: to, lastOp: op } },
       { returnDocument: 'after' },
     );
@@ -152,14 +146,7 @@ export class InventoryStore {
   /** Starts a sale back of a free unit: it leaves the member's hands. */
   startSale(id: string, owner: string, amount: number, op: string, now: Date): Promise<UnitDoc | null> {
     return this.#units.findOneAndUpdate(
-      {
-        _id: id,
-        owner,
-        state: 'owned',
-        tradeId: null,
-        kind: 'item',
-        $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }],
-      },
+      free(now, { _id: id, owner, kind: 'item' }),
       { $set: { state: 'selling', saleAmount: amount, lastOp: op } },
       { returnDocument: 'after' },
     );
@@ -183,14 +170,7 @@ export class InventoryStore {
   /** Puts a free unit of `owner`'s into a trade; null when it is not free. */
   lock(id: string, owner: string, tradeId: string, now: Date): Promise<UnitDoc | null> {
     return this.#units.findOneAndUpdate(
-      {
-        _id: id,
-        owner,
-        state: 'owned',
-        tradeId: null,
-        kind: 'item',
-        $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }],
-      },
+      free(now, { _id: id, owner, kind: 'item' }),
       { $set: { tradeId } },
       { returnDocument: 'after' },
     );
