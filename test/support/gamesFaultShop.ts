@@ -52,6 +52,8 @@ export function restRoles(
   return { rest, roles: discordRoles({ rest }, { timeoutMs }) };
 }
 
+/** How many of the rounds' roles pay an income at once. */
+const INCOMES_KEPT = 4;
 const ITEM: ItemFields = {
   name: '',
   description: '',
@@ -69,6 +71,8 @@ export class ShopFaults {
   readonly #stock = new Map<string, number>();
   /** Role ids of the role items, by item id. */
   readonly #roles = new Map<string, string>();
+  /** Roles that pay an income now, oldest first. */
+  readonly #incomes: string[] = [];
   #roleCount = 0;
   #persistent: { timedRole: string; padlock: string } | null = null;
   #round: ShopRound | null = null;
@@ -103,7 +107,7 @@ export class ShopFaults {
   /**
    * A new role for good and a new item of the round, each with a small stock; last round's leave
    * the shelf, and a moderator (at the machine's time, so its first period falls due for the
-   * timekeeper) makes last round's role pay its holders each hour.
+   * timekeeper) makes last round's role pay its holders each hour, ending the oldest income.
    */
   async openRound(deps: BotDeps, moderator: BotDeps, round: number): Promise<ShopRound> {
     if (!this.#persistent) throw new Error('the shop was not set up');
@@ -113,13 +117,18 @@ export class ShopFaults {
       await deps.services.shop.removeItem({ guildId: GUILD_ID, item: before.ticket });
       const terms: IncomeTerms =
         round % 2 === 0 ? { kind: 'fixed', amount: 25 } : { kind: 'share', pct: 1, max: 300 };
+      const roleId = this.#roles.get(before.keptRole) as string;
       await moderator.services.shop.setIncome({
         guildId: GUILD_ID,
-        roleId: this.#roles.get(before.keptRole) as string,
+        roleId,
         actorId: this.actor,
         terms,
         everyH: 1,
       });
+      // A server keeps a few incomes (MAX_INCOMES): the oldest ends as a run goes on.
+      this.#incomes.push(roleId);
+      if (this.#incomes.length > INCOMES_KEPT)
+        await moderator.services.shop.removeIncome(GUILD_ID, this.#incomes.shift() as string);
     }
     const kept = await this.#add(deps, 'role', { name: `Founder ${round}`, price: 500, stockLeft: 2 });
     const ticket = await this.#add(deps, 'custom', {
