@@ -120,7 +120,7 @@ describe('the profile card', () => {
         { name: 'VIP', count: 1 },
       ],
     });
-    expect(owning.belongings).toBe('Gegenstände: Vorhängeschloss ×2 · VIP');
+    expect(owning.belongings).toBe('Aus dem Laden: Vorhängeschloss ×2 · VIP');
     expect(profileCardTexts(i18n.for('en'), facts).belongings).toBeUndefined();
     const face = { picture: null, initials: 'AN', color: '#123456' };
     const [plain, taller] = await Promise.all([

@@ -79,7 +79,7 @@ describe('runtime configuration', () => {
     expect(error.detail).toContain('settings of cookies: cookies.give_enabled, cookies.give_max');
     const unknownFeature = (await config.set('weather.rain', '1', 'u1').catch((e: unknown) => e)) as AppError;
     expect(unknownFeature.detail).toContain(
-      'features with settings: cookies, games, vault, poker, place, hunt, admin',
+      'features with settings: cookies, games, vault, shop, poker, place, hunt, admin',
     );
   });
 

@@ -130,5 +130,7 @@ describe('the cost of a simulated day', () => {
     });
     expect(result.days.flatMap((d) => d.violations)).toEqual([]);
     expect(unserved).toEqual([]);
-  });
+    // Two simulated days of every path (games, poker, the hunt, the shop, trades) take a
+    // minute or more on a busy two-core machine.
+  }, 240_000);
 });
