@@ -142,6 +142,27 @@ describe('buying from a server shop', () => {
     expect(await restarted.deps.services.shop.owned(m)).toEqual([]);
   });
 
+  it('GIVEN two Buys of one role pressed at once (two interactions) THEN one buys it and the other is refused as held, paid once; after the role ends it can be bought again', async () => {
+    const { deps, roles, clock } = await setUp();
+    const [m] = MEMBERS as [string];
+    await item(deps, { name: 'VIP', price: 300, role: VIP, durationH: 1 });
+    const both = await Promise.all([
+      buy(deps, 'a', m, 'VIP').catch((error: unknown) => error),
+      buy(deps, 'b', m, 'VIP').catch((error: unknown) => error),
+    ]);
+    expect(both.filter((r) => isAppError(r)).map((r) => (isAppError(r) ? r.code : ''))).toEqual([
+      'SHOP_ROLE_HELD',
+    ]);
+    expect(await deps.cookieEconomy.balance(m)).toBe(700);
+    expect(roles.has(GUILD, m, VIP)).toBe(true);
+    clock.advance(HOUR + 1_000);
+    await deps.scheduler.runDue();
+    expect(roles.has(GUILD, m, VIP)).toBe(false);
+    expect((await buy(deps, 'c', m, 'VIP')).status).toBe('done');
+    expect(await deps.cookieEconomy.balance(m)).toBe(400);
+    expect(await booksProblems(deps)).toEqual([]);
+  });
+
   it('GIVEN Discord refusing the role (no Manage Roles) THEN the price comes back and the member hears why', async () => {
     const { deps, roles } = await setUp();
     const [m] = MEMBERS as [string];

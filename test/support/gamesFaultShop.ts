@@ -306,6 +306,17 @@ export class ShopFaults {
       .find()
       .toArray();
     return counts.flatMap((c) => {
+      // A role's lock (`role:<guild>:<role>:<member>`): held only by a purchase of a role for a
+      // while, until its end; never by one called off or one of a role for good.
+      if (c._id.startsWith('role:')) {
+        const stale = c.claims.filter((id) => {
+          const p = purchases.find((x) => x._id === id);
+          return !p || p.state === 'failed' || (p.state === 'done' && !p.roleUntil);
+        });
+        return c.count === c.claims.length && c.count <= 1 && stale.length === 0
+          ? []
+          : [`${c._id}: role lock counted ${c.count} with claims ${c.claims.join(', ')}`];
+      }
       const done = purchases.filter((p) => p.state === 'done' && `${p.item._id}:${p.userId}` === c._id);
       return c.count === done.length && c.claims.length === done.length
         ? []

@@ -8,6 +8,7 @@ import type { Holds, ReserveRequest } from '../money/holds/holds.js';
 import { EFFECTS } from './effects/registry.js';
 import { shopErrors } from './errors.js';
 import type { InventoryStore, UnitDoc } from './inventoryStore.js';
+import { NOT_STORED_TRIES } from './trades.js';
 
 export interface InventoryDeps {
   economy: CookieEconomy;
@@ -30,12 +31,14 @@ export const SALE_TASK = 'shop.sale';
  */
 export class Inventory {
   constructor(private readonly deps: InventoryDeps) {
+    // A sale's hold past its deadline: a sale decided on its unit is finished (paid, and the
+    // unit sold); one never decided is returned to the vault.
     deps.holds.own('shop.sale', {
       onExpiry: async (hold) => {
         const unit = await deps.units.get(hold.owner.id);
-        return unit?.state === 'selling' && hold._id === saleHoldId(unit._id, unit.lastOp ?? '')
-          ? { post: [{ to: unit.owner, amount: hold.amount, kind: COOKIE_KINDS.shopSellBack }] }
-          : 'void';
+        if (unit?.state !== 'selling' || hold._id !== saleHoldId(unit._id, unit.lastOp ?? '')) return 'void';
+        await this.finishSale(unit._id);
+        return 'handled';
       },
     });
   }
@@ -94,7 +97,7 @@ export class Inventory {
         id: `${SALE_TASK}:${unit._id}:${sale.opId}`,
         kind: SALE_TASK,
         dueAt: new Date(this.deps.clock.now().getTime() + RECOVERY_GRACE_MS),
-        payload: { unitId: unit._id },
+        payload: { unitId: unit._id, op: sale.opId },
       });
       const started = await this.deps.units.startSale(
         unit._id,
@@ -140,9 +143,18 @@ export class Inventory {
 
   tasks(): TaskHandler[] {
     return [
-      defineTask(SALE_TASK, z.object({ unitId: z.string() }), async ({ unitId }) => {
-        await this.finishSale(unitId);
-      }),
+      defineTask(
+        SALE_TASK,
+        z.object({ unitId: z.string(), op: z.string().optional() }),
+        async ({ unitId, op }, task) => {
+          // Planned before the sale is decided on its unit: a run in between comes back (the
+          // scheduler's back-off) rather than let the sale go without its timer.
+          const unit = await this.deps.units.get(unitId);
+          if (op && unit?.lastOp !== op && task.attempt < NOT_STORED_TRIES)
+            throw new Error(`sale ${op} of ${unitId} is not decided yet`);
+          await this.finishSale(unitId);
+        },
+      ),
     ];
   }
 

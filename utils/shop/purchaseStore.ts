@@ -5,7 +5,15 @@ import type { RoleRefusal } from '../../src/roles/memberRoles.js';
 import type { ShopItemDoc } from './itemStore.js';
 
 /** Why a purchase was called off and its price returned. */
-export type PurchaseFailure = 'not_enough' | 'none_left' | 'limit_reached' | 'gone' | 'late' | RoleRefusal;
+/** `role_held`: another purchase of the same role by the member is under way or in force. */
+export type PurchaseFailure =
+  | 'not_enough'
+  | 'none_left'
+  | 'limit_reached'
+  | 'gone'
+  | 'late'
+  | 'role_held'
+  | RoleRefusal;
 
 /**
  * One purchase (`shop_purchases`), a saga over one hold (utils/money/holds/):

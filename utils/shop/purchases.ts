@@ -85,6 +85,7 @@ export class Purchases {
       if (!isRoleRefused(error) || !['unknown_member', 'unknown_role'].includes(error.reason)) throw error;
     }
     await this.deps.units.expire(purchaseId, this.deps.clock.now());
+    await this.#unlockRole(purchase);
   }
 
   hold(purchase: PurchaseDoc): ReserveRequest {
@@ -119,7 +120,10 @@ export class Purchases {
       await this.#give(purchase);
     } catch (error) {
       if (!isRoleRefused(error)) throw error;
-      return this.#fail(purchase, error.reason);
+      const failed = await this.#fail(purchase, error.reason);
+      // An earlier request Discord did not answer may have given the role after all.
+      if (failed.state === 'failed') await this.#undoGive(purchase);
+      return failed;
     }
     const now = this.deps.clock.now();
     const roleUntil =
@@ -139,9 +143,16 @@ export class Purchases {
     const stock = await this.deps.items.claimStock(item, purchase._id);
     if (stock !== 'claimed') return stock;
     const limit = purchase.item.perMember;
-    if (limit === null) return null;
-    const mine = await this.deps.items.claimForMember(item._id, purchase.userId, limit, purchase._id);
-    return mine === 'claimed' ? null : mine;
+    if (limit !== null) {
+      const mine = await this.deps.items.claimForMember(item._id, purchase.userId, limit, purchase._id);
+      if (mine !== 'claimed') return mine;
+    }
+    // One purchase of a role per member at a time: two Buys pressed at once, before either gave
+    // the role, would both pass the check of the member's roles and both be paid for.
+    const lock = roleLock(purchase);
+    if (lock === null) return null;
+    const held = await this.deps.items.claimForMember(lock, purchase.userId, 1, purchase._id);
+    return held === 'claimed' ? null : 'role_held';
   }
 
   async #give(purchase: PurchaseDoc): Promise<void> {
@@ -211,6 +222,9 @@ export class Purchases {
         kind: COOKIE_KINDS.shopPurchase,
       },
     ]);
+    // A role for good is the member's once given: its lock goes now. One for a while keeps it
+    // until its end, so it is not bought again while it is held.
+    if (!purchase.roleUntil) await this.#unlockRole(purchase);
     if (purchase.roleUntil)
       await this.deps.scheduler.schedule({
         id: `${ROLE_END_TASK}:${purchase._id}`,
@@ -247,6 +261,13 @@ export class Purchases {
     else if (!hold) await this.deps.holds.cancel(this.hold(purchase));
     await this.deps.items.releaseStock(purchase.item._id, purchase._id);
     await this.deps.items.releaseForMember(purchase.item._id, purchase.userId, purchase._id);
+    await this.#unlockRole(purchase);
+  }
+
+  /** The role's lock goes once the purchase is over: called off, or its role's time is up. */
+  async #unlockRole(purchase: PurchaseDoc): Promise<void> {
+    const lock = roleLock(purchase);
+    if (lock !== null) await this.deps.items.releaseForMember(lock, purchase.userId, purchase._id);
   }
 
   async #purchase(id: string): Promise<PurchaseDoc> {
@@ -254,4 +275,10 @@ export class Purchases {
     if (!purchase) throw new Error(`no purchase ${id}`);
     return purchase;
   }
+}
+
+/** The claim that keeps one purchase of a role per member at a time (null: not a role). */
+function roleLock(purchase: PurchaseDoc): string | null {
+  const { item } = purchase;
+  return item.kind === 'role' && item.roleId ? `role:${purchase.guildId}:${item.roleId}` : null;
 }

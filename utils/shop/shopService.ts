@@ -300,6 +300,8 @@ export class ShopService {
       }
       case 'none_left':
         return shopErrors.soldOut(item.name);
+      case 'role_held':
+        return shopErrors.roleHeld(item.name, item.roleId ?? '');
       case 'limit_reached':
         return shopErrors.limitReached(item.name, item.perMember ?? 0);
       case 'gone':

@@ -36,6 +36,8 @@ export interface TradesDeps {
 }
 
 export const TRADE_EXPIRE_TASK = 'trade.expire';
+/** How often a timer planned before its trade or sale was stored runs again before it lets go. */
+export const NOT_STORED_TRIES = 4;
 /** A board lists every item on it: Discord shows one select of 25, and a side's list stays short. */
 export const TRADE_MAX_ITEMS = 10;
 
@@ -289,9 +291,15 @@ export class Trades {
   /** The trade's timer; `onEnded` tells its board how it ended. */
   tasks(onEnded: (trade: TradeDoc) => Promise<void>): TaskHandler[] {
     return [
-      defineTask(TRADE_EXPIRE_TASK, z.object({ tradeId: z.string() }), async ({ tradeId }) => {
+      defineTask(TRADE_EXPIRE_TASK, z.object({ tradeId: z.string() }), async ({ tradeId }, task) => {
         const before = await this.deps.trades.get(tradeId);
-        if (!before) return;
+        if (!before) {
+          // Planned before the trade is stored: a run in between comes back (the scheduler's
+          // back-off), so the trade it guards is not left without its timer. A trade that was
+          // never stored (its process died, or the pair had one open) is let go.
+          if (task.attempt < NOT_STORED_TRIES) throw new Error(`trade ${tradeId} is not stored yet`);
+          return;
+        }
         const ended = await this.finish(tradeId);
         if (before.state !== ended.state) await onEnded(ended);
       }),
