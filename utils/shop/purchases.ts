@@ -58,12 +58,21 @@ export class Purchases {
     return this.finish(opened._id);
   }
 
+  /** Whether the purchase is stored (its timer may run before it is). */
+  async exists(id: string): Promise<boolean> {
+    return (await this.deps.purchases.get(id)) !== null;
+  }
+
   /** Takes the purchase to its end (`done` or `failed`) from wherever it stands; safe to repeat and to race. */
   async finish(id: string): Promise<PurchaseDoc> {
     let purchase = await this.#purchase(id);
     if (purchase.state === 'open') purchase = await this.#grant(purchase);
     if (purchase.state === 'granted') purchase = await this.#collect(purchase);
     if (purchase.state === 'failed') await this.#callOff(purchase);
+    // A slower run of a purchase another run finished may have claimed the role's lock again:
+    // it is returned here, unless the role is still in force.
+    const roleOver = !purchase.roleUntil || purchase.roleUntil <= this.deps.clock.now();
+    if (purchase.state === 'done' && roleOver) await this.#unlockRole(purchase);
     if (purchase.state === 'done' || purchase.state === 'failed')
       await this.deps.scheduler.cancel(`${PURCHASE_TASK}:${id}`).catch(() => false);
     return purchase;

@@ -22,6 +22,7 @@ import {
 import type { PurchaseDoc, PurchaseStore } from './purchaseStore.js';
 import { PURCHASE_TASK, Purchases, type PurchasesDeps, ROLE_END_TASK } from './purchases.js';
 import { type Barred, RoleIncome, type RoleIncomeDeps } from './roleIncome.js';
+import { NOT_STORED_TRIES } from './trades.js';
 
 declare module '../../src/features/services.js' {
   interface FeatureServices {
@@ -272,7 +273,13 @@ export class ShopService {
   tasks(barred: Barred): TaskHandler[] {
     return [
       this.income.task(barred),
-      defineTask(PURCHASE_TASK, z.object({ purchaseId: z.string() }), async ({ purchaseId }) => {
+      defineTask(PURCHASE_TASK, z.object({ purchaseId: z.string() }), async ({ purchaseId }, task) => {
+        // Planned before the purchase is stored: a run in between comes back; a purchase whose
+        // process died before storing it was never made, and its timer lets go.
+        if (!(await this.purchases.exists(purchaseId))) {
+          if (task.attempt < NOT_STORED_TRIES) throw new Error(`purchase ${purchaseId} is not stored yet`);
+          return;
+        }
         await this.purchases.finish(purchaseId);
       }),
       defineTask(ROLE_END_TASK, z.object({ purchaseId: z.string() }), async ({ purchaseId }) => {
