@@ -15,6 +15,13 @@ import { openApp } from './openApp.js';
  * those in flight and the task running, flushes the ledger and closes the database.
  */
 export async function runDiscordBot(config: Config, log: Logger, token: string): Promise<number> {
+  // Listened for from the start: a SIGTERM while the bot is still starting (a deploy that
+  // restarts it at once) lets it finish starting and then stop cleanly, instead of ending
+  // the process mid-way by the signal's default.
+  const stopAsked = new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+  });
   const app = await openApp(config, log);
   let closed = false;
   try {
@@ -35,10 +42,7 @@ export async function runDiscordBot(config: Config, log: Logger, token: string):
       db: app.db,
       gateway: () => (client.isReady() ? 'connected' : 'disconnected'),
     });
-    const signal = await new Promise<NodeJS.Signals>((resolve) => {
-      process.once('SIGINT', () => resolve('SIGINT'));
-      process.once('SIGTERM', () => resolve('SIGTERM'));
-    });
+    const signal = await stopAsked;
     log.info({ event: 'shutdown.started', signal }, 'shutting down: finishing interactions in flight');
     await bot.stop();
     await http?.close();

@@ -50,3 +50,29 @@ describe('the bot process', () => {
     expect(bot.logs()).toContain('"event":"shutdown.finished"');
   });
 });
+
+/** A deploy may restart the bot the moment it started: a SIGTERM during start-up is a clean stop too. */
+describe('the bot process stopped while it starts', () => {
+  const fake = new FakeDiscord();
+
+  beforeAll(() => fake.start());
+  afterAll(() => fake.stop());
+
+  it('GIVEN SIGTERM before the gateway is ready THEN it finishes starting, then stops cleanly with exit 0', async () => {
+    const bot = startNode(['app/main.ts'], {
+      DISCORD_TOKEN: 'fake-token',
+      DISCORD_API_URL: fake.apiUrl,
+      MONGODB_URI: inject('mongoUri'),
+      MONGODB_DB_NAME: `bot_process_early_${Date.now()}`,
+      LOG_LEVEL: 'info',
+      HTTP_PORT: '0',
+    });
+    try {
+      await bot.waitForLog('"event":"startup"');
+      expect(await bot.terminate()).toBe(0);
+      expect(bot.logs()).toContain('"event":"shutdown.finished"');
+    } finally {
+      if (bot.child.exitCode === null) bot.child.kill('SIGKILL');
+    }
+  });
+});
