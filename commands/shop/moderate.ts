@@ -32,6 +32,8 @@ const DESCRIPTION = {
   ...opt('description'),
   max_length: 200,
 } as const;
+/** What a new item may set beyond its price, in the order Discord shows the options. */
+const TERMS = [NAME, HOURS, STOCK, LIMIT, NEEDS, DESCRIPTION];
 
 /** An optional whole number of a moderator's: empty or -1 is "no limit". */
 const limitOf = (value: number | undefined): number | null =>
@@ -94,12 +96,7 @@ export const addRole: Subcommand = {
     options: [
       { type: ApplicationCommandOptionType.Role, ...opt('role'), required: true },
       { ...PRICE, required: true },
-      NAME,
-      HOURS,
-      STOCK,
-      LIMIT,
-      NEEDS,
-      DESCRIPTION,
+      ...TERMS,
     ],
   },
   async run(ctx) {
@@ -135,12 +132,7 @@ export const addItem: Subcommand = {
         })),
       },
       { ...PRICE, required: true },
-      NAME,
-      HOURS,
-      STOCK,
-      LIMIT,
-      NEEDS,
-      DESCRIPTION,
+      ...TERMS,
     ],
   },
   async run(ctx) {
