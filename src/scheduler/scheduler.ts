@@ -26,6 +26,21 @@ export interface TaskHandler {
   run(payload: unknown, task: TaskRun): Promise<void>;
 }
 
+/** How often a task planned before what it finishes was stored runs again before it lets go. */
+const NOT_STORED_TRIES = 4;
+
+/**
+ * For a task planned before what it finishes is stored (the usual order: the timer first, so
+ * a crash never leaves the state without one): whether to go on. A run that finds nothing yet
+ * throws, and the scheduler's back-off brings it back; after a few tries the state never came
+ * (its process died first) and the task lets go (false).
+ */
+export function storedYet(task: TaskRun, stored: boolean, what: string): boolean {
+  if (stored) return true;
+  if (task.attempt < NOT_STORED_TRIES) throw new Error(`${what} is not stored yet`);
+  return false;
+}
+
 export function defineTask<S extends z.ZodType>(
   kind: string,
   payload: S,

@@ -2,13 +2,12 @@ import { z } from 'zod';
 import type { Clock } from '../../src/clock.js';
 import { invalidInputText, isAppError } from '../../src/errors.js';
 import { RECOVERY_GRACE_MS } from '../../src/recoveryGrace.js';
-import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
+import { defineTask, type Scheduler, storedYet, type TaskHandler } from '../../src/scheduler/scheduler.js';
 import { COOKIE_KINDS, type CookieEconomy } from '../money/cookieEconomy.js';
 import type { Holds, ReserveRequest } from '../money/holds/holds.js';
 import { EFFECTS } from './effects/registry.js';
 import { shopErrors } from './errors.js';
 import type { InventoryStore, UnitDoc } from './inventoryStore.js';
-import { NOT_STORED_TRIES } from './trades.js';
 
 export interface InventoryDeps {
   economy: CookieEconomy;
@@ -147,11 +146,10 @@ export class Inventory {
         SALE_TASK,
         z.object({ unitId: z.string(), op: z.string().optional() }),
         async ({ unitId, op }, task) => {
-          // Planned before the sale is decided on its unit: a run in between comes back (the
-          // scheduler's back-off) rather than let the sale go without its timer.
+          // Planned before the sale is decided on its unit (a timer from before `op` was kept
+          // has none: it finishes what it finds).
           const unit = await this.deps.units.get(unitId);
-          if (op && unit?.lastOp !== op && task.attempt < NOT_STORED_TRIES)
-            throw new Error(`sale ${op} of ${unitId} is not decided yet`);
+          if (op && !storedYet(task, unit?.lastOp === op, `sale ${op} of ${unitId}`)) return;
           await this.finishSale(unitId);
         },
       ),

@@ -4,7 +4,7 @@ import { featureDisabled, invalidInputText } from '../../src/errors.js';
 import type { Hooks } from '../../src/features/hooks.js';
 import type { Rng } from '../../src/rng.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
-import { defineTask, type TaskHandler } from '../../src/scheduler/scheduler.js';
+import { defineTask, storedYet, type TaskHandler } from '../../src/scheduler/scheduler.js';
 import '../cookies/protections.js';
 import { insufficientFunds } from '../money/ledger/errors.js';
 import { EFFECTS, type EffectName } from './effects/registry.js';
@@ -22,7 +22,6 @@ import {
 import type { PurchaseDoc, PurchaseStore } from './purchaseStore.js';
 import { PURCHASE_TASK, Purchases, type PurchasesDeps, ROLE_END_TASK } from './purchases.js';
 import { type Barred, RoleIncome, type RoleIncomeDeps } from './roleIncome.js';
-import { NOT_STORED_TRIES } from './trades.js';
 
 declare module '../../src/features/services.js' {
   interface FeatureServices {
@@ -274,12 +273,8 @@ export class ShopService {
     return [
       this.income.task(barred),
       defineTask(PURCHASE_TASK, z.object({ purchaseId: z.string() }), async ({ purchaseId }, task) => {
-        // Planned before the purchase is stored: a run in between comes back; a purchase whose
-        // process died before storing it was never made, and its timer lets go.
-        if (!(await this.purchases.exists(purchaseId))) {
-          if (task.attempt < NOT_STORED_TRIES) throw new Error(`purchase ${purchaseId} is not stored yet`);
-          return;
-        }
+        // Planned before the purchase is stored; one whose process died first was never made.
+        if (!storedYet(task, await this.purchases.exists(purchaseId), `purchase ${purchaseId}`)) return;
         await this.purchases.finish(purchaseId);
       }),
       defineTask(ROLE_END_TASK, z.object({ purchaseId: z.string() }), async ({ purchaseId }) => {

@@ -3,7 +3,7 @@ import type { Clock } from '../../src/clock.js';
 import { featureDisabled, invalidInputText } from '../../src/errors.js';
 import { RECOVERY_GRACE_MS } from '../../src/recoveryGrace.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
-import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
+import { defineTask, type Scheduler, storedYet, type TaskHandler } from '../../src/scheduler/scheduler.js';
 import { COOKIE_KINDS, type CookieEconomy } from '../money/cookieEconomy.js';
 import type { Holds, ReserveRequest } from '../money/holds/holds.js';
 import { insufficientFunds } from '../money/ledger/errors.js';
@@ -36,8 +36,6 @@ export interface TradesDeps {
 }
 
 export const TRADE_EXPIRE_TASK = 'trade.expire';
-/** How often a timer planned before its trade or sale was stored runs again before it lets go. */
-export const NOT_STORED_TRIES = 4;
 /** A board lists every item on it: Discord shows one select of 25, and a side's list stays short. */
 export const TRADE_MAX_ITEMS = 10;
 
@@ -294,10 +292,9 @@ export class Trades {
       defineTask(TRADE_EXPIRE_TASK, z.object({ tradeId: z.string() }), async ({ tradeId }, task) => {
         const before = await this.deps.trades.get(tradeId);
         if (!before) {
-          // Planned before the trade is stored: a run in between comes back (the scheduler's
-          // back-off), so the trade it guards is not left without its timer. A trade that was
-          // never stored (its process died, or the pair had one open) is let go.
-          if (task.attempt < NOT_STORED_TRIES) throw new Error(`trade ${tradeId} is not stored yet`);
+          // Planned before the trade is stored: this throws until it is, or lets go of one never
+          // stored (its process died, or the pair had one open).
+          storedYet(task, false, `trade ${tradeId}`);
           return;
         }
         const ended = await this.finish(tradeId);
