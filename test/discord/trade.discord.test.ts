@@ -4,6 +4,7 @@ import { ADMIN_ID } from '../support/botHarness.js';
 import { useTestDatabase } from '../support/database.js';
 import { type FakeBot, freshMember, startFakeBot } from '../support/discordHarness.js';
 import { buttonId, CHANNEL_ID, FakeDiscord, type FakeUser, GUILD_ID } from '../support/fakeDiscord.js';
+import { stockShelf } from '../support/shopShelf.js';
 import { waitFor } from '../support/waitFor.js';
 
 const t = useTestDatabase('discord_trade');
@@ -21,22 +22,11 @@ describe('/trade through the real discord.js client', () => {
       amount: 100_000,
       reason: '',
     });
-    await harness.deps.services.shop.addItem({
-      guildId: GUILD_ID,
-      actorId: ADMIN_ID,
-      kind: 'item',
-      effect: 'custom',
-      roleId: null,
-      fields: {
-        name: 'Golden ticket',
-        description: '',
-        price: 100,
-        stockLeft: null,
-        perMember: null,
-        requiredRoleId: null,
-        durationH: null,
-      },
-    });
+    await stockShelf(
+      harness.deps,
+      { guildId: GUILD_ID, actorId: ADMIN_ID },
+      { name: 'Golden ticket', price: 100 },
+    );
   });
 
   afterAll(async () => {

@@ -4,8 +4,10 @@ import { isAppError } from '../../src/errors.js';
 import type { BotDeps } from '../../src/interactions/types.js';
 import { inServer } from '../../src/runtimeConfig/serverContext.js';
 import { checkInvariants } from '../../utils/money/ledger/invariants.js';
+import type { ItemFields } from '../../utils/shop/itemStore.js';
 import { fundVaultAndMembers, makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
+import { stockShelf } from '../support/shopShelf.js';
 import { TestRoles } from '../support/testRoles.js';
 
 const t = useTestDatabase('shop_purchases');
@@ -24,29 +26,9 @@ async function setUp(members = MEMBERS.slice(0, 3)) {
 
 function item(
   deps: BotDeps,
-  add: Partial<Parameters<BotDeps['services']['shop']['addItem']>[0]['fields']> & {
-    role?: string;
-    effect?: 'padlock' | 'streak_shield' | 'custom';
-  },
+  add: Partial<ItemFields> & { role?: string; effect?: 'padlock' | 'streak_shield' | 'custom' },
 ) {
-  const { role, effect, ...fields } = add;
-  return deps.services.shop.addItem({
-    guildId: GUILD,
-    actorId: MOD,
-    kind: role ? 'role' : 'item',
-    effect: effect ?? null,
-    roleId: role ?? null,
-    fields: {
-      name: 'Thing',
-      description: '',
-      price: 100,
-      stockLeft: null,
-      perMember: null,
-      requiredRoleId: null,
-      durationH: null,
-      ...fields,
-    },
-  });
+  return stockShelf(deps, { guildId: GUILD, actorId: MOD }, { name: 'Thing', price: 100, ...add });
 }
 
 function buy(deps: BotDeps, opId: string, userId: string, name: string, roleIds: string[] = []) {

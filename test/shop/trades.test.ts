@@ -6,6 +6,7 @@ import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import type { LedgerHooks } from '../../utils/money/ledger/ledger.js';
 import { fundVaultAndMembers, makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
+import { stockShelf } from '../support/shopShelf.js';
 
 const t = useTestDatabase('shop_trades');
 const GUILD = '860000000000000001';
@@ -19,22 +20,7 @@ const MINUTE = 60_000;
 async function setUp(hooks?: LedgerHooks) {
   const made = makeBotDeps(t, hooks ? { hooks } : {});
   await fundVaultAndMembers(made.deps, 1_000_000, [ANA, BEN, CAT], 1_000);
-  await made.deps.services.shop.addItem({
-    guildId: GUILD,
-    actorId: MOD,
-    kind: 'item',
-    effect: 'custom',
-    roleId: null,
-    fields: {
-      name: 'Golden ticket',
-      description: '',
-      price: 100,
-      stockLeft: null,
-      perMember: null,
-      requiredRoleId: null,
-      durationH: null,
-    },
-  });
+  await stockShelf(made.deps, { guildId: GUILD, actorId: MOD }, { name: 'Golden ticket', price: 100 });
   return made;
 }
 
