@@ -1,12 +1,16 @@
 /**
- * `npm run deploy-commands`: registers every slash command with Discord, to DEV_GUILD_ID
+ * `npm run deploy-commands`: registers every slash command and context-menu entry with Discord, to DEV_GUILD_ID
  * when set (instant, for testing) or globally. Refuses to deploy a definition that breaks
  * Discord's limits.
  */
 import { REST, Routes } from 'discord.js';
 import { COMMANDS } from '../commands/index.js';
 import { runCli } from '../src/cli.js';
-import { validateCommandDefinitions } from '../src/discord/commandLimits.js';
+import {
+  deployedDefinitions,
+  validateCommandDefinitions,
+  validateMenuDefinitions,
+} from '../src/discord/commandLimits.js';
 
 await runCli(async (config) => {
   const { token, applicationId, devGuildId, apiUrl } = config.discord;
@@ -14,8 +18,9 @@ await runCli(async (config) => {
     console.error('deploy-commands needs DISCORD_TOKEN and DISCORD_APPLICATION_ID (see .env.example).');
     return 2;
   }
-  const definitions = COMMANDS.map((c) => c.data);
-  const problems = validateCommandDefinitions(definitions);
+  const { slash, menus } = deployedDefinitions(COMMANDS);
+  const definitions = [...slash, ...menus];
+  const problems = [...validateCommandDefinitions(slash), ...validateMenuDefinitions(menus)];
   if (problems.length > 0) {
     for (const problem of problems) console.error(`invalid command definition: ${problem}`);
     return 1;
@@ -26,7 +31,7 @@ await runCli(async (config) => {
     : Routes.applicationCommands(applicationId);
   const saved = (await rest.put(route, { body: definitions })) as { name: string }[];
   console.log(
-    `deployed ${saved.length} commands ${devGuildId ? `to guild ${devGuildId}` : 'globally (may take up to an hour to appear)'}: ${saved.map((c) => `/${c.name}`).join(' ')}`,
+    `deployed ${saved.length} commands and menu entries ${devGuildId ? `to guild ${devGuildId}` : 'globally (may take up to an hour to appear)'}: ${saved.map((c) => `/${c.name}`).join(' ')}`,
   );
   return 0;
 });

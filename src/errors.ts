@@ -22,6 +22,7 @@ export interface ErrorCodeRegistry {
   UNSUPPORTED_INTERACTION: true;
   DATABASE_UNAVAILABLE: true;
   SETTING_STALE: true;
+  FORM_TOO_LATE: true;
 }
 
 export type ErrorCode = keyof ErrorCodeRegistry;
@@ -92,6 +93,7 @@ export const CORE_ERROR_MESSAGES: ErrorMessages<
   | 'UNSUPPORTED_INTERACTION'
   | 'DATABASE_UNAVAILABLE'
   | 'SETTING_STALE'
+  | 'FORM_TOO_LATE'
 > = {
   INVALID_INPUT: ownText,
   NOT_FOUND: ownText,
@@ -110,6 +112,7 @@ export const CORE_ERROR_MESSAGES: ErrorMessages<
   DATABASE_UNAVAILABLE: (c, _, i18n) =>
     i18n.t(c.underWay ? 'core:errors.DATABASE_LOST' : 'core:errors.DATABASE_UNAVAILABLE'),
   SETTING_STALE: staleSetting,
+  FORM_TOO_LATE: (_, __, i18n) => i18n.t('core:errors.FORM_TOO_LATE'),
 };
 
 /**

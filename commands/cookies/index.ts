@@ -25,6 +25,7 @@ import { cookiesGrant } from './cookiesGrant.js';
 import { cancelButtonHandler, give, giveButtonHandler } from './give.js';
 import { history } from './history.js';
 import { leaderboard } from './leaderboard.js';
+import { COOKIES_MENUS, giveFormHandler } from './menus.js';
 import { passive } from './passive.js';
 import { profile } from './profile.js';
 import { steal } from './steal.js';
@@ -42,7 +43,8 @@ export const cookiesCommand = defineCommand({
   access: 'everyone',
   category: 'cookies:category',
   subcommands: [balance, collect, give, steal, passive, profile, history, leaderboard],
-  components: [giveButtonHandler, cancelButtonHandler, bakeryButtonHandler],
+  components: [giveButtonHandler, cancelButtonHandler, bakeryButtonHandler, giveFormHandler],
+  userMenus: COOKIES_MENUS,
 });
 
 export const cookiesFeature: Feature = {

@@ -48,9 +48,9 @@ export const web: Subcommand = {
       // The link expires by the wall clock; said as a duration, so no client or console clock
       // (a script's clock moves with !wait) can show it as already ended.
       content: i18n.t('place:web.link', {
-        url: `${base}/place/login?token=${token}`,
         count: Math.max(1, Math.round((expiresAt.getTime() - deps.wallClock.now().getTime()) / 60_000)),
       }),
+      links: [{ label: i18n.t('place:web.open'), url: `${base}/place/login?token=${token}`, emoji: '🎨' }],
     };
   },
 };

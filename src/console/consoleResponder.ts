@@ -8,6 +8,7 @@ import type {
   ButtonSpec,
   DeferMode,
   EmbedSpec,
+  ModalSpec,
   Reply,
   Responder,
   SelectSpec,
@@ -19,6 +20,8 @@ export interface ConsoleMessage {
   id: string;
   buttons: ButtonSpec[];
   select: SelectSpec | null;
+  /** A form the member was shown (`!submit` fills it in). */
+  modal?: ModalSpec;
 }
 
 export interface ConsoleOutput {
@@ -50,6 +53,7 @@ export class ConsoleResponder implements Responder {
   }
 
   async send(reply: Reply): Promise<SentMessage | null> {
+    if (reply.modal) return this.#form(reply.modal);
     const update = reply.update === true && this.buttonMessageId !== null;
     this.state = 'replied';
     const tags = [reply.ephemeral ? '[ephemeral]' : null, update ? '[updated message]' : null].filter(
@@ -68,10 +72,27 @@ export class ConsoleResponder implements Responder {
       );
       lines.push(`menu: ${reply.select.placeholder} (${reply.select.customId}): ${options.join(' ')}`);
     }
+    if (reply.links?.length)
+      lines.push(`links: ${reply.links.map((l) => `[${l.label}](${l.url})`).join('  ')}`);
     this.out.print(lines.join('\n'));
     const id = update ? (this.buttonMessageId as string) : this.out.nextMessageId();
     this.out.onMessage({ id, buttons, select: reply.select ?? null }, update);
     return reply.ephemeral ? null : { messageId: id };
+  }
+
+  /** A form, as the member sees it: its title and each box with its hint; `!submit` answers it. */
+  #form(modal: ModalSpec): null {
+    this.state = 'replied';
+    const boxes = modal.inputs.map(
+      (input) =>
+        `  ${input.customId}: ${input.label}${input.placeholder ? ` (${input.placeholder})` : ''}${input.value ? ` = ${input.value}` : ''}`,
+    );
+    this.out.print([`[form] ${modal.title} (${modal.customId})`, ...boxes].join('\n'));
+    this.out.onMessage(
+      { id: this.buttonMessageId ?? this.out.nextMessageId(), buttons: [], select: null, modal },
+      false,
+    );
+    return null;
   }
 }
 

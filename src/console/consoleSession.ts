@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import type { SteerableClock } from '../clock.js';
 import type { Locale } from '../i18n/i18n.js';
 import type { InteractionRuntime } from '../interactions/runtime.js';
-import type { CommandModule, Invocation } from '../interactions/types.js';
+import type { CommandModule, Invocation, ModalSpec } from '../interactions/types.js';
 import { advanceRunningTasks, type Scheduler } from '../scheduler/scheduler.js';
+import { filledForm, menuEntry } from './consoleForms.js';
 import type { ConsoleIdentities } from './consoleIdentities.js';
 import { type ConsoleMessage, type ConsoleOutput, ConsoleResponder } from './consoleResponder.js';
 import type { ConsoleRoleChange, ConsoleRoles } from './consoleRoles.js';
@@ -15,6 +16,7 @@ import {
   parseConsoleLine,
   resolveCommandPath,
 } from './parseConsoleLine.js';
+import type { FormLine } from './parseFormLine.js';
 import type { RoleLine } from './parseRoleLine.js';
 
 export const CONSOLE_GUILD_ID = '100000000000000001';
@@ -29,7 +31,20 @@ export function consoleGuildId(name: string): string {
   const digits = BigInt(`0x${createHash('sha256').update(name).digest('hex').slice(0, 15)}`) % 10n ** 16n;
   return `20${digits.toString().padStart(16, '0')}`;
 }
+
 export const DEFAULT_MEMBER = 'you';
+
+/** What an invocation that is neither a slash command nor a button or menu carries of them. */
+const NO_COMMAND = {
+  commandName: '',
+  group: null,
+  subcommand: null,
+  options: {},
+  users: {},
+  customId: null,
+  messageId: null,
+  values: [],
+} satisfies Partial<Invocation>;
 
 export type LineResult = 'ok' | 'refused' | 'failed' | 'quit';
 
@@ -43,6 +58,8 @@ export class ConsoleSession {
   /** The language members of this console speak (their client `locale`; the server's too). */
   locale: Locale;
   #lastWithSelect: ConsoleMessage | null = null;
+  /** The last form shown; its `id` is the message whose button opened it ('' for a command's). */
+  #lastForm: (ConsoleMessage & { modal: ModalSpec }) | null = null;
   #interactions = 0;
   /** The server the lines happen in (`!guild NAME`). */
   #guildId = CONSOLE_GUILD_ID;
@@ -70,6 +87,7 @@ export class ConsoleSession {
   onMessage(message: ConsoleMessage): void {
     if (message.buttons.length > 0) this.#lastWithButtons = message;
     if (message.select) this.#lastWithSelect = message;
+    if (message.modal) this.#lastForm = { ...message, modal: message.modal };
   }
 
   /** Runs one line, then every task that fell due meanwhile (as a live bot's scheduler would). */
@@ -113,6 +131,10 @@ export class ConsoleSession {
           return await this.#choose(action.as ?? DEFAULT_MEMBER, action.target);
         case 'command':
           return await this.#command(action);
+        case 'submit':
+          return await this.#submit(action);
+        case 'app':
+          return await this.#app(action);
       }
     } catch (error) {
       if (!(error instanceof ConsoleLineError)) throw error;
@@ -272,6 +294,42 @@ export class ConsoleSession {
       throw new ConsoleLineError('core:console.noMenuOption', { target, offered });
     }
     return this.#component(as, 'select', select.customId, message.id, [option.value]);
+  }
+
+  /** `!submit`: the last form, filled in and sent as Discord sends a submitted modal. */
+  async #submit(line: Extract<FormLine, { kind: 'submit' }>): Promise<LineResult> {
+    const form = this.#lastForm;
+    if (!form) throw new ConsoleLineError('core:console.noFormAtAll');
+    const fields = filledForm(form.modal, line);
+    const fromMessage = form.id === '' ? null : form.id;
+    return this.#dispatch(
+      {
+        ...this.#base(line.as ?? DEFAULT_MEMBER),
+        ...NO_COMMAND,
+        kind: 'modal',
+        customId: form.modal.customId,
+        messageId: fromMessage,
+        fields,
+      },
+      fromMessage,
+    );
+  }
+
+  /** `!app`: an entry of a member's context menu, used on that member. */
+  async #app(line: Extract<FormLine, { kind: 'app' }>): Promise<LineResult> {
+    const entry = menuEntry(this.deps.runtime.commands, line.entry, this.locale);
+    const target = this.deps.identities.get(line.member);
+    return this.#dispatch(
+      {
+        ...this.#base(line.as ?? DEFAULT_MEMBER),
+        ...NO_COMMAND,
+        kind: 'context',
+        commandName: entry.data.name,
+        targetId: target.id,
+        users: { [target.id]: target.name },
+      },
+      null,
+    );
   }
 
   #component(

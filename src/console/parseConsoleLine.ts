@@ -6,6 +6,7 @@ import { INTEGER_TEXT, NUMBER_TEXT } from '../interactions/optionText.js';
 import type { CommandModule } from '../interactions/types.js';
 import { MEMBER_NAME, ROLE_NAME } from './consoleNames.js';
 import { ConsoleLineError, nameIn } from './consoleTexts.js';
+import { type FormLine, parseFormLine } from './parseFormLine.js';
 import { parseRoleLine, type RoleLine } from './parseRoleLine.js';
 
 export { ConsoleLineError } from './consoleTexts.js';
@@ -28,6 +29,7 @@ export type ConsoleAction =
   | { kind: 'locale'; locale: Locale }
   | { kind: 'guild'; name: string }
   | RoleLine
+  | FormLine
   | { kind: 'quit' };
 
 /** The console's first server, the one it starts in: `!guild main` goes back to it. */
@@ -50,7 +52,8 @@ export function parseDuration(text: string): number {
  * One console line: `[as NAME] /command [group] [subcommand] option:value option:"a b"`,
  * `[as NAME] !click LABEL_OR_ID`, `[as NAME] !choose LABEL_OR_VALUE` (a select menu),
  * `!wait DURATION`, `!locale de|en`, `!guild NAME` (the server the next lines happen in), the role
- * lines (`!role`, `!unrole`, `!roles`: parseRoleLine.ts), `!quit`; blank lines and `#` comments skip.
+ * lines (`!role`, `!unrole`, `!roles`: parseRoleLine.ts), forms and context menus (`!submit`,
+ * `!app`: parseFormLine.ts), `!quit`; blank lines and `#` comments skip.
  */
 export function parseConsoleLine(line: string): ConsoleAction {
   const trimmed = line.trim();
@@ -92,6 +95,8 @@ export function parseConsoleLine(line: string): ConsoleAction {
   }
   const roleLine = parseRoleLine(head, tokens, as);
   if (roleLine) return roleLine;
+  const formLine = parseFormLine(head, tokens, as);
+  if (formLine) return formLine;
   if (head === '!quit' || head === '!exit') return { kind: 'quit' };
   if (!head.startsWith('/') || head.length < 2) {
     throw new ConsoleLineError('core:console.notCommand', { head });

@@ -1,9 +1,12 @@
 import {
   type APIApplicationCommandOption,
   ApplicationCommandOptionType,
+  ApplicationCommandType,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
+  type RESTPostAPIContextMenuApplicationCommandsJSONBody,
 } from 'discord.js';
 import type { DiscordNamed, LocalizationMap } from '../i18n/definitions.js';
+import type { CommandModule } from '../interactions/types.js';
 
 /**
  * Discord's documented limits for chat-input commands, checked before deploy (and in CI)
@@ -151,4 +154,41 @@ export function validateCommandDefinitions(
       );
   }
   return problems;
+}
+
+/** An app may show five entries on a member's context menu. */
+const MAX_USER_MENUS = 5;
+/** A menu entry's name is what the menu shows: capitals and spaces allowed. */
+const MENU_NAME_MAX = 32;
+
+/** Every way the context-menu entries break Discord's limits; empty when they can be deployed. */
+export function validateMenuDefinitions(
+  definitions: readonly RESTPostAPIContextMenuApplicationCommandsJSONBody[],
+): string[] {
+  const problems: string[] = [];
+  const users = definitions.filter((d) => d.type === ApplicationCommandType.User);
+  if (users.length > MAX_USER_MENUS)
+    problems.push(`${users.length} user menu entries (max ${MAX_USER_MENUS})`);
+  const names = new Set<string>();
+  for (const definition of definitions) {
+    const where = `menu "${definition.name}"`;
+    for (const [locale, name] of [
+      ['', definition.name],
+      ...Object.entries(definition.name_localizations ?? {}),
+    ]) {
+      if (typeof name === 'string' && (name.trim().length < 1 || name.length > MENU_NAME_MAX))
+        problems.push(`${where}${locale ? ` [${locale}]` : ''}: name must be 1-${MENU_NAME_MAX} characters`);
+    }
+    if (names.has(definition.name)) problems.push(`${where}: defined twice`);
+    names.add(definition.name);
+  }
+  return problems;
+}
+
+/** What `deploy-commands` registers: every slash command, then every context-menu entry. */
+export function deployedDefinitions(commands: readonly CommandModule[]) {
+  return {
+    slash: commands.map((c) => c.data),
+    menus: commands.flatMap((c) => (c.userMenus ?? []).map((menu) => menu.data)),
+  };
 }

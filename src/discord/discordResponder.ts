@@ -6,13 +6,18 @@ import {
   ButtonStyle,
   DiscordAPIError,
   MessageFlags,
+  ModalBuilder,
   RESTJSONErrorCodes,
   StringSelectMenuBuilder,
+  TextInputBuilder,
+  TextInputStyle,
 } from 'discord.js';
 import type {
   ButtonStyleName,
   DeferMode,
   EmbedSpec,
+  LinkSpec,
+  ModalSpec,
   Reply,
   Responder,
   SentMessage,
@@ -67,14 +72,51 @@ export function toPayload(reply: Reply) {
       ),
     );
   }
+  const links = reply.links ?? [];
+  for (let i = 0; i < links.length; i += 5) {
+    rows.push(new ActionRowBuilder<ButtonBuilder>().addComponents(links.slice(i, i + 5).map(linkButton)));
+  }
   return {
     content: reply.content ?? '',
     embeds: (reply.embeds ?? []).map(toEmbed),
     files: (reply.files ?? []).map((f) => new AttachmentBuilder(f.data, { name: f.name })),
     allowedMentions: allowedMentions(reply.notify),
     // An explicit empty list removes the components of an updated message.
-    ...(reply.buttons || reply.select ? { components: rows } : {}),
+    ...(reply.buttons || reply.select || reply.links ? { components: rows } : {}),
   };
+}
+
+function linkButton(link: LinkSpec): ButtonBuilder {
+  const button = new ButtonBuilder().setStyle(ButtonStyle.Link).setURL(link.url).setLabel(link.label);
+  return link.emoji ? button.setEmoji(link.emoji) : button;
+}
+
+/** A form as discord.js builds it: one text input a row. */
+function toModal(spec: ModalSpec): ModalBuilder {
+  return new ModalBuilder()
+    .setCustomId(spec.customId)
+    .setTitle(spec.title)
+    .addComponents(
+      spec.inputs.map((input) => {
+        const box = new TextInputBuilder()
+          .setCustomId(input.customId)
+          .setLabel(input.label)
+          .setStyle(input.style === 'paragraph' ? TextInputStyle.Paragraph : TextInputStyle.Short)
+          .setRequired(input.required ?? true);
+        if (input.placeholder) box.setPlaceholder(input.placeholder);
+        if (input.value !== undefined) box.setValue(input.value);
+        if (input.minLength !== undefined) box.setMinLength(input.minLength);
+        if (input.maxLength !== undefined) box.setMaxLength(input.maxLength);
+        return new ActionRowBuilder<TextInputBuilder>().addComponents(box);
+      }),
+    );
+}
+
+/** A component, or a form opened from one: its answer may update the message it came from. */
+function onMessage(
+  interaction: RepliableInteraction,
+): interaction is Extract<RepliableInteraction, { update: unknown }> {
+  return interaction.isMessageComponent() || (interaction.isModalSubmit() && interaction.isFromMessage());
 }
 
 /** Discord's answer to a second callback: the first one landed although its answer was lost. */
@@ -110,7 +152,7 @@ export class DiscordResponder implements Responder {
       return;
     }
     const interaction = this.interaction;
-    const silent = mode.update === true && interaction.isMessageComponent();
+    const silent = mode.update === true && onMessage(interaction);
     await this.#acknowledge(
       silent
         ? interaction.deferUpdate()
@@ -130,11 +172,12 @@ export class DiscordResponder implements Responder {
     const payload = toPayload(reply);
     const flags = reply.ephemeral ? MessageFlags.Ephemeral : undefined;
     const interaction = this.interaction;
+    if (reply.modal) return this.#showModal(reply.modal);
     const landed = (message: { id: string } | null | undefined): SentMessage | null =>
       message && !reply.ephemeral ? { messageId: message.id } : null;
     if (this.state === 'fresh') {
       const response = await this.#acknowledge(
-        reply.update && interaction.isMessageComponent()
+        reply.update && onMessage(interaction)
           ? interaction.update({ ...payload, withResponse: true })
           : interaction.reply({ ...payload, ...(flags ? { flags } : {}), withResponse: true }),
         'replied',
@@ -165,6 +208,18 @@ export class DiscordResponder implements Responder {
       return landed(sent);
     }
     return landed(await interaction.followUp({ ...payload, ...(flags ? { flags } : {}) }));
+  }
+
+  /** A form is a first callback of its own kind: Discord takes it before anything else only. */
+  async #showModal(spec: ModalSpec): Promise<null> {
+    const interaction = this.interaction;
+    if (this.state !== 'fresh' || !('showModal' in interaction)) {
+      throw new Error('a form can only be the first answer to a command or a component');
+    }
+    await this.#acknowledge(interaction.showModal(toModal(spec)), 'replied', () => {
+      this.state = 'replied';
+    });
+    return null;
   }
 
   /**

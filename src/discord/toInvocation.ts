@@ -89,6 +89,25 @@ export function toInvocation(interaction: SupportedInteraction): Invocation {
     const messageId = interaction.message?.id ?? null;
     return { ...base, kind: 'modal', customId: interaction.customId, messageId, fields };
   }
+  if (interaction.isUserContextMenuCommand()) {
+    const { targetUser, targetMember } = interaction;
+    const joinedAt =
+      targetMember instanceof GuildMember ? targetMember.joinedAt : joinTime(targetMember?.joined_at);
+    return {
+      ...base,
+      kind: 'context',
+      commandName: interaction.commandName,
+      targetId: interaction.targetId,
+      users: {
+        [targetUser.id]:
+          (targetMember instanceof GuildMember ? targetMember.displayName : targetMember?.nick) ??
+          targetUser.globalName ??
+          targetUser.username,
+      },
+      bots: targetUser.bot ? [targetUser.id] : [],
+      ...(joinedAt ? { usersJoinedAt: { [targetUser.id]: joinedAt } } : {}),
+    };
+  }
   if (interaction.isContextMenuCommand()) {
     return { ...base, kind: 'context', commandName: interaction.commandName, targetId: interaction.targetId };
   }

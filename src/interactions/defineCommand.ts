@@ -1,6 +1,7 @@
 import {
   type APIApplicationCommandOption,
   ApplicationCommandOptionType,
+  ApplicationCommandType,
   InteractionContextType,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
@@ -16,6 +17,7 @@ import type {
   Reply,
   SanctionScope,
   Subcommand,
+  UserMenuCommand,
 } from './types.js';
 
 /** Discord's localized names and descriptions (see `localized` in src/i18n/definitions.ts). */
@@ -34,6 +36,8 @@ interface CommandBase extends Localizations {
   /** Hidden from members without these permissions in Discord's client (the runtime still re-checks). */
   defaultMemberPermissions?: string;
   components?: readonly ComponentHandler[];
+  /** Its entries on members' context menus (`defineUserMenu`). */
+  userMenus?: readonly UserMenuCommand[];
 }
 
 type CommandShape =
@@ -88,6 +92,7 @@ export function defineCommand(shape: CommandShape): CommandModule {
     category: shape.category,
     handlers,
     components: shape.components ?? [],
+    ...(shape.userMenus ? { userMenus: shape.userMenus } : {}),
   };
 }
 
@@ -97,6 +102,36 @@ function localizationsOf(shape: Localizations): Localizations {
     ...(shape.description_localizations
       ? { description_localizations: shape.description_localizations }
       : {}),
+  };
+}
+
+/**
+ * An entry on members' context menus that runs `handler` (a slash command's) with the member
+ * it was used on as the option `targetOption`. Its name is what the menu shows: capitals and
+ * spaces allowed, at most 32 characters.
+ */
+export function defineUserMenu(shape: {
+  name: string;
+  name_localizations?: Partial<Record<Locale, string>>;
+  handler: CommandHandler;
+  targetOption: string;
+}): UserMenuCommand {
+  const { handler, targetOption } = shape;
+  return {
+    data: {
+      type: ApplicationCommandType.User,
+      name: shape.name,
+      ...(shape.name_localizations ? { name_localizations: shape.name_localizations } : {}),
+      contexts: [InteractionContextType.Guild],
+    },
+    handler: {
+      ...handler,
+      run: (ctx) => {
+        const { invocation } = ctx;
+        const options = { ...invocation.options, [targetOption]: invocation.targetId ?? '' };
+        return handler.run({ ...ctx, invocation: { ...invocation, options } });
+      },
+    },
   };
 }
 

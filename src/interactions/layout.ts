@@ -24,6 +24,11 @@ export const MESSAGE_LIMITS = {
   selectOptions: 25,
   selectOptionText: 100,
   selectPlaceholder: 150,
+  modalTitle: 45,
+  modalInputs: 5,
+  inputLabel: 45,
+  inputPlaceholder: 100,
+  inputValue: 4_000,
 } as const;
 
 /** The name of a field that carries on the one above it: Discord shows it as one block of text. */
@@ -131,6 +136,7 @@ function fitEmbed(embed: EmbedSpec): EmbedSpec[] {
  * changed) adds a message instead of being refused.
  */
 export function layOut(reply: Reply): Reply[] {
+  if (reply.modal) return [{ modal: fitModal(reply.modal) }];
   const contents = reply.content ? splitText(reply.content, MESSAGE_LIMITS.content) : [];
   const embeds = (reply.embeds ?? []).flatMap(fitEmbed);
   const groups: EmbedSpec[][] = [];
@@ -159,6 +165,7 @@ export function layOut(reply: Reply): Reply[] {
     ...(reply.files !== undefined ? { files: files.slice(0, MESSAGE_LIMITS.filesPerMessage) } : {}),
     ...(reply.buttons ? { buttons: reply.buttons.map(fitButton) } : {}),
     ...(reply.select ? { select: fitSelect(reply.select) } : {}),
+    ...(reply.links ? { links: reply.links.map(fitButton) } : {}),
   };
   const more: Reply = {
     ...(reply.ephemeral ? { ephemeral: true } : {}),
@@ -198,6 +205,21 @@ export function layOutOne(reply: Reply): Reply {
 
 function fitButton<T extends { label: string }>(button: T): T {
   return { ...button, label: shorten(button.label, MESSAGE_LIMITS.buttonLabel) };
+}
+
+function fitModal(modal: NonNullable<Reply['modal']>): NonNullable<Reply['modal']> {
+  return {
+    ...modal,
+    title: shorten(modal.title, MESSAGE_LIMITS.modalTitle),
+    inputs: modal.inputs.slice(0, MESSAGE_LIMITS.modalInputs).map((input) => ({
+      ...input,
+      label: shorten(input.label, MESSAGE_LIMITS.inputLabel),
+      ...(input.placeholder !== undefined
+        ? { placeholder: shorten(input.placeholder, MESSAGE_LIMITS.inputPlaceholder) }
+        : {}),
+      ...(input.value !== undefined ? { value: input.value.slice(0, MESSAGE_LIMITS.inputValue) } : {}),
+    })),
+  };
 }
 
 function fitSelect(select: NonNullable<Reply['select']>): NonNullable<Reply['select']> {

@@ -26,6 +26,39 @@ export interface EmbedSpec {
   imageFile?: string;
 }
 
+/** A button that opens a web page in the member's browser (Discord's Link button): no id, no interaction. */
+export interface LinkSpec {
+  label: string;
+  url: string;
+  emoji?: string;
+}
+
+/** One text box of a form. */
+export interface TextInputSpec {
+  customId: string;
+  label: string;
+  /** One line, or a box for paragraphs. */
+  style: 'short' | 'paragraph';
+  /** The grey hint in the empty box: where a form tells the limits that matter. */
+  placeholder?: string;
+  /** Filled in already (the member may change it). */
+  value?: string;
+  required?: boolean;
+  minLength?: number;
+  maxLength?: number;
+}
+
+/**
+ * A form (Discord's modal): a title and up to five text boxes. It can only be the first answer
+ * to a command or a button, before anything else was sent; its submission comes back as an
+ * interaction of kind `modal` routed to the component family of `customId`.
+ */
+export interface ModalSpec {
+  customId: string;
+  title: string;
+  inputs: TextInputSpec[];
+}
+
 export interface FileSpec {
   name: string;
   data: Buffer;
@@ -38,6 +71,13 @@ export interface Reply {
   buttons?: ButtonSpec[];
   /** One select menu under the message. */
   select?: SelectSpec;
+  /** Link buttons, after the other buttons: every URL a member may open. */
+  links?: LinkSpec[];
+  /**
+   * Opens a form instead of sending a message: every other field is ignored. Only as the first
+   * answer (a command or component that opens one declares no `defer` and answers quickly).
+   */
+  modal?: ModalSpec;
   ephemeral?: boolean;
   /**
    * The members this message notifies: those of its mentions who asked to be told of it

@@ -66,6 +66,7 @@ interface Route {
 export class InteractionRuntime {
   readonly #byName: Map<string, CommandModule>;
   readonly #byFamily: Map<string, { module: CommandModule; component: ComponentHandler }>;
+  readonly #byMenu: Map<string, { module: CommandModule; handler: CommandHandler }>;
   readonly #inFlight = new Set<Promise<DispatchResult>>();
   readonly commands: readonly CommandModule[];
   #accepting = true;
@@ -79,6 +80,11 @@ export class InteractionRuntime {
     this.#byName = new Map(this.commands.map((c) => [c.data.name, c]));
     this.#byFamily = new Map(
       this.commands.flatMap((module) => module.components.map((c) => [c.family, { module, component: c }])),
+    );
+    this.#byMenu = new Map(
+      this.commands.flatMap((module) =>
+        (module.userMenus ?? []).map((menu) => [menu.data.name, { module, handler: menu.handler }]),
+      ),
     );
   }
 
@@ -187,10 +193,24 @@ export class InteractionRuntime {
    * follow it. Returns the message the reply became.
    */
   async #sendLaidOut(responder: Responder, reply: Reply): Promise<SentMessage | null> {
+    if (reply.modal && responder.state !== 'fresh') {
+      // Discord takes a form only as the first answer; a slow moment already answered this one.
+      throw new AppError('FORM_TOO_LATE', 'the form could not open: the interaction was already answered');
+    }
     const [first = reply, ...rest] = layOut(reply);
     const message = await responder.send(first);
     for (const page of rest) await responder.send(page);
     return message;
+  }
+
+  #handlerRoute(module: CommandModule, handler: CommandHandler): Route {
+    return {
+      access: handler.access ?? module.access,
+      defer: handler.defer ?? null,
+      cooldown: handler.cooldown,
+      scope: handler.sanctionScope ?? module.sanctionScope,
+      run: (ctx) => handler.run(ctx),
+    };
   }
 
   #checkAccess(invocation: Invocation, actor: Actor, route: Route): void {
@@ -344,6 +364,14 @@ export class InteractionRuntime {
   }
 
   #route(invocation: Invocation): Route {
+    if (invocation.kind === 'context') {
+      const found = this.#byMenu.get(invocation.commandName);
+      if (!found)
+        throw new AppError('UNSUPPORTED_INTERACTION', `no menu entry "${invocation.commandName}"`, {
+          kind: 'context',
+        });
+      return this.#handlerRoute(found.module, found.handler);
+    }
     if (invocation.kind === 'command') {
       const module = this.#byName.get(invocation.commandName);
       if (!module) {
@@ -355,13 +383,7 @@ export class InteractionRuntime {
       const path = handlerPath(invocation.group, invocation.subcommand);
       const handler: CommandHandler | undefined = module.handlers[path];
       if (!handler) throw new AppError('NOT_FOUND', `/${invocation.commandName} ${path} does not exist`);
-      return {
-        access: handler.access ?? module.access,
-        defer: handler.defer ?? null,
-        cooldown: handler.cooldown,
-        scope: handler.sanctionScope ?? module.sanctionScope,
-        run: (ctx) => handler.run(ctx),
-      };
+      return this.#handlerRoute(module, handler);
     }
     if (invocation.kind !== 'button' && invocation.kind !== 'select' && invocation.kind !== 'modal') {
       throw new AppError('UNSUPPORTED_INTERACTION', `no handler for a ${invocation.kind} interaction`, {

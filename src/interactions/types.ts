@@ -1,6 +1,7 @@
 import type {
   APIApplicationCommandSubcommandOption,
   RESTPostAPIChatInputApplicationCommandsJSONBody,
+  RESTPostAPIContextMenuApplicationCommandsJSONBody,
 } from 'discord.js';
 import type { Cooldowns } from '../cooldowns/cooldowns.js';
 import type { AppDeps, MoneyLayer } from '../deps.js';
@@ -75,9 +76,12 @@ export type {
   ButtonStyleName,
   EmbedSpec,
   FileSpec,
+  LinkSpec,
+  ModalSpec,
   Reply,
   SelectSpec,
   SentMessage,
+  TextInputSpec,
 } from './reply.js';
 
 /**
@@ -220,8 +224,20 @@ export interface ComponentHandler {
   run(ctx: CommandContext, customId: string): Promise<Reply>;
 }
 
+/**
+ * An app command on a member's context menu (right click or long press › Apps): it runs a
+ * handler of the command with the member it was used on as that handler's user option, so the
+ * menu and the slash command share their access, cooldown and refusals.
+ */
+export interface UserMenuCommand {
+  data: RESTPostAPIContextMenuApplicationCommandsJSONBody;
+  handler: CommandHandler;
+}
+
 export interface CommandModule {
   data: RESTPostAPIChatInputApplicationCommandsJSONBody;
+  /** Its entries on members' context menus (Discord allows an app five). */
+  userMenus?: readonly UserMenuCommand[];
   /** Default access of its subcommands and components. */
   access: Access;
   /** Default sanction scope of its subcommands and components: a member banned there is refused. */

@@ -1,11 +1,28 @@
 import { ApplicationCommandOptionType } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../commands/index.js';
-import { validateCommandDefinitions } from '../../src/discord/commandLimits.js';
+import {
+  deployedDefinitions,
+  validateCommandDefinitions,
+  validateMenuDefinitions,
+} from '../../src/discord/commandLimits.js';
 
 describe('slash command definitions', () => {
   it('fit every Discord limit, so deploy-commands cannot be refused', () => {
     expect(validateCommandDefinitions(COMMANDS.map((c) => c.data))).toEqual([]);
+  });
+
+  it('the context-menu entries fit Discord too, each with a German name, and a sixth user entry is refused', () => {
+    const { menus } = deployedDefinitions(COMMANDS);
+    expect(validateMenuDefinitions(menus)).toEqual([]);
+    expect(menus.filter((m) => !m.name_localizations?.de)).toEqual([]);
+    const [first] = menus;
+    if (!first) throw new Error('no menu entries');
+    const six = Array.from({ length: 6 }, (_, i) => ({ ...first, name: `Entry ${i}` }));
+    expect(validateMenuDefinitions(six)).toEqual(['6 user menu entries (max 5)']);
+    expect(validateMenuDefinitions([{ ...first, name: 'x'.repeat(33) }])).toEqual([
+      `menu "${'x'.repeat(33)}": name must be 1-32 characters`,
+    ]);
   });
 
   it('every command, subcommand and option has a German name and description', () => {

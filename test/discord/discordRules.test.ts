@@ -88,7 +88,7 @@ describe("Discord's rules, as a server meets them on its first day", () => {
     ['a form', (m: FakeUser) => fake.submitModal(m, null, 'someone.form:1', { amount: '10' }), 'forms'],
     [
       'a context-menu command',
-      (m: FakeUser) => fake.userCommand(m, 'Give Cookies', freshMember('zoe')),
+      (m: FakeUser) => fake.userCommand(m, 'Report member', freshMember('zoe')),
       'context menu',
     ],
   ])(

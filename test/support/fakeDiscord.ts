@@ -91,7 +91,14 @@ export interface VisibleMessage {
     image?: { url: string };
   }[];
   components: {
-    components: { custom_id: string; label?: string; options?: { label: string; value: string }[] }[];
+    components: {
+      custom_id: string;
+      label?: string;
+      /** 5 is a Link button: it carries a `url` and no custom id. */
+      style?: number;
+      url?: string;
+      options?: { label: string; value: string }[];
+    }[];
   }[];
   files: RecordedFile[];
   id: string;

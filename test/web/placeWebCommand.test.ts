@@ -39,9 +39,14 @@ describe('/place web', () => {
     expect(await c.session.run('/place web')).toBe('ok');
     const first = c.take();
     expect(first).toContain(
-      '[ephemeral] 🔗 Your sign-in link for the live canvas (works once, for the next 10 minutes): http',
+      '[ephemeral] 🔗 Your sign-in link for the live canvas is the button below. It works once, for the next 10 minutes.',
     );
-    const link = (first.match(/(http:\/\/\S+\/place\/login\?token=[\w-]+)/) as RegExpMatchArray)[1] as string;
+    // The link is a Link button: the member's browser opens it, the bot hears nothing of the press.
+    const link = (
+      first.match(
+        /links: \[Open the canvas\]\((http:\/\/\S+\/place\/login\?token=[\w-]+)\)/,
+      ) as RegExpMatchArray
+    )[1] as string;
     const phone = await signInWith(link);
     expect(phone.status).toBe(303);
     expect((await signInWith(link)).status).toBe(410);
