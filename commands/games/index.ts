@@ -12,9 +12,10 @@ import { GAMES_SETTINGS } from '../../utils/games/settings.js';
 import { COOKIE_KINDS } from '../../utils/money/cookieEconomy.js';
 import { endedOwnerProblems } from '../../utils/money/holds/invariants.js';
 import { VaultService } from '../../utils/vault/vaultService.js';
+import { againButtonHandler, againFormHandler } from './again.js';
 import { blackjackButtonHandler, blackjackCommand, handReply } from './blackjack.js';
 import { fairnessRotate, fairnessSeed, fairnessShow, verify } from './fairness.js';
-import { INSTANT_GAME_COMMANDS } from './instantGames.js';
+import { INSTANT_GAME_COMMANDS, roundReply } from './instantGames.js';
 
 export const gamesCommand = defineCommand({
   ...localized(GAMES_MESSAGES, 'commands.games'),
@@ -28,7 +29,7 @@ export const gamesCommand = defineCommand({
       subcommands: [fairnessShow, fairnessSeed, fairnessRotate],
     },
   ],
-  components: [blackjackButtonHandler],
+  components: [blackjackButtonHandler, againButtonHandler, againFormHandler(roundReply)],
 });
 
 export const gamesFeature: Feature = {

@@ -7,14 +7,16 @@ import { INSTANT_GAMES, type InstantGameName, instantGame } from '../../utils/ga
 import { GAMES_MESSAGES } from '../../utils/games/messages.js';
 import type { RoundDoc } from '../../utils/games/roundStore.js';
 import { parseOptions } from '../options.js';
+import { againButtonSpec } from './again.js';
 import { BET_OPTION, betSchema, fairnessFooter, resultLine } from './bet.js';
 
 const GAME_COLOR = 0x6d4c9f;
 
-/** A settled instant round: what was drawn, what it paid, and how to check it. */
+/** A settled instant round: what was drawn, what it paid, how to check it, and Again…. */
 export function roundReply(round: RoundDoc, i18n: Translator): Reply {
   const drawn = instantGame(round.game as InstantGameName).drawn(round.outcome ?? {}, round.params, i18n);
   return {
+    ...(round.status === 'settled' ? { buttons: [againButtonSpec(round, i18n)] } : {}),
     embeds: [
       {
         title: i18n.t(`games:${round.game}.title`),

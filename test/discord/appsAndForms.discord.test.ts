@@ -104,6 +104,35 @@ describe("Discord's own idioms through the real discord.js client: apps on a mem
     expect(again?.content).toMatch(/<t:\d+:R>/);
   });
 
+  it('GIVEN a coinflip played THEN Again… asks the bet in a form, filled with the last one, and plays the same side again', async () => {
+    const ned = freshMember('ned');
+    await withCookies(ned, 500);
+    await harness.deps.services.vault.fund({
+      opId: 'vault-again',
+      adminId: ADMIN_ID,
+      amount: 100_000,
+      reason: '',
+    });
+    const [round] = await fake.waitFor(fake.command(ned, 'games', ['coinflip'], { bet: 10, side: 'tails' }));
+    const [form] = await fake.waitFor(fake.click(ned, round as VisibleMessage, buttonId(round, 'Again…')));
+    expect(form?.via).toBe('modal');
+    expect(boxes(form)[0]).toEqual(expect.objectContaining({ custom_id: 'bet', value: '10' }));
+    const before = await harness.deps.services.cookies.balance(ned.id);
+    const [tooLow] = await fake.waitFor(
+      fake.submitModal(ned, round as VisibleMessage, form?.modal?.custom_id as string, { bet: '0' }),
+    );
+    expect(tooLow?.ephemeral).toBe(true);
+    expect(await harness.deps.services.cookies.balance(ned.id)).toBe(before);
+    const [again] = await fake.waitFor(
+      fake.submitModal(ned, round as VisibleMessage, form?.modal?.custom_id as string, { bet: '25' }),
+    );
+    expect(again?.ephemeral).toBe(false);
+    expect(again?.id).not.toBe(round?.id);
+    expect(again?.embeds[0]?.description).toContain('you bet on tails');
+    const played = await harness.deps.services.games.verify(null, ned.id);
+    expect(played.round.bet).toBe(25);
+  });
+
   it('GIVEN /place web THEN the sign-in link is a Link button on the public URL, not text to copy', async () => {
     const [reply] = await fake.waitFor(fake.command(freshMember('max'), 'place', ['web']));
     expect(reply?.ephemeral).toBe(true);
