@@ -2,18 +2,33 @@
  * A reply of the bot as Discord's dark theme shows it, as one HTML page for a screenshot: the
  * line naming the command a member used, the bot's name and the time, the content, embeds
  * (colour bar, title, description, fields, footer), a select menu closed or open, buttons by
- * style, and "Only you can see this" under an ephemeral one. The Discord client's own words
+ * style, Link buttons, "Only you can see this" under an ephemeral one, and a form (modal) as
+ * the dialog Discord opens over the chat. The Discord client's own words
  * are in the member's language.
  */
 import type { Locale } from '../src/i18n/i18n.js';
 import { CONTINUED_FIELD } from '../src/interactions/layout.js';
-import type { ButtonSpec, EmbedSpec, Reply, SelectSpec } from '../src/interactions/types.js';
+import type {
+  ButtonSpec,
+  EmbedSpec,
+  LinkSpec,
+  ModalSpec,
+  Reply,
+  SelectSpec,
+} from '../src/interactions/types.js';
 import { escapeHtml, markup, type PlainText, withEmoji } from './discordMarkup.js';
 
 /** What Discord's client itself says around a message. */
 const CLIENT: Record<
   Locale,
-  { used: readonly [string, string]; only: string; dismiss: string; today: string }
+  {
+    used: readonly [string, string];
+    only: string;
+    dismiss: string;
+    today: string;
+    cancel: string;
+    submit: string;
+  }
 > = {
   en: {
     /** The words between the member and the command, and after the command. */
@@ -21,12 +36,16 @@ const CLIENT: Record<
     only: 'Only you can see this',
     dismiss: 'Dismiss message',
     today: 'Today at',
+    cancel: 'Cancel',
+    submit: 'Submit',
   },
   de: {
     used: [' hat ', ' verwendet'],
     only: 'Nur du kannst das sehen',
     dismiss: 'Nachricht verwerfen',
     today: 'Heute um',
+    cancel: 'Abbrechen',
+    submit: 'Absenden',
   },
 };
 
@@ -96,7 +115,37 @@ function buttonsHtml(buttons: readonly ButtonSpec[]): string {
   return html ? `<div class="buttons">${html}</div>` : '';
 }
 
+/** Link buttons: grey, with the arrow Discord draws for a page that opens outside it. */
+function linksHtml(links: readonly LinkSpec[]): string {
+  const html = links
+    .map(
+      (link) =>
+        `<span class="button" style="background:${BUTTON_COLOURS.secondary}">` +
+        `${link.emoji ? withEmoji(link.emoji) : ''}${withEmoji(link.label)}<span class="out">↗</span></span>`,
+    )
+    .join('');
+  return html ? `<div class="buttons">${html}</div>` : '';
+}
+
+/** A form over the dimmed chat: its title, each box with its label and hint, Cancel and Submit. */
+function modalHtml(modal: ModalSpec, locale: Locale): string {
+  const words = CLIENT[locale];
+  const boxes = modal.inputs
+    .map(
+      (input) =>
+        `<div class="box"><div class="box-label">${withEmoji(input.label)}${input.required === false ? '' : '<span class="needed"> *</span>'}</div>` +
+        `<div class="box-input${input.value ? '' : ' hint'}">${withEmoji(input.value ?? input.placeholder ?? '')}</div></div>`,
+    )
+    .join('');
+  return (
+    `<div class="dim"><div class="modal"><div class="modal-head"><div class="modal-title">${withEmoji(modal.title)}</div><span class="close">✕</span></div>` +
+    `${boxes}<div class="modal-foot"><span class="cancel">${escapeHtml(words.cancel)}</span>` +
+    `<span class="button" style="background:${BUTTON_COLOURS.primary}">${escapeHtml(words.submit)}</span></div></div></div>`
+  );
+}
+
 function messageHtml(reply: Reply, page: ReplyPage, open: boolean, first: boolean): string {
+  if (reply.modal) return modalHtml(reply.modal, page.locale);
   const words = CLIENT[page.locale];
   const [between, after] = words.used;
   const header = first
@@ -115,6 +164,7 @@ function messageHtml(reply: Reply, page: ReplyPage, open: boolean, first: boolea
     ...(reply.embeds ?? []).map((embed) => embedHtml(embed, page.plain)),
     reply.select ? selectHtml(reply.select, open) : '',
     buttonsHtml(reply.buttons ?? []),
+    linksHtml(reply.links ?? []),
     reply.ephemeral
       ? `<div class="ephemeral">${withEmoji('👁️')} ${escapeHtml(words.only)} · <span class="link">${escapeHtml(words.dismiss)}</span></div>`
       : '',
@@ -181,4 +231,17 @@ img.emoji{width:1.375em;height:1.375em;vertical-align:-.3em;margin:0 .05em}
 .ephemeral{margin-top:6px;font-size:12px;color:#949ba4}
 .ephemeral img.emoji{width:14px;height:14px;vertical-align:-2px}
 .link{color:#00a8fc}
+.out{font-size:13px;opacity:.8}
+.dim{background:rgba(0,0,0,.7);padding:28px 18px}
+.modal{background:#313338;border-radius:8px;padding:18px 16px 0;box-shadow:0 8px 16px rgba(0,0,0,.24)}
+.modal-head{display:flex;justify-content:space-between;align-items:flex-start;margin-bottom:14px}
+.modal-title{color:#f2f3f5;font-size:20px;font-weight:600}
+.close{color:#b5bac1;font-size:16px}
+.box{margin-bottom:16px}
+.box-label{color:#b5bac1;font-size:12px;font-weight:700;text-transform:uppercase;margin-bottom:8px}
+.needed{color:#f23f42}
+.box-input{background:#1e1f22;border-radius:4px;padding:10px;color:#dbdee1;min-height:40px}
+.box-input.hint{color:#87898c}
+.modal-foot{display:flex;justify-content:flex-end;align-items:center;gap:20px;background:#2b2d31;margin:0 -16px;padding:16px;border-radius:0 0 8px 8px}
+.cancel{color:#f2f3f5;font-size:14px}
 `;

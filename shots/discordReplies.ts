@@ -1,6 +1,7 @@
 /**
  * What members see in Discord itself, for `npm run shots`: the shop's replies (the shelf and its
- * menu, an item picked, the purchase, the inventory, an item of it picked, a refusal) made by
+ * menu, an item picked, the purchase, the inventory, an item of it picked, a refusal) and
+ * Discord's idioms (a member's context menu, forms, a Link button: discordIdioms.ts), made by
  * the real commands on an in-memory database (never MONGODB_URI) and drawn as Discord's dark
  * theme draws them (shots/discordHtml.ts), in English and, for a member whose client speaks
  * German, in a German server. One browser, one page, a 520 px column as on a phone.
@@ -22,6 +23,7 @@ import { createLogger } from '../src/logger.js';
 import type { PostTransport } from '../src/posting/channelPoster.js';
 import { seededRng } from '../src/rng.js';
 import { replyPageHtml } from './discordHtml.js';
+import { idiomScenes } from './discordIdioms.js';
 import type { PlainText } from './discordMarkup.js';
 import { CASTS, type Cast, openServers, type Scene, shopScenes, tradeScenes } from './discordStage.js';
 import { AT } from './sceneKit.js';
@@ -38,7 +40,9 @@ function commandText([name, sub]: [string, string], locale: Locale): string {
   const option = data?.options?.find((o) => o.name === sub);
   const say = (thing: { name: string; name_localizations?: Partial<Record<string, string | null>> | null }) =>
     (locale === 'en' ? null : thing.name_localizations?.[locale]) ?? thing.name;
-  return `/${data ? say(data) : name} ${option ? say(option) : sub}`;
+  // An entry of a member's menu (Apps › Give Cookies) is named as the menu shows it, without a slash.
+  if (!data) return name;
+  return `/${say(data)} ${option ? say(option) : sub}`;
 }
 
 /** Mentions and timestamps in the words a member's client shows (the console's). */
@@ -123,7 +127,11 @@ export async function renderDiscordReplyShots(outDir: string): Promise<Shot[]> {
     const staged = await Promise.all(
       Object.values(openServers(deps, roles)).map(async (server) => ({
         cast: server.cast,
-        scenes: [...(await shopScenes(deps, server)), ...(await tradeScenes(deps, server))],
+        scenes: [
+          ...(await shopScenes(deps, server)),
+          ...(await tradeScenes(deps, server)),
+          ...(await idiomScenes(deps, server)),
+        ],
       })),
     );
     browser = await launching;

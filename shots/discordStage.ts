@@ -112,6 +112,28 @@ export class Server {
     return this.#dispatch(member, { kind: 'command', commandName, subcommand, options, ...extra });
   }
 
+  /** Apps › `entry` on `target`, by the name the member's client shows. */
+  app(member: Person, entry: string, target: Person): Promise<Exchange> {
+    const menu = ASSEMBLY.commands.flatMap((c) => c.userMenus ?? []).find((m) => m.data.name === entry);
+    const shown = (menu?.data.name_localizations as Partial<Record<Locale, string>> | undefined)?.[
+      this.cast.locale
+    ];
+    this.#command = [shown ?? entry, ''];
+    return this.#dispatch(member, {
+      kind: 'context',
+      commandName: entry,
+      targetId: target.id,
+      users: { [target.id]: target.name },
+    });
+  }
+
+  /** Sends the form the exchange's last reply opened, its boxes filled with `fields`. */
+  submit(member: Person, on: Exchange, fields: Record<string, string>): Promise<Exchange> {
+    const customId = on.replies.at(-1)?.modal?.customId;
+    if (!customId) throw new Error('shots: that reply opened no form');
+    return this.#dispatch(member, { kind: 'modal', customId, fields });
+  }
+
   /** Picks `value` in the menu of the exchange's last reply. */
   choose(member: Person, on: Exchange, value: string): Promise<Exchange> {
     const customId = on.replies.at(-1)?.select?.customId;
