@@ -127,11 +127,17 @@ function embedLines(out: ConsoleOutput, embed: EmbedSpec): string[] {
   ];
 }
 
-/** Channel posts in the console: `[post #channel] …`, attachments saved to out/ like replies. */
+/**
+ * Channel posts in the console: `[post #channel] …`, direct messages `[dm @member] …`,
+ * attachments saved to out/ like replies.
+ */
 export function consolePostTransport(out: ConsoleOutput): PostTransport {
   return {
     async send(channelId, post) {
       out.print((await messageLines(out, `[post ${out.plain(`<#${channelId}>`)}]`, post)).join('\n'));
+    },
+    async sendDm(userId, post) {
+      out.print((await messageLines(out, `[dm ${out.plain(`<@${userId}>`)}]`, post)).join('\n'));
     },
     async edit(channelId, _messageId, post) {
       out.print((await messageLines(out, `[edit ${out.plain(`<#${channelId}>`)}]`, post)).join('\n'));

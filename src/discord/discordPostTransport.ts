@@ -1,6 +1,7 @@
 import { ChannelType, type Client, DiscordAPIError, RESTJSONErrorCodes } from 'discord.js';
 import {
   type ChannelPost,
+  DmClosed,
   MessageGone,
   type PostableChannel,
   PostRefused,
@@ -38,6 +39,18 @@ export function discordPostTransport(client: Client): PostTransport {
       if (!channel?.isSendable()) throw new PostRefused('the channel does not take messages');
       await channel.send(toPayload(post)).catch((error: unknown) => {
         throw refusal(error);
+      });
+    },
+    // Discord's way: open (or find) the direct channel with the member, then post in it.
+    async sendDm(userId: string, post: ChannelPost) {
+      const channel = await client.users.createDM(userId);
+      await channel.send(toPayload(post)).catch((error: unknown) => {
+        if (
+          error instanceof DiscordAPIError &&
+          error.code === RESTJSONErrorCodes.CannotSendMessagesToThisUser
+        )
+          throw new DmClosed('the member takes no direct messages from the bot');
+        throw error;
       });
     },
     async missingPermissions(channelId) {

@@ -30,10 +30,23 @@ export class MessageGone extends Error {
 /** How an edit went: done, its message gone (tell it another way), or failed (logged). */
 export type EditResult = 'edited' | 'gone' | 'failed';
 
+/** The member takes no direct messages from the bot (Discord's 50007): asking again changes nothing. */
+export class DmClosed extends Error {
+  override readonly name = 'DmClosed';
+}
+
+/** How a direct message went: sent, refused for good by the member's settings, or failed (logged). */
+export type DmResult = 'sent' | 'closed' | 'failed';
+
 /** Where posts go: discord.js in the bot, printed lines in the console. */
 export interface PostTransport {
   /** Throws PostRefused for a lasting failure; anything else is treated as passing. */
   send(channelId: string, post: ChannelPost): Promise<void>;
+  /**
+   * Sends a direct message to a member; throws DmClosed when the member takes none from the bot
+   * (absent where there are no members to write to: the simulation, the web-only process).
+   */
+  sendDm?(userId: string, post: ChannelPost): Promise<void>;
   /** Replaces a message the bot sent (a game board a timer moved on). */
   edit(channelId: string, messageId: string, post: ChannelPost & { buttons?: ButtonSpec[] }): Promise<void>;
   /** The permissions the bot lacks to post in a channel, by Discord's names (none where it cannot tell). */
@@ -152,6 +165,32 @@ export class ChannelPoster {
           `a post to channel ${channelId} failed`,
         );
         return { status: 'failed', channelId, lasting, reason };
+      }
+    });
+  }
+
+  /**
+   * Sends a member a direct message (a reminder they asked for), one at a time per member. A
+   * failure is logged and returned, never thrown: `closed` when the member takes no direct
+   * messages from the bot, which only they can change, so a caller does not try it again.
+   */
+  async dm(userId: string, post: ChannelPost): Promise<DmResult> {
+    return this.#enqueue(`dm:${userId}`, async (): Promise<DmResult> => {
+      try {
+        const { transport } = this.deps;
+        if (!transport.sendDm) throw new DmClosed('this process sends no direct messages');
+        for (const message of layOut(post)) await transport.sendDm(userId, message);
+        return 'sent';
+      } catch (error) {
+        const closed = error instanceof DmClosed;
+        const reason = error instanceof Error ? error.message : String(error);
+        this.deps.log.warn(
+          { event: closed ? 'post.dm_closed' : 'post.dm_failed', userId, reason },
+          closed
+            ? `member ${userId} takes no direct messages from the bot`
+            : `a direct message to ${userId} failed`,
+        );
+        return closed ? 'closed' : 'failed';
       }
     });
   }
@@ -285,7 +324,7 @@ export class ChannelPoster {
     for (const message of layOut(post)) await this.deps.transport.send(channelId, message);
   }
 
-  /** One post at a time per channel, `minIntervalMs` apart. */
+  /** One post at a time per channel (and per member's direct messages), `minIntervalMs` apart. */
   #enqueue<T>(channelId: string, task: () => Promise<T>): Promise<T> {
     const previous = this.#queues.get(channelId) ?? Promise.resolve();
     const next = previous.then(async () => {

@@ -424,6 +424,37 @@ describe('the fake Discord refuses what Discord refuses', () => {
     });
   });
 
+  it('GIVEN a member THEN the bot opens one direct channel with them and posts in it; closed, 403 50007 for each message; no recipient, 50035', async () => {
+    const dmMember: FakeUser = { id: '810000000000000003', username: 'dora' };
+    fake.addMember(dmMember);
+    const opened = await send(fake, 'POST', '/users/@me/channels', { recipient_id: dmMember.id });
+    expect(opened).toMatchObject({ status: 200, body: { type: 1, recipients: [{ id: dmMember.id }] } });
+    const again = await send(fake, 'POST', '/users/@me/channels', { recipient_id: dmMember.id });
+    expect(again.body.id).toBe(opened.body.id);
+    const dm = `/channels/${String(opened.body.id)}/messages`;
+    expect((await send(fake, 'POST', dm, { content: 'hello' })).status).toBe(200);
+    expect(fake.directMessages.get(dmMember.id)?.map((m) => m.content)).toEqual(['hello']);
+    expect((await send(fake, 'POST', dm, { content: 'x'.repeat(2_001) })).body.code).toBe(50035);
+
+    fake.closeDms(dmMember.id);
+    expect(await send(fake, 'POST', dm, { content: 'again' })).toEqual({
+      status: 403,
+      body: { code: 50007, message: 'Cannot send messages to this user' },
+    });
+    expect(fake.refusals.at(-1)).toMatchObject({ code: 50007, arranged: true });
+    fake.openDms(dmMember.id);
+    expect((await send(fake, 'POST', dm, { content: 'open again' })).status).toBe(200);
+
+    const none = await send(fake, 'POST', '/users/@me/channels', {});
+    expect(none.body.code).toBe(50035);
+    expect(errorsAt(none, ['recipient_id'])).toEqual([
+      { code: 'BASE_TYPE_REQUIRED', message: 'This field is required' },
+    ]);
+    expect(
+      (await send(fake, 'POST', '/users/@me/channels', { recipient_id: '810000000000000099' })).body,
+    ).toEqual({ code: 50033, message: 'Invalid Recipient(s)' });
+  });
+
   it('GIVEN the bot denied a permission in a channel THEN Discord refuses what needs it, with the arranged refusal recorded', async () => {
     const channel = '900000000000000050';
     fake.addChannel(channel, 'closed');

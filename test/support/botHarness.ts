@@ -6,7 +6,7 @@ import { loadConfig } from '../../src/config.js';
 import type { Assembly } from '../../src/features/assemble.js';
 import type { BotDeps } from '../../src/interactions/types.js';
 import { createLogger } from '../../src/logger.js';
-import type { ChannelPost, PostTransport } from '../../src/posting/channelPoster.js';
+import { type ChannelPost, DmClosed, type PostTransport } from '../../src/posting/channelPoster.js';
 import { cryptoRng, type Rng } from '../../src/rng.js';
 import type { MemberRoles } from '../../src/roles/memberRoles.js';
 import { Ledger, type LedgerHooks } from '../../utils/money/ledger/ledger.js';
@@ -22,6 +22,14 @@ export class RecordingTransport implements PostTransport {
   readonly refuse = new Map<string, Error>();
 
   readonly edits: { channelId: string; messageId: string; post: ChannelPost }[] = [];
+  readonly dms: { userId: string; post: ChannelPost }[] = [];
+  /** Members who take no direct messages from the bot. */
+  readonly closedDms = new Set<string>();
+
+  async sendDm(userId: string, post: ChannelPost): Promise<void> {
+    if (this.closedDms.has(userId)) throw new DmClosed('the member takes no direct messages from the bot');
+    this.dms.push({ userId, post });
+  }
 
   async send(channelId: string, post: ChannelPost): Promise<void> {
     const failure = this.refuse.get(channelId);

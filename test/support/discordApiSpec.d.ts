@@ -8,6 +8,7 @@ declare module 'discord-api-spec/zod' {
   export const ApplicationCommandAutocompleteCallbackRequestSchema: ZodMiniType;
   export const ApplicationCommandUpdateRequestSchema: ZodMiniObject;
   export const CreateMessageInteractionCallbackRequestSchema: ZodMiniType;
+  export const CreatePrivateChannelRequestSchema: ZodMiniType;
   export const IncomingWebhookRequestPartialSchema: ZodMiniType;
   export const IncomingWebhookUpdateRequestPartialSchema: ZodMiniType;
   export const MessageCreateRequestSchema: ZodMiniType;

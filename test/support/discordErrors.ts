@@ -37,8 +37,10 @@ export const DISCORD_ERRORS = {
   alreadyAcknowledged: { status: 400, code: 40060, message: 'Interaction has already been acknowledged.' },
   missingAccess: { status: 403, code: 50001, message: 'Missing Access' },
   emptyMessage: { status: 400, code: 50006, message: 'Cannot send an empty message' },
+  cannotMessageUser: { status: 403, code: 50007, message: 'Cannot send messages to this user' },
   missingPermissions: { status: 403, code: 50013, message: 'Missing Permissions' },
   invalidWebhookToken: { status: 401, code: 50027, message: 'Invalid Webhook Token' },
+  invalidRecipients: { status: 400, code: 50033, message: 'Invalid Recipient(s)' },
 } as const satisfies Record<string, Refusal>;
 
 /** Discord's 400 for a body that breaks its rules: code 50035 with every field's problems. */

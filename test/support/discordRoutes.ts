@@ -2,6 +2,7 @@ import {
   ApplicationCommandAutocompleteCallbackRequestSchema,
   ApplicationCommandUpdateRequestSchema,
   CreateMessageInteractionCallbackRequestSchema,
+  CreatePrivateChannelRequestSchema,
   IncomingWebhookRequestPartialSchema,
   IncomingWebhookUpdateRequestPartialSchema,
   MessageCreateRequestSchema,
@@ -46,7 +47,8 @@ export type RouteName =
   | 'getMember'
   | 'addMemberRole'
   | 'removeMemberRole'
-  | 'getUser';
+  | 'getUser'
+  | 'createDm';
 
 /** What Discord checks of one request's body: the problems, and whether it would be an empty message. */
 export interface BodyCheck {
@@ -113,6 +115,17 @@ function callbackCheck(body: unknown, fileCount: number): BodyCheck {
   return {
     problems: dedupe([...limits, ...specFieldErrors(schema, body)]),
     empty: type === 4 && isEmptyMessage(data, fileCount),
+  };
+}
+
+/** A bot opens a direct channel with one member: `recipient_id` (the spec's other fields are for group DMs). */
+function createDmCheck(body: unknown): BodyCheck {
+  const recipient = (body as { recipient_id?: unknown } | null)?.recipient_id;
+  const missing =
+    recipient === undefined || recipient === null ? [fieldError.required(['recipient_id'])] : [];
+  return {
+    problems: dedupe([...missing, ...specFieldErrors(CreatePrivateChannelRequestSchema, body)]),
+    empty: false,
   };
 }
 
@@ -183,6 +196,7 @@ const ROUTES: Route[] = [
     template: '/guilds/{guild_id}/members/{user_id}/roles/{role_id}',
   },
   { name: 'getUser', method: 'GET', template: '/users/{user_id}' },
+  { name: 'createDm', method: 'POST', template: '/users/@me/channels', check: createDmCheck },
 ];
 
 // The package's types are its 450 kB TypeScript source, which the compiler would check as the

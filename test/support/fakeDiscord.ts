@@ -77,7 +77,7 @@ export interface RecordedCall {
 
 /** What a member sees of one message the bot produced for an interaction. */
 export interface VisibleMessage {
-  via: 'reply' | 'deferred' | 'update' | 'edit' | 'followup' | 'suggestions' | 'modal' | 'post';
+  via: 'reply' | 'deferred' | 'update' | 'edit' | 'followup' | 'suggestions' | 'modal' | 'post' | 'dm';
   /** Autocomplete suggestions (via 'suggestions'). */
   choices?: unknown[];
   /** The form the member was shown (via 'modal'): its custom id, title and components. */
@@ -176,6 +176,8 @@ export class FakeDiscord {
   readonly channelPosts = new Map<string, VisibleMessage[]>();
   /** Edits the bot made to messages through their channel (`PATCH /channels/…/messages/…`), by channel id. */
   readonly channelEdits = new Map<string, VisibleMessage[]>();
+  /** Direct messages the bot sent, by the member's user id (what they received). */
+  readonly directMessages = new Map<string, VisibleMessage[]>();
   /** Channels where every channel route answers 403 Missing Permissions (`denyBot` denies one permission). */
   readonly forbiddenChannels = new Set<string>();
   /** Every request the fake refused, in order. */
@@ -197,6 +199,10 @@ export class FakeDiscord {
   readonly #waiters = new Set<() => void>();
   readonly #arranged: { match: RequestMatch; refusal: Refusal }[] = [];
   readonly #held = new Set<() => void>();
+  /** Direct channels the bot opened: channel id → the member's user id (one channel per member). */
+  readonly #dmChannels = new Map<string, string>();
+  /** Members whose privacy settings refuse direct messages from the bot (`closeDms`). */
+  readonly #closedDms = new Set<string>();
   #roleFault: RoleFault | null = null;
   #expecting = false;
   #checked = 0;
@@ -339,6 +345,19 @@ export class FakeDiscord {
   /** The roles the member holds now (without @everyone); none for who is not in the server. */
   memberRoles(userId: string): string[] {
     return (this.#guild.member(userId)?.roles ?? []).filter((id) => id !== GUILD_ID);
+  }
+
+  /**
+   * The member refuses direct messages from the bot (their privacy settings): Discord still opens
+   * the direct channel, and refuses each message in it with 403 50007, an arranged refusal.
+   */
+  closeDms(userId: string): void {
+    this.#closedDms.add(userId);
+  }
+
+  /** The member takes direct messages again. */
+  openDms(userId: string): void {
+    this.#closedDms.delete(userId);
   }
 
   // ── Role requests that go wrong ─────────────────────────────────────────────────────────
@@ -778,8 +797,20 @@ export class FakeDiscord {
       }
       case 'getChannel':
       case 'createMessage':
-      case 'editMessage':
-        return this.#channelRefusal(route, call);
+      case 'editMessage': {
+        const dmUser = this.#dmChannels.get(p.channel_id ?? '');
+        if (dmUser === undefined) return this.#channelRefusal(route, call);
+        if (route.name === 'editMessage') return refused(DISCORD_ERRORS.unknownMessage);
+        return route.name === 'createMessage' && this.#closedDms.has(dmUser)
+          ? refused(DISCORD_ERRORS.cannotMessageUser, true)
+          : null;
+      }
+      case 'createDm': {
+        // Without a recipient the body's check answers (50035).
+        const recipient = call.body?.recipient_id;
+        if (recipient === undefined || recipient === null) return null;
+        return this.#guild.user(String(recipient)) ? null : refused(DISCORD_ERRORS.invalidRecipients);
+      }
       case 'addMemberRole':
       case 'removeMemberRole':
         return this.#roleRefusal(p.guild_id ?? '', p.user_id ?? '', p.role_id ?? '');
@@ -876,8 +907,14 @@ export class FakeDiscord {
         return this.#editWebhookMessage(p.webhook_token ?? '', p.message_id ?? '', body, call.files);
       case 'deleteWebhookMessage':
         return this.#deleteWebhookMessage(p.webhook_token ?? '', p.message_id ?? '');
-      case 'getChannel':
+      case 'getChannel': {
+        const dmUser = this.#dmChannels.get(p.channel_id ?? '');
+        if (dmUser !== undefined)
+          return { status: 200, body: this.#apiDmChannel(p.channel_id ?? '', dmUser) };
         return { status: 200, body: this.#guild.apiChannel(p.channel_id ?? '') };
+      }
+      case 'createDm':
+        return this.#createDm(String(body.recipient_id));
       case 'createMessage':
         return this.#createMessage(p.channel_id ?? '', body, call.files);
       case 'editMessage':
@@ -1008,7 +1045,39 @@ export class FakeDiscord {
     return { status: 204 };
   }
 
+  /** Discord's answer to opening a direct channel: the member's one channel with the bot, made once. */
+  #createDm(userId: string): Answer {
+    let channelId = [...this.#dmChannels].find(([, user]) => user === userId)?.[0];
+    if (!channelId) {
+      channelId = snowflake();
+      this.#dmChannels.set(channelId, userId);
+    }
+    return { status: 200, body: this.#apiDmChannel(channelId, userId) };
+  }
+
+  /** A direct channel as the spec's PrivateChannelResponse shapes it. */
+  #apiDmChannel(channelId: string, userId: string) {
+    const user = this.#guild.user(userId);
+    return {
+      id: channelId,
+      type: 1,
+      last_message_id: null,
+      flags: 0,
+      recipients: user ? [apiUser(user)] : [],
+    };
+  }
+
   #createMessage(channelId: string, body: Record<string, unknown>, files: RecordedFile[]): Answer {
+    const dmUser = this.#dmChannels.get(channelId);
+    if (dmUser !== undefined) {
+      const message = this.#record(`dm:${dmUser}`, 'dm', body, files, {
+        id: snowflake(),
+        ephemeral: false,
+        channelId,
+      });
+      this.directMessages.set(dmUser, this.messages(`dm:${dmUser}`));
+      return { status: 200, body: apiMessage(message, channelId) };
+    }
     // Without Embed Links Discord takes a message with content and drops its embeds.
     const shown = this.#guild.botMay(channelId, 'EmbedLinks') ? body : { ...body, embeds: [] };
     const message = this.#record(`channel:${channelId}`, 'post', shown, files, {
