@@ -49,6 +49,8 @@ export interface ProfileDoc {
   lastSeenAt: Date;
   /** The kinds of message that notify the member when they mention them (`feature.kind`); none when absent. */
   notify?: string[];
+  /** The reminders among `notify` the member takes as a mention in a channel rather than a direct message. */
+  remindInChannel?: string[];
 }
 
 /** A durable timer (src/scheduler): runs once at or after `dueAt`, by whoever claims it. */

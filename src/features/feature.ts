@@ -127,6 +127,12 @@ export interface Feature {
    * Every other mention the bot sends shows without a notification.
    */
   notifications?: readonly string[];
+  /**
+   * The reminders this feature sends on its own when a member turns them on (`/notifications`),
+   * by direct message or, as the member chooses, a mention: `feature.kind`, labelled by
+   * `<feature>:notify.<kind>` like a notification. Every reminder is off until its member turns it on.
+   */
+  reminders?: readonly string[];
   /** Defaults of its settings taken from the configuration (environment), by key. */
   settingDefaults?(config: Config): Readonly<Record<string, unknown>>;
   errors?: Readonly<Partial<Record<ErrorCode, ErrorMessage>>>;

@@ -4,6 +4,9 @@ import type { Collections, ProfileDoc } from '../db/collections.js';
 const REFRESH_MS = 10 * 60_000;
 const MAX_CACHED = 10_000;
 
+/** How a reminder reaches a member: a direct message (the default), or a mention in a channel. */
+export type ReminderVia = 'dm' | 'mention';
+
 /**
  * Remembers members' display names (for leaderboards and images) and when they were last
  * active (for inactive-profile cleanup). A member's row is written at most once every
@@ -46,6 +49,41 @@ export class ProfileDirectory {
       { upsert: true, returnDocument: 'after', projection: { notify: 1 } },
     );
     return doc?.notify ?? [];
+  }
+
+  /** How a reminder (`feature.kind`) reaches the member: off, or by direct message or a mention. */
+  async reminder(userId: string, kind: string): Promise<ReminderVia | 'off'> {
+    const doc = await this.deps.cols.profiles.findOne(
+      { _id: userId },
+      { projection: { notify: 1, remindInChannel: 1 } },
+    );
+    if (!doc?.notify?.includes(kind)) return 'off';
+    return doc.remindInChannel?.includes(kind) ? 'mention' : 'dm';
+  }
+
+  /** The reminders the member takes as a mention in a channel (the others come by direct message). */
+  async remindedInChannel(userId: string): Promise<string[]> {
+    const doc = await this.deps.cols.profiles.findOne(
+      { _id: userId },
+      { projection: { remindInChannel: 1 } },
+    );
+    return doc?.remindInChannel ?? [];
+  }
+
+  /** Chooses how one reminder reaches the member (whether it is on stays as it was). */
+  async setReminderVia(user: { id: string; name: string }, kind: string, via: ReminderVia): Promise<void> {
+    const now = this.deps.clock.now();
+    await this.deps.cols.profiles.updateOne(
+      { _id: user.id },
+      {
+        ...(via === 'mention'
+          ? { $addToSet: { remindInChannel: kind } }
+          : { $pull: { remindInChannel: kind } }),
+        $set: { name: user.name, lastSeenAt: now },
+        $setOnInsert: { firstSeenAt: now },
+      },
+      { upsert: true },
+    );
   }
 
   /**
