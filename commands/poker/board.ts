@@ -6,6 +6,7 @@ import { chipsInHand, legalActions, playableSeats } from '../../utils/poker/engi
 import type { TimedOutcome } from '../../utils/poker/pokerService.js';
 import type { TableDoc } from '../../utils/poker/tableStore.js';
 import { cardText, logText, outcomeText, resultLines, timedLine } from './boardText.js';
+import { fairLines } from './fairness.js';
 
 export { cardText } from './boardText.js';
 
@@ -98,6 +99,7 @@ export function boardMessage(
       `-# ${i18n.t('poker:board.previous', { hand: previous.number })} ${resultLines(previous, i18n).join(' · ')}`,
     );
   lines.push(...nextSteps(t, i18n, timing));
+  lines.push(...fairLines(t, i18n));
   return {
     embeds: [
       {

@@ -7,6 +7,7 @@ import { defineCommand, defineComponentHandler } from '../../src/interactions/de
 import type { CommandContext, Reply, Subcommand } from '../../src/interactions/types.js';
 import { RECOVERY_GRACE_MS } from '../../src/recoveryGrace.js';
 import type { PokerAction } from '../../utils/poker/engine.js';
+import { HandSeedStore } from '../../utils/poker/handSeedStore.js';
 import { POKER_MESSAGES } from '../../utils/poker/messages.js';
 import { PokerService, seatOf } from '../../utils/poker/pokerService.js';
 import { POKER_SETTINGS } from '../../utils/poker/settings.js';
@@ -15,6 +16,7 @@ import { type TableDoc, TableStore } from '../../utils/poker/tableStore.js';
 import { parseOptions } from '../options.js';
 import { actButton, boardMessage, boardTiming, cardText, raiseTo, sitButton, tableButton } from './board.js';
 import { outcomeText, timedLine } from './boardText.js';
+import { seed, verify } from './fairness.js';
 import { join } from './join.js';
 
 async function board(ctx: CommandContext, table: TableDoc, update: boolean): Promise<Reply> {
@@ -115,26 +117,35 @@ export const pokerCommand = defineCommand({
   access: 'everyone',
   sanctionScope: 'games',
   category: 'poker:category',
-  subcommands: [create, join],
+  subcommands: [create, join, verify, seed],
   components: [actHandler, sitHandler, tableHandler],
 });
 
 export const pokerFeature: Feature = {
   name: 'poker',
   personalData: {
-    collections: { poker_tables: { what: 'poker:privacy.poker_tables' } },
+    collections: {
+      poker_tables: { what: 'poker:privacy.poker_tables' },
+      // A hand's server seed stays secret while it is in play.
+      poker_hand_seeds: { what: 'poker:privacy.poker_hand_seeds', hidden: { serverSeed: 'seed' } },
+      poker_client_seeds: { what: 'poker:privacy.poker_client_seeds', forget: 'delete' },
+    },
     // A seat at an open table: the member's chips are in play there.
     inPlay: async (services, member) => ({ poker: (await services.poker.openTablesOf(member)).length }),
   },
   commands: [pokerCommand],
   messages: POKER_MESSAGES,
   settings: POKER_SETTINGS,
-  ensureIndexes: TableStore.ensureIndexes,
+  ensureIndexes: async (db) => {
+    await TableStore.ensureIndexes(db);
+    await HandSeedStore.ensureIndexes(db);
+  },
   createServices: (infra) => ({
     poker: new PokerService({
       ...infra,
       economy: infra.cookieEconomy,
       tables: new TableStore(infra.db),
+      seeds: new HandSeedStore(infra.db, () => infra.rng.secret(32)),
     }),
   }),
   // A timer that moves a table on (a turn run out, the next deal, closing) edits its board,

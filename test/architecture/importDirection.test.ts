@@ -47,6 +47,8 @@ const BUILDS_ON: Readonly<Record<string, readonly string[]>> = {
   shop: ['cookies'],
   // `/privacy info` tells how long a web session lives.
   privacy: ['web'],
+  // A poker hand's deck is shuffled from its seeds as the house games' decks are.
+  poker: ['games'],
 };
 
 function sourceFiles(dir: string): string[] {

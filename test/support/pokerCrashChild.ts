@@ -5,6 +5,7 @@
  * Input (JSON in argv[2]): PokerCrashPlan.
  */
 import { CookieEconomy } from '../../utils/money/cookieEconomy.js';
+import { HandSeedStore } from '../../utils/poker/handSeedStore.js';
 import { PokerService } from '../../utils/poker/pokerService.js';
 import { TableStore } from '../../utils/poker/tableStore.js';
 import { makeBotDeps } from './botHarness.js';
@@ -29,6 +30,7 @@ await crashChild<PokerCrashPlan>(async ({ plan, db, cols }) => {
     ...deps,
     economy: new CookieEconomy(deps.ledger),
     tables: new TableStore(db),
+    seeds: new HandSeedStore(db, () => deps.rng.secret(32)),
     hooks: { step: (step) => (step === plan.step ? dieAt(step) : undefined) },
   });
   await (plan.action === 'buyin'

@@ -11,8 +11,10 @@
 export { act, foldOut, legalActions } from './betting.js';
 export { type Card, FULL_DECK, RANKS, SUITS } from './cards.js';
 export {
+  type ClientSeed,
   type Game,
   type Hand,
+  type HandFairness,
   type HandPlayer,
   type HandResult,
   type Legal,

@@ -63,6 +63,30 @@ export interface Hand {
   /** The last actions, newest last (the board words them in the reader's language). */
   log: LogEntry[];
   result?: HandResult;
+  /** The seeds its deck was shuffled from (`/poker verify`); absent on a deck tests chose. */
+  fairness?: HandFairness;
+}
+
+/** A dealt player's client seed, as the hand's deck was shuffled with it. */
+export interface ClientSeed {
+  seat: number;
+  userId: string;
+  seed: string;
+}
+
+/** What makes a hand checkable: its deck is a function of these (utils/poker/handDeck.ts). */
+export interface HandFairness {
+  /** `<table>#<n>`: the hand's id, as the board shows it and `/poker verify hand:` takes it. */
+  handId: string;
+  /** SHA-256 of the server seed: the board showed it before the deal. */
+  serverSeedHash: string;
+  /**
+   * The server seed. Secret while the hand is in play, as the deck is; revealed once the hand
+   * has ended (`street` is `done`).
+   */
+  serverSeed: string;
+  /** The dealt players' client seeds, in seat order. */
+  clientSeeds: ClientSeed[];
 }
 
 /** One line of a hand's history. */

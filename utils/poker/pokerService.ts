@@ -8,18 +8,10 @@ import type { Scheduler, TaskHandler } from '../../src/scheduler/scheduler.js';
 import type { CookieEconomy } from '../money/cookieEconomy.js';
 import type { HoldDoc, Holds } from '../money/holds/holds.js';
 import { insufficientFunds } from '../money/ledger/errors.js';
-import {
-  act,
-  type Card,
-  cancelHand,
-  FULL_DECK,
-  foldOut,
-  MAX_SEATS,
-  type PokerAction,
-  playableSeats,
-  startHand,
-} from './engine.js';
+import { act, type Card, cancelHand, foldOut, MAX_SEATS, type PokerAction, playableSeats } from './engine.js';
 import { nextHandOnly, notInHand, tableClosed } from './errors.js';
+import type { HandSeedStore } from './handSeedStore.js';
+import { PokerFairness } from './pokerFairness.js';
 import { absorbMove, withoutMove } from './tableBooks.js';
 import { type PokerStep, TableMoves } from './tableMoves.js';
 import type { PendingMove, TableDoc, TableStore } from './tableStore.js';
@@ -38,12 +30,13 @@ interface PokerDeps {
   economy: CookieEconomy;
   holds: Holds;
   tables: TableStore;
+  seeds: HandSeedStore;
   runtimeConfig: RuntimeConfig;
   scheduler: Scheduler;
   clock: Clock;
   rng: Rng;
   log: Logger;
-  /** A fresh shuffled deck per hand (tests inject theirs). */
+  /** A deck per hand of the test's choosing, instead of one from the hand's seeds. */
   shuffle?: () => Card[];
   /** Named points of a Cookie operation, for the crash tests (like the ledger's steps). */
   hooks?: { step(step: PokerStep, op: string): void };
@@ -66,8 +59,11 @@ export class PokerService {
   readonly #timers: TableTimers;
   /** The table's writes and its Cookie operations (tableMoves.ts). */
   readonly #moves: TableMoves;
+  /** Each hand's seeds, and `/poker verify` (pokerFairness.ts). */
+  readonly fairness: PokerFairness;
 
   constructor(private readonly deps: PokerDeps) {
+    this.fairness = new PokerFairness(deps);
     this.#timers = new TableTimers(deps);
     this.#moves = new TableMoves({ ...deps, timers: this.#timers, table: (tableId) => this.#table(tableId) });
   }
@@ -121,6 +117,7 @@ export class PokerService {
       createdAt: now,
       lastActionAt: now,
       stepAt: now,
+      nextSeedHash: await this.fairness.firstCommitment(request.tableId),
     };
     await this.deps.tables.create(table);
     await this.#timers.scheduleIdle(table);
@@ -242,9 +239,10 @@ export class PokerService {
         }
         const dealt = await this.#moves.commit(
           table,
-          { ...table, status: 'playing', game: startHand(table.game, this.#deck()) },
+          { ...table, status: 'playing', ...(await this.fairness.deal(table)) },
           actorId !== null,
         );
+        if (dealt) await this.fairness.recordDeal(dealt);
         return dealt ?? CONFLICT;
       },
       `dealing at poker table ${tableId}`,
@@ -362,17 +360,6 @@ export class PokerService {
     onChanged: (table: TableDoc, outcome: TimedOutcome) => Promise<void> = async () => {},
   ): TaskHandler[] {
     return this.#timers.tasks(this, onChanged);
-  }
-
-  #deck(): Card[] {
-    if (this.deps.shuffle) return this.deps.shuffle();
-    // Fisher–Yates over the injected generator (crypto.randomInt in the bot).
-    const deck = [...FULL_DECK];
-    for (let i = deck.length - 1; i > 0; i--) {
-      const j = this.deps.rng.int(0, i + 1);
-      [deck[i], deck[j]] = [deck[j] as Card, deck[i] as Card];
-    }
-    return deck;
   }
 
   async #table(tableId: string): Promise<TableDoc> {

@@ -5,6 +5,7 @@ import {
   commit,
   type Game,
   type Hand,
+  type HandFairness,
   type HandPlayer,
   nextOf,
   playableSeats,
@@ -14,10 +15,11 @@ import {
 import { advanceIfNobodyToAct, firstToAct } from './streets.js';
 
 /**
- * Starts the next hand with `deck` (a shuffled 52-card deck): moves the button, posts the
- * blinds (heads-up: the button posts the small blind and acts first before the flop), deals.
+ * Starts the next hand with `deck` (a shuffled 52-card deck, from the seeds in `fairness`):
+ * moves the button, posts the blinds (heads-up: the button posts the small blind and acts
+ * first before the flop), deals.
  */
-export function startHand(game: Game, deck: Card[]): Game {
+export function startHand(game: Game, deck: Card[], fairness?: HandFairness): Game {
   const g = clone(game);
   const seats = playableSeats(g);
   if (seats.length < 2) throw pokerError('a hand needs two players with chips', 'poker:errors.needTwo');
@@ -53,6 +55,7 @@ export function startHand(game: Game, deck: Card[]): Game {
     minRaise: g.bigBlind,
     toAct: null,
     log: [],
+    ...(fairness ? { fairness } : {}),
   };
   g.button = button;
   if (g.hand) g.previous = asShown(g.hand);

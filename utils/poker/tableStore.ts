@@ -47,6 +47,11 @@ export interface TableDoc {
   lastActionAt: Date;
   /** When the game last moved: the turn countdown runs from here. */
   stepAt: Date;
+  /**
+   * SHA-256 of the server seed stored for the next hand (number `game.handsPlayed + 1`): shown
+   * on the board before that hand is dealt (absent on tables opened before decks had seeds).
+   */
+  nextSeedHash?: string;
   /** When the table closed (absent on tables closed before it was recorded). */
   closedAt?: Date;
 }
