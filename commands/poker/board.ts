@@ -2,11 +2,13 @@ import { z } from 'zod';
 import type { Translator } from '../../src/i18n/i18n.js';
 import { defineComponent } from '../../src/interactions/componentIds.js';
 import type { BotDeps, ButtonSpec, Reply } from '../../src/interactions/types.js';
-import { chipsInHand, legalActions, playableSeats } from '../../utils/poker/engine.js';
+import { chipsInHand, legalActions, MAX_SEATS, playableSeats } from '../../utils/poker/engine.js';
+import { isPaused, QUIET_HANDS } from '../../utils/poker/handEnd.js';
 import type { TimedOutcome } from '../../utils/poker/pokerService.js';
 import type { TableDoc } from '../../utils/poker/tableStore.js';
 import { cardText, logText, outcomeText, resultLines, timedLine } from './boardText.js';
 import { fairLines } from './fairness.js';
+import { raiseButton } from './raiseForm.js';
 
 export { cardText } from './boardText.js';
 
@@ -41,20 +43,25 @@ export function raiseTo(t: TableDoc, seat: number, sizing: Sizing): number {
 
 const FELT = 0x1f6f43;
 
-/** The table's settings a board tells about: the turn clock, the pause between hands, the start timer. */
+/**
+ * The table's settings a board tells about: the turn clock, the pause between hands, the start
+ * timer, the idle close.
+ */
 export interface BoardTiming {
   turnS: number;
   nextS: number;
   startS: number;
+  idleS: number;
 }
 
 export async function boardTiming(deps: Pick<BotDeps, 'runtimeConfig'>): Promise<BoardTiming> {
-  const [turnS, nextS, startS] = await Promise.all([
+  const [turnS, nextS, startS, idleS] = await Promise.all([
     deps.runtimeConfig.get('poker.turn_s'),
     deps.runtimeConfig.get('poker.next_hand_s'),
     deps.runtimeConfig.get('poker.start_delay_s'),
+    deps.runtimeConfig.get('poker.idle_close_s'),
   ]);
-  return { turnS, nextS, startS };
+  return { turnS, nextS, startS, idleS };
 }
 
 /**
@@ -86,6 +93,8 @@ export function boardMessage(
     );
   }
   if (hand?.result) lines.push(...resultLines(hand, i18n));
+  if (hand?.street === 'done')
+    for (const who of hand.out ?? []) lines.push(i18n.t('poker:board.out', { who }));
   if (hand && hand.log.length > 0)
     lines.push(
       `-# ${hand.log
@@ -153,6 +162,16 @@ function nextSteps(t: TableDoc, i18n: Translator, timing: BoardTiming): string[]
   const hand = t.game.hand;
   if (hand && hand.street !== 'done') return [i18n.t('poker:board.sitDuringHand', range)];
   const ready = playableSeats(t.game).length >= 2;
+  if (ready && isPaused(t)) {
+    const at = Math.floor(t.lastActionAt.getTime() / 1000) + timing.idleS;
+    return [
+      i18n.t('poker:board.paused', {
+        hands: QUIET_HANDS,
+        atSeconds: Math.max(at, Math.floor(t.stepAt.getTime() / 1000)),
+      }),
+      i18n.t('poker:board.sitMore', range),
+    ];
+  }
   if (t.status === 'open') {
     const first = { host: t.hostId, count: timing.startS };
     return ready
@@ -166,41 +185,103 @@ function nextSteps(t: TableDoc, i18n: Translator, timing: BoardTiming): string[]
   ];
 }
 
+/**
+ * The buttons that apply now, at most two rows. In a hand: the actions of the player to act,
+ * each with its chips (no Check facing a bet, no Fold or Call when checking is free, raises only
+ * when they may raise), then My cards and Leave. Between hands: the buy-in picks while a seat is
+ * free, Start (the first hand) or Deal (a paused table) when two players have chips, Leave and
+ * Close.
+ */
 function buttons(t: TableDoc, i18n: Translator): ButtonSpec[] {
   const hand = t.game.hand;
   const id = t._id;
   const table = (
     what: 'cards' | 'start' | 'leave' | 'close',
     style: ButtonSpec['style'] = 'secondary',
-  ): ButtonSpec => ({
-    customId: tableButton.build({ table: id, what }),
-    label: i18n.t(`poker:buttons.${what}`),
+    label = i18n.t(`poker:buttons.${what}`),
+  ): ButtonSpec => ({ customId: tableButton.build({ table: id, what }), label, style });
+  const seated = t.game.seats.some((s) => s !== null);
+  if (hand && hand.street !== 'done') {
+    const own = [table('cards', 'primary'), table('leave')];
+    return hand.toAct === null ? own : [...actions(t, hand.toAct, i18n), ...own];
+  }
+  const taken =
+    t.game.seats.filter((s) => s !== null).length + t.pending.filter((m) => m.kind === 'buyin').length;
+  // Quick picks of the buy-in (any amount: /poker join).
+  const mid = Math.round((t.minBuyIn + t.maxBuyIn) / 2);
+  const sits =
+    taken < MAX_SEATS
+      ? [...new Set([t.minBuyIn, mid, t.maxBuyIn])].map<ButtonSpec>((amount) => ({
+          customId: sitButton.build({ table: id, amount }),
+          label: i18n.t('poker:buttons.sit', { amount: i18n.number(amount) }),
+          style: 'success',
+        }))
+      : [];
+  const ready = playableSeats(t.game).length >= 2;
+  const deal =
+    ready && t.status === 'open'
+      ? [table('start', 'primary')]
+      : ready && isPaused(t)
+        ? [table('start', 'primary', i18n.t('poker:buttons.deal'))]
+        : [];
+  return [...sits, ...deal, ...(seated ? [table('leave')] : []), table('close', 'danger')];
+}
+
+type Press = (
+  action: 'fold' | 'check' | 'call' | Sizing,
+  style: ButtonSpec['style'],
+  label: string,
+) => ButtonSpec;
+
+/** The betting buttons of the player to act, each naming its chips. */
+function actions(t: TableDoc, seat: number, i18n: Translator): ButtonSpec[] {
+  const legal = legalActions(t.game, seat);
+  const press: Press = (action, style, label) => ({
+    customId: actButton.build({ table: t._id, action, step: t.step }),
+    label,
     style,
   });
-  // Quick picks of the buy-in (any amount: /poker join); pressed during a hand, they seat a
-  // latecomer for the next one.
-  const mid = Math.round((t.minBuyIn + t.maxBuyIn) / 2);
-  const sits = [...new Set([t.minBuyIn, mid, t.maxBuyIn])].map<ButtonSpec>((amount) => ({
-    customId: sitButton.build({ table: id, amount }),
-    label: i18n.t('poker:buttons.sit', { amount: i18n.number(amount) }),
-    style: 'success',
-  }));
-  if (hand && hand.street !== 'done' && hand.toAct !== null) {
-    const legal = legalActions(t.game, hand.toAct);
-    const press = (action: 'fold' | 'check' | 'call' | Sizing, style: ButtonSpec['style']): ButtonSpec => ({
-      customId: actButton.build({ table: id, action, step: t.step }),
-      label: i18n.t(`poker:buttons.${action}`),
-      style,
-    });
-    return [
-      press('fold', 'danger'),
-      legal.canCheck ? press('check', 'secondary') : press('call', 'primary'),
-      ...(legal.canRaise ? [press('min', 'success'), press('half', 'success'), press('pot', 'success')] : []),
-      ...(legal.canRaise || legal.callAmount < legal.toCall ? [press('allin', 'success')] : []),
-      table('cards', 'primary'),
-      table('leave'),
-      ...sits.map((b) => ({ ...b, style: 'secondary' as const })),
-    ];
-  }
-  return [...sits, table('start', 'primary'), table('leave'), table('close', 'danger')];
+  const raising = legal.canRaise ? raises(t, seat, i18n, press) : [];
+  if (legal.canCheck) return [press('check', 'secondary', i18n.t('poker:buttons.check')), ...raising];
+  const allIn = legal.callAmount >= (t.game.seats[seat]?.stack ?? 0);
+  return [
+    press('fold', 'danger', i18n.t('poker:buttons.fold')),
+    press(
+      'call',
+      'primary',
+      i18n.t(allIn ? 'poker:buttons.callAllIn' : 'poker:buttons.call', {
+        amount: i18n.number(legal.callAmount),
+      }),
+    ),
+    ...raising,
+  ];
+}
+
+/**
+ * The raise presets, each naming the total it raises (or bets) to: the minimum, the pot, all-in;
+ * then Raise… for any amount between.
+ */
+function raises(t: TableDoc, seat: number, i18n: Translator, press: Press): ButtonSpec[] {
+  const min = raiseTo(t, seat, 'min');
+  const pot = raiseTo(t, seat, 'pot');
+  const max = legalActions(t.game, seat).maxRaiseTo;
+  const to = (amount: number) => ({ amount: i18n.number(amount) });
+  const opening = (t.game.hand?.currentBet ?? 0) === 0;
+  return [
+    ...(min < max
+      ? [press('min', 'success', i18n.t(opening ? 'poker:buttons.bet' : 'poker:buttons.min', to(min)))]
+      : []),
+    ...(pot > min && pot < max ? [press('pot', 'success', i18n.t('poker:buttons.pot', to(pot)))] : []),
+    press('allin', 'success', i18n.t('poker:buttons.allin', to(max))),
+    // Any other size, typed into a form.
+    ...(min < max
+      ? [
+          {
+            customId: raiseButton.build({ table: t._id, step: t.step }),
+            label: i18n.t('poker:buttons.raise'),
+            style: 'secondary' as const,
+          },
+        ]
+      : []),
+  ];
 }

@@ -18,6 +18,7 @@ import { actButton, boardMessage, boardTiming, cardText, raiseTo, sitButton, tab
 import { outcomeText, timedLine } from './boardText.js';
 import { seed, verify } from './fairness.js';
 import { join } from './join.js';
+import { raiseHandlers } from './raiseForm.js';
 
 async function board(ctx: CommandContext, table: TableDoc, update: boolean): Promise<Reply> {
   // The board is the channel's: it speaks the server's language.
@@ -97,10 +98,11 @@ const tableHandler = defineComponentHandler(tableButton, {
     switch (what) {
       case 'cards': {
         const cards = await poker.cards(table, ctx.actor.id);
-        return {
-          ephemeral: true,
-          content: ctx.i18n.t('poker:cards', { cards: cards.map(cardText).join(' ') }),
-        };
+        const board = (await poker.get(table))?.game.hand?.board ?? [];
+        const lines = [ctx.i18n.t('poker:cards', { cards: cards.map(cardText).join(' ') })];
+        if (board.length > 0)
+          lines.push(ctx.i18n.t('poker:board.cards', { cards: board.map(cardText).join(' ') }));
+        return { ephemeral: true, content: lines.join('\n') };
       }
       case 'start':
         return board(ctx, await poker.start(table, ctx.actor.id), true);
@@ -118,7 +120,7 @@ export const pokerCommand = defineCommand({
   sanctionScope: 'games',
   category: 'poker:category',
   subcommands: [create, join, verify, seed],
-  components: [actHandler, sitHandler, tableHandler],
+  components: [actHandler, sitHandler, tableHandler, ...raiseHandlers(board)],
 });
 
 export const pokerFeature: Feature = {

@@ -7,7 +7,7 @@ import { act, type Card, FULL_DECK, type Game, MAX_SEATS, startHand } from '../.
 import type { TableDoc } from '../../utils/poker/tableStore.js';
 
 const i18n = new I18n(ASSEMBLY.messages);
-const TIMING = { turnS: 60, nextS: 5, startS: 60 };
+const TIMING = { turnS: 60, nextS: 5, startS: 60, idleS: 900 };
 const NOW = new Date('2026-03-01T12:00:00Z');
 
 function game(stacks: number[]): Game {
@@ -178,5 +178,92 @@ describe('the board', () => {
   it('GIVEN a stack of one chip THEN it says "1 chip"', () => {
     expect(text(table(game([1, 300]), 'open'))).toContain('<@p0> 1 chip');
     expect(text(table(game([1, 300]), 'open'), 'de')).toContain('<@p0> 1 Chip');
+  });
+});
+
+describe("the board's buttons", () => {
+  const labels = (t: TableDoc, locale: Locale = 'en') =>
+    (boardMessage(t, i18n.for(locale), TIMING).buttons ?? []).map((b) => b.label);
+
+  it('GIVEN a player facing the big blind THEN the buttons name their chips, with no Check, and fit two rows', () => {
+    const g = startHand(game([500, 500, 500]), [...FULL_DECK]);
+    const en = labels(table(g));
+    expect(en).toEqual([
+      'Fold',
+      'Call 10',
+      'Raise to 20',
+      'Pot 35',
+      'All-in 500',
+      'Raise…',
+      'My cards',
+      'Leave',
+    ]);
+    expect(labels(table(g), 'de')).toEqual([
+      'Fold',
+      'Call 10',
+      'Raise auf 20',
+      'Pot 35',
+      'All-in 500',
+      'Raise …',
+      'Meine Karten',
+      'Aufstehen',
+    ]);
+    expect(en.length).toBeLessThanOrEqual(10);
+  });
+
+  it('GIVEN a player free to check after the flop THEN there is Check and a bet, but no Fold and no Call', () => {
+    let g = startHand(game([500, 500]), [...FULL_DECK]);
+    g = act(act(g, 0, { type: 'call' }), 1, { type: 'check' });
+    expect(g.hand?.street).toBe('flop');
+    expect(labels(table(g))).toEqual([
+      'Check',
+      'Bet 10',
+      'Pot 20',
+      'All-in 490',
+      'Raise…',
+      'My cards',
+      'Leave',
+    ]);
+  });
+
+  it('GIVEN a player whose call takes every chip THEN there is no raise, only Fold and an all-in call', () => {
+    let g = startHand(game([500, 100]), [...FULL_DECK]);
+    g = act(g, 0, { type: 'raise', to: 500 });
+    expect(labels(table(g))).toEqual(['Fold', 'Call 90 (all-in)', 'My cards', 'Leave']);
+  });
+
+  it('GIVEN a table between hands THEN no betting buttons: the buy-ins while a seat is free, Leave and Close; Start only for a first hand', () => {
+    const done = act(startHand(game([500, 500]), [...FULL_DECK]), 0, { type: 'fold' });
+    expect(labels(table(done))).toEqual(['Sit 200', 'Sit 300', 'Sit 400', 'Leave', 'Close']);
+    expect(labels(table(game([300, 300]), 'open'))).toEqual([
+      'Sit 200',
+      'Sit 300',
+      'Sit 400',
+      'Start',
+      'Leave',
+      'Close',
+    ]);
+    expect(labels(table(game([]), 'open'))).toEqual(['Sit 200', 'Sit 300', 'Sit 400', 'Close']);
+    const full = table(game(Array.from({ length: MAX_SEATS }, () => 300)), 'open');
+    expect(labels(full)).toEqual(['Start', 'Leave', 'Close']);
+  });
+
+  it('GIVEN a table paused after two hands nobody played THEN it says so, when it closes, and offers Deal (in English and German)', () => {
+    const done = act(startHand(game([500, 500]), [...FULL_DECK]), 0, { type: 'fold', timedOut: true });
+    const paused = { ...table(done), quietHands: 2 };
+    expect(labels(paused)).toEqual(['Sit 200', 'Sit 300', 'Sit 400', 'Deal', 'Leave', 'Close']);
+    expect(labels(paused, 'de')).toContain('Austeilen');
+    expect(text(paused)).toContain(
+      '⏸️ Paused: nobody played the last 2 hands. Deal plays on; otherwise the table closes <t:1772367300:R>.',
+    );
+    expect(text(paused)).not.toContain('deals itself');
+    expect(text(paused, 'de')).toContain('⏸️ Pause: Die letzten 2 Hände hat niemand gespielt.');
+  });
+
+  it('GIVEN a hand that left a player without chips THEN the board says they are out', () => {
+    const done = act(startHand(game([500, 500]), [...FULL_DECK]), 0, { type: 'fold' });
+    const out = { ...done, hand: { ...(done.hand as NonNullable<Game['hand']>), out: ['p0'] } };
+    expect(text(table(out))).toContain('🪑 <@p0> is out of chips and stands up.');
+    expect(text(table(out), 'de')).toContain('🪑 <@p0> hat keine Chips mehr und steht auf.');
   });
 });

@@ -27,10 +27,10 @@ async function tableWithTwo(locale: 'en' | 'de' = 'en') {
 describe('sitting down at a poker table', () => {
   beforeEach(() => clearDatabase(t.db));
 
-  it('GIVEN a hand in play WHEN a latecomer presses Sit THEN they are seated for the next hand, the board says so, and the next hand deals them in', async () => {
+  it('GIVEN a hand in play WHEN a latecomer sits down THEN they are seated for the next hand, the board says so, and the next hand deals them in', async () => {
     const { c, tableId, id } = await tableWithTwo();
     await c.session.run('as alice !click Start');
-    await c.session.run('as carl !click Sit 300');
+    await c.session.run('as carl /poker join buyin:300');
     expect(c.take()).toContain('@carl 300 chips · plays from the next hand');
     let table = await tableId();
     expect(table.game.seats.some((s) => s?.userId === id('carl') && s.stack === 300)).toBe(true);
@@ -86,7 +86,7 @@ describe('sitting down at a poker table', () => {
     await c.session.run('as alice !click Starten');
     await c.session.run('as carl /poker hinsetzen buyin:300');
     expect(c.take()).toContain('🪑 @carl nimmt mit 300 Chips Platz und spielt ab der nächsten Hand mit.');
-    await c.session.run('as dave !click Hinsetzen mit 400');
+    await c.session.run('as dave /poker hinsetzen buyin:400');
     expect(c.take()).toContain('@dave 400 Chips · spielt ab der nächsten Hand mit');
   });
 });

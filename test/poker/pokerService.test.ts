@@ -283,7 +283,9 @@ describe('poker tables and their Cookies', () => {
             table = await poker.act(id, userId, action, table.step);
             actions++;
             expect(chipProblems(table)).toEqual([]);
-            expect(table.game.seats).toEqual(expected.seats);
+            // A hand's end stands up whoever it left without chips.
+            const over = expected.hand?.street === 'done';
+            expect(table.game.seats).toEqual(expected.seats.map((s) => (over && s?.stack === 0 ? null : s)));
           }
         }
       }),

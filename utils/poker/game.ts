@@ -55,6 +55,8 @@ export interface Hand {
   smallBlindSeat: number;
   bigBlindSeat: number;
   players: HandPlayer[];
+  /** The players this hand left without chips: they stood up when it ended. */
+  out?: string[];
   street: Street;
   currentBet: number;
   /** The size of the last full bet or raise: the smallest raise allowed now. */

@@ -10,6 +10,7 @@ import type { HoldDoc, Holds } from '../money/holds/holds.js';
 import { insufficientFunds } from '../money/ledger/errors.js';
 import { act, type Card, cancelHand, foldOut, MAX_SEATS, type PokerAction, playableSeats } from './engine.js';
 import { nextHandOnly, notInHand, tableClosed } from './errors.js';
+import { isPaused } from './handEnd.js';
 import type { HandSeedStore } from './handSeedStore.js';
 import { PokerFairness } from './pokerFairness.js';
 import { absorbMove, withoutMove } from './tableBooks.js';
@@ -223,23 +224,35 @@ export class PokerService {
     return reserved ? { reserved, move } : CONFLICT;
   }
 
-  /** Deals the first hand (the host, or the start timer); later hands follow by themselves. */
+  /**
+   * Deals a hand: the first (the host, or the start timer), or the next at a paused table (the
+   * host or anyone seated); other hands follow by themselves.
+   */
   start(tableId: string, actorId: string | null): Promise<TableDoc> {
     return retryOnConflict(
       CONFLICT_RETRY_LIMIT,
       async () => {
         // A timer (actorId null) deals as well, but is no sign of life at the table.
         const table = await this.#table(tableId);
-        if (actorId !== null && actorId !== table.hostId)
-          throw hostOnly(table.hostId, 'poker:errors.hostStarts');
         if (table.status === 'closed') throw tableClosed(tableId);
+        if (actorId !== null && actorId !== table.hostId) {
+          if (table.status === 'open') throw hostOnly(table.hostId, 'poker:errors.hostStarts');
+          if (seatOf(table, actorId) === null) throw notInHand(tableId);
+        }
         if (table.game.hand && table.game.hand.street !== 'done') return table;
+        if (actorId === null && isPaused(table)) return table;
         if (playableSeats(table.game).length < 2) {
           throw invalidInputText('a hand needs two players with chips', 'poker:errors.needTwo');
         }
         const dealt = await this.#moves.commit(
           table,
-          { ...table, status: 'playing', ...(await this.fairness.deal(table)) },
+          {
+            ...table,
+            status: 'playing',
+            ...(await this.fairness.deal(table)),
+            // A member who deals plays on: the quiet hands count again from none.
+            quietHands: actorId === null ? (table.quietHands ?? 0) : 0,
+          },
           actorId !== null,
         );
         if (dealt) await this.fairness.recordDeal(dealt);
@@ -302,9 +315,9 @@ export class PokerService {
    * Closes the table: a hand in play is called off and every stack is cashed out. Buy-ins
    * still in flight are decided first (holds.ts): called off, so their Cookies can never reach
    * the pot, or found in the pot, and then cashed out with the rest. A closed table holds
-   * nothing once its cash-outs are paid.
+   * nothing once its cash-outs are paid. `step`: a timer's, the game step it found idle.
    */
-  close(tableId: string, actorId: string | null): Promise<TableDoc> {
+  close(tableId: string, actorId: string | null, step?: number): Promise<TableDoc> {
     return retryOnConflict(
       CONFLICT_RETRY_LIMIT,
       async () => {
@@ -312,11 +325,14 @@ export class PokerService {
         if (actorId !== null && actorId !== table.hostId)
           throw hostOnly(table.hostId, 'poker:errors.hostCloses');
         if (table.status === 'closed' && table.pending.length === 0) return table;
+        // A timer closes the table it saw: one a member moved since (a Deal) stays open.
+        if (step !== undefined && table.step !== step && table.status !== 'closed') return table;
         const decided = new Map<string, HoldDoc>();
         for (const move of table.pending.filter((m) => m.kind === 'buyin' && m.state === 'applying')) {
           decided.set(move.op, await this.#moves.buyInHold(table, move, true));
         }
         table = await this.#table(tableId);
+        if (step !== undefined && table.step !== step && table.status !== 'closed') return table;
         const buyIns = table.pending.filter((m) => m.kind === 'buyin' && m.state === 'applying');
         if (!buyIns.every((m) => decided.has(m.op))) return CONFLICT; // another Sit arrived meanwhile
         for (const move of buyIns) {

@@ -6,6 +6,7 @@ import { COOKIE_KINDS, type CookieEconomy } from '../money/cookieEconomy.js';
 import type { HoldDoc, HoldOwner, Holds } from '../money/holds/holds.js';
 import type { Game } from './engine.js';
 import { tableClosed } from './errors.js';
+import { endOfHand } from './handEnd.js';
 import { absorbMove, withoutMove } from './tableBooks.js';
 import type { PendingMove, TableDoc, TableStore } from './tableStore.js';
 import type { TableTimers } from './tableTimers.js';
@@ -50,12 +51,16 @@ export class TableMoves {
   }
 
   /**
-   * Persists a new state after an action or a deal: the rake of a finished hand becomes a
-   * pending move; then the timers that follow from the state are scheduled.
+   * Persists a new state after an action or a deal: a finished hand stands its busted players
+   * up and its rake becomes a pending move; then the timers that follow from the state are
+   * scheduled.
    */
-  async commit(table: TableDoc, next: TableDoc, byMember = true): Promise<TableDoc | null> {
+  async commit(table: TableDoc, played: TableDoc, byMember = true): Promise<TableDoc | null> {
+    const finishedNow = played.game.hand?.street === 'done' && table.game.hand?.street !== 'done';
+    const next = finishedNow ? endOfHand(table, played, byMember) : played;
     const hand = next.game.hand;
-    const finishedNow = hand?.street === 'done' && table.game.hand?.street !== 'done';
+    const now = this.deps.clock.now();
+    const dealtNow = hand !== null && hand.number !== table.game.hand?.number;
     const rake = finishedNow ? (hand?.result?.rake ?? 0) : 0;
     let pending = next.pending;
     let rakeMove: PendingMove | null = null;
@@ -77,8 +82,10 @@ export class TableMoves {
       ...next,
       step: table.step + 1,
       pending,
-      lastActionAt: byMember ? this.deps.clock.now() : table.lastActionAt,
-      stepAt: this.deps.clock.now(),
+      lastActionAt: byMember ? now : table.lastActionAt,
+      stepAt: now,
+      // The same instant as a dealer's action: a hand counts as played only after it.
+      ...(dealtNow ? { dealtAt: now } : {}),
     });
     if (!saved) return null;
     await this.deps.timers.scheduleTimers(saved);

@@ -30,6 +30,13 @@ export interface TableDoc {
   /** The server's language, for what timers post. */
   locale: string;
   status: 'open' | 'playing' | 'closed';
+  /** When the hand in play (or the last one) was dealt. */
+  dealtAt?: Date;
+  /**
+   * Hands in a row that ended with no member action (every turn run out): at `QUIET_HANDS` the
+   * table pauses until someone deals (absent: none).
+   */
+  quietHands?: number;
   game: Game;
   minBuyIn: number;
   maxBuyIn: number;

@@ -5,6 +5,7 @@ import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
 import { cancelHand, playableSeats } from './engine.js';
 import type { PokerAction } from './game.js';
+import { isPaused } from './handEnd.js';
 import type { TableDoc, TableStore } from './tableStore.js';
 
 const TASK = {
@@ -37,7 +38,7 @@ export interface TableActions {
     step: number,
     byMember?: boolean,
   ): Promise<TableDoc>;
-  close(tableId: string, actorId: string | null): Promise<TableDoc>;
+  close(tableId: string, actorId: string | null, step?: number): Promise<TableDoc>;
   finishMoves(tableId: string): Promise<TableDoc>;
 }
 
@@ -71,17 +72,19 @@ export class TableTimers {
         const t = await this.deps.tables.get(tableId);
         const hand = t?.game.hand;
         if (!t || t.step !== step || !hand || hand.toAct === null || hand.street === 'done') return;
-        if (await this.#abandoned(t)) return told(tableId, await this.#close(poker, t));
+        if (await this.#abandoned(t)) return this.#close(poker, t, told);
         const p = hand.players.find((x) => x.seat === hand.toAct);
         const action = p !== undefined && p.committed >= hand.currentBet ? 'check' : 'fold';
         await poker.act(tableId, p?.userId ?? '', { type: action, timedOut: true }, step, false);
         await told(tableId, { what: 'turn', userId: p?.userId ?? '', action });
       }),
-      // The next hand (or the first, when the host did not start it): only if nothing moved since.
+      // The next hand (or the first, when the host did not start it): only if nothing moved
+      // since, and never at a paused table (a timer of before the pause finds its step gone).
       defineTask(TASK.deal, stepped, async ({ tableId, step }) => {
         const t = await this.deps.tables.get(tableId);
         if (!t || t.step !== step || t.status === 'closed' || playableSeats(t.game).length < 2) return;
-        if (await this.#abandoned(t)) return told(tableId, await this.#close(poker, t));
+        if (isPaused(t)) return;
+        if (await this.#abandoned(t)) return this.#close(poker, t, told);
         await poker.start(tableId, null);
         await told(tableId, { what: 'dealt' });
       }),
@@ -91,19 +94,26 @@ export class TableTimers {
         if (!t || t.step !== step || t.status === 'closed') return;
         // A sit-down is a sign of life without moving the game: the idle period runs from it.
         if (!(await this.#abandoned(t))) return this.scheduleIdle(t, t.lastActionAt);
-        await told(tableId, await this.#close(poker, t));
+        await this.#close(poker, t, told);
       }),
     ];
   }
 
-  /** Closes an abandoned table; the outcome names what each seat was cashed out. */
-  async #close(poker: TableActions, table: TableDoc): Promise<TimedOutcome> {
+  /**
+   * Closes an abandoned table at the step the timer saw, and tells what each seat was cashed
+   * out. A member who moved it meanwhile (a Deal pressed as the timer fired) keeps it open.
+   */
+  async #close(
+    poker: TableActions,
+    table: TableDoc,
+    told: (tableId: string, outcome: TimedOutcome) => Promise<void>,
+  ): Promise<void> {
     const idleS = await this.deps.runtimeConfig.get('poker.idle_close_s');
     const cashOuts = cancelHand(table.game).seats.flatMap((s) =>
       s && s.stack > 0 ? [{ userId: s.userId, amount: s.stack }] : [],
     );
-    await poker.close(table._id, null);
-    return { what: 'closed', idleS, cashOuts };
+    const after = await poker.close(table._id, null, table.step);
+    if (after.status === 'closed') await told(table._id, { what: 'closed', idleS, cashOuts });
   }
 
   /** No member acted for poker.idle_close_s (timers keep a hand moving, but are no sign of life). */
@@ -129,7 +139,10 @@ export class TableTimers {
     }
   }
 
-  /** The timers a table's state plans: its turn clock, its next deal, or its start and idle close. */
+  /**
+   * The timers a table's state plans: its turn clock, its next deal, or its start and idle
+   * close; a paused table only its idle close.
+   */
   async #timersOf(table: TableDoc): Promise<{ kind: string; id: string; at: number }[]> {
     const now = this.deps.clock.now().getTime();
     const hand = table.game.hand;
@@ -138,6 +151,11 @@ export class TableTimers {
     if (hand && hand.street !== 'done' && hand.toAct !== null) {
       const turnS = await this.deps.runtimeConfig.get('poker.turn_s');
       return [{ kind: TASK.turn, id: at, at: now + turnS * 1000 }];
+    }
+    if (isPaused(table)) {
+      // Paused: nothing deals; the table closes poker.idle_close_s after the last member action.
+      const idleS = await this.deps.runtimeConfig.get('poker.idle_close_s');
+      return [{ kind: TASK.idle, id: at, at: Math.max(now, table.lastActionAt.getTime() + idleS * 1000) }];
     }
     if (table.status === 'playing' && playableSeats(table.game).length >= 2) {
       const nextS = await this.deps.runtimeConfig.get('poker.next_hand_s');
