@@ -3,7 +3,8 @@ import { localized } from '../../src/i18n/definitions.js';
 import type { Translator } from '../../src/i18n/i18n.js';
 import { defineComponent } from '../../src/interactions/componentIds.js';
 import { defineComponentHandler } from '../../src/interactions/defineCommand.js';
-import type { Reply, Subcommand } from '../../src/interactions/types.js';
+import type { Invocation, Reply, Subcommand } from '../../src/interactions/types.js';
+import type { CollectPlace } from '../../utils/cookies/collectReminders.js';
 import type { Collected } from '../../utils/cookies/collectService.js';
 import { COOKIES_MESSAGES } from '../../utils/cookies/messages.js';
 import { COOKIE_BROWN } from '../colors.js';
@@ -17,17 +18,30 @@ export const collect: Subcommand = {
     type: ApplicationCommandOptionType.Subcommand,
     ...localized(COOKIES_MESSAGES, 'commands.collect'),
   },
-  async run({ deps, actor, i18n, serverI18n }) {
-    return collectedReply(await deps.services.collect.collect(actor.id, 'command', serverI18n.locale), i18n);
+  async run({ deps, actor, invocation, i18n, serverI18n }) {
+    const place = collectPlace(invocation, i18n);
+    return collectedReply(
+      await deps.services.collect.collect(actor.id, 'command', serverI18n.locale, place),
+      i18n,
+    );
   },
 };
 
 export const bakeryButtonHandler = defineComponentHandler(bakeryButton, {
   sanctionScope: 'economy',
-  async run({ deps, actor, i18n, serverI18n }) {
-    return collectedReply(await deps.services.collect.collect(actor.id, 'bakery', serverI18n.locale), i18n);
+  async run({ deps, actor, invocation, i18n, serverI18n }) {
+    const place = collectPlace(invocation, i18n);
+    return collectedReply(
+      await deps.services.collect.collect(actor.id, 'bakery', serverI18n.locale, place),
+      i18n,
+    );
   },
 });
+
+/** Where the member collected: a mention reminder comes there, in the language the reply spoke. */
+function collectPlace(invocation: Invocation, i18n: Translator): CollectPlace {
+  return { guildId: invocation.guildId, channelId: invocation.channelId ?? null, locale: i18n.locale };
+}
 
 function collectedReply(c: Collected, i18n: Translator): Reply {
   const lines = [

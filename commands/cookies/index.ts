@@ -4,6 +4,7 @@ import { resolveLocale } from '../../src/i18n/i18n.js';
 import { defineCommand } from '../../src/interactions/defineCommand.js';
 import { BakeryShare } from '../../utils/cookies/bakeryShare.js';
 import { BakeryShareStore } from '../../utils/cookies/bakeryShareStore.js';
+import { COLLECT_REMINDERS, CollectReminders } from '../../utils/cookies/collectReminders.js';
 import { CollectService } from '../../utils/cookies/collectService.js';
 import { CollectStore } from '../../utils/cookies/collectStore.js';
 import { CookieService } from '../../utils/cookies/cookieService.js';
@@ -15,6 +16,7 @@ import { GivePromptStore } from '../../utils/cookies/givePromptStore.js';
 import { COOKIES_MESSAGES } from '../../utils/cookies/messages.js';
 import { PassiveMode } from '../../utils/cookies/passiveMode.js';
 import { COOKIES_PASSIVE, PassiveStore } from '../../utils/cookies/passiveStore.js';
+import { COOKIES_REMINDERS_SENT, ReminderStore } from '../../utils/cookies/reminderStore.js';
 import { COOKIES_SETTINGS } from '../../utils/cookies/settings.js';
 import { StealService } from '../../utils/cookies/stealService.js';
 import { bakeryPost, bakeryShareText } from './bakeryPost.js';
@@ -28,11 +30,13 @@ import { leaderboard } from './leaderboard.js';
 import { COOKIES_MENUS, giveFormHandler } from './menus.js';
 import { passive } from './passive.js';
 import { profile } from './profile.js';
+import { deliverReminder } from './reminders.js';
 import { steal } from './steal.js';
 
 declare module '../../src/features/services.js' {
   interface FeatureServices {
     collect: CollectService;
+    collectReminders: CollectReminders;
     steal: StealService;
     passive: PassiveMode;
   }
@@ -57,10 +61,12 @@ export const cookiesFeature: Feature = {
       bakery_shares: { what: 'cookies:privacy.bakery_shares' },
       [COOKIES_PASSIVE]: { what: 'cookies:privacy.cookies_passive', forget: 'delete' },
       [GIVE_RECEIVED]: { what: 'cookies:privacy.cookies_give_received', forget: 'delete' },
+      [COOKIES_REMINDERS_SENT]: { what: 'cookies:privacy.cookies_reminders_sent', forget: 'delete' },
     },
   },
   commands: [cookiesCommand],
   notifications: ['robbed'],
+  reminders: COLLECT_REMINDERS,
   adminGroups: [
     {
       ...localized(COOKIES_MESSAGES, 'admin.commands.cookies'),
@@ -71,10 +77,13 @@ export const cookiesFeature: Feature = {
   messages: COOKIES_MESSAGES,
   settings: COOKIES_SETTINGS,
   errors: COOKIES_ERROR_MESSAGES,
-  ensureIndexes: GivePromptStore.ensureIndexes,
+  async ensureIndexes(db) {
+    await Promise.all([GivePromptStore.ensureIndexes(db), ReminderStore.ensureIndexes(db)]);
+  },
   createServices(infra) {
     const economy = infra.cookieEconomy;
     const collects = new CollectStore(infra.db);
+    const collectReminders = new CollectReminders({ ...infra, collects, sent: new ReminderStore(infra.db) });
     const passiveMode = new PassiveMode({ ...infra, store: new PassiveStore(infra.db) });
     const bakery = new BakeryShare({
       ...infra,
@@ -89,7 +98,14 @@ export const cookiesFeature: Feature = {
         collects,
         giveCap: new GiveCap({ ...infra, store: new GiveCapStore(infra.db) }),
       }),
-      collect: new CollectService({ ...infra, economy, store: collects, bakery }),
+      collect: new CollectService({
+        ...infra,
+        economy,
+        store: collects,
+        bakery,
+        reminders: collectReminders,
+      }),
+      collectReminders,
       bakery,
       steal: new StealService({
         ...infra,
@@ -103,6 +119,8 @@ export const cookiesFeature: Feature = {
   },
   tasks: (deps) => [
     ...deps.services.cookies.tasks(),
+    // A reminder a member turned on, by direct message or a mention, in their language.
+    ...deps.services.collectReminders.tasks((reminder) => deliverReminder(deps, reminder)),
     // The day's share, told in the bakery's channel (when set) in the server's language.
     ...deps.services.bakery.tasks(async (shared, locale) => {
       const i18n = deps.i18n.for(resolveLocale(locale));

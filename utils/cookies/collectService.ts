@@ -2,6 +2,7 @@ import { type Clock, DAY_MS } from '../../src/clock.js';
 import { AppError, featureDisabled } from '../../src/errors.js';
 import type { Hooks } from '../../src/features/hooks.js';
 import type { Locale } from '../../src/i18n/i18n.js';
+import type { Logger } from '../../src/logger.js';
 import { RECOVERY_GRACE_MS } from '../../src/recoveryGrace.js';
 import type { Rng } from '../../src/rng.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
@@ -9,6 +10,7 @@ import { currentServer } from '../../src/runtimeConfig/serverContext.js';
 import { COOKIE_KINDS, type CookieEconomy } from '../money/cookieEconomy.js';
 import type { HoldDoc, Holds } from '../money/holds/holds.js';
 import type { BakeryShare } from './bakeryShare.js';
+import type { CollectPlace, CollectReminders } from './collectReminders.js';
 import type { AllowanceRule, CollectDoc, CollectStore, PendingCollect } from './collectStore.js';
 import { streakKept } from './protections.js';
 
@@ -90,6 +92,9 @@ interface CollectServiceDeps {
   rng: Rng;
   /** What keeps a streak over one missed day (the shop's streak shield). */
   featureHooks?: Pick<Hooks, 'of'>;
+  /** Plans the reminders a member turned on, from each collect (collectReminders.ts). */
+  reminders?: Pick<CollectReminders, 'plan'>;
+  log?: Logger;
 }
 
 /**
@@ -141,8 +146,16 @@ export class CollectService {
     };
   }
 
-  /** `serverLocale`: the language the bakery's share of the day is announced in. */
-  async collect(userId: string, via: CollectVia, serverLocale: Locale = 'en'): Promise<Collected> {
+  /**
+   * `serverLocale`: the language the bakery's share of the day is announced in; `place`: where
+   * the member collected, where and in which language their reminders of it come.
+   */
+  async collect(
+    userId: string,
+    via: CollectVia,
+    serverLocale: Locale = 'en',
+    place?: CollectPlace,
+  ): Promise<Collected> {
     if (!(await this.deps.runtimeConfig.get('cookies.collect_enabled'))) {
       throw featureDisabled('cookies:errors.collectDisabled', 'cookies.collect_enabled');
     }
@@ -155,11 +168,35 @@ export class CollectService {
       const claimed = await this.#claim(userId, previous, now, rules, via);
       if (claimed) {
         await this.deps.bakery?.plan(now, serverLocale);
+        if (place)
+          await this.#remind(
+            userId,
+            previous,
+            { lastAt: now, until: claimed.nextAt, streak: claimed.streak },
+            place,
+          );
         return claimed;
       }
     }
     const held = await this.deps.store.get(userId);
     throw collectCooldown(held?.until ?? this.deps.clock.now());
+  }
+
+  /** Plans the collect's reminders; the Cookies are paid by now, so a failure here is logged, not shown. */
+  async #remind(
+    userId: string,
+    previous: CollectDoc | null,
+    mark: { lastAt: Date; until: Date; streak: number },
+    place: CollectPlace,
+  ): Promise<void> {
+    try {
+      await this.deps.reminders?.plan(userId, previous, mark, place);
+    } catch (error) {
+      this.deps.log?.warn(
+        { event: 'cookies.reminder_plan_failed', userId, err: error },
+        "could not plan a collect's reminders",
+      );
+    }
   }
 
   /** The streak this collect makes; one missed day is bridged when something keeps it (a streak shield). */

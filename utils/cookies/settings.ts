@@ -23,6 +23,7 @@ export const COOKIES_SETTINGS = defineSettings('cookies', {
   collect_max: wholeNumberSetting(d('collect_max'), 60, 1, 1_000_000),
   collect_streak_bonus_pct: wholeNumberSetting(d('collect_streak_bonus_pct'), 10, 0, 100),
   collect_streak_max_days: wholeNumberSetting(d('collect_streak_max_days'), 7, 0, 365),
+  reminder_streak_h: wholeNumberSetting(d('reminder_streak_h'), 4, 1, 23),
   steal_enabled: perServer(
     withStartDelay(flagSetting(d('steal_enabled'), true), 'cookies.steal_start_delay_h'),
   ),
