@@ -28,6 +28,8 @@ const AUDIT = new Set([
   'hunt_drawn_tips',
   'vault_heists',
   'poker_tables',
+  'poker_hands',
+  'poker_hand_players',
   'bakery_shares',
   'privacy_erasures',
   'schema_migrations',

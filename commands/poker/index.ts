@@ -8,7 +8,9 @@ import type { CommandContext, Reply, Subcommand } from '../../src/interactions/t
 import { RECOVERY_GRACE_MS } from '../../src/recoveryGrace.js';
 import type { PokerAction } from '../../utils/poker/engine.js';
 import { HandSeedStore } from '../../utils/poker/handSeedStore.js';
+import { HandStore } from '../../utils/poker/handStore.js';
 import { POKER_MESSAGES } from '../../utils/poker/messages.js';
+import { PokerHands } from '../../utils/poker/pokerHands.js';
 import { PokerService, seatOf } from '../../utils/poker/pokerService.js';
 import { POKER_SETTINGS } from '../../utils/poker/settings.js';
 import { tableProblems } from '../../utils/poker/tableChecks.js';
@@ -17,6 +19,7 @@ import { parseOptions } from '../options.js';
 import { actButton, boardMessage, boardTiming, cardText, raiseTo, sitButton, tableButton } from './board.js';
 import { outcomeText, timedLine } from './boardText.js';
 import { seed, verify } from './fairness.js';
+import { history, leaderboard, stats } from './history.js';
 import { join } from './join.js';
 import { raiseHandlers } from './raiseForm.js';
 
@@ -60,6 +63,7 @@ const create: Subcommand = {
       ...(small_blind ? { smallBlind: small_blind } : {}),
       ...(max_buy_in ? { maxBuyIn: max_buy_in } : {}),
       channelId: ctx.invocation.channelId ?? null,
+      guildId: ctx.invocation.guildId,
       locale: ctx.serverI18n.locale,
     });
     // The board is the message every timer edits: known from the start, not from a first press.
@@ -119,7 +123,7 @@ export const pokerCommand = defineCommand({
   access: 'everyone',
   sanctionScope: 'games',
   category: 'poker:category',
-  subcommands: [create, join, verify, seed],
+  subcommands: [create, join, verify, seed, history, stats, leaderboard],
   components: [actHandler, sitHandler, tableHandler, ...raiseHandlers(board)],
 });
 
@@ -128,6 +132,8 @@ export const pokerFeature: Feature = {
   personalData: {
     collections: {
       poker_tables: { what: 'poker:privacy.poker_tables' },
+      poker_hands: { what: 'poker:privacy.poker_hands' },
+      poker_hand_players: { what: 'poker:privacy.poker_hand_players' },
       // A hand's server seed stays secret while it is in play.
       poker_hand_seeds: { what: 'poker:privacy.poker_hand_seeds', hidden: { serverSeed: 'seed' } },
       poker_client_seeds: { what: 'poker:privacy.poker_client_seeds', forget: 'delete' },
@@ -140,6 +146,7 @@ export const pokerFeature: Feature = {
   settings: POKER_SETTINGS,
   ensureIndexes: async (db) => {
     await TableStore.ensureIndexes(db);
+    await HandStore.ensureIndexes(db);
     await HandSeedStore.ensureIndexes(db);
   },
   createServices: (infra) => ({
@@ -147,8 +154,10 @@ export const pokerFeature: Feature = {
       ...infra,
       economy: infra.cookieEconomy,
       tables: new TableStore(infra.db),
+      hands: new HandStore(infra.db),
       seeds: new HandSeedStore(infra.db, () => infra.rng.secret(32)),
     }),
+    pokerHands: new PokerHands({ hands: new HandStore(infra.db) }),
   }),
   // A timer that moves a table on (a turn run out, the next deal, closing) edits its board,
   // which says first what the timer did: whatever the settings, the players see it there. A

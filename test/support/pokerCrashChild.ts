@@ -6,6 +6,7 @@
  */
 import { CookieEconomy } from '../../utils/money/cookieEconomy.js';
 import { HandSeedStore } from '../../utils/poker/handSeedStore.js';
+import { HandStore } from '../../utils/poker/handStore.js';
 import { PokerService } from '../../utils/poker/pokerService.js';
 import { TableStore } from '../../utils/poker/tableStore.js';
 import { makeBotDeps } from './botHarness.js';
@@ -30,6 +31,7 @@ await crashChild<PokerCrashPlan>(async ({ plan, db, cols }) => {
     ...deps,
     economy: new CookieEconomy(deps.ledger),
     tables: new TableStore(db),
+    hands: new HandStore(db),
     seeds: new HandSeedStore(db, () => deps.rng.secret(32)),
     hooks: { step: (step) => (step === plan.step ? dieAt(step) : undefined) },
   });

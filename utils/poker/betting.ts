@@ -12,8 +12,6 @@ import {
 } from './game.js';
 import { advanceIfNobodyToAct, canAct, firstToAct } from './streets.js';
 
-const LOG_KEPT = 6;
-
 /** What the player to act may do. */
 export function legalActions(game: Game, seat: number): Legal {
   const hand = game.hand;
@@ -105,7 +103,6 @@ export function act(game: Game, seat: number, action: PokerAction): Game {
     }
   }
   p.acted = true;
-  if (hand.log.length > LOG_KEPT) hand.log.splice(0, hand.log.length - LOG_KEPT);
   hand.toAct = firstToAct(
     hand,
     nextOf(

@@ -28,6 +28,8 @@ export interface HandPlayer {
   acted: boolean;
   /** May still raise (false after an all-in raise too small to reopen the betting). */
   mayRaise: boolean;
+  /** The stack they were dealt in with, before the blinds (the hand's record starts from it). */
+  start?: number;
 }
 
 export type Street = 'preflop' | 'flop' | 'turn' | 'river' | 'done';
@@ -62,9 +64,11 @@ export interface Hand {
   /** The size of the last full bet or raise: the smallest raise allowed now. */
   minRaise: number;
   toAct: number | null;
-  /** The last actions, newest last (the board words them in the reader's language). */
+  /** Every action of the hand, in order (the board words the last ones in the reader's language). */
   log: LogEntry[];
   result?: HandResult;
+  /** A hand called off: what each seat still in it got back, by seat, and what each had put in. */
+  returned?: Record<string, { put: number; back: number }>;
   /** The seeds its deck was shuffled from (`/poker verify`); absent on a deck tests chose. */
   fairness?: HandFairness;
 }

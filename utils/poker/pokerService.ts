@@ -12,10 +12,11 @@ import { act, type Card, cancelHand, foldOut, MAX_SEATS, type PokerAction, playa
 import { nextHandOnly, notInHand, tableClosed } from './errors.js';
 import { isPaused } from './handEnd.js';
 import type { HandSeedStore } from './handSeedStore.js';
+import type { HandStore } from './handStore.js';
 import { PokerFairness } from './pokerFairness.js';
 import { absorbMove, withoutMove } from './tableBooks.js';
 import { type PokerStep, TableMoves } from './tableMoves.js';
-import type { PendingMove, TableDoc, TableStore } from './tableStore.js';
+import type { PendingMove, TableDoc, TableRequest, TableStore } from './tableStore.js';
 import { TableTimers, type TimedOutcome } from './tableTimers.js';
 
 export type { PokerStep } from './tableMoves.js';
@@ -31,6 +32,7 @@ interface PokerDeps {
   economy: CookieEconomy;
   holds: Holds;
   tables: TableStore;
+  hands: HandStore;
   seeds: HandSeedStore;
   runtimeConfig: RuntimeConfig;
   scheduler: Scheduler;
@@ -69,14 +71,7 @@ export class PokerService {
     this.#moves = new TableMoves({ ...deps, timers: this.#timers, table: (tableId) => this.#table(tableId) });
   }
 
-  async create(request: {
-    tableId: string;
-    hostId: string;
-    smallBlind?: number;
-    maxBuyIn?: number;
-    channelId: string | null;
-    locale: string;
-  }): Promise<TableDoc> {
+  async create(request: TableRequest): Promise<TableDoc> {
     const c = this.deps.runtimeConfig;
     if (!(await c.get('poker.enabled'))) throw featureDisabled('poker:errors.pokerDisabled', 'poker.enabled');
     const smallBlind = request.smallBlind ?? (await c.get('poker.small_blind'));
@@ -95,6 +90,7 @@ export class PokerService {
       _id: request.tableId,
       hostId: request.hostId,
       channelId: request.channelId,
+      guildId: request.guildId ?? null,
       messageId: null,
       locale: request.locale,
       status: 'open',

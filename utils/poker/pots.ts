@@ -89,12 +89,19 @@ export function cancelHand(game: Game): Game {
   if (hand && hand.street !== 'done') {
     const stillSeated = (p: HandPlayer) => g.seats[p.seat]?.userId === p.userId;
     const forfeit = hand.players.filter((p) => !stillSeated(p)).reduce((sum, p) => sum + p.total, 0);
-    for (const p of hand.players.filter(stillSeated)) seatOf(g, p.seat).stack += p.total;
+    // What each put in and got back, kept for the hand's record (the totals are cleared below).
+    const returned: NonNullable<Hand['returned']> = {};
+    for (const p of hand.players) returned[String(p.seat)] = { put: p.total, back: 0 };
+    const giveBack = (p: HandPlayer, chips: number) => {
+      seatOf(g, p.seat).stack += chips;
+      (returned[String(p.seat)] as { back: number }).back += chips;
+    };
+    for (const p of hand.players.filter(stillSeated)) giveBack(p, p.total);
     const live = fromButtonsLeft(hand).filter((p) => !p.folded && stillSeated(p));
     live.forEach((p, i) => {
-      const share = Math.floor(forfeit / live.length) + (i < forfeit % live.length ? 1 : 0);
-      seatOf(g, p.seat).stack += share;
+      giveBack(p, Math.floor(forfeit / live.length) + (i < forfeit % live.length ? 1 : 0));
     });
+    hand.returned = returned;
     for (const p of hand.players) {
       p.total = 0;
       p.committed = 0;

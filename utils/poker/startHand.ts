@@ -38,6 +38,7 @@ export function startHand(game: Game, deck: Card[], fairness?: HandFairness): Ga
     allIn: false,
     acted: false,
     mayRaise: true,
+    start: seatOf(g, seat).stack,
   }));
   for (let round = 0; round < 2; round++) {
     for (const p of players) p.hole.push(remaining.shift() as Card);

@@ -1,12 +1,15 @@
 import type { Clock } from '../../src/clock.js';
 import { CONFLICT, CONFLICT_RETRY_LIMIT, retryOnConflict } from '../../src/db/retryOnConflict.js';
 import { AppError, isAppError } from '../../src/errors.js';
+import type { Logger } from '../../src/logger.js';
 import { RECOVERY_GRACE_MS } from '../../src/recoveryGrace.js';
 import { COOKIE_KINDS, type CookieEconomy } from '../money/cookieEconomy.js';
 import type { HoldDoc, HoldOwner, Holds } from '../money/holds/holds.js';
 import type { Game } from './engine.js';
 import { tableClosed } from './errors.js';
 import { endOfHand } from './handEnd.js';
+import { handRecordOf } from './handRecord.js';
+import type { HandStore } from './handStore.js';
 import { absorbMove, withoutMove } from './tableBooks.js';
 import type { PendingMove, TableDoc, TableStore } from './tableStore.js';
 import type { TableTimers } from './tableTimers.js';
@@ -20,6 +23,8 @@ interface TableMovesDeps {
   tables: TableStore;
   clock: Clock;
   timers: TableTimers;
+  hands: HandStore;
+  log: Logger;
   /** Named points of a Cookie operation, for the crash tests (like the ledger's steps). */
   hooks?: { step(step: PokerStep, op: string): void };
   /** The table as it is now (refused when it is gone). */
@@ -46,6 +51,7 @@ export class TableMoves {
   /** Finishes every Cookie operation of the table a crash left half-done (its timer; safe to repeat). */
   async finishMoves(tableId: string): Promise<TableDoc> {
     let table = await this.deps.table(tableId);
+    await this.#keepRecord(table);
     for (const move of [...table.pending]) table = await this.runMove(table, move, true);
     return table;
   }
@@ -78,6 +84,7 @@ export class TableMoves {
       await this.deps.timers.scheduleMoves(table._id, rakeMove.op);
       pending = [...pending, rakeMove];
     }
+    await this.#keepRecord(table);
     const saved = await this.deps.tables.swap(table, {
       ...next,
       step: table.step + 1,
@@ -90,7 +97,31 @@ export class TableMoves {
     if (!saved) return null;
     await this.deps.timers.scheduleTimers(saved);
     await this.deps.timers.dropTimers(table);
+    if (finishedNow) await this.#record(saved);
     return rakeMove ? this.runMove(saved, rakeMove) : saved;
+  }
+
+  /**
+   * Writes the record of the hand that just ended. A failure (or a crash before it) loses
+   * nothing: the ended hand stays in the table's state until the next deal replaces it, and
+   * every later write of the table, and its moves timer, write the record first if it is
+   * missing (`#keepRecord`). The record is keyed by the hand, so a second writer changes nothing.
+   */
+  async #record(table: TableDoc): Promise<void> {
+    const record = handRecordOf(table);
+    if (!record) return;
+    await this.deps.hands.record(record).catch((error: unknown) => {
+      this.deps.log.warn(
+        { event: 'poker.hand_record_deferred', tableId: table._id, err: error },
+        'a hand record is written at the next write of its table',
+      );
+    });
+  }
+
+  /** The ended hand still in the table's state is recorded before anything replaces it. */
+  async #keepRecord(table: TableDoc): Promise<void> {
+    const record = handRecordOf(table);
+    if (record && !(await this.deps.hands.has(record._id))) await this.deps.hands.record(record);
   }
 
   /** Takes the seats' stacks off the table as pending cash-outs (one state change), then pays them. */

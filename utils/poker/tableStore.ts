@@ -25,6 +25,8 @@ export interface TableDoc {
   _id: string;
   hostId: string;
   channelId: string | null;
+  /** The server it was opened in (its hands count on that server's leaderboard); absent on older tables. */
+  guildId?: string | null;
   /** The board message, once known (the first press on it tells). */
   messageId: string | null;
   /** The server's language, for what timers post. */
@@ -61,6 +63,17 @@ export interface TableDoc {
   nextSeedHash?: string;
   /** When the table closed (absent on tables closed before it was recorded). */
   closedAt?: Date;
+}
+
+/** What opening a table asks for: the blinds and the largest buy-in default to the settings. */
+export interface TableRequest {
+  tableId: string;
+  hostId: string;
+  smallBlind?: number;
+  maxBuyIn?: number;
+  channelId: string | null;
+  guildId?: string | null;
+  locale: string;
 }
 
 export const TABLES = 'poker_tables';
