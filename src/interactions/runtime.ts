@@ -4,21 +4,17 @@ import { resolveLocale, type Translator } from '../i18n/i18n.js';
 import { metrics } from '../metrics.js';
 import { inServer } from '../runtimeConfig/serverContext.js';
 import { hasAccess, resolveActor } from './authority.js';
-import { familyOf } from './componentIds.js';
 import { handlerPath } from './defineCommand.js';
 import { presentError } from './errorReplies.js';
 import { describeInvocation as describe, seriesOf } from './invocationNames.js';
 import { layOut } from './layout.js';
+import { type Route, RouteTable } from './routes.js';
 import type {
-  Access,
   Actor,
   AutocompleteChoice,
   BotDeps,
   CommandContext,
-  CommandHandler,
   CommandModule,
-  ComponentHandler,
-  CooldownSpec,
   DeferMode,
   Invocation,
   Reply,
@@ -50,14 +46,6 @@ export type DispatchResult =
   | { outcome: 'refused'; code?: string }
   | { outcome: 'failed'; ref: string };
 
-interface Route {
-  access: Access;
-  defer: DeferMode | null;
-  cooldown: CooldownSpec | undefined;
-  scope: SanctionScope | undefined;
-  run: (ctx: CommandContext) => Promise<Reply>;
-}
-
 /**
  * The one path every slash command and button takes, from Discord or the local console:
  * route → re-check authority → defer when slow → run → reply; and the one catch that turns
@@ -65,8 +53,7 @@ interface Route {
  */
 export class InteractionRuntime {
   readonly #byName: Map<string, CommandModule>;
-  readonly #byFamily: Map<string, { module: CommandModule; component: ComponentHandler }>;
-  readonly #byMenu: Map<string, { module: CommandModule; handler: CommandHandler }>;
+  readonly #routes: RouteTable;
   readonly #inFlight = new Set<Promise<DispatchResult>>();
   readonly commands: readonly CommandModule[];
   #accepting = true;
@@ -78,14 +65,7 @@ export class InteractionRuntime {
   ) {
     this.commands = catalog.commands;
     this.#byName = new Map(this.commands.map((c) => [c.data.name, c]));
-    this.#byFamily = new Map(
-      this.commands.flatMap((module) => module.components.map((c) => [c.family, { module, component: c }])),
-    );
-    this.#byMenu = new Map(
-      this.commands.flatMap((module) =>
-        (module.userMenus ?? []).map((menu) => [menu.data.name, { module, handler: menu.handler }]),
-      ),
-    );
+    this.#routes = new RouteTable(this.commands);
   }
 
   /**
@@ -151,7 +131,7 @@ export class InteractionRuntime {
     try {
       // The database is away: refused at the door at once, before anything waits on it.
       if (this.deps.health?.down) throw databaseUnavailable(false);
-      const route = this.#route(invocation);
+      const route = this.#routes.route(invocation);
       const actor = this.#actor(invocation);
       this.#checkAccess(invocation, actor, route);
       // Before anything is written for the member, their profile included.
@@ -201,16 +181,6 @@ export class InteractionRuntime {
     const message = await responder.send(first);
     for (const page of rest) await responder.send(page);
     return message;
-  }
-
-  #handlerRoute(module: CommandModule, handler: CommandHandler): Route {
-    return {
-      access: handler.access ?? module.access,
-      defer: handler.defer ?? null,
-      cooldown: handler.cooldown,
-      scope: handler.sanctionScope ?? module.sanctionScope,
-      run: (ctx) => handler.run(ctx),
-    };
   }
 
   #checkAccess(invocation: Invocation, actor: Actor, route: Route): void {
@@ -361,48 +331,5 @@ export class InteractionRuntime {
       await claim.release().catch(() => undefined);
       throw error;
     }
-  }
-
-  #route(invocation: Invocation): Route {
-    if (invocation.kind === 'context') {
-      const found = this.#byMenu.get(invocation.commandName);
-      if (!found)
-        throw new AppError('UNSUPPORTED_INTERACTION', `no menu entry "${invocation.commandName}"`, {
-          kind: 'context',
-        });
-      return this.#handlerRoute(found.module, found.handler);
-    }
-    if (invocation.kind === 'command') {
-      const module = this.#byName.get(invocation.commandName);
-      if (!module) {
-        throw new AppError('NOT_FOUND', `the command /${invocation.commandName} does not exist`, {
-          messageKey: 'core:errors.NOT_FOUND_COMMAND',
-          command: invocation.commandName,
-        });
-      }
-      const path = handlerPath(invocation.group, invocation.subcommand);
-      const handler: CommandHandler | undefined = module.handlers[path];
-      if (!handler) throw new AppError('NOT_FOUND', `/${invocation.commandName} ${path} does not exist`);
-      return this.#handlerRoute(module, handler);
-    }
-    if (invocation.kind !== 'button' && invocation.kind !== 'select' && invocation.kind !== 'modal') {
-      throw new AppError('UNSUPPORTED_INTERACTION', `no handler for a ${invocation.kind} interaction`, {
-        kind: invocation.kind,
-      });
-    }
-    const customId = invocation.customId ?? '';
-    const found = this.#byFamily.get(familyOf(customId));
-    if (!found && invocation.kind === 'modal') {
-      throw new AppError('UNSUPPORTED_INTERACTION', `no form family for "${customId}"`, { kind: 'modal' });
-    }
-    if (!found) throw new AppError('STALE_CONTROL', `no component family for "${customId}"`);
-    const { module, component } = found;
-    return {
-      access: component.access ?? module.access,
-      defer: component.defer ? { ephemeral: true, update: true } : null,
-      cooldown: component.cooldown,
-      scope: component.sanctionScope ?? module.sanctionScope,
-      run: (ctx) => component.run(ctx, customId),
-    };
   }
 }
