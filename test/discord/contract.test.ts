@@ -196,13 +196,19 @@ describe("Discord's contract: every command and component, every role and langua
     const [host, second, third] = members.slice(1, 4) as [FakeUser, FakeUser, FakeUser];
     const table = finalMessage(await send('/poker create', fake.command(host, 'poker', ['create'])));
     const sit = controls(table).find((c) => c.label.startsWith('Sit')) as Control;
-    for (const who of [host, second, third]) await press(who, sit);
-    const start = controls(table).find((c) => c.label === 'Start') as Control;
+    let seated = table;
+    for (const who of [host, second, third]) seated = finalMessage(await press(who, sit)) ?? seated;
+    // Start shows once two are seated.
+    const start = controls(seated).find((c) => c.label === 'Start') as Control;
     let board = finalMessage(await press(host, start));
-    // Whoever is to act presses each action the board offers once; the others are told it is not their turn.
+    // Whoever is to act presses each action the board offers once, Raise… first (its form filled
+    // in); the others are told it is not their turn.
     const done = new Set<string>();
     for (let turn = 0; turn < 12 && board; turn++) {
-      const action = controls(board).find((c) => familyOf(c.customId) === 'poker.act' && !done.has(c.label));
+      const offered = controls(board).filter(
+        (c) => ['poker.act', 'poker.raise'].includes(familyOf(c.customId)) && !done.has(c.label),
+      );
+      const action = offered.find((c) => familyOf(c.customId) === 'poker.raise') ?? offered[0];
       if (!action) break;
       done.add(action.label);
       for (const who of [host, second, third]) {
