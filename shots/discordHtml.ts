@@ -213,6 +213,7 @@ body{margin:0;padding:12px 0 14px;background:#313338;color:#dbdee1;font:15px/1.3
 .time{background:rgba(255,255,255,.06);border-radius:3px;padding:0 2px}
 code{background:#1e1f22;border:1px solid #1e1f22;border-radius:4px;padding:0 3px;font:85% "DejaVu Sans Mono",monospace}
 .quote{display:block;border-left:4px solid #4e5058;padding-left:10px}
+.subtext{font-size:12px;color:#949ba4}
 .glued{white-space:nowrap}
 img.emoji{width:1.375em;height:1.375em;vertical-align:-.3em;margin:0 .05em}
 .select{margin-top:8px;height:40px;background:#1e1f22;border:1px solid #1e1f22;border-radius:4px;display:flex;align-items:center;justify-content:space-between;padding:0 8px 0 12px;color:#949ba4}

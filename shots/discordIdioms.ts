@@ -1,13 +1,14 @@
 /**
  * Discord's own idioms for `npm run shots`, made by the real commands: a member's context menu
  * (Apps › Give Cookies) and the form it opens, a coinflip with its Again… button and the form
- * that asks the next bet, and the canvas's sign-in link as a Link button.
+ * that asks the next bet, the canvas's sign-in link as a Link button, and a poker hand: the
+ * board with the buttons of the player to act, each naming its chips, and the raise's form.
  */
 import type { BotDeps } from '../src/interactions/types.js';
 import type { Scene, Server } from './discordStage.js';
 
 /** Runs after the shop's scenes: the buyer is funded and the vault holds a million. */
-export async function idiomScenes(_deps: BotDeps, server: Server): Promise<Scene[]> {
+export async function idiomScenes(deps: BotDeps, server: Server): Promise<Scene[]> {
   const { buyer, short } = server.cast;
   const giveForm = await server.app(buyer, 'Give Cookies', short);
   const coinflip = await server.command(buyer, ['games', 'coinflip'], { bet: 50, side: 'heads' });
@@ -18,5 +19,31 @@ export async function idiomScenes(_deps: BotDeps, server: Server): Promise<Scene
     { name: 'games-coinflip', title: 'a coinflip with Again…', exchange: coinflip },
     { name: 'games-again-form', title: 'Again…: the bet in a form', exchange: again },
     { name: 'place-web-link', title: 'the sign-in link as a Link button', exchange: link },
+    ...(await pokerScenes(deps, server)),
+  ];
+}
+
+/** Two members sit at a table and start a hand; the one to act sees their buttons, then Raise…'s form. */
+async function pokerScenes(deps: BotDeps, server: Server): Promise<Scene[]> {
+  const { buyer, moderator } = server.cast;
+  await deps.services.cookies.grant({
+    opId: `shots.grant.poker:${moderator.id}`,
+    adminId: moderator.id,
+    to: moderator.id,
+    amount: 2_000,
+    reason: 'shots',
+  });
+  const opened = await server.command(buyer, ['poker', 'create'], { small_blind: 10, max_buy_in: 1_000 });
+  const seated = await server.press(buyer, opened, 'poker.sit');
+  const both = await server.press(moderator, seated, 'poker.sit');
+  const dealt = await server.press(buyer, both, 'poker.table');
+  const [table] = await deps.services.poker.openTablesOf(buyer.id);
+  const seat = table?.game.hand?.toAct;
+  const toAct = seat === null || seat === undefined ? buyer : table?.game.seats[seat]?.userId;
+  const actor = toAct === moderator.id ? moderator : buyer;
+  const raise = await server.press(actor, dealt, 'poker.raise');
+  return [
+    { name: 'poker-board', title: 'a hand: the buttons of the player to act', exchange: dealt },
+    { name: 'poker-raise-form', title: 'Raise…: any amount, its limits told', exchange: raise },
   ];
 }

@@ -2,7 +2,7 @@
  * Discord's message markup as HTML, for the pictures of the bot's replies: mentions as
  * @name, #channel and @role, timestamps as the date text a member's client shows (the
  * console's wording), `**bold**`, `*italic*`, `__underline__`, `~~strike~~`, `` `code` ``,
- * and emoji as Twemoji, the pictures Discord draws them with.
+ * `-# ` subtext lines, and emoji as Twemoji, the pictures Discord draws them with.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -69,7 +69,8 @@ export function markup(text: string, plain: PlainText): string {
     .replace(/__(.+?)__/gs, '<u>$1</u>')
     .replace(/~~(.+?)~~/gs, '<s>$1</s>')
     .replace(/(^|[^*\w])\*(?!\s)([^*\n]+?)\*(?!\w)/g, '$1<em>$2</em>')
-    .replace(/^&gt; (.*)$/gm, '<span class="quote">$1</span>');
+    .replace(/^&gt; (.*)$/gm, '<span class="quote">$1</span>')
+    .replace(/^-# (.*)$/gm, '<span class="subtext">$1</span>');
   return styled.replace(SPAN, (_, i: string) => spans[Number(i)] ?? '');
 }
 

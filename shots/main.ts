@@ -1,8 +1,8 @@
 /**
  * `npm run shots`: a picture of every screen. Renders every image the bot
  * draws (shots/images.ts), the web page at three sizes, signed in and out,
- * in both languages (shots/webPages.ts), and the shop's replies as Discord shows them
- * (shots/discordReplies.ts) into `out/shots/`, then writes the
+ * in both languages (shots/webPages.ts), and the bot's replies as Discord shows them (the
+ * shop, forms, menu entries, Link buttons, a poker hand: shots/discordReplies.ts) into `out/shots/`, then writes the
  * contact sheet `out/shots/index.html`, and refreshes the pictures the documentation shows
  * (`docs/`).
  */

@@ -18,6 +18,9 @@ export const README_SHOTS: Readonly<Record<string, string>> = {
   'web-phone-de-390x844.png': 'web/phone-de-paint-in.png',
   'web-used-link-de.png': 'web/desktop-de-used-link-out.png',
   'economy-de.png': 'images/economy-month-de.png',
+  'poker-table.png': 'discord/poker-board-en.png',
+  'poker-raise-de.png': 'discord/poker-raise-form-de.png',
+  'apps-give-form.png': 'discord/apps-give-form-en.png',
 };
 
 /** Copies the documentation's pictures from the shots just taken into `docsDir`. */
