@@ -70,6 +70,24 @@ describe('/poker history, stats and leaderboard in the console', () => {
     expect(await t.db.collection(HAND_PLAYERS).countDocuments({})).toBe(2);
   });
 
+  it('GIVEN a player who is forgotten THEN their hands keep their chips under the pseudonym, and the history of the others still reads', async () => {
+    const { c } = await oneHandPlayed();
+    const bob = c.identities.get('bob').id;
+    await c.session.run('as alice !click Close');
+    await c.session.run('as bob /privacy forget');
+    expect(await c.session.run('as bob !click Erase my data')).toBe('ok');
+    c.take();
+    const kept = JSON.stringify([
+      ...(await t.db.collection(HANDS).find({}).toArray()),
+      ...(await t.db.collection(HAND_PLAYERS).find({}).toArray()),
+    ]);
+    expect(kept).not.toContain(bob);
+    expect(kept).toContain('former-');
+    await c.session.run('as alice /poker history');
+    const text = readFileSync(attachment(c.take()) as string, 'utf8');
+    expect(text).toMatch(/^Seat \d: former-\S+ \(\d+ in chips\)$/m);
+  });
+
   it('GIVEN hands played THEN /poker stats and /poker leaderboard add them up, in English and German; a member without hands is told so', async () => {
     const { c, folder } = await oneHandPlayed();
     const winner = folder === 'alice' ? 'bob' : 'alice';
