@@ -25,6 +25,7 @@ const AUDIT = new Set([
   'place_rollbacks',
   'games_rounds',
   'games_revealed_seeds',
+  'poker_hand_seeds',
   'hunt_drawn_tips',
   'vault_heists',
   'poker_tables',
