@@ -1,4 +1,5 @@
 import { legalActions, type PokerAction } from '../utils/poker/engine.js';
+import { isPaused } from '../utils/poker/handEnd.js';
 import { seatOf } from '../utils/poker/pokerService.js';
 import type { TableDoc } from '../utils/poker/tableStore.js';
 import type { Agent } from './agent.js';
@@ -55,9 +56,12 @@ export class PokerTable {
       const hand = table.game.hand;
       let next: TableDoc | null;
       if (!hand || hand.street === 'done') {
-        if (seated < 2 || table.game.handsPlayed !== 0) return;
-        const { _id, hostId } = table;
-        next = await attempts.try('poker start', () => poker.start(_id, hostId));
+        // The host deals the first hand; a member at a paused table deals the next.
+        const present = table.game.seats.find((s) => s && here.has(s.userId))?.userId;
+        const dealer = table.game.handsPlayed === 0 ? table.hostId : isPaused(table) ? present : undefined;
+        if (seated < 2 || !dealer) return;
+        const { _id } = table;
+        next = await attempts.try('poker start', () => poker.start(_id, dealer));
       } else {
         if (hand.toAct === null) return;
         const seat = table.game.seats[hand.toAct];
