@@ -204,7 +204,7 @@ describe("the board's buttons", () => {
       'Raise auf 20',
       'Pot 35',
       'All-in 500',
-      'Raise …',
+      'Raise…',
       'Meine Karten',
       'Aufstehen',
     ]);
