@@ -103,10 +103,13 @@ export function boardMessage(
         .join(' · ')}`,
     );
   const previous = t.game.previous;
-  if (live && previous?.result)
-    lines.push(
-      `-# ${i18n.t('poker:board.previous', { hand: previous.number })} ${resultLines(previous, i18n).join(' · ')}`,
-    );
+  // The hand before, in small print, one line each for its pots and the hands shown: short
+  // lines a phone does not have to wrap.
+  if (live && previous?.result) {
+    const [first, ...rest] = resultLines(previous, i18n);
+    lines.push(`-# ${i18n.t('poker:board.previous', { hand: previous.number })} ${first ?? ''}`);
+    lines.push(...rest.map((line) => `-# ${line}`));
+  }
   lines.push(...nextSteps(t, i18n, timing));
   lines.push(...fairLines(t, i18n));
   return {

@@ -112,7 +112,7 @@ describe('the board', () => {
     expect(de).toContain('<@p1> zeigt **K♠ 7♦**: zwei Paare, Könige und Siebenen');
     // The next hand keeps the last one's result on the board, in small print.
     const next = text(table(startHand(g, [...FULL_DECK])));
-    expect(next).toContain('-# Hand 1: 🏆 <@p1> wins the pot of 20 · <@p0> shows **5♠ 5♦**: pair of fives');
+    expect(next).toContain('-# Hand 1: 🏆 <@p1> wins the pot of 20\n-# <@p0> shows **5♠ 5♦**: pair of fives');
   });
 
   it('GIVEN a split pot THEN the winners split it, in real plurals', () => {
