@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { BotDeps } from '../../src/interactions/types.js';
 import { hashServerSeed } from '../../utils/games/fairness.js';
-import { handDeck } from '../../utils/poker/handDeck.js';
+import { defaultClientSeed, handDeck } from '../../utils/poker/handDeck.js';
 import { HAND_SEEDS } from '../../utils/poker/handSeedStore.js';
 import type { TableDoc } from '../../utils/poker/tableStore.js';
 import { makeBotDeps } from '../support/botHarness.js';
@@ -53,7 +53,7 @@ describe('provably fair poker hands', () => {
       handId: 'fair1#1',
       serverSeedHash: committed,
       clientSeeds: [
-        { seat: 0, userId: ANN, seed: ANN },
+        { seat: 0, userId: ANN, seed: defaultClientSeed(ANN) },
         { seat: 1, userId: BEN, seed: 'bens-own-seed' },
       ],
     });
@@ -63,7 +63,7 @@ describe('provably fair poker hands', () => {
     expect(dealt.nextSeedHash).not.toBe(committed);
     const deck = handDeck({
       serverSeed: fairness?.serverSeed ?? '',
-      clientSeeds: [ANN, 'bens-own-seed'],
+      clientSeeds: [defaultClientSeed(ANN), 'bens-own-seed'],
       hand: 1,
     });
     expect(dealt.game.hand?.players.map((p) => p.hole)).toEqual([

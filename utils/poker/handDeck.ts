@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { roundFloats } from '../games/fairness.js';
 import { shuffledDeck } from '../games/houseGames/blackjack/rules.js';
 import { type Card, FULL_DECK } from './cards.js';
@@ -16,6 +17,14 @@ export interface DeckSeeds {
   clientSeeds: readonly string[];
   /** The table's hand number (1 for its first hand). */
   hand: number;
+}
+
+/**
+ * A member's client seed until they choose one: derived from their id, but not the id itself, so
+ * a forgotten member's id, replaced by its pseudonym everywhere, leaves their hands recomputable.
+ */
+export function defaultClientSeed(userId: string): string {
+  return createHash('sha256').update(`poker-client-seed:${userId}`).digest('hex').slice(0, 16);
 }
 
 /** The text the HMAC reads as the member seed: the client seeds in seat order. */

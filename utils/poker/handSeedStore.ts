@@ -2,6 +2,7 @@ import type { Collection, Db } from 'mongodb';
 import { JOURNALED } from '../../src/db/collections.js';
 import { hashServerSeed } from '../games/fairness.js';
 import type { ClientSeed } from './game.js';
+import { defaultClientSeed } from './handDeck.js';
 
 /**
  * A hand's server seed, committed before the hand is dealt. `_id` is the hand's id,
@@ -18,7 +19,7 @@ export interface HandSeedDoc {
   players?: ClientSeed[];
 }
 
-/** A member's own client seed for the hands dealt from now on (none stored: their id). */
+/** A member's own client seed for the hands dealt from now on (none stored: `defaultClientSeed`). */
 interface ClientSeedDoc {
   _id: string;
   seed: string;
@@ -79,10 +80,10 @@ export class HandSeedStore {
     return this.#hands.findOne({ _id: handId });
   }
 
-  /** Each member's client seed for a deal now: their own, or their id. */
+  /** Each member's client seed for a deal now: their own, or the one derived from their id. */
   async clientSeeds(userIds: readonly string[]): Promise<Map<string, string>> {
     const own = await this.#clients.find({ _id: { $in: [...userIds] } }).toArray();
-    const seeds = new Map(userIds.map((id) => [id, id]));
+    const seeds = new Map(userIds.map((id) => [id, defaultClientSeed(id)]));
     for (const doc of own) seeds.set(doc._id, doc.seed);
     return seeds;
   }

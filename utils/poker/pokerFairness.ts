@@ -9,7 +9,7 @@ import {
   playableSeats,
   startHand,
 } from './engine.js';
-import { dealtFrom, handDeck } from './handDeck.js';
+import { dealtFrom, defaultClientSeed, handDeck } from './handDeck.js';
 import { type HandSeedStore, handIdOf } from './handSeedStore.js';
 import type { TableDoc, TableStore } from './tableStore.js';
 
@@ -69,7 +69,10 @@ export class PokerFairness {
       userId: table.game.seats[seat]?.userId as string,
     }));
     const own = await this.deps.seeds.clientSeeds(players.map((p) => p.userId));
-    const clientSeeds = players.map((p) => ({ ...p, seed: own.get(p.userId) ?? p.userId }));
+    const clientSeeds = players.map((p) => ({
+      ...p,
+      seed: own.get(p.userId) ?? defaultClientSeed(p.userId),
+    }));
     const fairness: HandFairness = {
       handId: seed._id,
       serverSeedHash: seed.serverSeedHash,
