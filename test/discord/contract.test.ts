@@ -7,6 +7,7 @@ import {
   controls,
   familyOf,
   finalMessage,
+  formFields,
   invocations,
   type OptionSource,
 } from '../support/contractCrawl.js';
@@ -97,6 +98,7 @@ describe("Discord's contract: every command and component, every role and langua
   let harness: FakeBot;
   const answered: { what: string; messages: VisibleMessage[] }[] = [];
   const pressed = new Set<string>();
+  const usedMenus = new Set<string>();
 
   /** Sends one interaction and waits for its answer (the strict fake refuses what Discord refuses). */
   async function send(what: string, token: string): Promise<VisibleMessage[]> {
@@ -182,14 +184,32 @@ describe("Discord's contract: every command and component, every role and langua
     await fake.stop();
   });
 
-  /** Presses a control as `who`, noting its family as used; returns what it answered. */
+  /** Presses a control as `who`, noting its family as used; returns what it answered (a form filled in). */
   async function press(who: FakeUser, control: Control): Promise<VisibleMessage[]> {
     pressed.add(familyOf(control.customId));
     const token =
       control.value === undefined
         ? fake.click(who, control.message, control.customId)
         : fake.choose(who, control.message, control.customId, [control.value]);
-    return send(`press ${familyOf(control.customId)}|${control.label}`, token);
+    return submitted(
+      who,
+      await send(`press ${familyOf(control.customId)}|${control.label}`, token),
+      control.message,
+    );
+  }
+
+  /** When an answer was a form, fills it in as a member would and sends it; else the answer itself. */
+  async function submitted(
+    who: FakeUser,
+    messages: VisibleMessage[],
+    from: VisibleMessage | null,
+  ): Promise<VisibleMessage[]> {
+    const form = finalMessage(messages);
+    if (form?.via !== 'modal' || !form.modal) return messages;
+    const family = familyOf(form.modal.custom_id);
+    pressed.add(family);
+    const token = fake.submitModal(who, from, form.modal.custom_id, formFields(form, '7'));
+    return send(`submit ${family}`, token);
   }
 
   it('GIVEN a hand in play at a full-named table THEN every action the board offers is answered within the rules', async () => {
@@ -245,6 +265,17 @@ describe("Discord's contract: every command and component, every role and langua
       it(`GIVEN ${role} in ${locale} WHEN they run every command and press every control THEN Discord takes every answer`, async () => {
         const me: FakeUser = { ...who, locale };
         const found: Control[] = [];
+        // Each entry of a member's context menu, on the member with the longest name.
+        for (const menu of ASSEMBLY.commands.flatMap((m) => m.userMenus ?? [])) {
+          const what = `app ${menu.data.name}`;
+          const answer = await submitted(
+            me,
+            await send(what, fake.userCommand(me, menu.data.name, target)),
+            null,
+          );
+          usedMenus.add(menu.data.name);
+          found.push(...controls(finalMessage(answer)));
+        }
         for (const module of ASSEMBLY.commands) {
           for (const call of await invocations(fake, me, module, source)) {
             const what = `/${[call.name, ...call.path].join(' ')}`;
@@ -292,6 +323,8 @@ describe("Discord's contract: every command and component, every role and langua
     for (const module of ASSEMBLY.commands) expect(commands).toContain(`/${module.data.name}`);
     const families = ASSEMBLY.commands.flatMap((m) => m.components.map((c) => c.family));
     expect(families.filter((f) => !pressed.has(f))).toEqual([]);
+    const menus = ASSEMBLY.commands.flatMap((m) => (m.userMenus ?? []).map((menu) => menu.data.name));
+    expect(menus.filter((name) => !usedMenus.has(name))).toEqual([]);
     expect(answered.filter((a) => finalMessage(a.messages) === undefined)).toEqual([]);
     expect(answered.length).toBeGreaterThan(400);
   });

@@ -115,6 +115,17 @@ export function controls(message: VisibleMessage | undefined): Control[] {
   );
 }
 
+/**
+ * What a member types into a form Discord showed (via 'modal'): each box's own value where the
+ * form filled one in, else `typed`.
+ */
+export function formFields(form: VisibleMessage, typed: string): Record<string, string> {
+  const rows = (form.modal?.components ?? []) as { components: { custom_id: string; value?: string }[] }[];
+  return Object.fromEntries(
+    rows.flatMap((row) => row.components.map((box) => [box.custom_id, box.value ?? typed] as const)),
+  );
+}
+
 /** The family of a custom id: what the runtime routes by, and what a crawl presses once each. */
 export function familyOf(customId: string): string {
   return customId.split(':')[0] ?? customId;
