@@ -9,6 +9,7 @@ import type { TableDoc } from '../../utils/poker/tableStore.js';
 import { cardText, logText, outcomeText, resultLines, timedLine } from './boardText.js';
 import { fairLines } from './fairness.js';
 import { raiseButton } from './raiseForm.js';
+import { sitAnyButton } from './sitForm.js';
 
 export { cardText } from './boardText.js';
 
@@ -210,15 +211,23 @@ function buttons(t: TableDoc, i18n: Translator): ButtonSpec[] {
   }
   const taken =
     t.game.seats.filter((s) => s !== null).length + t.pending.filter((m) => m.kind === 'buyin').length;
-  // Quick picks of the buy-in (any amount: /poker join).
+  // Quick picks of the buy-in; Sit… (or /poker join) takes any amount between the limits.
   const mid = Math.round((t.minBuyIn + t.maxBuyIn) / 2);
   const sits =
     taken < MAX_SEATS
-      ? [...new Set([t.minBuyIn, mid, t.maxBuyIn])].map<ButtonSpec>((amount) => ({
-          customId: sitButton.build({ table: id, amount }),
-          label: i18n.t('poker:buttons.sit', { amount: i18n.number(amount) }),
-          style: 'success',
-        }))
+      ? [
+          ...[...new Set([t.minBuyIn, mid, t.maxBuyIn])].map<ButtonSpec>((amount) => ({
+            customId: sitButton.build({ table: id, amount }),
+            label: i18n.t('poker:buttons.sit', { amount: i18n.number(amount) }),
+            style: 'success',
+          })),
+          // Any other buy-in, typed into a form.
+          {
+            customId: sitAnyButton.build({ table: id }),
+            label: i18n.t('poker:buttons.sitAny'),
+            style: 'secondary' as const,
+          },
+        ]
       : [];
   const ready = playableSeats(t.game).length >= 2;
   const deal =

@@ -22,6 +22,7 @@ import { seed, verify } from './fairness.js';
 import { history, leaderboard, stats } from './history.js';
 import { join } from './join.js';
 import { raiseHandlers } from './raiseForm.js';
+import { sitHandlers } from './sitForm.js';
 
 async function board(ctx: CommandContext, table: TableDoc, update: boolean): Promise<Reply> {
   // The board is the channel's: it speaks the server's language.
@@ -124,7 +125,7 @@ export const pokerCommand = defineCommand({
   sanctionScope: 'games',
   category: 'poker:category',
   subcommands: [create, join, verify, seed, history, stats, leaderboard],
-  components: [actHandler, sitHandler, tableHandler, ...raiseHandlers(board)],
+  components: [actHandler, sitHandler, tableHandler, ...raiseHandlers(board), ...sitHandlers(board)],
 });
 
 export const pokerFeature: Feature = {

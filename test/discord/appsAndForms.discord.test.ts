@@ -133,6 +133,29 @@ describe("Discord's own idioms through the real discord.js client: apps on a mem
     expect(played.round.bet).toBe(25);
   });
 
+  it('GIVEN a poker table THEN Sit… takes any buy-in between its limits in a form, and refuses one outside with the numbers', async () => {
+    const pia = freshMember('pia');
+    await withCookies(pia, 1_500);
+    const [table] = await fake.waitFor(
+      fake.command(pia, 'poker', ['create'], { small_blind: 10, max_buy_in: 1_000 }),
+    );
+    const [form] = await fake.waitFor(fake.click(pia, table as VisibleMessage, buttonId(table, 'Sit…')));
+    expect(form?.via).toBe('modal');
+    expect(boxes(form)[0]?.placeholder).toBe('400 to 1,000 · you have 1,500 🍪');
+    const formId = form?.modal?.custom_id as string;
+    const [tooLittle] = await fake.waitFor(
+      fake.submitModal(pia, table as VisibleMessage, formId, { buyin: '5' }),
+    );
+    expect(tooLittle?.ephemeral).toBe(true);
+    expect(tooLittle?.content).toMatch(/400.*1,000/);
+    expect(await harness.deps.services.cookies.balance(pia.id)).toBe(1_500);
+    const seated = await fake.waitFor(
+      fake.submitModal(pia, table as VisibleMessage, formId, { buyin: '555' }),
+    );
+    expect(seated.at(-1)?.via).toBe('update');
+    expect(await harness.deps.services.cookies.balance(pia.id)).toBe(945);
+  });
+
   it('GIVEN /place web THEN the sign-in link is a Link button on the public URL, not text to copy', async () => {
     const [reply] = await fake.waitFor(fake.command(freshMember('max'), 'place', ['web']));
     expect(reply?.ephemeral).toBe(true);

@@ -92,7 +92,7 @@ describe('a poker table through the real discord.js client', () => {
     const ben = freshMember('ben');
     const members = new Map([ana, ben].map((m) => [m.id, m]));
     let { board, id } = await seatedTable(ana, ben);
-    expect(labels(board)).toEqual(['Sit 200', 'Sit 300', 'Sit 400', 'Start', 'Leave', 'Close']);
+    expect(labels(board)).toEqual(['Sit 200', 'Sit 300', 'Sit 400', 'Sit…', 'Start', 'Leave', 'Close']);
     board = await press(ana, board, 'Start');
     // Heads-up, the button (ana) posted the small blind and acts first.
     expect(labels(board)).toEqual([
@@ -133,7 +133,7 @@ describe('a poker table through the real discord.js client', () => {
     expect(table.chips).toEqual({ in: 400, out: 0, rake: 0 });
     expect(table.pending).toEqual([]);
     expect(await harness.deps.services.cookies.balance(out.id)).toBe(800);
-    expect(labels(board)).toEqual(['Sit 200', 'Sit 300', 'Sit 400', 'Leave', 'Close']);
+    expect(labels(board)).toEqual(['Sit 200', 'Sit 300', 'Sit 400', 'Sit…', 'Leave', 'Close']);
     await expectBooksClean();
 
     board = await press(out, board, 'Sit 300');

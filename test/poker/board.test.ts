@@ -234,16 +234,17 @@ describe("the board's buttons", () => {
 
   it('GIVEN a table between hands THEN no betting buttons: the buy-ins while a seat is free, Leave and Close; Start only for a first hand', () => {
     const done = act(startHand(game([500, 500]), [...FULL_DECK]), 0, { type: 'fold' });
-    expect(labels(table(done))).toEqual(['Sit 200', 'Sit 300', 'Sit 400', 'Leave', 'Close']);
+    expect(labels(table(done))).toEqual(['Sit 200', 'Sit 300', 'Sit 400', 'Sit…', 'Leave', 'Close']);
     expect(labels(table(game([300, 300]), 'open'))).toEqual([
       'Sit 200',
       'Sit 300',
       'Sit 400',
+      'Sit…',
       'Start',
       'Leave',
       'Close',
     ]);
-    expect(labels(table(game([]), 'open'))).toEqual(['Sit 200', 'Sit 300', 'Sit 400', 'Close']);
+    expect(labels(table(game([]), 'open'))).toEqual(['Sit 200', 'Sit 300', 'Sit 400', 'Sit…', 'Close']);
     const full = table(game(Array.from({ length: MAX_SEATS }, () => 300)), 'open');
     expect(labels(full)).toEqual(['Start', 'Leave', 'Close']);
   });
@@ -251,7 +252,7 @@ describe("the board's buttons", () => {
   it('GIVEN a table paused after two hands nobody played THEN it says so, when it closes, and offers Deal (in English and German)', () => {
     const done = act(startHand(game([500, 500]), [...FULL_DECK]), 0, { type: 'fold', timedOut: true });
     const paused = { ...table(done), quietHands: 2 };
-    expect(labels(paused)).toEqual(['Sit 200', 'Sit 300', 'Sit 400', 'Deal', 'Leave', 'Close']);
+    expect(labels(paused)).toEqual(['Sit 200', 'Sit 300', 'Sit 400', 'Sit…', 'Deal', 'Leave', 'Close']);
     expect(labels(paused, 'de')).toContain('Austeilen');
     expect(text(paused)).toContain(
       '⏸️ Paused: nobody played the last 2 hands. Deal plays on; otherwise the table closes <t:1772367300:R>.',
