@@ -153,7 +153,7 @@ describe('collect reminders through the real discord.js client', () => {
     expect(bodies).toHaveLength(1);
     const breaks = Math.floor((Math.floor(lastAt.getTime() / 86_400_000) + 2) * 86_400);
     expect(bodies[0]?.content).toBe(
-      `<@${member.id}> 🔥 Deine Sammelserie von 1 Tag endet <t:${breaks}:R>: Halte sie mit /kekse sammeln.`,
+      `<@${member.id}> 🔥 Deine Sammelserie von 1 Tag reißt <t:${breaks}:R>: Rette sie mit /kekse sammeln.`,
     );
     expect(bodies[0]?.allowed_mentions).toEqual({ parse: [], users: [member.id], replied_user: false });
     expect(dmRequests(member)).toHaveLength(0);

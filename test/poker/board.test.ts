@@ -258,7 +258,7 @@ describe("the board's buttons", () => {
       '⏸️ Paused: nobody played the last 2 hands. Deal plays on; otherwise the table closes <t:1772367300:R>.',
     );
     expect(text(paused)).not.toContain('deals itself');
-    expect(text(paused, 'de')).toContain('⏸️ Pause: Die letzten 2 Hände hat niemand gespielt.');
+    expect(text(paused, 'de')).toContain('⏸️ Pause: In den letzten 2 Händen hat niemand mitgespielt.');
   });
 
   it('GIVEN a hand that left a player without chips THEN the board says they are out', () => {
