@@ -8,13 +8,14 @@ import { ASSEMBLY } from '../commands/index.js';
 import type { ConsoleRoles } from '../src/console/consoleRoles.js';
 import type { Locale } from '../src/i18n/i18n.js';
 import { InteractionRuntime } from '../src/interactions/runtime.js';
-import type {
-  BotDeps,
-  DeferMode,
-  Invocation,
-  Reply,
-  Responder,
-  SentMessage,
+import {
+  BARE_INVOCATION,
+  type BotDeps,
+  type DeferMode,
+  type Invocation,
+  type Reply,
+  type Responder,
+  type SentMessage,
 } from '../src/interactions/types.js';
 
 /** Who acts in one server, and what the server sells, in its own language. */
@@ -158,14 +159,8 @@ export class Server {
       kind: 'command',
       // Snowflake-shaped and unique per run: value-moving buttons derive their operation id from it.
       id: `${RUN}${String(n).padStart(6, '0')}`,
-      commandName: '',
-      group: null,
-      subcommand: null,
-      options: {},
-      users: {},
-      customId: null,
+      ...BARE_INVOCATION,
       messageId: what.kind === 'command' ? null : `shots-message-${n}`,
-      values: [],
       user: member,
       roleIds: this.roles.of(guildId, member.id),
       guildId,

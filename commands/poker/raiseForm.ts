@@ -19,9 +19,11 @@ const fields = { table: z.string().regex(/^[\w-]{1,40}$/), step: z.coerce.number
 export const raiseButton = defineComponent('poker.raise', fields);
 export const raiseForm = defineComponent('poker.raise_form', fields);
 
-type Board = (ctx: CommandContext, table: TableDoc, update: boolean) => Promise<Reply>;
+/** Renders a table's board (commands/poker/index.ts). */
+export type Board = (ctx: CommandContext, table: TableDoc, update: boolean) => Promise<Reply>;
 
-async function tableOf(ctx: CommandContext, tableId: string): Promise<TableDoc> {
+/** The table a control names; one that is gone makes it an old control. */
+export async function tableOf(ctx: CommandContext, tableId: string): Promise<TableDoc> {
   const table = await ctx.deps.services.poker.get(tableId);
   if (!table) throw new AppError('STALE_CONTROL', `poker table ${tableId} is gone`, { tableId });
   return table;

@@ -1,10 +1,8 @@
 import { z } from 'zod';
-import { AppError } from '../../src/errors.js';
 import { defineComponent } from '../../src/interactions/componentIds.js';
 import { defineComponentHandler } from '../../src/interactions/defineCommand.js';
 import { amountInput, formAmount } from '../../src/interactions/forms.js';
-import type { CommandContext, Reply } from '../../src/interactions/types.js';
-import type { TableDoc } from '../../utils/poker/tableStore.js';
+import { type Board, tableOf } from './raiseForm.js';
 
 /*
  * Sit…: a buy-in of any size between the table's limits, typed into a form, beside the quick
@@ -15,14 +13,6 @@ import type { TableDoc } from '../../utils/poker/tableStore.js';
 const fields = { table: z.string().regex(/^[\w-]{1,40}$/) };
 export const sitAnyButton = defineComponent('poker.sit_any', fields);
 export const sitForm = defineComponent('poker.sit_form', fields);
-
-type Board = (ctx: CommandContext, table: TableDoc, update: boolean) => Promise<Reply>;
-
-async function tableOf(ctx: CommandContext, tableId: string): Promise<TableDoc> {
-  const table = await ctx.deps.services.poker.get(tableId);
-  if (!table) throw new AppError('STALE_CONTROL', `poker table ${tableId} is gone`, { tableId });
-  return table;
-}
 
 /** Sit… on the board, and the form it opens; `board` renders a table's board. */
 export function sitHandlers(board: Board) {

@@ -2,7 +2,12 @@ import { createHash } from 'node:crypto';
 import type { SteerableClock } from '../clock.js';
 import type { Locale } from '../i18n/i18n.js';
 import type { InteractionRuntime } from '../interactions/runtime.js';
-import type { CommandModule, Invocation, ModalSpec } from '../interactions/types.js';
+import {
+  BARE_INVOCATION,
+  type CommandModule,
+  type Invocation,
+  type ModalSpec,
+} from '../interactions/types.js';
 import { advanceRunningTasks, type Scheduler } from '../scheduler/scheduler.js';
 import { filledForm, menuEntry } from './consoleForms.js';
 import type { ConsoleIdentities } from './consoleIdentities.js';
@@ -33,18 +38,6 @@ export function consoleGuildId(name: string): string {
 }
 
 export const DEFAULT_MEMBER = 'you';
-
-/** What an invocation that is neither a slash command nor a button or menu carries of them. */
-const NO_COMMAND = {
-  commandName: '',
-  group: null,
-  subcommand: null,
-  options: {},
-  users: {},
-  customId: null,
-  messageId: null,
-  values: [],
-} satisfies Partial<Invocation>;
 
 export type LineResult = 'ok' | 'refused' | 'failed' | 'quit';
 
@@ -305,7 +298,7 @@ export class ConsoleSession {
     return this.#dispatch(
       {
         ...this.#base(line.as ?? DEFAULT_MEMBER),
-        ...NO_COMMAND,
+        ...BARE_INVOCATION,
         kind: 'modal',
         customId: form.modal.customId,
         messageId: fromMessage,
@@ -322,7 +315,7 @@ export class ConsoleSession {
     return this.#dispatch(
       {
         ...this.#base(line.as ?? DEFAULT_MEMBER),
-        ...NO_COMMAND,
+        ...BARE_INVOCATION,
         kind: 'context',
         commandName: entry.data.name,
         targetId: target.id,

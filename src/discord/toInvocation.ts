@@ -6,7 +6,7 @@ import {
   type Interaction,
   PermissionFlagsBits,
 } from 'discord.js';
-import type { Invocation } from '../interactions/types.js';
+import { BARE_INVOCATION, type Invocation } from '../interactions/types.js';
 
 /** Every interaction Discord sends a bot over the gateway: autocomplete gets suggestions, the rest a reply. */
 export type SupportedInteraction = Interaction;
@@ -49,22 +49,10 @@ function joinTime(iso: string | null | undefined): Date | null {
   return Number.isNaN(at.getTime()) ? null : at;
 }
 
-/** What every kind of invocation carries before its own parts. */
-const BARE = {
-  commandName: '',
-  group: null,
-  subcommand: null,
-  options: {},
-  users: {},
-  customId: null,
-  messageId: null,
-  values: [],
-} satisfies Partial<Invocation>;
-
 /** Any discord.js interaction as the runtime's Invocation: each kind it can route, or `other`. */
 export function toInvocation(interaction: SupportedInteraction): Invocation {
   const base = {
-    ...BARE,
+    ...BARE_INVOCATION,
     id: interaction.id,
     guildId: interaction.guildId,
     channelId: interaction.channelId,

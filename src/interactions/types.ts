@@ -71,6 +71,21 @@ export interface Invocation {
   guildLocale: string | null;
 }
 
+/**
+ * What an invocation carries of a slash command's and a control's parts when it has none of
+ * them (a form submitted, a menu entry used, a component before its own fields are set).
+ */
+export const BARE_INVOCATION = {
+  commandName: '',
+  group: null,
+  subcommand: null,
+  options: {},
+  users: {},
+  customId: null,
+  messageId: null,
+  values: [],
+} satisfies Partial<Invocation>;
+
 export type {
   ButtonSpec,
   ButtonStyleName,
