@@ -89,7 +89,8 @@ export class ConsoleResponder implements Responder {
     );
     this.out.print([`[form] ${modal.title} (${modal.customId})`, ...boxes].join('\n'));
     this.out.onMessage(
-      { id: this.buttonMessageId ?? this.out.nextMessageId(), buttons: [], select: null, modal },
+      // The message whose button opened the form; '' when a command or a menu entry did.
+      { id: this.buttonMessageId ?? '', buttons: [], select: null, modal },
       false,
     );
     return null;
