@@ -1,5 +1,5 @@
 import { invalidInputText } from '../../src/errors.js';
-import type { Locale } from '../../src/i18n/i18n.js';
+import { localizedName } from '../../src/i18n/definitions.js';
 import { defineComponent } from '../../src/interactions/componentIds.js';
 import { defineComponentHandler, defineUserMenu } from '../../src/interactions/defineCommand.js';
 import { amountInput, formAmount } from '../../src/interactions/forms.js';
@@ -10,13 +10,6 @@ import { give } from './give.js';
 import { profile } from './profile.js';
 import { steal } from './steal.js';
 
-/** A menu entry's name in each language, from the catalog's `menus.<key>.name`. */
-function menuName(key: string): { name: string; name_localizations: Partial<Record<Locale, string>> } {
-  const of = (messages: Record<string, unknown>) =>
-    ((messages.menus as Record<string, { name: string }>)[key] as { name: string }).name;
-  return { name: of(COOKIES_MESSAGES.en), name_localizations: { de: of(COOKIES_MESSAGES.de) } };
-}
-
 /** The give form remembers whom it gives to; the amount is what the member types. */
 export const giveForm = defineComponent('cookies.give_form', { to: snowflake });
 
@@ -25,7 +18,7 @@ export const giveForm = defineComponent('cookies.give_form', { to: snowflake });
  * opens the same prompt as `/cookies give`, with its Give and Cancel buttons.
  */
 const giveMenu = defineUserMenu({
-  ...menuName('give'),
+  ...localizedName(COOKIES_MESSAGES, 'menus.give'),
   targetOption: 'user',
   handler: {
     sanctionScope: 'economy',
@@ -65,6 +58,10 @@ export const giveFormHandler = defineComponentHandler(giveForm, {
 /** Apps › Cookie profile and Apps › Steal Cookies: `/cookies profile` and `/cookies steal` on that member. */
 export const COOKIES_MENUS = [
   giveMenu,
-  defineUserMenu({ ...menuName('profile'), targetOption: 'user', handler: profile }),
-  defineUserMenu({ ...menuName('steal'), targetOption: 'user', handler: steal }),
+  defineUserMenu({
+    ...localizedName(COOKIES_MESSAGES, 'menus.profile'),
+    targetOption: 'user',
+    handler: profile,
+  }),
+  defineUserMenu({ ...localizedName(COOKIES_MESSAGES, 'menus.steal'), targetOption: 'user', handler: steal }),
 ];

@@ -34,3 +34,15 @@ export function localized(messages: Messages, key: string) {
     ...(deDescription ? { description_localizations: { de: deDescription } } : {}),
   };
 }
+
+/**
+ * The name alone, for what Discord shows without a description (an entry on a member's context
+ * menu), from `<key>.name`, with the German one as its localization.
+ */
+export function localizedName(messages: Messages, key: string) {
+  const deName = lookup(messages.de, `${key}.name`);
+  return {
+    name: required(messages.en, `${key}.name`),
+    ...(deName ? { name_localizations: { de: deName } } : {}),
+  };
+}

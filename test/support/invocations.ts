@@ -1,4 +1,4 @@
-import type { Invocation } from '../../src/interactions/types.js';
+import { BARE_INVOCATION, type Invocation } from '../../src/interactions/types.js';
 import { MEMBER_ID } from './botHarness.js';
 
 let counter = 0;
@@ -9,13 +9,7 @@ export function commandInvocation(overrides: Partial<Invocation> & { commandName
   return {
     kind: 'command',
     id: `${Date.now()}${String(counter).padStart(6, '0')}`,
-    group: null,
-    subcommand: null,
-    options: {},
-    users: {},
-    customId: null,
-    messageId: null,
-    values: [],
+    ...BARE_INVOCATION,
     user: { id: MEMBER_ID, name: 'mia' },
     roleIds: [],
     guildId: null,
