@@ -5,11 +5,13 @@ import type { BotDeps, ButtonSpec, Reply } from '../../src/interactions/types.js
 import { chipsInHand, legalActions, MAX_SEATS, playableSeats } from '../../utils/poker/engine.js';
 import { isPaused, QUIET_HANDS } from '../../utils/poker/handEnd.js';
 import type { TimedOutcome } from '../../utils/poker/pokerService.js';
+import { hasStarted, registered, type SitAndGo } from '../../utils/poker/sitAndGo.js';
 import type { TableDoc } from '../../utils/poker/tableStore.js';
 import { cardText, logText, outcomeText, resultLines, timedLine } from './boardText.js';
 import { fairLines } from './fairness.js';
 import { raiseButton } from './raiseForm.js';
 import { sitAnyButton } from './sitForm.js';
+import { outLine, tournamentLines, tournamentNextSteps, tournamentTitle } from './tournament.js';
 
 export { cardText } from './boardText.js';
 
@@ -84,6 +86,7 @@ export function boardMessage(
     lines.push(i18n.t('poker:board.cards', { cards: hand.board.map(cardText).join(' ') }));
   if (live) lines.push(i18n.t('poker:board.pot', { pot: i18n.number(chipsInHand(hand)) }));
   lines.push(...seatLines(t, i18n));
+  if (t.sng) lines.push(...tournamentLines(t, t.sng, i18n));
   if (live && hand.toAct !== null) {
     const free = legalActions(t.game, hand.toAct).canCheck;
     lines.push(
@@ -95,7 +98,8 @@ export function boardMessage(
   }
   if (hand?.result) lines.push(...resultLines(hand, i18n));
   if (hand?.street === 'done')
-    for (const who of hand.out ?? []) lines.push(i18n.t('poker:board.out', { who }));
+    for (const who of hand.out ?? [])
+      lines.push(t.sng ? outLine(t.sng, who, i18n) : i18n.t('poker:board.out', { who }));
   if (hand && hand.log.length > 0)
     lines.push(
       `-# ${hand.log
@@ -111,16 +115,18 @@ export function boardMessage(
     lines.push(`-# ${i18n.t('poker:board.previous', { hand: previous.number })} ${first ?? ''}`);
     lines.push(...rest.map((line) => `-# ${line}`));
   }
-  lines.push(...nextSteps(t, i18n, timing));
+  lines.push(...(t.sng ? tournamentNextSteps(t, t.sng, i18n, timing.nextS) : nextSteps(t, i18n, timing)));
   lines.push(...fairLines(t, i18n));
   return {
     embeds: [
       {
-        title: i18n.t(t.game.handsPlayed > 0 ? 'poker:board.title' : 'poker:board.titleNew', {
-          small: t.game.smallBlind,
-          big: t.game.bigBlind,
-          hand: t.game.handsPlayed,
-        }),
+        title: t.sng
+          ? tournamentTitle(t, t.sng, i18n)
+          : i18n.t(t.game.handsPlayed > 0 ? 'poker:board.title' : 'poker:board.titleNew', {
+              small: t.game.smallBlind,
+              big: t.game.bigBlind,
+              hand: t.game.handsPlayed,
+            }),
         color: FELT,
         description: lines.join('\n') || i18n.t('poker:board.empty'),
         footer: i18n.t(t.status === 'closed' ? 'poker:board.footerClosed' : 'poker:board.footer', {
@@ -205,10 +211,16 @@ function buttons(t: TableDoc, i18n: Translator): ButtonSpec[] {
     label = i18n.t(`poker:buttons.${what}`),
   ): ButtonSpec => ({ customId: tableButton.build({ table: id, what }), label, style });
   const seated = t.game.seats.some((s) => s !== null);
+  // At a tournament under way, leaving is giving up; before it, taking the registration back.
+  const leave = t.sng
+    ? table('leave', 'secondary', i18n.t(hasStarted(t) ? 'poker:sng.forfeit' : 'poker:sng.unregister'))
+    : table('leave');
   if (hand && hand.street !== 'done') {
-    const own = [table('cards', 'primary'), table('leave')];
+    const own = [table('cards', 'primary'), leave];
     return hand.toAct === null ? own : [...actions(t, hand.toAct, i18n), ...own];
   }
+  if (t.sng)
+    return tournamentButtons(t, t.sng, i18n, table('start', 'primary'), leave, table('close', 'danger'));
   const taken =
     t.game.seats.filter((s) => s !== null).length + t.pending.filter((m) => m.kind === 'buyin').length;
   // Quick picks of the buy-in; Sit… (or /poker join) takes any amount between the limits.
@@ -237,6 +249,33 @@ function buttons(t: TableDoc, i18n: Translator): ButtonSpec[] {
         ? [table('start', 'primary', i18n.t('poker:buttons.deal'))]
         : [];
   return [...sits, ...deal, ...(seated ? [table('leave')] : []), table('close', 'danger')];
+}
+
+/**
+ * A tournament's buttons between hands: Register (its one buy-in) while it has room, Start for
+ * the host from two players, Unregister and Close before it starts; Give up once under way.
+ */
+function tournamentButtons(
+  t: TableDoc,
+  sng: SitAndGo,
+  i18n: Translator,
+  start: ButtonSpec,
+  leave: ButtonSpec,
+  close: ButtonSpec,
+): ButtonSpec[] {
+  const seated = t.game.seats.some((s) => s !== null);
+  if (hasStarted(t)) return seated ? [leave] : [];
+  const register: ButtonSpec = {
+    customId: sitButton.build({ table: t._id, amount: sng.buyIn }),
+    label: i18n.t('poker:sng.registerButton', { buyIn: i18n.number(sng.buyIn) }),
+    style: 'success',
+  };
+  return [
+    ...(registered(t) < sng.players ? [register] : []),
+    ...(playableSeats(t.game).length >= 2 ? [start] : []),
+    ...(seated ? [leave] : []),
+    close,
+  ];
 }
 
 type Press = (

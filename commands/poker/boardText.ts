@@ -105,6 +105,8 @@ export function outcomeText(outcome: TimedOutcome, i18n: Translator): string | n
       return i18n.t(`poker:timed.${outcome.action}`, { who: outcome.userId });
     case 'dealt':
       return null;
+    case 'level':
+      return i18n.t('poker:timed.level', { level: outcome.level, small: outcome.small, big: outcome.big });
     case 'closed': {
       const minutes = Math.max(1, Math.round(outcome.idleS / 60));
       const paid = outcome.cashOuts.map((c) => `<@${c.userId}> ${i18n.cookies(c.amount)}`).join(', ');

@@ -23,6 +23,7 @@ import { history, leaderboard, stats } from './history.js';
 import { join } from './join.js';
 import { raiseHandlers } from './raiseForm.js';
 import { sitHandlers } from './sitForm.js';
+import { tournament } from './tournament.js';
 
 async function board(ctx: CommandContext, table: TableDoc, update: boolean): Promise<Reply> {
   // The board is the channel's: it speaks the server's language.
@@ -124,7 +125,16 @@ export const pokerCommand = defineCommand({
   access: 'everyone',
   sanctionScope: 'games',
   category: 'poker:category',
-  subcommands: [create, join, verify, seed, history, stats, leaderboard],
+  subcommands: [
+    create,
+    tournament((ctx, table) => board(ctx, table, false)),
+    join,
+    verify,
+    seed,
+    history,
+    stats,
+    leaderboard,
+  ],
   components: [actHandler, sitHandler, tableHandler, ...raiseHandlers(board), ...sitHandlers(board)],
 });
 

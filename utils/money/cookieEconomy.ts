@@ -38,6 +38,7 @@ export const COOKIE_KINDS = {
   pokerBuyIn: 'poker.buyin',
   pokerCashOut: 'poker.cashout',
   pokerRake: 'poker.rake',
+  pokerPrize: 'poker.prize',
   bakeryShare: 'cookies.bakery_share',
   shopPurchase: 'shop.purchase',
   shopRefund: 'shop.refund',

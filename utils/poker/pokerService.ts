@@ -14,6 +14,7 @@ import { isPaused } from './handEnd.js';
 import type { HandSeedStore } from './handSeedStore.js';
 import type { HandStore } from './handStore.js';
 import { PokerFairness } from './pokerFairness.js';
+import { hasStarted, isRunning, levelAt, levelBlinds, registered, type SitAndGo } from './sitAndGo.js';
 import { absorbMove, withoutMove } from './tableBooks.js';
 import { type PokerStep, TableMoves } from './tableMoves.js';
 import type { PendingMove, TableDoc, TableRequest, TableStore } from './tableStore.js';
@@ -78,7 +79,7 @@ export class PokerService {
     const maxBuyIn = request.maxBuyIn ?? (await c.get('poker.max_buy_in'));
     const bigBlinds = await c.get('poker.min_buy_in_bb');
     const minBuyIn = smallBlind * 2 * bigBlinds;
-    if (maxBuyIn < minBuyIn) {
+    if (!request.sng && maxBuyIn < minBuyIn) {
       throw invalidInputText('max buy-in below the minimum', 'poker:errors.buyInRange', {
         min: minBuyIn,
         max: maxBuyIn,
@@ -86,6 +87,7 @@ export class PokerService {
       });
     }
     const now = this.deps.clock.now();
+    const sng = request.sng;
     const table: TableDoc = {
       _id: request.tableId,
       hostId: request.hostId,
@@ -97,15 +99,18 @@ export class PokerService {
       game: {
         seats: Array.from({ length: MAX_SEATS }, () => null),
         button: -1,
-        smallBlind,
-        bigBlind: smallBlind * 2,
-        rakePct: await c.get('poker.rake_pct'),
+        smallBlind: sng ? levelBlinds(sng, 0).small : smallBlind,
+        bigBlind: sng ? levelBlinds(sng, 0).big : smallBlind * 2,
+        // A tournament's pool is all prizes: no rake.
+        rakePct: sng ? 0 : await c.get('poker.rake_pct'),
         rakeCap: await c.get('poker.rake_cap'),
         hand: null,
         handsPlayed: 0,
       },
-      minBuyIn,
-      maxBuyIn,
+      // A tournament's buy-in is one amount for everyone.
+      minBuyIn: sng ? sng.buyIn : minBuyIn,
+      maxBuyIn: sng ? sng.buyIn : maxBuyIn,
+      ...(sng ? { sng: { ...sng, out: [], issued: 0, retired: 0 } } : {}),
       version: 0,
       step: 0,
       pending: [],
@@ -165,6 +170,7 @@ export class PokerService {
   ): Promise<{ reserved: TableDoc; move: PendingMove } | typeof CONFLICT> {
     const table = await this.#table(tableId);
     if (table.status === 'closed') throw tableClosed(tableId);
+    if (table.sng) refuseRegistration(table, userId, buyIn);
     const sitting = seatOf(table, userId);
     const hand = table.game.hand;
     const inHand = hand !== null && hand.street !== 'done' && hand.players.some((p) => p.seat === sitting);
@@ -240,18 +246,27 @@ export class PokerService {
         if (playableSeats(table.game).length < 2) {
           throw invalidInputText('a hand needs two players with chips', 'poker:errors.needTwo');
         }
+        const now = this.deps.clock.now();
+        if (table.sng && !hasStarted(table) && table.pending.some((m) => m.kind === 'buyin')) {
+          // A registration still landing would join a tournament already under way.
+          if (actorId === null) return table;
+          throw invalidInputText('a registration is landing', 'poker:errors.sngRegistering');
+        }
+        // At a tournament, each deal takes the blinds of the level in force.
+        const dealing = table.sng ? atLevel(table, now) : table;
         const dealt = await this.#moves.commit(
           table,
           {
-            ...table,
+            ...dealing,
             status: 'playing',
-            ...(await this.fairness.deal(table)),
+            ...(await this.fairness.deal(dealing)),
             // A member who deals plays on: the quiet hands count again from none.
             quietHands: actorId === null ? (table.quietHands ?? 0) : 0,
           },
           actorId !== null,
         );
         if (dealt) await this.fairness.recordDeal(dealt);
+        if (dealt?.sng && !hasStarted(table)) await this.#timers.scheduleLevel(dealt, 1);
         return dealt ?? CONFLICT;
       },
       `dealing at poker table ${tableId}`,
@@ -301,6 +316,10 @@ export class PokerService {
         const seat = seatOf(table, userId);
         if (seat === null) throw notInHand(tableId);
         const game = foldOut(table.game, seat);
+        // At a tournament under way there is nothing to cash out: the member is out, and their
+        // chips leave play.
+        if (isRunning(table))
+          return (await this.#moves.commit(table, forfeited(table, game, seat))) ?? CONFLICT;
         return (await this.#moves.cashOut(table, game, [seat])) ?? CONFLICT;
       },
       `${userId} leaving poker table ${tableId}`,
@@ -320,6 +339,9 @@ export class PokerService {
         let table = await this.#table(tableId);
         if (actorId !== null && actorId !== table.hostId)
           throw hostOnly(table.hostId, 'poker:errors.hostCloses');
+        // A tournament under way ends when one player holds every chip, not when someone says so.
+        if (isRunning(table))
+          throw invalidInputText('the tournament is under way', 'poker:errors.sngRunning');
         if (table.status === 'closed' && table.pending.length === 0) return table;
         // A timer closes the table it saw: one a member moved since (a Deal) stays open.
         if (step !== undefined && table.step !== step && table.status !== 'closed') return table;
@@ -386,6 +408,51 @@ export function seatOf(table: TableDoc, userId: string): number | null {
   const seat = table.game.seats.findIndex((s) => s?.userId === userId);
   if (seat >= 0) return seat;
   return table.pending.find((m) => m.kind === 'buyin' && m.userId === userId)?.seat ?? null;
+}
+
+/**
+ * Why a tournament takes no registration now: it started, it is full, or the buy-in asked for
+ * is not its own.
+ */
+function refuseRegistration(table: TableDoc, userId: string, buyIn: number): void {
+  const sng = table.sng as SitAndGo;
+  if (hasStarted(table)) throw invalidInputText('registration is over', 'poker:errors.sngStarted');
+  if (buyIn !== sng.buyIn) {
+    throw invalidInputText(`buy-in ${buyIn}, not ${sng.buyIn}`, 'poker:errors.sngBuyIn', {
+      buyIn: sng.buyIn,
+      asked: buyIn,
+    });
+  }
+  if (registered(table) >= sng.players && seatOf(table, userId) === null) {
+    throw invalidInputText('the tournament is full', 'poker:errors.sngFull', { players: sng.players });
+  }
+}
+
+/** A tournament about to deal: the first deal fixes who plays; every deal takes the level's blinds. */
+function atLevel(table: TableDoc, now: Date): TableDoc {
+  const sng = table.sng as SitAndGo;
+  const started: SitAndGo = hasStarted(table)
+    ? sng
+    : {
+        ...sng,
+        startedAt: now,
+        entrants: table.game.seats.flatMap((s) => (s && s.stack > 0 ? [s.userId] : [])),
+      };
+  const blinds = levelBlinds(sng, levelAt(started, now));
+  return { ...table, sng: started, game: { ...table.game, smallBlind: blinds.small, bigBlind: blinds.big } };
+}
+
+/** A member who leaves a tournament under way: folded, out now, their chips out of play. */
+function forfeited(table: TableDoc, game: TableDoc['game'], seat: number): TableDoc {
+  const sng = table.sng as SitAndGo;
+  const g = structuredClone(game);
+  const s = g.seats[seat];
+  g.seats[seat] = null;
+  return {
+    ...table,
+    game: g,
+    sng: { ...sng, out: [...sng.out, s?.userId ?? ''], retired: sng.retired + (s?.stack ?? 0) },
+  };
 }
 
 /** A table's own controls (start, close) are its host's: the refusal says who the host is. */

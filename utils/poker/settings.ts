@@ -20,6 +20,9 @@ export const POKER_SETTINGS = defineSettings('poker', {
   idle_close_s: wholeNumberSetting(d('idle_close_s'), 900, 60, 7 * 86_400),
   rake_pct: wholeNumberSetting(d('rake_pct'), 0, 0, 10),
   rake_cap: wholeNumberSetting(d('rake_cap'), 100, 0, 1_000_000),
+  sng_stack: wholeNumberSetting(d('sng_stack'), 1_500, 100, 1_000_000),
+  sng_small_blind: wholeNumberSetting(d('sng_small_blind'), 10, 1, 100_000),
+  sng_level_s: wholeNumberSetting(d('sng_level_s'), 300, 60, 3_600),
 });
 
 declare module '../../src/runtimeConfig/settings.js' {

@@ -1,4 +1,5 @@
 import { chipsInHand } from './engine.js';
+import { tournamentChipProblems } from './sitAndGo.js';
 import type { PendingMove, TableDoc } from './tableStore.js';
 
 /*
@@ -11,6 +12,7 @@ import type { PendingMove, TableDoc } from './tableStore.js';
  * rake on their way out = bought in − cashed out − raked. Empty when it holds.
  */
 export function chipProblems(t: TableDoc): string[] {
+  if (t.sng) return tournamentChipProblems(t, t.sng);
   const stacks = t.game.seats.reduce((n, s) => n + (s?.stack ?? 0), 0);
   const leaving = t.pending
     .filter((m) => m.kind !== 'buyin' && m.state === 'applying')
@@ -24,22 +26,28 @@ export function chipProblems(t: TableDoc): string[] {
       ];
 }
 
-/** The table once a move's Cookies moved: a buy-in's chips on its seat, a cash-out or rake counted out. */
+/**
+ * The table once a move's Cookies moved: a buy-in's chips on its seat (at a tournament, the
+ * starting stack), a cash-out, prize or rake counted out.
+ */
 export function absorbMove(t: TableDoc, move: PendingMove): TableDoc {
   const game = structuredClone(t.game);
   const chips = { ...t.chips };
+  let sng = t.sng;
   if (move.kind === 'buyin') {
     const seat = game.seats[move.seat];
+    const bought = sng ? sng.stack : move.amount;
     // The sitting numbers this seat's cash-out, so the next member on the seat gets its own id.
     game.seats[move.seat] = {
       userId: move.userId,
-      stack: (seat?.userId === move.userId ? seat.stack : 0) + move.amount,
+      stack: (seat?.userId === move.userId ? seat.stack : 0) + bought,
       sitting: move.sitting,
     };
     chips.in += move.amount;
-  } else if (move.kind === 'cashout') chips.out += move.amount;
-  else chips.rake += move.amount;
-  return { ...withoutMove(t, move.op), game, chips };
+    if (sng) sng = { ...sng, issued: sng.issued + bought };
+  } else if (move.kind === 'rake') chips.rake += move.amount;
+  else chips.out += move.amount;
+  return { ...withoutMove(t, move.op), game, chips, ...(sng ? { sng } : {}) };
 }
 
 /** The table without a move (the store unsets `pending` when it empties). */

@@ -10,9 +10,17 @@ import { tableClosed } from './errors.js';
 import { endOfHand } from './handEnd.js';
 import { handRecordOf } from './handRecord.js';
 import type { HandStore } from './handStore.js';
+import { finished, isDecided } from './sitAndGo.js';
 import { absorbMove, withoutMove } from './tableBooks.js';
 import type { PendingMove, TableDoc, TableStore } from './tableStore.js';
 import type { TableTimers } from './tableTimers.js';
+
+/** The ledger kind of each move that pays out of a table's pot. */
+const PAY_OUT_KINDS = {
+  cashout: COOKIE_KINDS.pokerCashOut,
+  rake: COOKIE_KINDS.pokerRake,
+  prize: COOKIE_KINDS.pokerPrize,
+} as const;
 
 /** Where a crash test may stop a Cookie operation of a table (besides the ledger's own steps). */
 export type PokerStep = 'intent.persisted' | 'state.absorbed';
@@ -62,10 +70,17 @@ export class TableMoves {
    * scheduled.
    */
   async commit(table: TableDoc, played: TableDoc, byMember = true): Promise<TableDoc | null> {
-    const finishedNow = played.game.hand?.street === 'done' && table.game.hand?.street !== 'done';
-    const next = finishedNow ? endOfHand(table, played, byMember) : played;
-    const hand = next.game.hand;
     const now = this.deps.clock.now();
+    const finishedNow = played.game.hand?.street === 'done' && table.game.hand?.street !== 'done';
+    const ended = finishedNow ? endOfHand(table, played, byMember) : played;
+    // A tournament's last hand (or a forfeit) left one player with chips: it ends, and its
+    // prizes are pending moves of this same write.
+    const next = isDecided(ended) ? finished(ended, now) : ended;
+    const prizes = next.pending.filter(
+      (m) => m.kind === 'prize' && !table.pending.some((p) => p.op === m.op),
+    );
+    for (const move of prizes) await this.deps.timers.scheduleMoves(table._id, move.op);
+    const hand = next.game.hand;
     const dealtNow = hand !== null && hand.number !== table.game.hand?.number;
     const rake = finishedNow ? (hand?.result?.rake ?? 0) : 0;
     let pending = next.pending;
@@ -98,7 +113,12 @@ export class TableMoves {
     await this.deps.timers.scheduleTimers(saved);
     await this.deps.timers.dropTimers(table);
     if (finishedNow) await this.#record(saved);
-    return rakeMove ? this.runMove(saved, rakeMove) : saved;
+    let after = rakeMove ? await this.runMove(saved, rakeMove) : saved;
+    for (const move of prizes) {
+      this.deps.hooks?.step('intent.persisted', move.op);
+      after = await this.runMove(after, move);
+    }
+    return after;
   }
 
   /**
@@ -124,14 +144,20 @@ export class TableMoves {
     if (record && !(await this.deps.hands.has(record._id))) await this.deps.hands.record(record);
   }
 
-  /** Takes the seats' stacks off the table as pending cash-outs (one state change), then pays them. */
+  /**
+   * Takes the seats' stacks off the table as pending cash-outs (one state change), then pays
+   * them. At a tournament not started yet, each registration gets its buy-in back instead, and
+   * its starting stack leaves play.
+   */
   async cashOut(table: TableDoc, game: Game, seats: number[]): Promise<TableDoc | null> {
     const now = this.deps.clock.now();
     const moves: PendingMove[] = [];
     const g = structuredClone(game);
+    let sng = table.sng;
     for (const seat of seats) {
       const s = g.seats[seat];
       if (!s) continue;
+      if (sng) sng = { ...sng, retired: sng.retired + s.stack };
       if (s.stack > 0) {
         const n = s.sitting ?? 0;
         moves.push({
@@ -139,7 +165,7 @@ export class TableMoves {
           kind: 'cashout',
           seat,
           userId: s.userId,
-          amount: s.stack,
+          amount: sng ? sng.buyIn : s.stack,
           sitting: n,
           state: 'applying',
           at: now,
@@ -154,6 +180,7 @@ export class TableMoves {
       ...table,
       game: g,
       pending: [...table.pending, ...moves],
+      ...(sng ? { sng } : {}),
     });
     if (!saved) return null;
     let after = saved;
@@ -215,10 +242,10 @@ export class TableMoves {
     ]);
   }
 
-  /** A cash-out or the rake is owed the moment the chips left the table: it is always posted. */
+  /** A cash-out, a prize or the rake is owed the moment it left the table's state: it is always posted. */
   async #payOutHold(table: TableDoc, move: PendingMove): Promise<HoldDoc> {
     const rake = move.kind === 'rake';
-    const kind = rake ? COOKIE_KINDS.pokerRake : COOKIE_KINDS.pokerCashOut;
+    const kind = PAY_OUT_KINDS[move.kind === 'buyin' ? 'cashout' : move.kind];
     const held =
       (await this.deps.holds.get(move.op)) ??
       (await this.deps.holds.reserve({

@@ -1,17 +1,19 @@
 import type { Collection, Db } from 'mongodb';
 import { JOURNALED } from '../../src/db/collections.js';
 import type { Game } from './engine.js';
+import type { SitAndGo, SitAndGoRules } from './sitAndGo.js';
 
 /**
  * A Cookie operation of a table between "decided" and "confirmed": a buy-in (member → table
- * pot), a cash-out (table pot → member) or the rake (table pot → vault). `applying`: the
+ * pot), a cash-out (table pot → member; at a tournament, a registration's refund), the rake
+ * (table pot → vault) or a tournament's prize (table pot → member). `applying`: the
  * state has not absorbed it yet; `applied`: the state has, and only the confirmation that
  * the ledger recorded it is missing. The pending moves are the table's markers of Cookie
  * operations in flight: stored only while there is one (the field is unset when the last goes).
  */
 export interface PendingMove {
   op: string;
-  kind: 'buyin' | 'cashout' | 'rake';
+  kind: 'buyin' | 'cashout' | 'rake' | 'prize';
   seat: number;
   userId: string;
   amount: number;
@@ -47,7 +49,12 @@ export interface TableDoc {
   /** Counts the game's moves (deals, actions, folds): a press and a turn timer name the step they saw. */
   step: number;
   pending: PendingMove[];
-  /** Confirmed totals in chips (= Cookies): bought in, cashed out, raked. */
+  /**
+   * A sit-and-go (sitAndGo.ts): its chips are tournament chips, counted there, and `chips`
+   * counts its Cookies (buy-ins in; refunds and prizes out). Absent at a cash table.
+   */
+  sng?: SitAndGo;
+  /** Confirmed totals in chips (= Cookies at a cash table): bought in, cashed out, raked. */
   chips: { in: number; out: number; rake: number };
   /** Sittings per seat so far: the n in `poker_buyin:<table>:<seat>:<n>` and its cash-out. */
   sittings: number[];
@@ -74,6 +81,8 @@ export interface TableRequest {
   channelId: string | null;
   guildId?: string | null;
   locale: string;
+  /** A sit-and-go's rules instead of a cash table's buy-in range. */
+  sng?: SitAndGoRules;
 }
 
 export const TABLES = 'poker_tables';

@@ -6,6 +6,7 @@ import { defineTask, type Scheduler, type TaskHandler } from '../../src/schedule
 import { cancelHand, playableSeats } from './engine.js';
 import type { PokerAction } from './game.js';
 import { isPaused } from './handEnd.js';
+import { isRunning, levelBlinds, levelStart } from './sitAndGo.js';
 import type { TableDoc, TableStore } from './tableStore.js';
 
 const TASK = {
@@ -13,12 +14,14 @@ const TASK = {
   turn: 'poker.turn',
   deal: 'poker.deal',
   idle: 'poker.idle',
+  level: 'poker.level',
 } as const;
 
 /** What a timer did to a table, told to the people at it. */
 export type TimedOutcome =
   | { what: 'turn'; userId: string; action: 'check' | 'fold' }
   | { what: 'dealt' }
+  | { what: 'level'; level: number; small: number; big: number }
   | { what: 'closed'; idleS: number; cashOuts: { userId: string; amount: number }[] };
 
 interface TableTimersDeps {
@@ -88,6 +91,14 @@ export class TableTimers {
         await poker.start(tableId, null);
         await told(tableId, { what: 'dealt' });
       }),
+      // A tournament's next blind level began: the table is told (each deal reads the level
+      // from the start time itself), and the level after it is planned.
+      defineTask(TASK.level, table.extend({ level: z.number().int().min(1) }), async ({ tableId, level }) => {
+        const t = await this.deps.tables.get(tableId);
+        if (!t?.sng || !isRunning(t)) return;
+        await this.scheduleLevel(t, level + 1);
+        await told(tableId, { what: 'level', level: level + 1, ...levelBlinds(t.sng, level) });
+      }),
       // Nothing moved for poker.idle_close_s: the table closes and everyone is cashed out.
       defineTask(TASK.idle, stepped, async ({ tableId, step }) => {
         const t = await this.deps.tables.get(tableId);
@@ -116,8 +127,12 @@ export class TableTimers {
     if (after.status === 'closed') await told(table._id, { what: 'closed', idleS, cashOuts });
   }
 
-  /** No member acted for poker.idle_close_s (timers keep a hand moving, but are no sign of life). */
+  /**
+   * No member acted for poker.idle_close_s (timers keep a hand moving, but are no sign of life).
+   * A tournament under way is never abandoned: its rising blinds end it.
+   */
   async #abandoned(table: TableDoc): Promise<boolean> {
+    if (isRunning(table)) return false;
     const idleS = await this.deps.runtimeConfig.get('poker.idle_close_s');
     return this.deps.clock.now().getTime() - table.lastActionAt.getTime() >= idleS * 1000;
   }
@@ -163,6 +178,12 @@ export class TableTimers {
     }
     const idleS = await this.deps.runtimeConfig.get('poker.idle_close_s');
     const idle = { kind: TASK.idle, id: at, at: now + idleS * 1000 };
+    if (table.sng && table.status === 'open') {
+      // A tournament starts by itself once every seat it was opened for has its chips.
+      const full = playableSeats(table.game).length >= table.sng.players && table.pending.length === 0;
+      const nextS = await this.deps.runtimeConfig.get('poker.next_hand_s');
+      return full ? [{ kind: TASK.deal, id: `${at}:start`, at: now + nextS * 1000 }, idle] : [idle];
+    }
     if (table.status === 'open' && playableSeats(table.game).length >= 2) {
       const startS = await this.deps.runtimeConfig.get('poker.start_delay_s');
       return [{ kind: TASK.deal, id: `${at}:start`, at: now + startS * 1000 }, idle];
@@ -180,6 +201,15 @@ export class TableTimers {
       from + idleS * 1000,
       { tableId: table._id, step: table.step },
     );
+  }
+
+  /** The start of a tournament's blind level `level` (levels count from its first deal). */
+  async scheduleLevel(table: TableDoc, level: number): Promise<void> {
+    if (!table.sng) return;
+    await this.#schedule(TASK.level, `${table._id}:${level}`, levelStart(table.sng, level).getTime(), {
+      tableId: table._id,
+      level,
+    });
   }
 
   async scheduleMoves(tableId: string, op: string): Promise<void> {

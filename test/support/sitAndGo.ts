@@ -1,0 +1,78 @@
+import type { BotDeps } from '../../src/interactions/types.js';
+import { legalActions } from '../../utils/poker/engine.js';
+import type { PokerService } from '../../utils/poker/pokerService.js';
+import { DEFAULT_PAYOUTS } from '../../utils/poker/sitAndGo.js';
+import type { TableDoc } from '../../utils/poker/tableStore.js';
+
+/**
+ * A sit-and-go of the poker tests: members granted Cookies, the tournament opened (a 1,000-chip
+ * stack, blinds 10/20 at level 1) and the given members registered in order.
+ */
+export async function openTournament(
+  deps: BotDeps,
+  sng: {
+    id: string;
+    host: string;
+    members: string[];
+    grant: number;
+    buyIn: number;
+    players: number;
+    registered: string[];
+    payouts?: number[];
+  },
+): Promise<TableDoc> {
+  for (const m of sng.members)
+    await deps.services.cookies.grant({
+      opId: `g-${m}`,
+      adminId: 'admin',
+      to: m,
+      amount: sng.grant,
+      reason: '',
+    });
+  await deps.services.poker.create({
+    tableId: sng.id,
+    hostId: sng.host,
+    channelId: null,
+    locale: 'en',
+    sng: {
+      buyIn: sng.buyIn,
+      players: sng.players,
+      stack: 1_000,
+      smallBlind: 10,
+      levelS: 300,
+      payouts: sng.payouts ?? DEFAULT_PAYOUTS,
+    },
+  });
+  let table: TableDoc | null = null;
+  for (const m of sng.registered) table = await deps.services.poker.join(sng.id, m, sng.buyIn);
+  return table ?? ((await deps.services.poker.get(sng.id)) as TableDoc);
+}
+
+/**
+ * Plays the tournament to its end: whoever is to act goes all-in, or calls one; between hands
+ * the next is dealt. Refused after `maxMoves` (a tournament that never ends is the finding).
+ */
+export async function playOut(poker: PokerService, tableId: string, maxMoves = 400): Promise<TableDoc> {
+  for (let n = 0; n < maxMoves; n++) {
+    const t = (await poker.get(tableId)) as TableDoc;
+    if (t.status === 'closed') return t;
+    const hand = t.game.hand;
+    if (!hand || hand.street === 'done' || hand.toAct === null) {
+      await poker.start(tableId, null);
+      continue;
+    }
+    const seat = hand.toAct;
+    const legal = legalActions(t.game, seat);
+    const userId = t.game.seats[seat]?.userId ?? '';
+    const move = legal.canRaise
+      ? { type: 'raise' as const, to: legal.maxRaiseTo }
+      : { type: 'call' as const };
+    await poker.act(
+      tableId,
+      userId,
+      legal.toCall === 0 && !legal.canRaise ? { type: 'check' } : move,
+      t.step,
+    );
+  }
+  throw new Error(`tournament ${tableId} still running after ${maxMoves} moves`);
+}

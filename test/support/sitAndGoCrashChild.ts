@@ -1,0 +1,43 @@
+/**
+ * Child process of the sit-and-go crash test: plays a registered tournament to its end through
+ * the real service, dying at a named step of one place's prize: the table's own
+ * (`intent.persisted`, `state.absorbed`) or the ledger's, for that prize's operation.
+ * Input (JSON in argv[2]): SitAndGoCrashPlan.
+ */
+import { CookieEconomy } from '../../utils/money/cookieEconomy.js';
+import { HandSeedStore } from '../../utils/poker/handSeedStore.js';
+import { HandStore } from '../../utils/poker/handStore.js';
+import { PokerService } from '../../utils/poker/pokerService.js';
+import { TableStore } from '../../utils/poker/tableStore.js';
+import { makeBotDeps } from './botHarness.js';
+import { type ChildDatabase, crashChild, dieAt } from './nodeProcess.js';
+import { playOut } from './sitAndGo.js';
+
+export interface SitAndGoCrashPlan extends ChildDatabase {
+  /** A PokerStep or a LedgerStep. */
+  step: string;
+  tableId: string;
+  /** The paid place whose prize dies at `step`. */
+  place: number;
+}
+
+await crashChild<SitAndGoCrashPlan>(async ({ plan, db, cols }) => {
+  const op = `poker_prize:${plan.tableId}:${plan.place}`;
+  const { deps } = makeBotDeps(
+    { db, cols },
+    {
+      hooks: {
+        step: (step, spec) => (step === plan.step && spec.opId.includes(`${op}:`) ? dieAt(step) : undefined),
+      },
+    },
+  );
+  const poker = new PokerService({
+    ...deps,
+    economy: new CookieEconomy(deps.ledger),
+    tables: new TableStore(db),
+    hands: new HandStore(db),
+    seeds: new HandSeedStore(db, () => deps.rng.secret(32)),
+    hooks: { step: (step, opId) => (step === plan.step && opId === op ? dieAt(step) : undefined) },
+  });
+  await playOut(poker, plan.tableId);
+});

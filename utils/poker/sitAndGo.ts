@@ -1,0 +1,177 @@
+import { chipsInHand } from './engine.js';
+import type { Hand } from './game.js';
+import type { PendingMove, TableDoc } from './tableStore.js';
+
+/*
+ * A sit-and-go, pure: a poker table whose chips are tournament chips, not Cookies. Each entrant
+ * pays the same buy-in into the table's pot (the prize pool) and gets the same starting stack;
+ * the blinds rise level by level; whoever loses every chip is out, and the last one with chips
+ * wins. The pool is then paid out by place. The service persists what these return, one guarded
+ * update at a time (pokerService.ts, tableMoves.ts).
+ */
+
+/** What the host chose when opening it. */
+export interface SitAndGoRules {
+  /** Cookies each entrant pays into the prize pool. */
+  buyIn: number;
+  /** Entrants it starts with by itself once registered (the host may start earlier, from two). */
+  players: number;
+  /** Tournament chips each entrant starts with. */
+  stack: number;
+  /** The first level's small blind (the big blind is twice it). */
+  smallBlind: number;
+  /** How long each blind level lasts. */
+  levelS: number;
+  /** The pool's share of each paid place, in percent, first place first (they sum to 100). */
+  payouts: number[];
+}
+
+export interface SitAndGo extends SitAndGoRules {
+  /** The first deal: the blind levels count from here. */
+  startedAt?: Date;
+  /** Who played, in seat order (fixed at the first deal). */
+  entrants?: string[];
+  /** Who is out, in the order they went out (the first out finishes last). */
+  out: string[];
+  /** Tournament chips handed out (a starting stack per registration) and taken out of play. */
+  issued: number;
+  retired: number;
+  /** Once it ended: each paid place, its member and Cookies. */
+  prizes?: Prize[];
+}
+
+export interface Prize {
+  place: number;
+  userId: string;
+  amount: number;
+}
+
+/** The payouts a host may choose: one to three places, each share whole percent, in falling order. */
+export const DEFAULT_PAYOUTS = [65, 35];
+
+/**
+ * The small blind of a level, as a multiple of the first: 1, 1.5, 2, 3, 4, 6, 8, 12, …: it
+ * doubles every two levels, so a short stack must play within a few levels.
+ */
+export function levelBlinds(
+  rules: Pick<SitAndGoRules, 'smallBlind'>,
+  level: number,
+): { small: number; big: number } {
+  const factor = level % 2 === 0 ? 2 ** (level / 2) : 1.5 * 2 ** ((level - 1) / 2);
+  const small = Math.round(rules.smallBlind * factor);
+  return { small, big: small * 2 };
+}
+
+/**
+ * The level in force at `now`: a function of the stored start, so a restart or a late timer
+ * never leaves the blinds behind (the level timer only tells the table).
+ */
+export function levelAt(sng: SitAndGo, now: Date): number {
+  if (!sng.startedAt) return 0;
+  return Math.max(0, Math.floor((now.getTime() - sng.startedAt.getTime()) / (sng.levelS * 1000)));
+}
+
+/** When level `level` began (and `level + 1` begins when it ends). */
+export function levelStart(sng: SitAndGo, level: number): Date {
+  return new Date((sng.startedAt?.getTime() ?? 0) + level * sng.levelS * 1000);
+}
+
+export function hasStarted(t: TableDoc): boolean {
+  return t.sng?.startedAt !== undefined;
+}
+
+/** A tournament dealing hands: no pause and no idle close; it ends when one player has every chip. */
+export function isRunning(t: TableDoc): boolean {
+  return hasStarted(t) && t.status !== 'closed';
+}
+
+/** Entrants registered or registering: the seats it has taken. */
+export function registered(t: TableDoc): number {
+  return t.game.seats.filter((s) => s !== null).length + t.pending.filter((m) => m.kind === 'buyin').length;
+}
+
+/**
+ * The players a hand just put out, in the order they went out: the smaller stack at the deal
+ * first (it went out earlier), equal stacks by seat from the button on.
+ */
+export function outInOrder(hand: Hand, out: string[]): string[] {
+  const busted = hand.players.filter((p) => out.includes(p.userId));
+  const fromButton = (seat: number) => (seat - hand.button + 100) % 100;
+  return busted
+    .sort((a, b) => (a.start ?? 0) - (b.start ?? 0) || fromButton(b.seat) - fromButton(a.seat))
+    .map((p) => p.userId);
+}
+
+/**
+ * Each paid place's Cookies: the pool split by the payouts over the places that are paid (never
+ * more than the entrants less one, so nobody gets their buy-in back for coming last). The
+ * shares are renormalised to the places paid; whole Cookies, the rounding to first place, so
+ * the prizes add up to the pool exactly.
+ */
+export function prizeAmounts(pool: number, payouts: number[], entrants: number): number[] {
+  const paid = payouts.slice(0, Math.max(1, Math.min(payouts.length, entrants - 1)));
+  const weight = paid.reduce((n, p) => n + p, 0);
+  const amounts = paid.map((p) => Math.floor((pool * p) / weight));
+  amounts[0] = (amounts[0] ?? 0) + pool - amounts.reduce((n, a) => n + a, 0);
+  return amounts;
+}
+
+/** Finishing places, first to last: the last player with chips, then the others in reverse order of going out. */
+export function standings(sng: SitAndGo, winner: string | null): string[] {
+  return [...(winner ? [winner] : []), ...[...sng.out].reverse()];
+}
+
+/**
+ * The tournament once `t`'s last hand left one player with chips: the winner's chips are taken
+ * out of play, every seat is empty, the table closes, and each paid place becomes a pending
+ * prize (`poker_prize:<table>:<place>`) that the table's moves pay from the pool.
+ */
+export function finished(t: TableDoc, now: Date): TableDoc {
+  const sng = t.sng as SitAndGo;
+  const winnerSeat = t.game.seats.find((s) => s !== null && s.stack > 0) ?? null;
+  const places = standings(sng, winnerSeat?.userId ?? null);
+  const pool = t.chips.in - t.chips.out;
+  const prizes = prizeAmounts(pool, sng.payouts, places.length).flatMap<Prize>((amount, i) => {
+    const userId = places[i];
+    return userId && amount > 0 ? [{ place: i + 1, userId, amount }] : [];
+  });
+  const moves = prizes.map<PendingMove>((p) => ({
+    op: `poker_prize:${t._id}:${p.place}`,
+    kind: 'prize',
+    seat: -1,
+    userId: p.userId,
+    amount: p.amount,
+    sitting: 0,
+    state: 'applying',
+    at: now,
+  }));
+  return {
+    ...t,
+    status: 'closed',
+    closedAt: now,
+    game: { ...t.game, seats: t.game.seats.map(() => null) },
+    sng: { ...sng, retired: sng.retired + (winnerSeat?.stack ?? 0), prizes },
+    pending: [...t.pending, ...moves],
+  };
+}
+
+/** Whether `t`'s hand just left a started tournament with one player holding chips. */
+export function isDecided(t: TableDoc): boolean {
+  const withChips = t.game.seats.filter((s) => s !== null && s.stack > 0).length;
+  return isRunning(t) && withChips <= 1 && (t.game.hand === null || t.game.hand.street === 'done');
+}
+
+/**
+ * A tournament's chips, by the rule that conserves them: stacks + chips in the hand = handed out
+ * − taken out of play. Its Cookies are the table's `chips` (buy-ins in, refunds and prizes out),
+ * which the pot check compares as at any table. Empty when it holds.
+ */
+export function tournamentChipProblems(t: TableDoc, sng: SitAndGo): string[] {
+  const stacks = t.game.seats.reduce((n, s) => n + (s?.stack ?? 0), 0);
+  const held = stacks + chipsInHand(t.game.hand);
+  return held === sng.issued - sng.retired
+    ? []
+    : [
+        `poker tournament ${t._id}: stacks ${stacks} + hand ${chipsInHand(t.game.hand)} = ${held}, but issued ${sng.issued} − retired ${sng.retired} = ${sng.issued - sng.retired}`,
+      ];
+}
