@@ -61,11 +61,7 @@ export class ConsoleResponder implements Responder {
     );
     const lines = await messageLines(this.out, tags.join(' '), reply);
     const buttons = reply.buttons ?? [];
-    if (buttons.length > 0) {
-      lines.push(
-        `buttons: ${buttons.map((b) => `${b.emoji ? `${b.emoji} ` : ''}[${b.label}] (${b.customId})${b.disabled ? ' disabled' : ''}`).join('  ')}`,
-      );
-    }
+    if (buttons.length > 0) lines.push(buttonLine(buttons));
     if (reply.select) {
       const options = reply.select.options.map(
         (o) => `[${o.label}${o.label === o.value ? '' : `=${o.value}`}]`,
@@ -95,6 +91,14 @@ export class ConsoleResponder implements Responder {
     );
     return null;
   }
+}
+
+/** A message's buttons as one console line: `!click LABEL` presses one. */
+function buttonLine(buttons: ButtonSpec[]): string {
+  const each = buttons.map(
+    (b) => `${b.emoji ? `${b.emoji} ` : ''}[${b.label}] (${b.customId})${b.disabled ? ' disabled' : ''}`,
+  );
+  return `buttons: ${each.join('  ')}`;
 }
 
 /** A message as console lines: `tag content`, flattened embeds, saved attachments with their size. */
@@ -140,8 +144,14 @@ export function consolePostTransport(out: ConsoleOutput): PostTransport {
     async sendDm(userId, post) {
       out.print((await messageLines(out, `[dm ${out.plain(`<@${userId}>`)}]`, post)).join('\n'));
     },
-    async edit(channelId, _messageId, post) {
-      out.print((await messageLines(out, `[edit ${out.plain(`<#${channelId}>`)}]`, post)).join('\n'));
+    // A message the bot edits by itself (a poker board a timer moved on) keeps its buttons:
+    // `!click` presses them, as a member would on the edited message.
+    async edit(channelId, messageId, post) {
+      const lines = await messageLines(out, `[edit ${out.plain(`<#${channelId}>`)}]`, post);
+      const buttons = post.buttons ?? [];
+      if (buttons.length > 0) lines.push(buttonLine(buttons));
+      out.print(lines.join('\n'));
+      if (buttons.length > 0) out.onMessage({ id: messageId, buttons, select: null }, true);
     },
   };
 }
