@@ -29,6 +29,12 @@ function result(net: number, i18n: Translator): string {
   return i18n.t(net > 0 ? 'poker:hands.won' : 'poker:hands.lost', { amount: i18n.cookies(Math.abs(net)) });
 }
 
+/** A change of tournament chips, which are not Cookies: +1,200 chips (tournament). */
+function chipsResult(net: number, i18n: Translator): string {
+  const sign = net > 0 ? '+' : net < 0 ? '−' : '±';
+  return i18n.t('poker:hands.tournament', { chips: `${sign}${i18n.number(Math.abs(net))}` });
+}
+
 /**
  * `/poker history [count]`: the member's last hands, listed (id, date, position, result), and the
  * last `count` as a PokerStars hand history file, with their own hole cards dealt face up.
@@ -58,7 +64,7 @@ export const history: Subcommand = {
     // Oldest first, as a poker room writes its file.
     const file = pokerStarsFile([...hands].reverse(), names, actor.id);
     const lines = entries.slice(0, LISTED).map((e) => {
-      const text = result(e.net, i18n);
+      const text = e.hand.tournament ? chipsResult(e.net, i18n) : result(e.net, i18n);
       return i18n.t('poker:hands.historyLine', {
         hand: `${e.hand.tableId}#${e.hand.number}`,
         at: Math.floor(e.hand.endedAt.getTime() / 1000),

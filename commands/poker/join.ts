@@ -3,12 +3,14 @@ import { z } from 'zod';
 import { localized } from '../../src/i18n/definitions.js';
 import type { Subcommand } from '../../src/interactions/types.js';
 import { POKER_MESSAGES } from '../../utils/poker/messages.js';
+import { registered } from '../../utils/poker/sitAndGo.js';
 import { parseOptions } from '../options.js';
 import { boardMessage, boardTiming } from './board.js';
 
 /**
  * `/poker join buyin:<amount>`: sits the member down at the channel's open table with any
- * buy-in between its minimum and maximum (the board's buttons are quick picks). During a hand
+ * buy-in between its minimum and maximum (the board's buttons are quick picks); at a
+ * tournament, registers them with its one buy-in. During a hand
  * the member is seated for the next one. The board is brought up to date; the reply says it
  * in the channel, for everyone at the table.
  */
@@ -33,6 +35,16 @@ export const join: Subcommand = {
     if (joined.channelId && joined.messageId) {
       const board = boardMessage(joined, ctx.serverI18n, await boardTiming(ctx.deps));
       await ctx.deps.poster.edit(joined.channelId, joined.messageId, board);
+    }
+    if (joined.sng) {
+      return {
+        content: ctx.serverI18n.t('poker:sng.registered', {
+          who: ctx.actor.id,
+          buyIn: ctx.serverI18n.cookies(buyin),
+          count: registered(joined),
+          players: joined.sng.players,
+        }),
+      };
     }
     const hand = joined.game.hand;
     // In the hand only from the seat they were dealt at (one who left it and sat down again is not).

@@ -12,6 +12,7 @@ import {
   levelAt,
   levelBlinds,
   levelStart,
+  places,
   prizeAmounts,
   registered,
   type SitAndGo,
@@ -136,8 +137,18 @@ function levelOf(t: TableDoc, sng: SitAndGo): number {
  * next blind level with its time.
  */
 export function tournamentLines(t: TableDoc, sng: SitAndGo, i18n: Translator): string[] {
-  const pool = t.chips.in - t.chips.out + (sng.prizes ?? []).reduce((n, p) => n + p.amount, 0);
-  const entrants = sng.entrants?.length ?? Math.max(registered(t), 2);
+  // Once over, the standings say who got what (tournamentNextSteps).
+  if (sng.prizes) return [];
+  const pool = t.chips.in - t.chips.out;
+  if (!hasStarted(t)) {
+    // Before the start, the shares as they will be paid once every seat is taken.
+    const paid = sng.payouts.slice(0, Math.max(1, Math.min(sng.payouts.length, sng.players - 1)));
+    const split = paid
+      .map((pct, i) => `${placeText(i + 1, i18n)} ${i18n.t('poker:sng.percent', { pct })}`)
+      .join(' · ');
+    return [i18n.t('poker:sng.poolShares', { pool: i18n.cookies(pool), split })];
+  }
+  const entrants = sng.entrants?.length ?? 0;
   const shares = prizeAmounts(pool, sng.payouts, entrants);
   const lines = [
     i18n.t('poker:sng.pool', {
@@ -145,7 +156,6 @@ export function tournamentLines(t: TableDoc, sng: SitAndGo, i18n: Translator): s
       split: shares.map((amount, i) => `${placeText(i + 1, i18n)} ${i18n.cookies(amount)}`).join(' · '),
     }),
   ];
-  if (!hasStarted(t)) return lines;
   if (t.status !== 'closed') {
     const level = levelOf(t, sng);
     const next = levelBlinds(sng, level + 1);
@@ -164,10 +174,7 @@ export function tournamentLines(t: TableDoc, sng: SitAndGo, i18n: Translator): s
 /** What a tournament does next, or how it ended: said instead of a cash table's next steps. */
 export function tournamentNextSteps(t: TableDoc, sng: SitAndGo, i18n: Translator, nextS: number): string[] {
   if (sng.prizes) {
-    return [
-      i18n.t('poker:sng.over'),
-      ...sng.prizes.map((p) => `${placeText(p.place, i18n)} <@${p.userId}> ${i18n.cookies(p.amount)}`),
-    ];
+    return [i18n.t('poker:sng.over'), ...standingLines(sng, i18n)];
   }
   if (t.status === 'closed') return [i18n.t('poker:sng.calledOff')];
   if (!hasStarted(t)) {
@@ -179,7 +186,9 @@ export function tournamentNextSteps(t: TableDoc, sng: SitAndGo, i18n: Translator
         players: sng.players,
         stack: i18n.number(sng.stack),
       }),
-      i18n.t('poker:sng.starts', { host: t.hostId, players: sng.players }),
+      count >= sng.players && t.pending.length === 0
+        ? i18n.t('poker:sng.full', { host: t.hostId })
+        : i18n.t('poker:sng.starts', { host: t.hostId, players: sng.players }),
     ];
   }
   const hand = t.game.hand;
@@ -187,11 +196,24 @@ export function tournamentNextSteps(t: TableDoc, sng: SitAndGo, i18n: Translator
   return [i18n.t('poker:board.dealsNext', { atSeconds: Math.floor(t.stepAt.getTime() / 1000) + nextS })];
 }
 
-/** Who went out in a hand, with the place they finished in. */
+/** Who went out in a hand, with the place they finished in (shared when tied). */
 export function outLine(sng: SitAndGo, userId: string, i18n: Translator): string {
-  const entrants = sng.entrants?.length ?? 0;
-  const place = entrants - sng.out.indexOf(userId);
-  return i18n.t('poker:sng.out', { who: userId, place: placeText(place, i18n) });
+  const above = (sng.entrants?.length ?? 0) - sng.out.length;
+  const place = places(sng, null).find((p) => p.userIds.includes(userId))?.place ?? 0;
+  return i18n.t('poker:sng.out', { who: userId, place: above + place });
+}
+
+/** The final standings: every entrant by place, with the Cookies each prize paid. */
+function standingLines(sng: SitAndGo, i18n: Translator): string[] {
+  const winner = sng.entrants?.find((id) => !sng.out.some((b) => b.userId === id)) ?? null;
+  return places(sng, winner).flatMap(({ place, userIds }) =>
+    userIds.map((userId) => {
+      const prize = sng.prizes?.find((p) => p.userId === userId);
+      return [placeText(place, i18n), `<@${userId}>`, ...(prize ? [i18n.cookies(prize.amount)] : [])].join(
+        ' ',
+      );
+    }),
+  );
 }
 
 /** 🥇, 🥈, 🥉, then "4." — a place as the board shows it. */

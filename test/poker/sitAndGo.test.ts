@@ -3,7 +3,7 @@ import { ASSEMBLY } from '../../commands/index.js';
 import { describeAppError } from '../../src/interactions/errorReplies.js';
 import type { BotDeps } from '../../src/interactions/types.js';
 import { checkInvariants } from '../../utils/money/ledger/invariants.js';
-import { prizeAmounts } from '../../utils/poker/sitAndGo.js';
+import { places, prizeAmounts, prizesOf, type SitAndGo } from '../../utils/poker/sitAndGo.js';
 import { chipProblems } from '../../utils/poker/tableBooks.js';
 import type { TableDoc } from '../../utils/poker/tableStore.js';
 import { makeBotDeps } from '../support/botHarness.js';
@@ -67,7 +67,7 @@ describe('a sit-and-go', () => {
     expect(await refusal(deps, deps.services.poker.join('sng', DAN, 100))).toContain('registration is over');
     expect(await refusal(deps, deps.services.poker.close('sng', ANN))).toContain('cannot be closed');
 
-    const ended = await playOut(deps.services.poker, 'sng');
+    const ended = await playOut(deps.services.poker, 'sng', true);
     const places = ended.sng?.prizes?.map((p) => [p.place, p.amount]);
     expect(places).toEqual([
       [1, 195],
@@ -75,8 +75,10 @@ describe('a sit-and-go', () => {
     ]);
     // Everyone out in order: the last one out is second, the first out third and unpaid.
     const [winner, second] = (ended.sng?.prizes ?? []).map((p) => p.userId);
-    expect(ended.sng?.out.at(-1)).toBe(second);
-    expect(new Set([winner, ...(ended.sng?.out ?? [])])).toEqual(new Set([ANN, BEN, CAL]));
+    expect(ended.sng?.out.at(-1)?.userId).toBe(second);
+    expect(new Set([winner, ...(ended.sng?.out ?? []).map((b) => b.userId)])).toEqual(
+      new Set([ANN, BEN, CAL]),
+    );
     const table = await expectWhole(deps, 'sng');
     expect(table.chips).toEqual({ in: 300, out: 300, rake: 0 });
     expect(await cookies(deps, winner as string)).toBe(GRANT - 100 + 195);
@@ -127,7 +129,7 @@ describe('a sit-and-go', () => {
     await openTournament(deps, { ...sng, registered: [ANN, BEN, CAL] });
     await deps.services.poker.start('ff', ANN);
     const left = await deps.services.poker.leave('ff', CAL);
-    expect(left.sng?.out).toEqual([CAL]);
+    expect(left.sng?.out.map((b) => b.userId)).toEqual([CAL]);
     expect(chipProblems(left)).toEqual([]);
     const ended = await playOut(deps.services.poker, 'ff');
     expect(ended.sng?.prizes?.map((p) => p.amount)).toEqual([195, 105]);
@@ -151,5 +153,34 @@ describe('a sit-and-go', () => {
     expect(joined).toBeLessThanOrEqual(1);
     expect(seated).toHaveLength(2 + joined);
     if (table.sng?.startedAt) expect(table.sng.entrants).toEqual(seated);
+  });
+
+  it('GIVEN two players out in one hand with equal stacks THEN they share the place and its prize', () => {
+    const sng = {
+      out: [
+        { userId: 'first-out', hand: 3, stack: 400 },
+        { userId: 'b', hand: 7, stack: 900 },
+        { userId: 'c', hand: 7, stack: 900 },
+      ],
+    } as SitAndGo;
+    const finish = places(sng, 'a');
+    expect(finish).toEqual([
+      { place: 1, userIds: ['a'] },
+      { place: 2, userIds: ['c', 'b'] },
+      { place: 4, userIds: ['first-out'] },
+    ]);
+    // 50/30/20 of 401: places 2 and 3 (120 + 80) split between the two tied.
+    const amounts = prizeAmounts(401, [50, 30, 20], 4);
+    expect(amounts).toEqual([201, 120, 80]);
+    expect(prizesOf(finish, amounts)).toEqual([
+      { place: 1, userId: 'a', amount: 201 },
+      { place: 2, userId: 'c', amount: 100 },
+      { place: 2, userId: 'b', amount: 100 },
+    ]);
+    expect(prizesOf(places(sng, 'a'), prizeAmounts(301, [65, 35], 4))).toEqual([
+      { place: 1, userId: 'a', amount: 196 },
+      { place: 2, userId: 'c', amount: 53 },
+      { place: 2, userId: 'b', amount: 52 },
+    ]);
   });
 });

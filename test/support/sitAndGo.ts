@@ -1,5 +1,5 @@
 import type { BotDeps } from '../../src/interactions/types.js';
-import { legalActions } from '../../utils/poker/engine.js';
+import { legalActions, type PokerAction } from '../../utils/poker/engine.js';
 import type { PokerService } from '../../utils/poker/pokerService.js';
 import { DEFAULT_PAYOUTS } from '../../utils/poker/sitAndGo.js';
 import type { TableDoc } from '../../utils/poker/tableStore.js';
@@ -50,9 +50,16 @@ export async function openTournament(
 
 /**
  * Plays the tournament to its end: whoever is to act goes all-in, or calls one; between hands
- * the next is dealt. Refused after `maxMoves` (a tournament that never ends is the finding).
+ * the next is dealt. `firstFolds`: the first to act in the first hand folds instead, so the
+ * stacks differ from then on and nobody ties. Refused after `maxMoves` (a tournament that never
+ * ends is the finding).
  */
-export async function playOut(poker: PokerService, tableId: string, maxMoves = 400): Promise<TableDoc> {
+export async function playOut(
+  poker: PokerService,
+  tableId: string,
+  firstFolds = false,
+  maxMoves = 400,
+): Promise<TableDoc> {
   for (let n = 0; n < maxMoves; n++) {
     const t = (await poker.get(tableId)) as TableDoc;
     if (t.status === 'closed') return t;
@@ -64,15 +71,15 @@ export async function playOut(poker: PokerService, tableId: string, maxMoves = 4
     const seat = hand.toAct;
     const legal = legalActions(t.game, seat);
     const userId = t.game.seats[seat]?.userId ?? '';
-    const move = legal.canRaise
-      ? { type: 'raise' as const, to: legal.maxRaiseTo }
-      : { type: 'call' as const };
-    await poker.act(
-      tableId,
-      userId,
-      legal.toCall === 0 && !legal.canRaise ? { type: 'check' } : move,
-      t.step,
-    );
+    const opening = firstFolds && hand.number === 1 && hand.log.length === 1;
+    const move: PokerAction = opening
+      ? { type: 'fold' }
+      : legal.canRaise
+        ? { type: 'raise', to: legal.maxRaiseTo }
+        : legal.toCall === 0
+          ? { type: 'check' }
+          : { type: 'call' };
+    await poker.act(tableId, userId, move, t.step);
   }
   throw new Error(`tournament ${tableId} still running after ${maxMoves} moves`);
 }

@@ -1,4 +1,4 @@
-import { isRunning, outInOrder } from './sitAndGo.js';
+import { bustsOf, isRunning } from './sitAndGo.js';
 import type { TableDoc } from './tableStore.js';
 
 /*
@@ -27,7 +27,7 @@ export function isPaused(t: TableDoc): boolean {
  * `next`, the state in which `table`'s hand just ended: every seat left without chips is freed
  * (a stack of 0 has nothing to cash out; the hand names who stood up) unless a buy-in for it is
  * on its way, and the hand counts as quiet when no member acted since it was dealt. At a
- * tournament, who stood up is out, in the order `outInOrder` gives.
+ * tournament, who stood up is out, in the order `bustsOf` gives.
  */
 export function endOfHand(table: TableDoc, next: TableDoc, byMember: boolean): TableDoc {
   const game = structuredClone(next.game);
@@ -43,7 +43,7 @@ export function endOfHand(table: TableDoc, next: TableDoc, byMember: boolean): T
   const acted = byMember || dealtAt === undefined || table.lastActionAt.getTime() > dealtAt;
   const sng =
     next.sng && isRunning(next) && game.hand && out.length > 0
-      ? { ...next.sng, out: [...next.sng.out, ...outInOrder(game.hand, out)] }
+      ? { ...next.sng, out: [...next.sng.out, ...bustsOf(game.hand, out)] }
       : next.sng;
   return { ...next, game, quietHands: acted ? 0 : (table.quietHands ?? 0) + 1, ...(sng ? { sng } : {}) };
 }

@@ -65,6 +65,8 @@ export interface HandRecord {
   shown: { seat: number; best: Card[]; strength: number }[];
   /** Called off when the table closed: every chip went back (`returned`). */
   calledOff: boolean;
+  /** Played at a sit-and-go: its chips are tournament chips, not Cookies (absent at a cash table). */
+  tournament?: boolean;
 }
 
 export const handRecordId = (tableId: string, number: number) => `${tableId}:${number}`;
@@ -98,6 +100,7 @@ export function handRecordOf(table: TableDoc): HandRecord | null {
     rake: hand.result?.rake ?? 0,
     shown: (hand.result?.shown ?? []).map((s) => ({ seat: s.seat, best: s.cards, strength: s.strength })),
     calledOff,
+    ...(table.sng ? { tournament: true } : {}),
   };
 }
 

@@ -71,8 +71,9 @@ export class HandStore {
         userId: seat.userId,
         seat: seat.seat,
         endedAt: hand.endedAt,
-        net: netOf(seat),
-        collected: seat.collected,
+        // Tournament chips are not Cookies: such a hand counts for hands played and VPIP only.
+        net: hand.tournament ? 0 : netOf(seat),
+        collected: hand.tournament ? 0 : seat.collected,
         vpip: seat.vpip,
       });
     }

@@ -1,4 +1,4 @@
-import type { HandRecord } from './handRecord.js';
+import { type HandRecord, netOf } from './handRecord.js';
 import type { BoardRow, HandStore, PlayerStats } from './handStore.js';
 
 declare module '../../src/features/services.js' {
@@ -10,7 +10,10 @@ declare module '../../src/features/services.js' {
 /** Most hands `/poker history` exports at once. */
 export const HISTORY_MAX = 50;
 
-/** A hand in a member's history: the record, their seat's position and what it did to their chips. */
+/**
+ * A hand in a member's history: the record, their seat's position and what it did to their
+ * chips (Cookies at a cash table, tournament chips at a sit-and-go).
+ */
 export interface HistoryEntry {
   hand: HandRecord;
   position: string;
@@ -27,7 +30,11 @@ export class PokerHands {
 
   async history(userId: string, count: number): Promise<HistoryEntry[]> {
     const found = await this.deps.hands.lastOf(userId, Math.min(count, HISTORY_MAX));
-    return found.map(({ row, hand }) => ({ hand, position: positionOf(hand, row.seat), net: row.net }));
+    return found.map(({ row, hand }) => {
+      // A tournament hand's row counts no Cookies; its chips are read from the hand itself.
+      const seat = hand.tournament ? hand.seats.find((s) => s.userId === userId) : undefined;
+      return { hand, position: positionOf(hand, row.seat), net: seat ? netOf(seat) : row.net };
+    });
   }
 
   stats(userId: string): Promise<PlayerStats> {

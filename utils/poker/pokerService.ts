@@ -451,7 +451,14 @@ function forfeited(table: TableDoc, game: TableDoc['game'], seat: number): Table
   return {
     ...table,
     game: g,
-    sng: { ...sng, out: [...sng.out, s?.userId ?? ''], retired: sng.retired + (s?.stack ?? 0) },
+    sng: {
+      ...sng,
+      out: [
+        ...sng.out,
+        { userId: s?.userId ?? '', hand: game.handsPlayed, stack: s?.stack ?? 0, forfeit: true },
+      ],
+      retired: sng.retired + (s?.stack ?? 0),
+    },
   };
 }
 

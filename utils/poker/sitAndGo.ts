@@ -32,12 +32,28 @@ export interface SitAndGo extends SitAndGoRules {
   /** Who played, in seat order (fixed at the first deal). */
   entrants?: string[];
   /** Who is out, in the order they went out (the first out finishes last). */
-  out: string[];
+  out: Bust[];
   /** Tournament chips handed out (a starting stack per registration) and taken out of play. */
   issued: number;
   retired: number;
   /** Once it ended: each paid place, its member and Cookies. */
   prizes?: Prize[];
+}
+
+/** A player out of the tournament: in which hand, and with what stack it was dealt. */
+export interface Bust {
+  userId: string;
+  hand: number;
+  /** Their stack at that hand's deal (who had more finishes higher). */
+  stack: number;
+  /** Gave up: never tied with anyone. */
+  forfeit?: boolean;
+}
+
+/** A finishing place: tied players share it (and its prizes). */
+export interface Place {
+  place: number;
+  userIds: string[];
 }
 
 export interface Prize {
@@ -92,14 +108,36 @@ export function registered(t: TableDoc): number {
 
 /**
  * The players a hand just put out, in the order they went out: the smaller stack at the deal
- * first (it went out earlier), equal stacks by seat from the button on.
+ * first. Equal stacks tie (`places`), whatever their order here.
  */
-export function outInOrder(hand: Hand, out: string[]): string[] {
-  const busted = hand.players.filter((p) => out.includes(p.userId));
-  const fromButton = (seat: number) => (seat - hand.button + 100) % 100;
-  return busted
-    .sort((a, b) => (a.start ?? 0) - (b.start ?? 0) || fromButton(b.seat) - fromButton(a.seat))
-    .map((p) => p.userId);
+export function bustsOf(hand: Hand, out: string[]): Bust[] {
+  return hand.players
+    .filter((p) => out.includes(p.userId))
+    .map((p) => ({ userId: p.userId, hand: hand.number, stack: p.start ?? 0 }))
+    .sort((a, b) => a.stack - b.stack);
+}
+
+/** Whether two players out tie: out in the same hand, dealt the same stack, neither gave up. */
+function tie(a: Bust, b: Bust): boolean {
+  return !a.forfeit && !b.forfeit && a.hand === b.hand && a.stack === b.stack;
+}
+
+/**
+ * Finishing places, first to last: the last player with chips, then the others in reverse order
+ * of going out; players out in the same hand with the same stack share a place.
+ */
+export function places(sng: SitAndGo, winner: string | null): Place[] {
+  const found: Place[] = winner ? [{ place: 1, userIds: [winner] }] : [];
+  let taken = found.length;
+  const out = [...sng.out].reverse();
+  out.forEach((bust, i) => {
+    const before = out[i - 1];
+    const last = found.at(-1);
+    if (before && last && tie(before, bust)) last.userIds.push(bust.userId);
+    else found.push({ place: taken + 1, userIds: [bust.userId] });
+    taken += 1;
+  });
+  return found;
 }
 
 /**
@@ -116,27 +154,35 @@ export function prizeAmounts(pool: number, payouts: number[], entrants: number):
   return amounts;
 }
 
-/** Finishing places, first to last: the last player with chips, then the others in reverse order of going out. */
-export function standings(sng: SitAndGo, winner: string | null): string[] {
-  return [...(winner ? [winner] : []), ...[...sng.out].reverse()];
+/**
+ * Who gets what: each place's amount, and tied players the amounts of every place they share,
+ * split evenly (the odd Cookies to the first of them as listed).
+ */
+export function prizesOf(finish: Place[], amounts: number[]): Prize[] {
+  return finish.flatMap(({ place, userIds }) => {
+    const share = amounts.slice(place - 1, place - 1 + userIds.length).reduce((n, a) => n + a, 0);
+    const each = Math.floor(share / userIds.length);
+    return userIds.flatMap((userId, i) => {
+      const amount = each + (i < share - each * userIds.length ? 1 : 0);
+      return amount > 0 ? [{ place, userId, amount }] : [];
+    });
+  });
 }
 
 /**
  * The tournament once `t`'s last hand left one player with chips: the winner's chips are taken
- * out of play, every seat is empty, the table closes, and each paid place becomes a pending
- * prize (`poker_prize:<table>:<place>`) that the table's moves pay from the pool.
+ * out of play, every seat is empty, the table closes, and each prize becomes a pending move
+ * (`poker_prize:<table>:<n>`, n counting the prizes from first place) that the table's moves
+ * pay from the pool.
  */
 export function finished(t: TableDoc, now: Date): TableDoc {
   const sng = t.sng as SitAndGo;
   const winnerSeat = t.game.seats.find((s) => s !== null && s.stack > 0) ?? null;
-  const places = standings(sng, winnerSeat?.userId ?? null);
-  const pool = t.chips.in - t.chips.out;
-  const prizes = prizeAmounts(pool, sng.payouts, places.length).flatMap<Prize>((amount, i) => {
-    const userId = places[i];
-    return userId && amount > 0 ? [{ place: i + 1, userId, amount }] : [];
-  });
-  const moves = prizes.map<PendingMove>((p) => ({
-    op: `poker_prize:${t._id}:${p.place}`,
+  const finish = places(sng, winnerSeat?.userId ?? null);
+  const entrants = finish.reduce((n, p) => n + p.userIds.length, 0);
+  const prizes = prizesOf(finish, prizeAmounts(t.chips.in - t.chips.out, sng.payouts, entrants));
+  const moves = prizes.map<PendingMove>((p, i) => ({
+    op: `poker_prize:${t._id}:${i + 1}`,
     kind: 'prize',
     seat: -1,
     userId: p.userId,
