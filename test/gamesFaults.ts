@@ -30,7 +30,7 @@ try {
   const r = await runGamesFaults({ serverUri: server.uri, dbName: `games_faults_${seed}`, seed, rounds });
   for (const v of r.violations) console.log(`VIOLATION ${v}`);
   console.log(
-    `seed=${seed} seconds=${((performance.now() - started) / 1000).toFixed(1)} ops=${r.ops} refused=${r.refused}`,
+    `seed=${seed} seconds=${((performance.now() - started) / 1000).toFixed(1)} ops=${r.ops} refused=${r.refused} tournaments paid=${r.tournaments.paid} called-off=${r.tournaments.calledOff}`,
   );
   console.log(
     `games-faults: rounds=${r.rounds} kills=${r.kills} races=${r.races} stranded=${r.stranded} violations=${r.violations.length}`,

@@ -15,7 +15,7 @@ describe('the games fault suite', () => {
       rounds: 3,
     });
     console.log(
-      `games-faults (seed ${seed}; longer: npm run test:games-faults -- --seed ${seed} --rounds 40): rounds=${r.rounds} kills=${r.kills} races=${r.races} stranded=${r.stranded} violations=${r.violations.length}`,
+      `games-faults (seed ${seed}; longer: npm run test:games-faults -- --seed ${seed} --rounds 40): rounds=${r.rounds} kills=${r.kills} races=${r.races} tournaments paid=${r.tournaments.paid} called-off=${r.tournaments.calledOff} stranded=${r.stranded} violations=${r.violations.length}`,
     );
     expect(r.violations).toEqual([]);
     expect(r.stranded).toBe(0);

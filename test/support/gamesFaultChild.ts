@@ -1,9 +1,9 @@
 /**
  * One bot process of the games fault suite (gamesFaultRun.ts), on the suite's database with its
  * timers running and members' roles given through the fake Discord's REST. A `member` process
- * plays: poker (sit, act, leave, close), blackjack, instant games, heist joins, placements and
+ * plays: poker (sit, act, leave, close; a sit-and-go's registrations, play and giving up), blackjack, instant games, heist joins, placements and
  * rollbacks, and the shop and its trades (gamesFaultShopOps.ts), and fires the presses that conflict at once
- * (Close against Sit, two Sits, Rotate against an open hand, two rollbacks, two Buys, a rush for
+ * (Close against Sit, two Sits, two registrations for one place, Start against Close, Rotate against an open hand, two rollbacks, two Buys, a rush for
  * the last units, a sale against a gift or a steal, two Confirms of a trade). A `timekeeper` runs
  * with its clock hours ahead: every timer is due for it the moment it is scheduled, so timers
  * and the ledger's recovery race the members' operations in flight. Either may be SIGKILLed at
@@ -36,6 +36,7 @@ export interface GamesFaultPlan extends ChildDatabase {
   durationMs: number;
   members: string[];
   table: string;
+  sng: string;
   host: string;
   heist: string;
   rollback: string;
@@ -95,11 +96,11 @@ async function race(...runs: (() => Promise<unknown>)[]): Promise<void> {
 
 const poker = {
   sit: () => s.poker.join(plan.table, pick(plan.members), 200 + rng.int(0, 5) * 100),
-  act: async () => {
-    const table = await s.poker.get(plan.table);
+  act: async (tableId = plan.table) => {
+    const table = await s.poker.get(tableId);
     const hand = table?.game.hand;
     const player = hand?.players.find((p) => p.seat === hand.toAct);
-    if (!table || !player) return s.poker.start(plan.table, null);
+    if (!table || !player) return s.poker.start(tableId, null);
     const action = pick(['fold', 'check', 'call', 'call', 'raise', 'allin'] as const);
     const move =
       action === 'raise'
@@ -107,21 +108,45 @@ const poker = {
         : action === 'allin'
           ? { type: 'raise' as const, to: player.committed + (table.game.seats[player.seat]?.stack ?? 0) }
           : { type: action };
-    return s.poker.act(plan.table, player.userId, move, table.step);
+    return s.poker.act(tableId, player.userId, move, table.step);
   },
-  leave: async () => {
-    const table = await s.poker.get(plan.table);
+  leave: async (tableId = plan.table) => {
+    const table = await s.poker.get(tableId);
     const seated = table?.game.seats.filter((x) => x !== null) ?? [];
-    if (seated.length > 0) await s.poker.leave(plan.table, pick(seated)?.userId ?? '');
+    if (seated.length > 0) await s.poker.leave(tableId, pick(seated)?.userId ?? '');
   },
 };
+
+/** The round's sit-and-go: registrations (two at once for one place), play, giving up, Start against Close. */
+function tournamentOp(op: number, member: string, n: number): Promise<void> {
+  switch (op) {
+    case 0:
+      return race(
+        () => s.poker.join(plan.sng, member, 100),
+        () => s.poker.join(plan.sng, pick(plan.members), 100),
+      );
+    case 1:
+      return attempt(() => poker.act(plan.sng));
+    case 2:
+      // Giving up (or taking a registration back) is rare: it would end the tournament early.
+      return attempt(() => (rng.int(0, 3) === 0 ? poker.leave(plan.sng) : poker.act(plan.sng)));
+    default:
+      if (n < plan.ops * 0.5) return attempt(() => poker.act(plan.sng));
+      return race(
+        () => s.poker.start(plan.sng, plan.host),
+        () => s.poker.close(plan.sng, plan.host),
+        () => s.poker.join(plan.sng, member, 100),
+      );
+  }
+}
 
 const shop = shopOps(deps, discord.rest, plan.shop, rng, { attempt, race });
 
 async function memberOp(n: number): Promise<void> {
   const member = pick(plan.members);
   const id = `${plan.seed}:${n}`;
-  const op = rng.int(0, 22);
+  const op = rng.int(0, 26);
+  if (op >= 22) return tournamentOp(op - 22, member, n);
   if (op >= 20) return shop.trade(member, pick(plan.members.filter((m) => m !== member)), id);
   if (op >= 12) return shop.shopOp(op - 12, member, plan.members, id);
   switch (op) {

@@ -15,6 +15,7 @@ import { recoverLedger } from '../../utils/money/ledger/recovery.js';
 import type { GamesFaultPlan } from './gamesFaultChild.js';
 import { restRoles, SHOP_HOLD_KINDS, ShopFaults, type ShopRound } from './gamesFaultShop.js';
 import { type NodeRun, runNode } from './nodeProcess.js';
+import { playOut } from './sitAndGo.js';
 
 export interface GamesFaultOptions {
   serverUri: string;
@@ -37,6 +38,8 @@ export interface GamesFaultResult {
   stranded: number;
   /** How often the fake Discord changed how it answers role changes. */
   discordTurns: number;
+  /** The rounds' sit-and-gos: played to the end and their prizes paid, or called off before the start. */
+  tournaments: { paid: number; calledOff: number };
   violations: string[];
 }
 
@@ -45,7 +48,7 @@ const HOUR = 3_600_000;
 
 /**
  * The crash and race suite of the layer above the ledger (`npm run test:games-faults`): each
- * round opens a poker table, a heist, a rollback and a shelf (gamesFaultShop.ts), lets member
+ * round opens a poker table, a sit-and-go, a heist, a rollback and a shelf (gamesFaultShop.ts), lets member
  * processes play everything at once beside a timekeeper whose clock runs hours ahead (so every
  * timer races the operations it would finish) while the fake Discord turns between answering
  * role changes, failing them and not answering, kills one process at a random ledger step,
@@ -69,6 +72,7 @@ export async function runGamesFaults(options: GamesFaultOptions): Promise<GamesF
     refused: 0,
     stranded: 0,
     discordTurns: 0,
+    tournaments: { paid: 0, calledOff: 0 },
     violations: [],
   };
   const shop = new ShopFaults(MEMBERS, MEMBERS[0] as string);
@@ -106,7 +110,8 @@ export async function runGamesFaults(options: GamesFaultOptions): Promise<GamesF
         result.races += Number(counts?.[3] ?? 0);
       }
       const t1 = performance.now();
-      await recover(recovery, owners);
+      const ended = await recover(recovery, owners);
+      result.tournaments[ended] += 1;
       if (process.env.GAMES_FAULTS_DEBUG)
         console.error(
           `round ${round}: play ${Math.round(t1 - t0)} ms, recover ${Math.round(performance.now() - t1)} ms`,
@@ -134,6 +139,8 @@ export async function runGamesFaults(options: GamesFaultOptions): Promise<GamesF
 
 interface RoundOwners {
   table: string;
+  /** The round's sit-and-go: members register, play and give up while timers deal and raise blinds. */
+  sng: string;
   heist: string;
   rollback: string;
 }
@@ -194,8 +201,15 @@ async function setUp(deps: BotDeps): Promise<void> {
 /** A fresh table, heist and rollback for the round, opened by the (recovery) process. */
 async function openRound(deps: BotDeps, round: number): Promise<RoundOwners> {
   const host = MEMBERS[0] as string;
-  const owners = { table: `t${round}`, heist: `h${round}`, rollback: `rb${round}` };
+  const owners = { table: `t${round}`, sng: `s${round}`, heist: `h${round}`, rollback: `rb${round}` };
   await deps.services.poker.create({ tableId: owners.table, hostId: host, channelId: null, locale: 'en' });
+  await deps.services.poker.create({
+    tableId: owners.sng,
+    hostId: host,
+    channelId: null,
+    locale: 'en',
+    sng: { buyIn: 100, players: 4, stack: 1_000, smallBlind: 10, levelS: 60, payouts: [65, 35] },
+  });
   await deps.services.vault.startHeist({
     heistId: owners.heist,
     leader: MEMBERS[1] as string,
@@ -251,7 +265,10 @@ function runChild(plan: GamesFaultPlan): Promise<NodeRun> {
 }
 
 /** What a restarted bot does, hours later: the ledger's recovery, every timer, the table closed. */
-async function recover(r: ReturnType<typeof recoveryDeps<ManualClock>>, owners: RoundOwners): Promise<void> {
+async function recover(
+  r: ReturnType<typeof recoveryDeps<ManualClock>>,
+  owners: RoundOwners,
+): Promise<'paid' | 'calledOff'> {
   const { deps, clock, cols } = r;
   for (let pass = 0; pass < 8; pass++) {
     clock.advance(15 * 60_000);
@@ -262,7 +279,24 @@ async function recover(r: ReturnType<typeof recoveryDeps<ManualClock>>, owners: 
       await deps.services.vault.closeHeist(owners.heist).catch(() => undefined);
     }
   }
+  const ended = await endTournament(deps, owners.sng);
   await deps.ledger.flush();
+  return ended;
+}
+
+/**
+ * The round's sit-and-go brought to its end, so its pool must be paid out in full: one under way
+ * is played out (its prizes paid), one that never started is called off (its buy-ins paid back).
+ */
+async function endTournament(deps: BotDeps, sng: string): Promise<'paid' | 'calledOff'> {
+  const poker = deps.services.poker;
+  const table = await poker.finishMoves(sng);
+  if (table.status !== 'closed') {
+    if (table.sng?.startedAt) await playOut(poker, sng);
+    else await poker.close(sng, null);
+  }
+  const ended = await poker.finishMoves(sng);
+  return ended.sng?.prizes ? 'paid' : 'calledOff';
 }
 
 async function booksProblems(deps: BotDeps, db: ReturnType<MongoClient['db']>): Promise<string[]> {
