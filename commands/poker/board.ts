@@ -48,23 +48,24 @@ const FELT = 0x1f6f43;
 
 /**
  * The table's settings a board tells about: the turn clock, the pause between hands, the start
- * timer, the idle close.
+ * timer, the idle close; and when it is drawn (a tournament's blind level; absent: its last move).
  */
 export interface BoardTiming {
   turnS: number;
   nextS: number;
   startS: number;
   idleS: number;
+  now?: Date;
 }
 
-export async function boardTiming(deps: Pick<BotDeps, 'runtimeConfig'>): Promise<BoardTiming> {
+export async function boardTiming(deps: Pick<BotDeps, 'runtimeConfig' | 'clock'>): Promise<BoardTiming> {
   const [turnS, nextS, startS, idleS] = await Promise.all([
     deps.runtimeConfig.get('poker.turn_s'),
     deps.runtimeConfig.get('poker.next_hand_s'),
     deps.runtimeConfig.get('poker.start_delay_s'),
     deps.runtimeConfig.get('poker.idle_close_s'),
   ]);
-  return { turnS, nextS, startS, idleS };
+  return { turnS, nextS, startS, idleS, now: deps.clock.now() };
 }
 
 /**
@@ -86,7 +87,7 @@ export function boardMessage(
     lines.push(i18n.t('poker:board.cards', { cards: hand.board.map(cardText).join(' ') }));
   if (live) lines.push(i18n.t('poker:board.pot', { pot: i18n.number(chipsInHand(hand)) }));
   lines.push(...seatLines(t, i18n));
-  if (t.sng) lines.push(...tournamentLines(t, t.sng, i18n));
+  if (t.sng) lines.push(...tournamentLines(t, t.sng, i18n, timing.now ?? t.stepAt));
   if (live && hand.toAct !== null) {
     const free = legalActions(t.game, hand.toAct).canCheck;
     lines.push(

@@ -134,9 +134,9 @@ function levelOf(t: TableDoc, sng: SitAndGo): number {
 
 /**
  * A tournament's own lines: the prize pool and what each place gets, the players left, and the
- * next blind level with its time.
+ * next blind level with its time (`now`: when the board is drawn).
  */
-export function tournamentLines(t: TableDoc, sng: SitAndGo, i18n: Translator): string[] {
+export function tournamentLines(t: TableDoc, sng: SitAndGo, i18n: Translator, now: Date): string[] {
   // Once over, the standings say who got what (tournamentNextSteps).
   if (sng.prizes) return [];
   const pool = t.chips.in - t.chips.out;
@@ -158,14 +158,18 @@ export function tournamentLines(t: TableDoc, sng: SitAndGo, i18n: Translator): s
   ];
   if (t.status !== 'closed') {
     const level = levelOf(t, sng);
-    const next = levelBlinds(sng, level + 1);
+    const current = Math.max(level, levelAt(sng, now));
+    const next = levelBlinds(sng, current + 1);
     lines.push(
       i18n.t('poker:sng.left', { left: entrants - sng.out.length, entrants }),
-      i18n.t('poker:sng.nextLevel', {
-        small: next.small,
-        big: next.big,
-        atSeconds: Math.floor(levelStart(sng, level + 1).getTime() / 1000),
-      }),
+      // A level that began during the hand in play applies from the next deal.
+      current > level
+        ? i18n.t('poker:sng.nextHandBlinds', { ...levelBlinds(sng, current) })
+        : i18n.t('poker:sng.nextLevel', {
+            small: next.small,
+            big: next.big,
+            atSeconds: Math.floor(levelStart(sng, current + 1).getTime() / 1000),
+          }),
     );
   }
   return lines;
