@@ -59,6 +59,8 @@ describe('npm start -- --script', () => {
     );
     expect(stdout).toMatch(/🏆 @\w+ wins the pot of 400/);
     expect(stdout).toContain('poker cash-out');
+    // A sit-and-go played to its end: the pool of 300 paid 65/35 by place.
+    expect(stdout).toMatch(/🏁 The tournament is over:\n│ 🥇 @\w+ 195 🍪\n│ 🥈 @\w+ 105 🍪\n│ 🥉 @\w+\n/);
     expect(stdout).toMatch(/attachment: out\/tour-[\d-]+\/\d+-canvas\.png \(\d+x\d+\)/);
     expect(stdout).toMatch(/attachment: out\/tour-[\d-]+\/\d+-timelapse\.gif/);
     expect(stdout).toMatch(/\[post #canvas\] 🖼️ Neural Place at version \d+/);
