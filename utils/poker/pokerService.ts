@@ -247,6 +247,9 @@ export class PokerService {
           throw invalidInputText('a hand needs two players with chips', 'poker:errors.needTwo');
         }
         const now = this.deps.clock.now();
+        // The start timer found it full, but someone unregistered since: it waits to be full again.
+        const short = table.sng && playableSeats(table.game).length < table.sng.players;
+        if (short && actorId === null && !hasStarted(table)) return table;
         if (table.sng && !hasStarted(table) && table.pending.some((m) => m.kind === 'buyin')) {
           // A registration still landing would join a tournament already under way.
           if (actorId === null) return table;

@@ -180,7 +180,11 @@ export function finished(t: TableDoc, now: Date): TableDoc {
   const winnerSeat = t.game.seats.find((s) => s !== null && s.stack > 0) ?? null;
   const finish = places(sng, winnerSeat?.userId ?? null);
   const entrants = finish.reduce((n, p) => n + p.userIds.length, 0);
-  const prizes = prizesOf(finish, prizeAmounts(t.chips.in - t.chips.out, sng.payouts, entrants));
+  // The pool is what the pot holds once the refunds still on their way (an unregistration whose
+  // Cookies have not moved yet) are paid: never the pot before them.
+  const leaving = t.pending.filter((m) => m.kind !== 'buyin').reduce((n, m) => n + m.amount, 0);
+  const pool = t.chips.in - t.chips.out - leaving;
+  const prizes = prizesOf(finish, prizeAmounts(pool, sng.payouts, entrants));
   const moves = prizes.map<PendingMove>((p, i) => ({
     op: `poker_prize:${t._id}:${i + 1}`,
     kind: 'prize',
