@@ -11,7 +11,7 @@ import { cardText, logText, outcomeText, resultLines, timedLine } from './boardT
 import { fairLines } from './fairness.js';
 import { raiseButton } from './raiseForm.js';
 import { sitAnyButton } from './sitForm.js';
-import { outLine, tournamentLines, tournamentNextSteps, tournamentTitle } from './tournament.js';
+import { gaveUpLines, outLine, tournamentLines, tournamentNextSteps, tournamentTitle } from './tournament.js';
 
 export { cardText } from './boardText.js';
 
@@ -101,6 +101,7 @@ export function boardMessage(
   if (hand?.street === 'done')
     for (const who of hand.out ?? [])
       lines.push(t.sng ? outLine(t.sng, who, i18n) : i18n.t('poker:board.out', { who }));
+  if (t.sng && hand) lines.push(...gaveUpLines(t.sng, hand.number, i18n));
   if (hand && hand.log.length > 0)
     lines.push(
       `-# ${hand.log

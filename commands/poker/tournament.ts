@@ -77,8 +77,9 @@ export function tournament(board: (ctx: CommandContext, table: TableDoc) => Prom
         }),
         ctx.invocation,
       );
+      // Payouts the host chose must fit the field; the default pays as many of its places as fit.
       const paid = options.payouts ?? DEFAULT_PAYOUTS;
-      if (paid.length > Math.min(MAX_PAID, Math.max(1, options.players - 1))) {
+      if (options.payouts && paid.length > Math.min(MAX_PAID, Math.max(1, options.players - 1))) {
         throw invalidPlaces(paid.length, options.players);
       }
       const c = ctx.deps.runtimeConfig;
@@ -141,9 +142,9 @@ export function tournamentLines(t: TableDoc, sng: SitAndGo, i18n: Translator, no
   if (sng.prizes) return [];
   const pool = t.chips.in - t.chips.out;
   if (!hasStarted(t)) {
-    // Before the start, the shares as they will be paid once every seat is taken.
-    const paid = sng.payouts.slice(0, Math.max(1, Math.min(sng.payouts.length, sng.players - 1)));
-    const split = paid
+    // Before the start, the shares as they will be paid once every seat is taken (of 100).
+    const shares = prizeAmounts(100, sng.payouts, sng.players);
+    const split = shares
       .map((pct, i) => `${placeText(i + 1, i18n)} ${i18n.t('poker:sng.percent', { pct })}`)
       .join(' · ');
     return [i18n.t('poker:sng.poolShares', { pool: i18n.cookies(pool), split })];
@@ -202,9 +203,20 @@ export function tournamentNextSteps(t: TableDoc, sng: SitAndGo, i18n: Translator
 
 /** Who went out in a hand, with the place they finished in (shared when tied). */
 export function outLine(sng: SitAndGo, userId: string, i18n: Translator): string {
+  return i18n.t('poker:sng.out', { who: userId, place: placeOf(sng, userId) });
+}
+
+/** Who gave up during the hand `hand` (or after it), with the place that left them. */
+export function gaveUpLines(sng: SitAndGo, hand: number, i18n: Translator): string[] {
+  return sng.out
+    .filter((b) => b.forfeit && b.hand === hand)
+    .map((b) => i18n.t('poker:sng.gaveUp', { who: b.userId, place: placeOf(sng, b.userId) }));
+}
+
+/** The place a player out finished in: below everyone still in, by the order out. */
+function placeOf(sng: SitAndGo, userId: string): number {
   const above = (sng.entrants?.length ?? 0) - sng.out.length;
-  const place = places(sng, null).find((p) => p.userIds.includes(userId))?.place ?? 0;
-  return i18n.t('poker:sng.out', { who: userId, place: above + place });
+  return above + (places(sng, null).find((p) => p.userIds.includes(userId))?.place ?? 0);
 }
 
 /** The final standings: every entrant by place, with the Cookies each prize paid. */
