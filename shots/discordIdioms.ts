@@ -1,8 +1,9 @@
 /**
  * Discord's own idioms for `npm run shots`, made by the real commands: a member's context menu
  * (Apps › Give Cookies) and the form it opens, a coinflip with its Again… button and the form
- * that asks the next bet, the canvas's sign-in link as a Link button, and a poker hand: the
- * board with the buttons of the player to act, each naming its chips, and the raise's form.
+ * that asks the next bet, the canvas's sign-in link as a Link button, a poker hand: the board
+ * with the buttons of the player to act, each naming its chips, and the raise's form; and a
+ * sit-and-go under way and over.
  */
 import type { BotDeps } from '../src/interactions/types.js';
 import type { Scene, Server } from './discordStage.js';
@@ -45,5 +46,25 @@ async function pokerScenes(deps: BotDeps, server: Server): Promise<Scene[]> {
   return [
     { name: 'poker-board', title: 'a hand: the buttons of the player to act', exchange: dealt },
     { name: 'poker-raise-form', title: 'Raise…: any amount, its limits told', exchange: raise },
+    ...(await tournamentScenes(server)),
+  ];
+}
+
+/**
+ * A sit-and-go of two: both register, the host starts it, and the first hand's board shows the
+ * level, the prize pool and when the blinds rise; then one gives up and the board shows the
+ * standings and the prize.
+ */
+async function tournamentScenes(server: Server): Promise<Scene[]> {
+  const { buyer, moderator } = server.cast;
+  const opened = await server.command(buyer, ['poker', 'tournament'], { buy_in: 250, players: 2 });
+  const one = await server.press(buyer, opened, 'poker.sit');
+  const full = await server.press(moderator, one, 'poker.sit');
+  const dealt = await server.press(buyer, full, 'poker.table');
+  const leave = dealt.replies.at(-1)?.buttons?.find((b) => b.customId.endsWith(':leave'))?.customId ?? '';
+  const over = await server.press(moderator, dealt, leave);
+  return [
+    { name: 'poker-tournament', title: 'a sit-and-go: level, blinds, prize pool', exchange: dealt },
+    { name: 'poker-tournament-over', title: 'a sit-and-go: the standings and prizes', exchange: over },
   ];
 }

@@ -147,7 +147,10 @@ export class Server {
    * when the picture is of the refusal (any other refusal stops the shots).
    */
   press(member: Person, on: Exchange, family: string, refused = false): Promise<Exchange> {
-    const button = on.replies.at(-1)?.buttons?.find((b) => b.customId.startsWith(`${family}:`));
+    // A family (`poker.sit`) presses its first button; a whole id (`poker.table:<t>:leave`) that one.
+    const button = on.replies
+      .at(-1)
+      ?.buttons?.find((b) => b.customId === family || b.customId.startsWith(`${family}:`));
     if (!button) throw new Error(`shots: that reply has no ${family} button`);
     return this.#dispatch(member, { kind: 'button', customId: button.customId }, refused);
   }

@@ -20,6 +20,7 @@ export const README_SHOTS: Readonly<Record<string, string>> = {
   'economy-de.png': 'images/economy-month-de.png',
   'poker-table.png': 'discord/poker-board-en.png',
   'poker-raise-de.png': 'discord/poker-raise-form-de.png',
+  'poker-tournament.png': 'discord/poker-tournament-en.png',
   'apps-give-form.png': 'discord/apps-give-form-en.png',
 };
 
