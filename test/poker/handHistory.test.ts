@@ -259,6 +259,29 @@ describe('a poker hand as a PokerStars hand history', () => {
     expect(cardsOf(hand.holecards)).toEqual({ card1: 'Jc', card2: 'Td' });
     expect(pokerStarsText(recordOf(allIn()), NAMES, 'p2')).not.toContain('2c 3d');
   });
+
+  it('GIVEN a sit-and-go hand THEN its header names the tournament, its buy-in and level, and hhp reads it', () => {
+    const hand = { ...recordOf(folds()), tournament: { buyIn: 100, level: 14 } };
+    const text = pokerStarsText(hand, NAMES, 'p0');
+    expect(text.split('\n')[0]).toMatch(
+      /^PokerStars Hand #\d+: Tournament #1400000000000000002, 100\+0 Hold'em No Limit - Level XIV \(5\/10\) - /,
+    );
+    // As for a cash game, hhp reads real-money buy-ins only: the header's gets a sign.
+    const read = parseHand(text.replace(/, (\d+)\+(\d+) /, ', $$$1+$$$2 USD ')) as ParsedHand;
+    expect(read.info).toMatchObject({
+      room: 'pokerstars',
+      gametype: 'tournament',
+      gameno: '1400000000000000002',
+      level: 'xiv',
+      sb: 5,
+      bb: 10,
+    });
+    expect(moves(read.preflop).slice(0, 3)).toEqual([
+      { player: 'Ann', type: 'raise', amount: 20, raiseTo: 30 },
+      { player: 'Ben', type: 'fold' },
+      { player: 'Cal', type: 'fold' },
+    ]);
+  });
 });
 
 describe('the hands kept, and what they add up to', () => {

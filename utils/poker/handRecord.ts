@@ -1,5 +1,6 @@
 import type { Card } from './cards.js';
 import type { Hand, HandPlayer, LogEntry } from './game.js';
+import { levelAt } from './sitAndGo.js';
 import type { TableDoc } from './tableStore.js';
 
 /*
@@ -65,8 +66,11 @@ export interface HandRecord {
   shown: { seat: number; best: Card[]; strength: number }[];
   /** Called off when the table closed: every chip went back (`returned`). */
   calledOff: boolean;
-  /** Played at a sit-and-go: its chips are tournament chips, not Cookies (absent at a cash table). */
-  tournament?: boolean;
+  /**
+   * Played at a sit-and-go: its buy-in in Cookies and the blind level (from 1) the hand was dealt
+   * at. Its chips are tournament chips, not Cookies. Absent at a cash table.
+   */
+  tournament?: { buyIn: number; level: number };
 }
 
 export const handRecordId = (tableId: string, number: number) => `${tableId}:${number}`;
@@ -100,7 +104,9 @@ export function handRecordOf(table: TableDoc): HandRecord | null {
     rake: hand.result?.rake ?? 0,
     shown: (hand.result?.shown ?? []).map((s) => ({ seat: s.seat, best: s.cards, strength: s.strength })),
     calledOff,
-    ...(table.sng ? { tournament: true } : {}),
+    ...(table.sng
+      ? { tournament: { buyIn: table.sng.buyIn, level: levelAt(table.sng, table.dealtAt ?? endedAt) + 1 } }
+      : {}),
   };
 }
 

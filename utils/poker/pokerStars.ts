@@ -12,8 +12,34 @@ import type { BettingStreet, HandAction, HandRecord, HandSeat } from './handReco
 
 /** A hand's number as PokerStars writes it: digits only, unique per table and hand. */
 export function pokerStarsNumber(hand: Pick<HandRecord, 'tableId' | 'number'>): string {
-  const table = /^\d+$/.test(hand.tableId) ? hand.tableId : String(fnv1a(hand.tableId));
-  return `${table}${String(hand.number).padStart(5, '0')}`;
+  return `${tableNumber(hand.tableId)}${String(hand.number).padStart(5, '0')}`;
+}
+
+/** A table's id as the digits a history's numbers are made of. */
+function tableNumber(tableId: string): string {
+  return /^\d+$/.test(tableId) ? tableId : String(fnv1a(tableId));
+}
+
+/** A tournament level as PokerStars numbers it: I, II, …, XIV. */
+function roman(n: number): string {
+  const digits: [number, string][] = [
+    [50, 'L'],
+    [40, 'XL'],
+    [10, 'X'],
+    [9, 'IX'],
+    [5, 'V'],
+    [4, 'IV'],
+    [1, 'I'],
+  ];
+  let rest = n;
+  let text = '';
+  for (const [value, letters] of digits) {
+    while (rest >= value) {
+      text += letters;
+      rest -= value;
+    }
+  }
+  return text;
 }
 
 function fnv1a(text: string): number {
@@ -67,8 +93,13 @@ export function pokerStarsText(
 ): string {
   const name = uniqueNames(hand.seats, names);
   const nameOf = (seat: number) => name.get(seat) ?? `Seat ${seat + 1}`;
+  const stakes = `(${hand.smallBlind}/${hand.bigBlind})`;
+  // A tournament's hand names its tournament, buy-in and level, as PokerStars writes them.
+  const game = hand.tournament
+    ? `Tournament #${tableNumber(hand.tableId)}, ${hand.tournament.buyIn}+0 Hold'em No Limit - Level ${roman(hand.tournament.level)} ${stakes}`
+    : ` Hold'em No Limit ${stakes}`;
   const lines = [
-    `PokerStars Hand #${pokerStarsNumber(hand)}:  Hold'em No Limit (${hand.smallBlind}/${hand.bigBlind}) - ${easternTime(hand.startedAt)}`,
+    `PokerStars Hand #${pokerStarsNumber(hand)}: ${game} - ${easternTime(hand.startedAt)}`,
     `Table '${playerName(hand.tableId).replace(/'/g, '')}' ${hand.seatsAtTable}-max Seat #${hand.button + 1} is the button`,
     ...hand.seats.map((s) => `Seat ${s.seat + 1}: ${nameOf(s.seat)} (${s.stack} in chips)`),
   ];
