@@ -13,8 +13,9 @@ import { nextHandOnly, notInHand, tableClosed } from './errors.js';
 import { isPaused } from './handEnd.js';
 import type { HandSeedStore } from './handSeedStore.js';
 import type { HandStore } from './handStore.js';
+import { newTable } from './newTable.js';
 import { PokerFairness } from './pokerFairness.js';
-import { hasStarted, isRunning, levelAt, levelBlinds, registered, type SitAndGo } from './sitAndGo.js';
+import { atLevel, forfeited, hasStarted, isRunning, refuseRegistration } from './sitAndGo.js';
 import { absorbMove, withoutMove } from './tableBooks.js';
 import { type PokerStep, TableMoves } from './tableMoves.js';
 import type { PendingMove, TableDoc, TableRequest, TableStore } from './tableStore.js';
@@ -86,41 +87,14 @@ export class PokerService {
         bigBlinds,
       });
     }
-    const now = this.deps.clock.now();
-    const sng = request.sng;
-    const table: TableDoc = {
-      _id: request.tableId,
-      hostId: request.hostId,
-      channelId: request.channelId,
-      guildId: request.guildId ?? null,
-      messageId: null,
-      locale: request.locale,
-      status: 'open',
-      game: {
-        seats: Array.from({ length: MAX_SEATS }, () => null),
-        button: -1,
-        smallBlind: sng ? levelBlinds(sng, 0).small : smallBlind,
-        bigBlind: sng ? levelBlinds(sng, 0).big : smallBlind * 2,
-        // A tournament's pool is all prizes: no rake.
-        rakePct: sng ? 0 : await c.get('poker.rake_pct'),
-        rakeCap: await c.get('poker.rake_cap'),
-        hand: null,
-        handsPlayed: 0,
-      },
-      // A tournament's buy-in is one amount for everyone.
-      minBuyIn: sng ? sng.buyIn : minBuyIn,
-      maxBuyIn: sng ? sng.buyIn : maxBuyIn,
-      ...(sng ? { sng: { ...sng, out: [], issued: 0, retired: 0 } } : {}),
-      version: 0,
-      step: 0,
-      pending: [],
-      chips: { in: 0, out: 0, rake: 0 },
-      sittings: Array.from({ length: MAX_SEATS }, () => 0),
-      createdAt: now,
-      lastActionAt: now,
-      stepAt: now,
+    const table = newTable(request, this.deps.clock.now(), {
+      smallBlind,
+      minBuyIn,
+      maxBuyIn,
+      rakePct: await c.get('poker.rake_pct'),
+      rakeCap: await c.get('poker.rake_cap'),
       nextSeedHash: await this.fairness.firstCommitment(request.tableId),
-    };
+    });
     await this.deps.tables.create(table);
     await this.#timers.scheduleIdle(table);
     return table;
@@ -411,58 +385,6 @@ export function seatOf(table: TableDoc, userId: string): number | null {
   const seat = table.game.seats.findIndex((s) => s?.userId === userId);
   if (seat >= 0) return seat;
   return table.pending.find((m) => m.kind === 'buyin' && m.userId === userId)?.seat ?? null;
-}
-
-/**
- * Why a tournament takes no registration now: it started, it is full, or the buy-in asked for
- * is not its own.
- */
-function refuseRegistration(table: TableDoc, userId: string, buyIn: number): void {
-  const sng = table.sng as SitAndGo;
-  if (hasStarted(table)) throw invalidInputText('registration is over', 'poker:errors.sngStarted');
-  if (buyIn !== sng.buyIn) {
-    throw invalidInputText(`buy-in ${buyIn}, not ${sng.buyIn}`, 'poker:errors.sngBuyIn', {
-      buyIn: sng.buyIn,
-      asked: buyIn,
-    });
-  }
-  if (registered(table) >= sng.players && seatOf(table, userId) === null) {
-    throw invalidInputText('the tournament is full', 'poker:errors.sngFull', { players: sng.players });
-  }
-}
-
-/** A tournament about to deal: the first deal fixes who plays; every deal takes the level's blinds. */
-function atLevel(table: TableDoc, now: Date): TableDoc {
-  const sng = table.sng as SitAndGo;
-  const started: SitAndGo = hasStarted(table)
-    ? sng
-    : {
-        ...sng,
-        startedAt: now,
-        entrants: table.game.seats.flatMap((s) => (s && s.stack > 0 ? [s.userId] : [])),
-      };
-  const blinds = levelBlinds(sng, levelAt(started, now));
-  return { ...table, sng: started, game: { ...table.game, smallBlind: blinds.small, bigBlind: blinds.big } };
-}
-
-/** A member who leaves a tournament under way: folded, out now, their chips out of play. */
-function forfeited(table: TableDoc, game: TableDoc['game'], seat: number): TableDoc {
-  const sng = table.sng as SitAndGo;
-  const g = structuredClone(game);
-  const s = g.seats[seat];
-  g.seats[seat] = null;
-  return {
-    ...table,
-    game: g,
-    sng: {
-      ...sng,
-      out: [
-        ...sng.out,
-        { userId: s?.userId ?? '', hand: game.handsPlayed, stack: s?.stack ?? 0, forfeit: true },
-      ],
-      retired: sng.retired + (s?.stack ?? 0),
-    },
-  };
 }
 
 /** A table's own controls (start, close) are its host's: the refusal says who the host is. */

@@ -1,3 +1,4 @@
+import { invalidInputText } from '../../src/errors.js';
 import { chipsInHand } from './engine.js';
 import type { Hand } from './game.js';
 import type { PendingMove, TableDoc } from './tableStore.js';
@@ -224,4 +225,64 @@ export function tournamentChipProblems(t: TableDoc, sng: SitAndGo): string[] {
     : [
         `poker tournament ${t._id}: stacks ${stacks} + hand ${chipsInHand(t.game.hand)} = ${held}, but issued ${sng.issued} − retired ${sng.retired} = ${sng.issued - sng.retired}`,
       ];
+}
+
+/**
+ * Why a tournament takes no registration now: it started, it is full, or the buy-in asked for
+ * is not its own.
+ */
+export function refuseRegistration(table: TableDoc, userId: string, buyIn: number): void {
+  const sng = table.sng as SitAndGo;
+  if (hasStarted(table)) throw invalidInputText('registration is over', 'poker:errors.sngStarted');
+  if (buyIn !== sng.buyIn) {
+    throw invalidInputText(`buy-in ${buyIn}, not ${sng.buyIn}`, 'poker:errors.sngBuyIn', {
+      buyIn: sng.buyIn,
+      asked: buyIn,
+    });
+  }
+  if (registered(table) >= sng.players && !isSeated(table, userId)) {
+    throw invalidInputText('the tournament is full', 'poker:errors.sngFull', { players: sng.players });
+  }
+}
+
+/** A tournament about to deal: the first deal fixes who plays; every deal takes the level's blinds. */
+export function atLevel(table: TableDoc, now: Date): TableDoc {
+  const sng = table.sng as SitAndGo;
+  const started: SitAndGo = hasStarted(table)
+    ? sng
+    : {
+        ...sng,
+        startedAt: now,
+        entrants: table.game.seats.flatMap((s) => (s && s.stack > 0 ? [s.userId] : [])),
+      };
+  const blinds = levelBlinds(sng, levelAt(started, now));
+  return { ...table, sng: started, game: { ...table.game, smallBlind: blinds.small, bigBlind: blinds.big } };
+}
+
+/** A member who leaves a tournament under way: folded, out now, their chips out of play. */
+export function forfeited(table: TableDoc, game: TableDoc['game'], seat: number): TableDoc {
+  const sng = table.sng as SitAndGo;
+  const g = structuredClone(game);
+  const s = g.seats[seat];
+  g.seats[seat] = null;
+  return {
+    ...table,
+    game: g,
+    sng: {
+      ...sng,
+      out: [
+        ...sng.out,
+        { userId: s?.userId ?? '', hand: game.handsPlayed, stack: s?.stack ?? 0, forfeit: true },
+      ],
+      retired: sng.retired + (s?.stack ?? 0),
+    },
+  };
+}
+
+/** Seated or registering (a pending buy-in counts). */
+function isSeated(table: TableDoc, userId: string): boolean {
+  return (
+    table.game.seats.some((s) => s?.userId === userId) ||
+    table.pending.some((m) => m.kind === 'buyin' && m.userId === userId)
+  );
 }
