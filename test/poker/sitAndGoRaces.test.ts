@@ -2,16 +2,14 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { ASSEMBLY } from '../../commands/index.js';
 import { isAppError } from '../../src/errors.js';
 import type { BotDeps } from '../../src/interactions/types.js';
-import { CookieEconomy } from '../../utils/money/cookieEconomy.js';
 import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import { legalActions, type PokerAction } from '../../utils/poker/engine.js';
-import { HandSeedStore } from '../../utils/poker/handSeedStore.js';
-import { HandStore } from '../../utils/poker/handStore.js';
-import { PokerService, type PokerStep } from '../../utils/poker/pokerService.js';
+import type { PokerService, PokerStep } from '../../utils/poker/pokerService.js';
 import { chipProblems } from '../../utils/poker/tableBooks.js';
-import { type TableDoc, TableStore } from '../../utils/poker/tableStore.js';
+import type { TableDoc } from '../../utils/poker/tableStore.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
+import { pokerServiceOf } from '../support/pokerTable.js';
 import { openTournament, playOut } from '../support/sitAndGo.js';
 import { waitFor } from '../support/waitFor.js';
 
@@ -44,14 +42,7 @@ type Made = ReturnType<typeof makeBotDeps>;
 function processOf(hooks?: { step(step: PokerStep, op: string): void }): Made & { poker: PokerService } {
   const made = makeBotDeps(t);
   const { deps } = made;
-  const poker = new PokerService({
-    ...deps,
-    economy: new CookieEconomy(deps.ledger),
-    tables: new TableStore(t.db),
-    hands: new HandStore(t.db),
-    seeds: new HandSeedStore(t.db, () => deps.rng.secret(32)),
-    ...(hooks ? { hooks } : {}),
-  });
+  const poker = pokerServiceOf(deps, t.db, hooks);
   return { ...made, poker };
 }
 

@@ -4,13 +4,9 @@
  * `state.absorbed`) or the ledger's, for the poker operation's kind.
  * Input (JSON in argv[2]): PokerCrashPlan.
  */
-import { CookieEconomy } from '../../utils/money/cookieEconomy.js';
-import { HandSeedStore } from '../../utils/poker/handSeedStore.js';
-import { HandStore } from '../../utils/poker/handStore.js';
-import { PokerService } from '../../utils/poker/pokerService.js';
-import { TableStore } from '../../utils/poker/tableStore.js';
 import { makeBotDeps } from './botHarness.js';
 import { type ChildDatabase, crashChild, dieAt } from './nodeProcess.js';
+import { pokerServiceOf } from './pokerTable.js';
 
 export interface PokerCrashPlan extends ChildDatabase {
   action: 'buyin' | 'cashout';
@@ -27,14 +23,7 @@ await crashChild<PokerCrashPlan>(async ({ plan, db, cols }) => {
     { db, cols },
     { hooks: { step: (step, spec) => (step === plan.step && spec.kind === kind ? dieAt(step) : undefined) } },
   );
-  const poker = new PokerService({
-    ...deps,
-    economy: new CookieEconomy(deps.ledger),
-    tables: new TableStore(db),
-    hands: new HandStore(db),
-    seeds: new HandSeedStore(db, () => deps.rng.secret(32)),
-    hooks: { step: (step) => (step === plan.step ? dieAt(step) : undefined) },
-  });
+  const poker = pokerServiceOf(deps, db, { step: (step) => (step === plan.step ? dieAt(step) : undefined) });
   await (plan.action === 'buyin'
     ? poker.join(plan.tableId, plan.userId, plan.amount)
     : poker.leave(plan.tableId, plan.userId));

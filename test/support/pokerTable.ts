@@ -1,4 +1,29 @@
+import type { Db } from 'mongodb';
 import type { BotDeps } from '../../src/interactions/types.js';
+import { CookieEconomy } from '../../utils/money/cookieEconomy.js';
+import { HandSeedStore } from '../../utils/poker/handSeedStore.js';
+import { HandStore } from '../../utils/poker/handStore.js';
+import { PokerService, type PokerStep } from '../../utils/poker/pokerService.js';
+import { TableStore } from '../../utils/poker/tableStore.js';
+
+/**
+ * A poker service of its own on `db`, as another process (or one that dies: `hooks` names the
+ * table's steps of a Cookie operation) would build it.
+ */
+export function pokerServiceOf(
+  deps: BotDeps,
+  db: Db,
+  hooks?: { step(step: PokerStep, op: string): void },
+): PokerService {
+  return new PokerService({
+    ...deps,
+    economy: new CookieEconomy(deps.ledger),
+    tables: new TableStore(db),
+    hands: new HandStore(db),
+    seeds: new HandSeedStore(db, () => deps.rng.secret(32)),
+    ...(hooks ? { hooks } : {}),
+  });
+}
 
 /**
  * A table of the poker tests: members granted Cookies, the table opened by its host (no hand

@@ -4,13 +4,9 @@
  * (`intent.persisted`, `state.absorbed`) or the ledger's, for that prize's operation.
  * Input (JSON in argv[2]): SitAndGoCrashPlan.
  */
-import { CookieEconomy } from '../../utils/money/cookieEconomy.js';
-import { HandSeedStore } from '../../utils/poker/handSeedStore.js';
-import { HandStore } from '../../utils/poker/handStore.js';
-import { PokerService } from '../../utils/poker/pokerService.js';
-import { TableStore } from '../../utils/poker/tableStore.js';
 import { makeBotDeps } from './botHarness.js';
 import { type ChildDatabase, crashChild, dieAt } from './nodeProcess.js';
+import { pokerServiceOf } from './pokerTable.js';
 import { playOut } from './sitAndGo.js';
 
 export interface SitAndGoCrashPlan extends ChildDatabase {
@@ -31,13 +27,8 @@ await crashChild<SitAndGoCrashPlan>(async ({ plan, db, cols }) => {
       },
     },
   );
-  const poker = new PokerService({
-    ...deps,
-    economy: new CookieEconomy(deps.ledger),
-    tables: new TableStore(db),
-    hands: new HandStore(db),
-    seeds: new HandSeedStore(db, () => deps.rng.secret(32)),
-    hooks: { step: (step, opId) => (step === plan.step && opId === op ? dieAt(step) : undefined) },
+  const poker = pokerServiceOf(deps, db, {
+    step: (step, opId) => (step === plan.step && opId === op ? dieAt(step) : undefined),
   });
   await playOut(poker, plan.tableId);
 });
