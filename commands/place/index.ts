@@ -25,13 +25,14 @@ import { placeClawback } from './placeClawback.js';
 import { placeRollback, rollbackButtonHandler } from './placeRollback.js';
 import { placePostTasks } from './posts.js';
 import { palette, timelapse, view } from './view.js';
+import { heatmapView, virginView } from './views.js';
 import { web } from './web.js';
 
 export const placeCommand = defineCommand({
   ...localized(PLACE_MESSAGES, 'commands.place'),
   access: 'everyone',
   category: 'place:category',
-  subcommands: [pixel, view, info, me, palette, leaderboard, timelapse, web],
+  subcommands: [pixel, view, heatmapView, virginView, info, me, palette, leaderboard, timelapse, web],
 });
 
 export const placeFeature: Feature = {

@@ -15,6 +15,8 @@ export interface Changes {
  */
 export class PlaceBoard {
   pixels: Uint8Array;
+  /** One bit per pixel: painted at least once (the virgin map shows the others). */
+  painted: Uint8Array;
   /** Every change up to this revision is in the board. */
   revision = 0;
 
@@ -23,6 +25,7 @@ export class PlaceBoard {
     public height: number,
   ) {
     this.pixels = new Uint8Array(width * height).fill(BLANK);
+    this.painted = new Uint8Array(Math.ceil((width * height) / 8));
   }
 
   /** Loads every set pixel, then reads the feed from `committed` on (a pixel already newer is simply set again by its own event). */
@@ -37,7 +40,16 @@ export class PlaceBoard {
   }
 
   set(x: number, y: number, color: number): void {
-    if (x >= 0 && y >= 0 && x < this.width && y < this.height) this.pixels[y * this.width + x] = color;
+    if (x < 0 || y < 0 || x >= this.width || y >= this.height) return;
+    const i = y * this.width + x;
+    this.pixels[i] = color;
+    this.painted[i >> 3] = (this.painted[i >> 3] ?? 0) | (1 << (i & 7));
+  }
+
+  /** Whether anyone ever painted the pixel (a pixel painted blank counts; one rolled back too). */
+  isPainted(x: number, y: number): boolean {
+    const i = y * this.width + x;
+    return ((this.painted[i >> 3] ?? 0) & (1 << (i & 7))) !== 0;
   }
 
   get(x: number, y: number): number {
@@ -53,10 +65,16 @@ export class PlaceBoard {
   resize(width: number, height: number): void {
     if (width === this.width && height === this.height) return;
     const next = new Uint8Array(width * height).fill(BLANK);
+    const painted = new Uint8Array(Math.ceil((width * height) / 8));
     for (let y = 0; y < Math.min(height, this.height); y++) {
       next.set(this.pixels.subarray(y * this.width, y * this.width + Math.min(width, this.width)), y * width);
+      for (let x = 0; x < Math.min(width, this.width); x++) {
+        const i = y * width + x;
+        if (this.isPainted(x, y)) painted[i >> 3] = (painted[i >> 3] ?? 0) | (1 << (i & 7));
+      }
     }
     this.pixels = next;
+    this.painted = painted;
     this.width = width;
     this.height = height;
   }

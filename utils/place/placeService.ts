@@ -22,6 +22,7 @@ import { PlacePosts } from './posts.js';
 import { PlaceRollbacks } from './rollbacks.js';
 import { placeLeaderboard, placeStanding } from './standings.js';
 import { PlaceSweep } from './sweep.js';
+import { heatCounts } from './views.js';
 import { PlaceWatermark } from './watermark.js';
 
 declare module '../../src/features/services.js' {
@@ -148,6 +149,12 @@ export class PlaceService {
         if (feed.changes.length === 0 || board.revision === before) return board;
       }
     });
+  }
+
+  /** The heatmap of the span from `since`: the board, how often each pixel was painted, and the placements. */
+  async heat(since: Date): Promise<{ board: PlaceBoard; counts: Uint32Array; placements: number }> {
+    const board = await this.board();
+    return { board, ...(await heatCounts(board, this.deps.store.eventsSince(since))) };
   }
 
   canvas(): Promise<CanvasDoc> {
