@@ -22,13 +22,17 @@ export async function askToPlace(): Promise<void> {
   const at = state.selected;
   const me = state.me;
   if (!at || !me) return;
-  view.confirmText.textContent = t('paint.confirm', {
+  const asked = {
     x: at.x,
     y: at.y,
     colour: colourLabel(state.colour),
     cost: points(me.pixel_cost),
     points: points(me.points),
-  });
+  };
+  // The pixel already has the colour (a never-painted one is blank): it would cost and change nothing.
+  const width = state.board?.width ?? 0;
+  const same = at.x < width && state.bytes[at.y * width + at.x] === state.colour;
+  view.confirmText.textContent = same ? t('paint.confirmSame', asked) : t('paint.confirm', asked);
   view.confirm.showModal();
   $<HTMLButtonElement>('confirm-ok').focus();
 }

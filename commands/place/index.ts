@@ -11,7 +11,7 @@ import { PLACE_MESSAGES } from '../../utils/place/messages.js';
 import { PlaceService } from '../../utils/place/placeService.js';
 import { PlaceStore } from '../../utils/place/placeStore.js';
 import { PLACE_SETTINGS, placeSettingDefaults } from '../../utils/place/settings.js';
-import { info, leaderboard, me, pixel } from './pixel.js';
+import { info, leaderboard, me, pixel, sameColorHandler } from './pixel.js';
 import {
   placeChannel,
   placeDisable,
@@ -33,6 +33,7 @@ export const placeCommand = defineCommand({
   access: 'everyone',
   category: 'place:category',
   subcommands: [pixel, view, heatmapView, virginView, info, me, palette, leaderboard, timelapse, web],
+  components: [sameColorHandler],
 });
 
 export const placeFeature: Feature = {

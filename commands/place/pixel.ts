@@ -1,10 +1,15 @@
 import { ApplicationCommandOptionType } from 'discord.js';
 import { z } from 'zod';
+import { notYourButton } from '../../src/errors.js';
 import { localized } from '../../src/i18n/definitions.js';
 import type { Translator } from '../../src/i18n/i18n.js';
-import type { Subcommand } from '../../src/interactions/types.js';
+import { defineComponent } from '../../src/interactions/componentIds.js';
+import { defineComponentHandler } from '../../src/interactions/defineCommand.js';
+import type { CommandContext, Reply, Subcommand } from '../../src/interactions/types.js';
 import { PLACE_MESSAGES } from '../../utils/place/messages.js';
 import { colorName, PALETTE, parseColor } from '../../utils/place/palette.js';
+import type { PlaceRequest } from '../../utils/place/placements.js';
+import { paintsSameColor } from '../../utils/place/sameColor.js';
 import { parseOptions } from '../options.js';
 
 const coordinate = {
@@ -53,38 +58,97 @@ export const pixel: Subcommand = {
   autocomplete: {
     color: async ({ i18n }, typed) => colorChoices(typed, i18n),
   },
-  async run({ deps, invocation, actor, i18n }) {
+  async run(ctx) {
+    const { deps, invocation, actor, i18n } = ctx;
     const { x, y, color: text } = parseOptions(xy.extend({ color: z.string() }), invocation);
     const color = parseColor(text);
     if (color === null)
       return { ephemeral: true, content: `❌ ${i18n.t('place:errors.color', { max: PALETTE.length - 1 })}` };
-    const placed = await deps.services.place.place({
-      opId: invocation.id,
-      userId: actor.id,
-      x,
-      y,
-      color,
-      painter: { isModerator: actor.isModerator, roleIds: invocation.roleIds },
-    });
-    const cost = await deps.services.place.pixelCost();
-    const what = {
-      x,
-      y,
-      color: colorLabel(color, i18n),
-      revision: i18n.number(placed.revision),
-      cost: i18n.points(placed.cost),
-    };
-    if (placed.replayed) return { ephemeral: true, content: i18n.t('place:alreadyPlaced', what) };
-    const left =
-      placed.balance === null
-        ? ''
-        : i18n.t('place:placedLeft', {
-            balance: i18n.points(placed.balance),
-            count: Math.floor(placed.balance / cost),
-          });
-    return { ephemeral: true, content: i18n.t('place:placed', { ...what, left }) };
+    const painter = { isModerator: actor.isModerator, roleIds: invocation.roleIds };
+    const request = { x, y, color, painter };
+    if (await paintsSameColor({ place: deps.services.place, runtimeConfig: deps.runtimeConfig }, request)) {
+      return sameColorPrompt(ctx, { op: invocation.id, owner: actor.id, x, y, color });
+    }
+    return paintReply(ctx, { ...request, opId: invocation.id });
   },
 };
+
+/** Paints the pixel and says so (or, for an operation id already used, what it did then). */
+async function paintReply(
+  { deps, actor, i18n }: CommandContext,
+  request: Omit<PlaceRequest, 'userId'>,
+): Promise<Reply> {
+  const placed = await deps.services.place.place({ ...request, userId: actor.id });
+  const cost = await deps.services.place.pixelCost();
+  const what = {
+    x: request.x,
+    y: request.y,
+    color: colorLabel(request.color, i18n),
+    revision: i18n.number(placed.revision),
+    cost: i18n.points(placed.cost),
+  };
+  if (placed.replayed) return { ephemeral: true, content: i18n.t('place:alreadyPlaced', what) };
+  const left =
+    placed.balance === null
+      ? ''
+      : i18n.t('place:placedLeft', {
+          balance: i18n.points(placed.balance),
+          count: Math.floor(placed.balance / cost),
+        });
+  return { ephemeral: true, content: i18n.t('place:placed', { ...what, left }) };
+}
+
+/**
+ * The buttons under the same-colour warning carry the /place pixel's own interaction id: Paint
+ * anyway places with it, so a second press is the first placement again, paid once.
+ */
+export const sameColorButton = defineComponent('place.same_color', {
+  op: z.string().regex(/^[\w-]{1,40}$/),
+  owner: z.string().regex(/^\d{1,20}$/),
+  x: z.coerce.number().int().min(0),
+  y: z.coerce.number().int().min(0),
+  color: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(PALETTE.length - 1),
+  action: z.enum(['paint', 'cancel']),
+});
+type SameColor = Omit<ReturnType<typeof sameColorButton.parse>, 'action'>;
+
+/** The pixel already has the colour: painting costs a pixel and changes nothing, so ask first. */
+async function sameColorPrompt({ deps, i18n }: CommandContext, fields: SameColor): Promise<Reply> {
+  const button = (action: 'paint' | 'cancel', style: 'primary' | 'secondary') => ({
+    customId: sameColorButton.build({ ...fields, action }),
+    label: i18n.t(`place:sameColor.${action}`),
+    style,
+  });
+  return {
+    ephemeral: true,
+    content: i18n.t('place:sameColor.prompt', {
+      x: fields.x,
+      y: fields.y,
+      color: colorLabel(fields.color, i18n),
+      cost: i18n.points(await deps.services.place.pixelCost()),
+    }),
+    buttons: [button('paint', 'primary'), button('cancel', 'secondary')],
+  };
+}
+
+export const sameColorHandler = defineComponentHandler(sameColorButton, {
+  sanctionScope: 'painting',
+  async run(ctx, { op, owner, x, y, color, action }) {
+    const { actor, invocation, i18n } = ctx;
+    if (actor.id !== owner) throw notYourButton(owner);
+    if (action === 'cancel') {
+      const content = i18n.t('place:sameColor.cancelled', { x, y, color: colorLabel(color, i18n) });
+      return { update: true, ephemeral: true, content, buttons: [] };
+    }
+    const painter = { isModerator: actor.isModerator, roleIds: invocation.roleIds };
+    const painted = await paintReply(ctx, { opId: op, x, y, color, painter });
+    return { ...painted, update: true, buttons: [] };
+  },
+});
 
 export const info: Subcommand = {
   definition: {

@@ -10,6 +10,7 @@ import {
   overviewView,
   paintedArea,
   renderCanvasPicture,
+  shownRange,
   zoomView,
 } from '../../src/render/canvasPicture.js';
 import { renderPalettePng } from '../../src/render/placeImages.js';
@@ -43,7 +44,8 @@ export function canvasCaption(
   zoom?: { zoom: number; x: number; y: number },
 ): CanvasCaption {
   const painted = paintedArea(board, BLANK).count;
-  const range = { x0: view.x0, x1: view.x0 + view.cols - 1, y0: view.y0, y1: view.y0 + view.rows - 1 };
+  // Only the board's part: a zoom near an edge shows an off-canvas margin too.
+  const range = shownRange(board, view);
   const summary = [
     i18n.t('place:picture.version', { n: i18n.number(board.revision) }),
     painted === 0
@@ -201,10 +203,13 @@ export const timelapse: Subcommand = {
       embeds: [
         {
           title: i18n.t('place:timelapse.title', { from: replay.from, to: replay.to }),
-          description: i18n.t('place:timelapse.body', {
-            frames: framesUsed,
-            kb: Math.ceil(gif.length / 1024),
-          }),
+          description: [
+            i18n.t('place:timelapse.body', { frames: framesUsed, kb: Math.ceil(gif.length / 1024) }),
+            // Cropped to what the span painted (timelapsePlan.ts); the whole canvas when nothing.
+            replay.placements > 0 ? i18n.t('place:timelapse.area', replay.area) : null,
+          ]
+            .filter(Boolean)
+            .join('\n'),
           imageFile: 'timelapse.gif',
         },
       ],

@@ -57,7 +57,7 @@ export const heatmapView: Subcommand = {
   async run({ deps, invocation, i18n }) {
     const { period } = parseOptions(z.object({ period: z.enum(['hour', 'day']).default('day') }), invocation);
     const now = deps.clock.now();
-    const { board, counts, placements } = await deps.services.place.heat(
+    const { board, counts, placements } = await deps.services.place.views.heat(
       new Date(now.getTime() - PERIODS[period]),
     );
     const view = heatmap(board, counts);

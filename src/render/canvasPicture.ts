@@ -64,10 +64,31 @@ export function overviewView(board: Board, blank: number, side: number): CanvasV
   return around(board, (box.x0 + box.x1 + 1) / 2, (box.y0 + box.y1 + 1) / 2, cols, rows, scale);
 }
 
-/** A magnified view: each board pixel `zoom` screen pixels wide, about `side` wide, centred on (cx, cy). */
+/**
+ * A magnified view: each board pixel `zoom` screen pixels wide, about `side` wide, with pixel
+ * (cx, cy) exactly in the middle (an odd number of cells). Near an edge the view reaches past
+ * the board: the picture draws that part as an off-canvas margin, never as paint. Along a side
+ * the whole board fits in, the view is that whole side (nothing to centre on).
+ */
 export function zoomView(board: Board, zoom: number, side: number, cx: number, cy: number): CanvasView {
-  const cells = Math.max(1, Math.floor(side / zoom));
-  return around(board, cx + 0.5, cy + 0.5, cells, cells, zoom);
+  const fit = Math.max(1, Math.floor(side / zoom));
+  const cells = fit % 2 === 1 ? fit : fit - 1;
+  const axis = (c: number, length: number) =>
+    cells >= length ? { start: 0, count: length } : { start: c - (cells - 1) / 2, count: cells };
+  const x = axis(cx, board.width);
+  const y = axis(cy, board.height);
+  const whole = x.count === board.width && y.count === board.height;
+  return { x0: x.start, y0: y.start, cols: x.count, rows: y.count, scale: zoom, part: !whole };
+}
+
+/** The part of the board a view shows, corners included (a zoom near an edge reaches past it). */
+export function shownRange(board: Board, view: CanvasView) {
+  return {
+    x0: Math.max(0, view.x0),
+    y0: Math.max(0, view.y0),
+    x1: Math.min(board.width, view.x0 + view.cols) - 1,
+    y1: Math.min(board.height, view.y0 + view.rows) - 1,
+  };
 }
 
 /** The words under a canvas picture, in the reader's language. */
@@ -119,7 +140,8 @@ export function renderCanvasPicture(
     g.fillStyle = '#4e5058';
     g.fillRect(left - 3, top - 3, imgW + 6, imgH + 6);
     drawPixels(g, board, colors, view, left, top);
-    if (ruler) drawGrid(g, pen, view, left, top);
+    drawOffCanvas(g, board, view, left, top);
+    if (ruler) drawGrid(g, pen, board, view, left, top);
     drawOutlines(g, options.outlines ?? [], view, left, top);
     if (options.mark) {
       g.strokeStyle = '#f5c542';
@@ -194,36 +216,96 @@ function drawPixels(
   const data = new Uint32Array(image.data.buffer);
   const packed = colors.map(([r, gr, b]) => (255 << 24) | (b << 16) | (gr << 8) | r);
   const rowW = view.cols * s;
+  const shown = shownRange(board, view);
   for (let y = 0; y < view.rows; y++) {
+    if (view.y0 + y < shown.y0 || view.y0 + y > shown.y1) continue; // off the board: drawOffCanvas
     const src = (view.y0 + y) * board.width + view.x0;
     const out = y * s * rowW;
-    for (let x = 0; x < view.cols; x++)
+    for (let x = shown.x0 - view.x0; x <= shown.x1 - view.x0; x++)
       data.fill(packed[board.pixels[src + x] as number] ?? -1, out + x * s, out + (x + 1) * s);
     for (let k = 1; k < s; k++) data.copyWithin(out + k * rowW, out, out + rowW);
   }
   g.putImageData(image, left, top);
 }
 
-/** Thin lines between magnified pixels, and their coordinates along the top and left edges. */
-function drawGrid(g: CanvasRenderingContext2D, pen: TextPen, view: CanvasView, left: number, top: number) {
+/** Off-canvas margin: dark, hatched (no palette colour is either), so nobody takes it for paint. */
+const OFF_CANVAS = { fill: '#2b2d31', hatch: '#383a40' } as const;
+
+/**
+ * Where a view reaches past the board (a zoom near an edge): the margin hatched, and the
+ * board's edge drawn as a line.
+ */
+function drawOffCanvas(
+  g: CanvasRenderingContext2D,
+  board: Board,
+  view: CanvasView,
+  left: number,
+  top: number,
+) {
   const s = view.scale;
+  const shown = shownRange(board, view);
+  const [imgW, imgH] = [view.cols * s, view.rows * s];
+  const inside = {
+    x: left + (shown.x0 - view.x0) * s,
+    y: top + (shown.y0 - view.y0) * s,
+    w: (shown.x1 - shown.x0 + 1) * s,
+    h: (shown.y1 - shown.y0 + 1) * s,
+  };
+  if (inside.w === imgW && inside.h === imgH) return;
+  g.save();
+  g.beginPath();
+  g.rect(left, top, imgW, imgH);
+  g.rect(inside.x, inside.y, inside.w, inside.h);
+  g.clip('evenodd');
+  g.fillStyle = OFF_CANVAS.fill;
+  g.fillRect(left, top, imgW, imgH);
+  g.strokeStyle = OFF_CANVAS.hatch;
+  g.lineWidth = 4;
+  g.beginPath();
+  for (let d = -imgH; d < imgW; d += 14) {
+    g.moveTo(left + d, top + imgH);
+    g.lineTo(left + d + imgH, top);
+  }
+  g.stroke();
+  g.restore();
+  g.strokeStyle = '#b5bac1';
+  g.lineWidth = 2;
+  g.strokeRect(inside.x - 1, inside.y - 1, inside.w + 2, inside.h + 2);
+}
+
+/**
+ * Thin lines between magnified pixels, and their coordinates along the top and left edges: on
+ * the board only (the off-canvas margin has neither).
+ */
+function drawGrid(
+  g: CanvasRenderingContext2D,
+  pen: TextPen,
+  board: Board,
+  view: CanvasView,
+  left: number,
+  top: number,
+) {
+  const s = view.scale;
+  const shown = shownRange(board, view);
+  const [i0, i1] = [shown.x0 - view.x0, shown.x1 - view.x0 + 1];
+  const [j0, j1] = [shown.y0 - view.y0, shown.y1 - view.y0 + 1];
   g.strokeStyle = 'rgba(0,0,0,0.22)';
   g.lineWidth = 1;
   g.beginPath();
-  for (let i = 0; i <= view.cols; i++) {
-    g.moveTo(left + i * s + 0.5, top);
-    g.lineTo(left + i * s + 0.5, top + view.rows * s);
+  for (let i = i0; i <= i1; i++) {
+    g.moveTo(left + i * s + 0.5, top + j0 * s);
+    g.lineTo(left + i * s + 0.5, top + j1 * s);
   }
-  for (let j = 0; j <= view.rows; j++) {
-    g.moveTo(left, top + j * s + 0.5);
-    g.lineTo(left + view.cols * s, top + j * s + 0.5);
+  for (let j = j0; j <= j1; j++) {
+    g.moveTo(left + i0 * s, top + j * s + 0.5);
+    g.lineTo(left + i1 * s, top + j * s + 0.5);
   }
   g.stroke();
   const step = Math.max(1, Math.ceil(36 / s));
   const label = { size: 11, color: '#b5bac1', align: 'center' as const, minSize: 11 };
-  for (let x = 0; x < view.cols; x += step)
+  for (let x = i0; x < i1; x += step)
     pen.text(String(view.x0 + x), left + (x + 0.5) * s, top - 10, step * s - 2, label);
-  for (let y = 0; y < view.rows; y += step)
+  for (let y = j0; y < j1; y += step)
     pen.text(String(view.y0 + y), left - 6, top + (y + 0.5) * s + 4, RULER - 10, {
       ...label,
       align: 'right',
@@ -256,5 +338,11 @@ function drawInset(
   g.drawImage(small, x, y, board.width * k, board.height * k);
   g.strokeStyle = '#ff00ff';
   g.lineWidth = 2;
-  g.strokeRect(x + view.x0 * k, y + view.y0 * k, Math.max(3, view.cols * k), Math.max(3, view.rows * k));
+  const shown = shownRange(board, view);
+  g.strokeRect(
+    x + shown.x0 * k,
+    y + shown.y0 * k,
+    Math.max(3, (shown.x1 - shown.x0 + 1) * k),
+    Math.max(3, (shown.y1 - shown.y0 + 1) * k),
+  );
 }

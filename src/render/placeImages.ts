@@ -12,17 +12,22 @@ export function pngPalette(colors: readonly [number, number, number][]): Uint8Cl
 
 /** Nearest-neighbour upscale of a 1-byte-per-pixel board: each pixel becomes a scale×scale block. */
 /**
- * Every `step`-th pixel of every `step`-th row (nearest neighbour): a board shown smaller,
- * `ceil(width / step)` × `ceil(height / step)`.
+ * A part of a board (`area`, in board pixels), every `step`-th pixel of every `step`-th row:
+ * `ceil(cols / step)` × `ceil(rows / step)`, 1 byte per pixel.
  */
-export function downsample(pixels: Uint8Array, width: number, height: number, step: number): Uint8Array {
-  if (step <= 1) return pixels.slice();
-  const outWidth = Math.ceil(width / step);
-  const outHeight = Math.ceil(height / step);
+export function cropArea(
+  pixels: Uint8Array,
+  width: number,
+  area: { x0: number; y0: number; cols: number; rows: number },
+  step: number,
+): Uint8Array {
+  const outWidth = Math.ceil(area.cols / step);
+  const outHeight = Math.ceil(area.rows / step);
   const out = new Uint8Array(outWidth * outHeight);
   for (let y = 0; y < outHeight; y++) {
-    const row = y * step * width;
-    for (let x = 0; x < outWidth; x++) out[y * outWidth + x] = pixels[row + x * step] as number;
+    const row = (area.y0 + y * step) * width + area.x0;
+    if (step === 1) out.set(pixels.subarray(row, row + outWidth), y * outWidth);
+    else for (let x = 0; x < outWidth; x++) out[y * outWidth + x] = pixels[row + x * step] as number;
   }
   return out;
 }

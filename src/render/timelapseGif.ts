@@ -11,16 +11,27 @@ export const TIMELAPSE_LIMITS = {
   frames: 120,
   side: 512,
   bytes: 7 * 1024 * 1024,
+  /** The shortest a frame is shown (many frames), and the longest (a few: each placement seen). */
   frameMs: 80,
+  slowFrameMs: 400,
+  /** About how long the frames before the last play, between those two bounds. */
+  playMs: 2_400,
   lastFrameMs: 1_500,
 };
+
+/** How long each frame but the last is shown: the frames play in about `playMs`. */
+export function frameDelay(frames: number): number {
+  const even = Math.round(TIMELAPSE_LIMITS.playMs / Math.max(1, frames - 1));
+  return Math.max(TIMELAPSE_LIMITS.frameMs, Math.min(TIMELAPSE_LIMITS.slowFrameMs, even));
+}
 
 /** The strip under each frame that holds its caption (when there are captions). */
 export const CAPTION_STRIP = 30;
 
 /**
  * An animated GIF of indexed frames (1 byte per pixel, the palette as the global colour
- * table), scaled up with sharp edges to at most TIMELAPSE_LIMITS.side. Frames past the byte
+ * table), scaled up by a whole factor with sharp edges to at most TIMELAPSE_LIMITS.side (a
+ * frame larger than that stays as it is). Frames past the byte
  * bound are dropped (the last one is always kept); `framesUsed` says how many went in. With
  * `captions` (one per frame: its date and revision), each frame has its caption in a strip below.
  */
@@ -47,6 +58,7 @@ export function encodeTimelapse(
       out.set(caption(options.captions?.[i] ?? ''), big.length);
       return out;
     };
+    const delay = frameDelay(frames.length);
     let used = 0;
     for (let i = 0; i < frames.length; i++) {
       // One frame at a time, the event loop free between them: other members' answers go out.
@@ -54,7 +66,7 @@ export function encodeTimelapse(
       const last = i === frames.length - 1;
       gif.writeFrame(picture(i), width, height, {
         palette: colors,
-        delay: last ? TIMELAPSE_LIMITS.lastFrameMs : TIMELAPSE_LIMITS.frameMs,
+        delay: last ? TIMELAPSE_LIMITS.lastFrameMs : delay,
       });
       used++;
       if (!last && used % 10 === 0 && gif.bytes().length > TIMELAPSE_LIMITS.bytes) {

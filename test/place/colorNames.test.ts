@@ -82,6 +82,9 @@ describe('/place pixel with a colour name', () => {
     expect(await c.session.run('/place pixel x:1 y:1 farbe:rot')).toBe('ok');
     expect(c.take()).toContain('(1, 1) in Rot (#FF4500) gemalt – 100 Punkte (Stand 1).');
     expect(await c.session.run('/place pixel x:2 y:1 farbe:WEISS')).toBe('ok');
+    // A pixel nobody painted is white already: the member is asked first.
+    expect(c.take()).toContain('Der Pixel (2, 1) ist schon Weiß (#FFFFFF)');
+    expect(await c.session.run('!click Trotzdem malen')).toBe('ok');
     expect(c.take()).toContain(
       '(2, 1) in Weiß (#FFFFFF) gemalt – 100 Punkte (Stand 2). Dir bleiben 300 Punkte',
     );

@@ -1,5 +1,7 @@
+import { createCanvas, loadImage } from 'canvas';
 import { describe, expect, it } from 'vitest';
 import { ASSEMBLY } from '../../commands/index.js';
+import { cropArea } from '../../src/render/placeImages.js';
 import { encodeTimelapse, TIMELAPSE_LIMITS } from '../../src/render/timelapseGif.js';
 import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import { PALETTE, rgb } from '../../utils/place/palette.js';
@@ -81,7 +83,13 @@ describe('the timelapse', () => {
     const replay = await place.replay(0, Number.MAX_SAFE_INTEGER, TIMELAPSE_LIMITS.frames);
     expect(replay.frames.length).toBeLessThanOrEqual(TIMELAPSE_LIMITS.frames);
     const board = await place.board();
-    expect(Buffer.from(replay.frames.at(-1) as Uint8Array).equals(Buffer.from(board.pixels))).toBe(true);
+    // The frames show what was painted: x 0–16, y 0–12, with a margin.
+    const { x0, y0, x1, y1 } = replay.area;
+    expect([x0, y0]).toEqual([0, 0]);
+    expect(x1).toBeGreaterThanOrEqual(16);
+    expect(y1).toBeGreaterThanOrEqual(12);
+    const shown = cropArea(board.pixels, board.width, { x0, y0, cols: x1 - x0 + 1, rows: y1 - y0 + 1 }, 1);
+    expect(Buffer.from(replay.frames.at(-1) as Uint8Array).equals(Buffer.from(shown))).toBe(true);
     const { gif, framesUsed, width } = await encodeTimelapse(
       replay.frames,
       replay,
@@ -114,4 +122,83 @@ describe('the timelapse', () => {
       expect(moment.at?.getTime()).toBe(when?.at);
     }
   });
+
+  it('GIVEN a few pixels painted in one corner of the canvas THEN the timelapse shows that corner scaled up by a whole factor, one frame per placement, every painted pixel in it', async () => {
+    const { deps } = makeBotDeps(t);
+    const place = deps.services.place;
+    await place.grant({ opId: 'tc-grant', moderatorId: 'mod', to: CAL, amount: 100_000_000, reason: '' });
+    const start = (await place.replay(0, Number.MAX_SAFE_INTEGER, 2)).to;
+    const corner = [
+      [250, 251, 2],
+      [255, 255, 13],
+      [252, 250, 27],
+      [254, 253, 7],
+    ] as const;
+    for (const [i, [x, y, color]] of corner.entries())
+      await place.place({ opId: `tc${i}`, userId: CAL, x, y, color });
+    const replay = await place.replay(
+      start,
+      Number.MAX_SAFE_INTEGER,
+      TIMELAPSE_LIMITS.frames,
+      TIMELAPSE_LIMITS.side,
+    );
+    expect(replay.area).toEqual({ x0: 240, y0: 240, x1: 255, y1: 255 });
+    expect(replay.frames).toHaveLength(corner.length + 1);
+    const { gif, width, height, framesUsed } = await encodeTimelapse(replay.frames, replay, COLORS);
+    expect([width, height]).toEqual([16 * 32, 16 * 32]);
+    expect(gifFrames(gif)).toBe(corner.length + 1);
+    expect(framesUsed).toBe(corner.length + 1);
+    // The first frame: the corner before; the last: every pixel painted, each a 32×32 block.
+    const first = await firstFrameOf(gif);
+    for (const [x, y] of corner)
+      expect(first.at((x - 240) * 32 + 16, (y - 240) * 32 + 16)).toEqual(COLORS[31]);
+    const last = await firstFrameOf(
+      (await encodeTimelapse([replay.frames.at(-1) as Uint8Array], replay, COLORS)).gif,
+    );
+    for (const [x, y, color] of corner)
+      for (const [dx, dy] of [
+        [1, 1],
+        [30, 30],
+      ] as const)
+        expect(last.at((x - 240) * 32 + dx, (y - 240) * 32 + dy), `(${x}, ${y})`).toEqual(COLORS[color]);
+    expect(last.at(5 * 32 + 16, 5 * 32 + 16)).toEqual(COLORS[31]);
+
+    // Two versions: three frames (the board at `from`, then one per placement).
+    const short = await place.replay(start, start + 2, TIMELAPSE_LIMITS.frames, TIMELAPSE_LIMITS.side);
+    expect(short.frames).toHaveLength(3);
+    expect(short.area).toEqual({ x0: 240, y0: 240, x1: 255, y1: 255 });
+  });
 });
+
+const COLORS = PALETTE.map((_, i) => rgb(i));
+
+/** How many images an animated GIF holds (its image descriptors, walking the blocks). */
+function gifFrames(gif: Buffer): number {
+  const table = (flags: number) => (flags & 0x80 ? 3 * 2 ** ((flags & 7) + 1) : 0);
+  let at = 13 + table(gif[10] as number);
+  const skipBlocks = () => {
+    while (gif[at] !== 0) at += (gif[at] as number) + 1;
+    at++;
+  };
+  let frames = 0;
+  while (gif[at] !== 0x3b) {
+    if (gif[at] === 0x21) {
+      at += 2;
+      skipBlocks();
+    } else if (gif[at] === 0x2c) {
+      frames++;
+      at += 10 + table(gif[at + 9] as number) + 1;
+      skipBlocks();
+    } else throw new Error(`unexpected GIF block ${gif[at]} at ${at}`);
+  }
+  return frames;
+}
+
+/** The first image of a GIF, as a member's viewer draws it. */
+async function firstFrameOf(gif: Buffer) {
+  const image = await loadImage(gif);
+  const canvas = createCanvas(image.width, image.height);
+  const g = canvas.getContext('2d');
+  g.drawImage(image, 0, 0);
+  return { at: (x: number, y: number) => [...g.getImageData(x, y, 1, 1).data.slice(0, 3)] };
+}

@@ -52,10 +52,10 @@ describe('the heatmap and the virgin map', () => {
     await place.place({ opId: 'b', userId: 'hue', x: 5, y: 4, color: 1 });
     await place.place({ opId: 'c', userId: 'hue', x: 5, y: 4, color: 2 });
     const now = c.clock.now().getTime();
-    const hour = await place.heat(new Date(now - 3_600_000));
+    const hour = await place.views.heat(new Date(now - 3_600_000));
     expect(hour.placements).toBe(2);
     expect([hour.counts[at(hour.board, 4, 4)], hour.counts[at(hour.board, 5, 4)]]).toEqual([0, 2]);
-    expect((await place.heat(new Date(now - 86_400_000))).placements).toBe(3);
+    expect((await place.views.heat(new Date(now - 86_400_000))).placements).toBe(3);
     await c.session.run('/place heatmap period:hour');
     await c.session.run('/place virgin');
     const printed = c.take();

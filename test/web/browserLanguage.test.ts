@@ -55,7 +55,7 @@ describe('the /place page in the member’s language', () => {
     await page.context().close();
   });
 
-  it('GIVEN a member whose Discord speaks German, in an English browser THEN the page, numbers and plurals are German, and the used link says so in German', async () => {
+  it('GIVEN a member whose Discord speaks German, in an English browser THEN the page, numbers and plurals are German, the same colour again is flagged before paying, and the used link says so in German', async () => {
     const { token } = await web.deps.services.web.createLink({
       userId: ANNA,
       name: 'anna',
@@ -92,6 +92,17 @@ describe('the /place page in the member’s language', () => {
       .poll(() => page.textContent('#wallet'))
       .toContain('Verdient: 1.234 Punkte, ausgegeben: 100 Punkte für 1 gesetzten Pixel.');
     await expect.poll(() => page.textContent('#feed')).toContain('#1 (5, 5) Blau von dir');
+    // Blue again on the same pixel: the dialog says it changes nothing, before anything is paid.
+    await page.getByRole('button', { name: 'In Blau malen' }).click();
+    await expect
+      .poll(() => page.textContent('#confirm-text'))
+      .toBe(
+        'Der Pixel (5, 5) ist schon Blau (#3690EA): Ihn noch mal zu malen kostet 100 Punkte und ändert nichts. Trotzdem malen? Du hast 1.134 Punkte.',
+      );
+    await page.getByRole('button', { name: 'Abbrechen', exact: true }).click();
+    await expect.poll(() => page.locator('#confirm').isVisible()).toBe(false);
+    await web.deps.ledger.flush();
+    expect((await web.deps.services.place.wallet(ANNA)).balance).toBe(1_134_000);
 
     // The link again: it no longer signs in, and the page says what to do, in German.
     await page.goto(`${web.url}/place/login?token=${token}`);

@@ -3,7 +3,6 @@ import type { Clock } from '../../src/clock.js';
 import type { Config } from '../../src/config.js';
 import { invalidInputText } from '../../src/errors.js';
 import type { SanctionCheck } from '../../src/interactions/types.js';
-import { downsample } from '../../src/render/placeImages.js';
 import type { Rng } from '../../src/rng.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import type { Scheduler, TaskHandler } from '../../src/scheduler/scheduler.js';
@@ -17,12 +16,13 @@ import { placeInvariantProblems } from './canvasChecks.js';
 import { type HistoryPage, pixelHistory } from './history.js';
 import type { LogCursor, ModerationLogDoc } from './moderationLogStore.js';
 import { type Placed, PlacePlacements, type PlaceRequest, refuseOutside } from './placements.js';
-import type { CanvasDoc, PixelEventDoc, PlaceStore } from './placeStore.js';
+import type { CanvasDoc, PlaceStore } from './placeStore.js';
+import { PlaceViews } from './placeViews.js';
 import { PlacePosts } from './posts.js';
+import { type Replay, replayCanvas } from './replay.js';
 import { PlaceRollbacks } from './rollbacks.js';
 import { placeLeaderboard, placeStanding } from './standings.js';
 import { PlaceSweep } from './sweep.js';
-import { heatCounts } from './views.js';
 import { PlaceWatermark } from './watermark.js';
 
 declare module '../../src/features/services.js' {
@@ -65,20 +65,7 @@ interface PlaceDeps {
  * 3's two writes) is voided by recovery after the grace, so the watermark never sticks.
  */
 /** The canvas as it stood after one version: its number and when that version was painted (null before any). */
-export interface ReplayFrame {
-  revision: number;
-  at: Date | null;
-}
-
-/** A timelapse's frames (palette indices) and the version and time each shows. */
-export interface Replay {
-  frames: Uint8Array[];
-  moments: ReplayFrame[];
-  width: number;
-  height: number;
-  from: number;
-  to: number;
-}
+export type { Replay, ReplayFrame } from './replay.js';
 
 export class PlaceService {
   #board: Promise<PlaceBoard> | null = null;
@@ -88,6 +75,8 @@ export class PlaceService {
 
   /** Moderators' rollbacks of a member's pixels (rollbacks.ts). */
   readonly rollbacks: PlaceRollbacks;
+  /** The heatmap and the dataset (placeViews.ts). */
+  readonly views: PlaceViews;
   /** Protected areas (areas.ts). */
   readonly areas: PlaceAreas;
   /** The watermark and its recovery (watermark.ts). */
@@ -124,6 +113,11 @@ export class PlaceService {
       voidRevision: (revision) => this.#watermark.voidRevision(revision),
       refuseProtected: (x, y, painter) => this.areas.refuse(x, y, painter),
     });
+    this.views = new PlaceViews({
+      ...deps,
+      board: () => this.board(),
+      canvas: () => this.canvas(),
+    });
     this.rollbacks = new PlaceRollbacks({
       ...deps,
       canvas,
@@ -151,14 +145,10 @@ export class PlaceService {
     });
   }
 
-  /** The heatmap of the span from `since`: the board, how often each pixel was painted, and the placements. */
-  async heat(since: Date): Promise<{ board: PlaceBoard; counts: Uint32Array; placements: number }> {
-    const board = await this.board();
-    return { board, ...(await heatCounts(board, this.deps.store.eventsSince(since))) };
-  }
-
   canvas(): Promise<CanvasDoc> {
-    return this.deps.store.canvas(this.deps.config.place, this.deps.clock.now());
+    return this.deps.store.canvas(this.deps.config.place, this.deps.clock.now(), () =>
+      this.deps.rng.secret(32),
+    );
   }
 
   /**
@@ -248,12 +238,7 @@ export class PlaceService {
     return placeInvariantProblems(this.deps.store, this.deps.economy, this.deps.clock.now());
   }
 
-  /**
-   * The canvas replayed from its events between two revisions, as up to `maxFrames` boards
-   * evenly spaced by revision (the last is the board at `to`), each at most `maxSide` pixels
-   * on its long side (a larger canvas is sampled down: 120 frames of 2048² would be 500 MB).
-   * Replays from revision 0, so every frame is exact; reads the events in batches, never the pixels.
-   */
+  /** The canvas replayed between two revisions, cropped to what was painted in them (replay.ts). */
   async replay(
     from: number,
     to: number,
@@ -263,39 +248,12 @@ export class PlaceService {
     const canvas = await this.canvas();
     const top = Math.min(to, await this.advance());
     const start = Math.max(0, Math.min(from, top));
-    const board = new PlaceBoard(canvas.width, canvas.height);
-    const step = Math.max(1, Math.ceil(Math.max(canvas.width, canvas.height) / maxSide));
-    const frame = () => downsample(board.pixels, canvas.width, canvas.height, step);
-    const frames: Uint8Array[] = [];
-    const moments: ReplayFrame[] = [];
-    const every = Math.max(1, Math.ceil((top - start) / Math.max(1, maxFrames - 1)));
-    let nextFrame = start;
-    let cursor = 0;
-    let last: ReplayFrame = { revision: 0, at: null };
-    if (start === 0) {
-      frames.push(frame());
-      moments.push(last);
-      nextFrame = every;
-    }
-    while (cursor < top) {
-      const events = await this.deps.store.eventsBetween(cursor, top, 5_000);
-      if (events.length === 0) break;
-      for (const e of events) {
-        if (e.kind !== 'void') board.set(e.x, e.y, e.color);
-        last = { revision: e.revision, at: e.at };
-        if (e.revision >= nextFrame && e.revision >= start && frames.length < maxFrames - 1) {
-          frames.push(frame());
-          moments.push(last);
-          nextFrame = e.revision + every;
-        }
-      }
-      cursor = (events[events.length - 1] as PixelEventDoc).revision;
-    }
-    frames.push(frame());
-    moments.push(last);
-    const width = Math.ceil(canvas.width / step);
-    const height = Math.ceil(canvas.height / step);
-    return { frames, moments, width, height, from: start, to: top };
+    return replayCanvas(
+      this.deps.store,
+      canvas,
+      { from: start, to: top },
+      { frames: maxFrames, side: maxSide },
+    );
   }
 
   /** The most pixels painted and the most points earned, rollbacks and refunds left out (standings.ts). */

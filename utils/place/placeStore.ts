@@ -28,6 +28,8 @@ export interface CanvasDoc {
   /** The revision the last community post showed, and when it went out. */
   postedRevision?: number;
   postedAt?: Date;
+  /** The key of the painters' pseudonyms in the published dataset (dataset.ts), made once. */
+  datasetKey?: string;
 }
 
 /** The current state of one set pixel. */
@@ -151,8 +153,15 @@ export class PlaceStore {
     await events.createIndex({ replaces: 1 }, { name: 'by_replaced_unique', unique: true, sparse: true });
   }
 
-  /** The canvas, created with the configured size on first use. */
-  async canvas(defaults: { width: number; height: number }, now: Date): Promise<CanvasDoc> {
+  /**
+   * The canvas, created with the configured size on first use (and the dataset's pseudonym key:
+   * `newKey`, so reading the dataset never writes).
+   */
+  async canvas(
+    defaults: { width: number; height: number },
+    now: Date,
+    newKey: () => string,
+  ): Promise<CanvasDoc> {
     const found = await this.#canvas.findOne({ _id: 'canvas' });
     if (found) return found;
     try {
@@ -163,6 +172,7 @@ export class PlaceStore {
         committedAt: now,
         width: defaults.width,
         height: defaults.height,
+        datasetKey: newKey(),
       };
       await this.#canvas.insertOne(doc);
       return doc;
@@ -296,6 +306,19 @@ export class PlaceStore {
     const xs = docs.map((d) => d.x);
     const ys = docs.map((d) => d.y);
     return { count: docs.length, box: [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)] };
+  }
+
+  /**
+   * The dataset's pseudonym key: the stored one, or `fresh` stored now for a canvas made before
+   * it had one (the first writer wins).
+   */
+  async datasetKey(fresh: string): Promise<string> {
+    await this.#canvas.updateOne(
+      { _id: 'canvas', datasetKey: { $exists: false } },
+      { $set: { datasetKey: fresh } },
+    );
+    const doc = await this.#canvas.findOne({ _id: 'canvas' }, { projection: { datasetKey: 1 } });
+    return doc?.datasetKey ?? fresh;
   }
 
   /** Every placement and rollback event (dated from `since`), in revision order: the checker's history. */

@@ -7,6 +7,7 @@ import { LiveFeed } from '../liveFeed.js';
 import { adminRoutes } from './adminRoutes.js';
 import { auditRoutes } from './auditRoutes.js';
 import { canvasModerationRoutes } from './canvasModerationRoutes.js';
+import { datasetRoutes } from './datasetRoutes.js';
 import { economyRoutes } from './economyRoutes.js';
 import { webGate } from './gate.js';
 import { grantRoutes } from './grantRoutes.js';
@@ -51,6 +52,7 @@ export function webRoutes(deps: BotDeps): HttpRoutes {
       runtimeRoutes(app, deps, gate);
       auditRoutes(app, deps, gate);
       canvasModerationRoutes(app, deps, gate);
+      datasetRoutes(app, deps, gate);
       portalRoutes(app, deps, gate);
       signInRoutes(app, deps, gate);
     });

@@ -77,6 +77,16 @@ export async function canvasPage(root: HTMLElement, me: Me): Promise<void> {
     historyCard(),
     ...(me.role === 'admin' ? [rollbackCard()] : []),
     h('p', {}, h('a', { href: '/place/moderation' }, t('portal.canvas.publicLog'))),
+    // The whole history as a dataset: painters as pseudonyms, forgotten members as nobody.
+    h(
+      'p',
+      {},
+      h(
+        'a',
+        { href: '/api/admin/place/dataset.csv', download: '', id: 'dataset-csv' },
+        t('portal.canvas.dataset'),
+      ),
+    ),
   );
 }
 
