@@ -9,7 +9,7 @@ import { loadAreas } from './areas.js';
 import { loadBoard } from './board.js';
 import { t } from './i18n.js';
 import { trackLayout } from './layout.js';
-import { connect } from './liveUpdates.js';
+import { connect, FEED_ON_LOAD } from './liveUpdates.js';
 import { loadMe } from './member.js';
 import { bindPlacing } from './placing.js';
 import { state } from './state.js';
@@ -28,7 +28,7 @@ async function start(): Promise<void> {
   await loadAreas().catch(() => undefined);
   document.body.dataset.revision = String(state.revision);
   await loadMe();
-  connect();
+  connect(FEED_ON_LOAD);
   document.body.dataset.ready = 'true';
 }
 

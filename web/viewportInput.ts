@@ -15,6 +15,21 @@ function readout(at: { x: number; y: number } | null): string {
   return `(${at.x}, ${at.y})${names.length > 0 ? ` · 🛡️ ${names.join(', ')}` : ''}`;
 }
 
+/**
+ * Where + and − zoom around: the selected pixel's centre, which stays where it is on screen, when
+ * it is in view; else the viewport's centre.
+ */
+function anchor(): [number, number] {
+  const { clientWidth: w, clientHeight: h } = view.viewport;
+  const s = state.selected;
+  if (s) {
+    const x = state.panX + (s.x + 0.5) * state.zoom;
+    const y = state.panY + (s.y + 0.5) * state.zoom;
+    if (x >= 0 && x <= w && y >= 0 && y <= h) return [x, y];
+  }
+  return [w / 2, h / 2];
+}
+
 /** Drag to pan, wheel or pinch to zoom, a tap selects a pixel, arrow keys move it, Enter paints. */
 export function bindViewport(): void {
   const showCoords = (e: PointerEvent) => {
@@ -86,11 +101,10 @@ export function bindViewport(): void {
       void askToPlace();
     }
   });
-  const centre = () => [view.viewport.clientWidth / 2, view.viewport.clientHeight / 2] as const;
-  $('zoom-in').addEventListener('click', () => zoomAt(2, ...centre()));
-  $('zoom-out').addEventListener('click', () => zoomAt(0.5, ...centre()));
+  $('zoom-in').addEventListener('click', () => zoomAt(2, ...anchor()));
+  $('zoom-out').addEventListener('click', () => zoomAt(0.5, ...anchor()));
   $('zoom-fit').addEventListener('click', fitToView);
   // The viewport changes size with the window and, on a phone, when the header or the sheet
-  // below it wraps: a fitted view stays fitted.
-  new ResizeObserver(() => state.fitted && fitToView()).observe(view.viewport);
+  // below it wraps: a fitted view stays fitted (and the grid follows the new size).
+  new ResizeObserver(() => (state.fitted ? fitToView() : apply())).observe(view.viewport);
 }

@@ -1,10 +1,12 @@
 import { placeAreas } from './areas.js';
+import { drawGrid } from './grid.js';
 import { state } from './state.js';
 import { view } from './view.js';
 
 export function apply(): void {
   view.canvas.style.transform = `translate(${state.panX}px, ${state.panY}px) scale(${state.zoom})`;
   placeAreas();
+  drawGrid();
   const s = state.selected;
   view.cursor.hidden = !s;
   if (s) {
