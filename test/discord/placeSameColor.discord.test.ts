@@ -128,7 +128,7 @@ describe('painting a pixel the colour it already has, through the real discord.j
       fake.command(otto, 'place', ['pixel'], { x: 13, y: 13, color: 'weiß' }),
     );
     expect(warning?.content).toBe(
-      '🎨 Der Pixel (13, 13) ist schon **Weiß (#FFFFFF)**: Ihn noch mal zu malen kostet 100 Punkte und ändert nichts an der Leinwand. Trotzdem malen?',
+      '🎨 Der Pixel (13, 13) ist schon **Weiß (#FFFFFF)**. Noch mal malen kostet 100 Punkte, ändert aber nichts an der Leinwand. Trotzdem malen?',
     );
     const [painted] = await fake.waitFor(
       fake.click(otto, warning as VisibleMessage, buttonId(warning, 'Trotzdem malen')),

@@ -97,7 +97,7 @@ describe('the /place page in the member’s language', () => {
     await expect
       .poll(() => page.textContent('#confirm-text'))
       .toBe(
-        'Der Pixel (5, 5) ist schon Blau (#3690EA): Ihn noch mal zu malen kostet 100 Punkte und ändert nichts. Trotzdem malen? Du hast 1.134 Punkte.',
+        'Der Pixel (5, 5) ist schon Blau (#3690EA). Noch mal malen kostet 100 Punkte, ändert aber nichts. Trotzdem malen? Du hast 1.134 Punkte.',
       );
     await page.getByRole('button', { name: 'Abbrechen', exact: true }).click();
     await expect.poll(() => page.locator('#confirm').isVisible()).toBe(false);
