@@ -1,6 +1,7 @@
 /** The canvas's images: the picture at every stage, zoom, palette, rollback preview, timelapse. */
 import { createCanvas, loadImage } from 'canvas';
 import { COLORS, canvasCaption, captionDate, PICTURE_SIDE } from '../commands/place/view.js';
+import { renderHeatmap, renderVirginMap } from '../commands/place/views.js';
 import type { Translator } from '../src/i18n/i18n.js';
 import { overviewView, renderCanvasPicture, zoomView } from '../src/render/canvasPicture.js';
 import type { TextRecorder } from '../src/render/canvasTools.js';
@@ -145,6 +146,37 @@ function rollbackScene(): ImageScene {
   };
 }
 
+/**
+ * The heatmap (the heart painted over and over, the line once, the cookie not in the last day)
+ * and the virgin map of the sparse canvas, as /place heatmap and /place virgin draw them.
+ */
+function viewScenes(): ImageScene[] {
+  const board = sparseBoard();
+  const counts = new Uint32Array(SIDE * SIDE);
+  let placements = 0;
+  const paint = (x: number, y: number, times: number) => {
+    counts[y * SIDE + x] = times;
+    placements += times;
+  };
+  for (let y = 100; y < 106; y++)
+    for (let x = 142; x < 149; x++) if (board.get(x, y) === 2) paint(x, y, 1 + ((x * 5 + y * 3) % 40));
+  for (let x = 110; x < 132; x++) paint(x, 130, 1);
+  return LANGUAGES.flatMap(({ locale, label }) => [
+    {
+      file: `heatmap-${locale}.png`,
+      title: `Heatmap · the last day · ${label}`,
+      locale,
+      render: () => renderHeatmap(i18n.for(locale), board, { counts, placements }, 'day', AT),
+    },
+    {
+      file: `virgin-${locale}.png`,
+      title: `Virgin map · never painted · ${label}`,
+      locale,
+      render: () => renderVirginMap(i18n.for(locale), board, AT),
+    },
+  ]);
+}
+
 export function canvasScenes(): ImageScene[] {
   return [
     ...framed('empty', 'Canvas · nothing painted yet', () => new PlaceBoard(SIDE, SIDE), overview),
@@ -167,6 +199,13 @@ export function canvasScenes(): ImageScene[] {
       fullBoard,
       zoomed(8, 128, 128, false),
     ),
+    ...framed(
+      'zoom-corner',
+      'Canvas · /place view x:2 y:3 zoom:16: the pixel in the middle, the off-canvas margin hatched',
+      () => sparseBoard(),
+      zoomed(16, 2, 3, true),
+    ),
+    ...viewScenes(),
     ...LANGUAGES.map(({ locale, label }) => ({
       file: `palette-${locale}.png`,
       title: `Palette · ${label}`,

@@ -12,6 +12,8 @@ export const README_SHOTS: Readonly<Record<string, string>> = {
   'leaderboard-de.png': 'images/leaderboard-long-de.png',
   'place-canvas.png': 'images/canvas-sparse-en.png',
   'place-zoom.png': 'images/canvas-zoom16-en.png',
+  'place-heatmap.png': 'images/heatmap-en.png',
+  'place-virgin-de.png': 'images/virgin-de.png',
   'web-desktop-1280x800.png': 'web/desktop-en-pixel-out.png',
   'web-tablet-820x1180.png': 'web/tablet-en-page-in.png',
   'web-phone-390x844.png': 'web/phone-en-paint-in.png',
