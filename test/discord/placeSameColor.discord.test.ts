@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_ID } from '../support/botHarness.js';
 import { useTestDatabase } from '../support/database.js';
-import { type FakeBot, freshMember, startFakeBot } from '../support/discordHarness.js';
+import { type FakeBot, freshMember, startFakeBot, withPlacePoints } from '../support/discordHarness.js';
 import { buttonId, FakeDiscord, type FakeUser, type VisibleMessage } from '../support/fakeDiscord.js';
 
 const t = useTestDatabase('discord_place_same_color');
@@ -20,17 +19,7 @@ describe('painting a pixel the colour it already has, through the real discord.j
     await fake.stop();
   });
 
-  /** A member with 1,000 Place points (a pixel costs 100). */
-  async function funded(member: FakeUser): Promise<FakeUser> {
-    await harness.deps.services.place.grant({
-      opId: `fund:${member.id}`,
-      moderatorId: ADMIN_ID,
-      to: member.id,
-      amount: 1_000_000,
-      reason: '',
-    });
-    return member;
-  }
+  const funded = (member: FakeUser) => withPlacePoints(harness, member);
 
   const wallet = (member: FakeUser) => harness.deps.services.place.wallet(member.id);
   const last = (messages: VisibleMessage[]) => messages.at(-1);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_ID } from '../support/botHarness.js';
 import { useTestDatabase } from '../support/database.js';
-import { type FakeBot, freshMember, startFakeBot } from '../support/discordHarness.js';
+import { type FakeBot, freshMember, startFakeBot, withPlacePoints } from '../support/discordHarness.js';
 import { FakeDiscord, type FakeUser } from '../support/fakeDiscord.js';
 
 const t = useTestDatabase('discord_protected_areas');
@@ -28,16 +28,7 @@ describe('protected areas through the real discord.js client', () => {
     await fake.stop();
   });
 
-  async function funded(member: FakeUser): Promise<FakeUser> {
-    await harness.deps.services.place.grant({
-      opId: `fund:${member.id}`,
-      moderatorId: ADMIN_ID,
-      to: member.id,
-      amount: 1_000_000,
-      reason: '',
-    });
-    return member;
-  }
+  const funded = (member: FakeUser) => withPlacePoints(harness, member);
 
   it('GIVEN an admin protects a logo WHEN a member paints its corner THEN they are refused privately with its name, charged nothing, and the audit says who protected it', async () => {
     const [made] = await fake.waitFor(

@@ -6,7 +6,7 @@ import { discordPostTransport } from '../../src/discord/discordPostTransport.js'
 import { discordRoles } from '../../src/discord/discordRoles.js';
 import { InteractionRuntime } from '../../src/interactions/runtime.js';
 import type { BotDeps, CommandModule } from '../../src/interactions/types.js';
-import { makeAppDeps } from './botHarness.js';
+import { ADMIN_ID, makeAppDeps } from './botHarness.js';
 import type { TestDatabase } from './database.js';
 import type { FakeDiscord, FakeUser } from './fakeDiscord.js';
 
@@ -62,4 +62,16 @@ export function freshMember(username: string, locale?: string): FakeUser {
   memberCounter += 1;
   const id = `81${String(process.pid).padStart(7, '0')}${String(memberCounter).padStart(9, '0')}`;
   return { id, username, ...(locale ? { locale } : {}) };
+}
+
+/** A member with 1,000 Place points (a pixel costs 100), granted by the admin. */
+export async function withPlacePoints(harness: FakeBot, member: FakeUser): Promise<FakeUser> {
+  await harness.deps.services.place.grant({
+    opId: `fund:${member.id}`,
+    moderatorId: ADMIN_ID,
+    to: member.id,
+    amount: 1_000_000,
+    reason: '',
+  });
+  return member;
 }
