@@ -1,5 +1,6 @@
 import { loadBoard, paint, showRevision } from './board.js';
 import { number, t, time } from './i18n.js';
+import { overlayPainted } from './overlays.js';
 import { colourOf } from './palette.js';
 import { pixelPainted } from './pixelPanel.js';
 import { state } from './state.js';
@@ -61,6 +62,7 @@ export function connect(backlog = 0): void {
       addToFeed(change, names);
       const name = owner ? (names[owner] ?? null) : null;
       pixelPainted({ x, y, colour, owner, name, revision, at: new Date(at).toISOString() });
+      overlayPainted(x, y);
     }
     state.revision = Math.max(state.revision, message.revision);
     showRevision();

@@ -11,6 +11,7 @@ import { t } from './i18n.js';
 import { trackLayout } from './layout.js';
 import { connect, FEED_ON_LOAD } from './liveUpdates.js';
 import { loadMe } from './member.js';
+import { bindOverlays } from './overlays.js';
 import { bindPlacing } from './placing.js';
 import { state } from './state.js';
 import { say } from './view.js';
@@ -20,6 +21,7 @@ import { fitToView } from './zoom.js';
 trackLayout();
 bindViewport();
 bindPlacing();
+bindOverlays();
 
 async function start(): Promise<void> {
   await loadBoard();

@@ -4,6 +4,7 @@ export const $ = <T extends HTMLElement>(id: string) => document.getElementById(
 export const view = {
   viewport: $<HTMLDivElement>('viewport'),
   canvas: $<HTMLCanvasElement>('board'),
+  overlay: $<HTMLCanvasElement>('overlay'),
   cursor: $<HTMLDivElement>('cursor'),
   coords: $<HTMLOutputElement>('coords'),
   revision: $<HTMLParagraphElement>('revision'),
@@ -11,6 +12,7 @@ export const view = {
   sheet: $<HTMLDivElement>('sheet'),
   palette: $<HTMLDivElement>('palette'),
   pixelInfo: $<HTMLParagraphElement>('pixel-info'),
+  pixelHistory: $<HTMLOListElement>('pixel-history'),
   place: $<HTMLButtonElement>('place'),
   wallet: $<HTMLDivElement>('wallet'),
   feed: $<HTMLOListElement>('feed'),

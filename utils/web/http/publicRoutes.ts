@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { parseQuery, wholeNumber } from '../../../src/http/params.js';
 import type { BotDeps } from '../../../src/interactions/types.js';
 import { pngPalette, renderCanvasPng } from '../../../src/render/placeImages.js';
 import { PALETTE, rgb } from '../../place/palette.js';
+import { HEAT, heatLevel, VIRGIN } from '../../place/views.js';
 
 const PNG_PALETTE = pngPalette(PALETTE.map((_, i) => rgb(i)));
 const PUBLIC_PALETTE = PALETTE.map((c) => ({ name: c.name, hex: c.hex }));
@@ -65,6 +67,14 @@ export function publicRoutes(app: FastifyInstance, deps: BotDeps): void {
 
   areasRoute(app, deps);
 
+  pixelRoute(app, deps);
+  pixelHistoryRoute(app, deps);
+  viewRoutes(app, deps);
+}
+
+/** One pixel: its colour, painter and name, revision, time, and how many times it was painted. */
+function pixelRoute(app: FastifyInstance, deps: BotDeps): void {
+  const { services } = deps;
   app.get('/api/public/place/pixel', async (request) => {
     const size = await services.place.size();
     const { x, y } = parseQuery(
@@ -88,11 +98,127 @@ export function publicRoutes(app: FastifyInstance, deps: BotDeps): void {
   });
 }
 
+/** How many of a pixel's changes the public page shows. */
+export const PIXEL_HISTORY_LIMIT = 10;
+
+/**
+ * A pixel's last changes, newest first: each one's painter (a rollback's: whose state it put
+ * back), time, and colour before and after; `rolled_back` when a rollback undid it since.
+ */
+function pixelHistoryRoute(app: FastifyInstance, { services, profiles }: BotDeps): void {
+  app.get('/api/public/place/pixel/history', async (request) => {
+    const size = await services.place.size();
+    const { x, y } = parseQuery(
+      { x: wholeNumber(0, size.width - 1), y: wholeNumber(0, size.height - 1) },
+      request.query,
+    );
+    const page = await services.place.history({
+      area: { x1: x, y1: y, x2: x, y2: y },
+      limit: PIXEL_HISTORY_LIMIT,
+    });
+    const owners = [...new Set(page.entries.flatMap((e) => (e.event.owner ? [e.event.owner] : [])))];
+    const names = await profiles.names(owners);
+    return {
+      x,
+      y,
+      changes: page.entries.map(({ event, beforeColor, rolledBack }) => ({
+        revision: event.revision,
+        kind: event.kind === 'rollback' ? 'rollback' : 'placement',
+        color_index: event.color,
+        before_color_index: beforeColor,
+        owner: event.owner,
+        owner_name: event.owner ? (names.get(event.owner) ?? null) : null,
+        at: event.at.toISOString(),
+        rolled_back: rolledBack,
+      })),
+    };
+  });
+}
+
 /** The protected areas: names and rectangles only; who may paint there (a role's id) is the server's business. */
 function areasRoute(app: FastifyInstance, { services }: BotDeps): void {
   app.get('/api/public/place/areas', async (request) => {
     parseQuery({}, request.query);
     const areas = await services.place.areas.list();
     return { areas: areas.map((a) => ({ name: a.name, x1: a.x1, y1: a.y1, x2: a.x2, y2: a.y2 })) };
+  });
+}
+
+/** The heatmap's spans, by the name the query gives. */
+const HEAT_SPANS = { '1h': 60 * 60_000, '24h': 24 * 60 * 60_000 } as const;
+/** How long the views may be served again unchanged (browsers and the server alike), in seconds. */
+export const VIEW_MAX_AGE = 5;
+const hex = ([r, g, b]: readonly [number, number, number]) =>
+  `#${[r, g, b].map((c) => c.toString(16).padStart(2, '0').toUpperCase()).join('')}`;
+const base64 = (bytes: Uint8Array) =>
+  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+
+/**
+ * The canvas's other views for the page's overlays: where painting happened in the last hour or
+ * day (a heatmap), and which pixels anyone ever painted (the rest: never painted). One answer per
+ * view and span is kept for `VIEW_MAX_AGE` seconds: a crowd opening the heatmap reads the events once.
+ */
+function viewRoutes(app: FastifyInstance, { services, clock }: BotDeps): void {
+  const kept = new Map<string, { until: number; body: object }>();
+  const cached = async (key: string, make: () => Promise<object>) => {
+    const now = clock.now().getTime();
+    const hit = kept.get(key);
+    if (hit && hit.until > now) return hit.body;
+    const body = await make();
+    kept.set(key, { until: now + VIEW_MAX_AGE * 1000, body });
+    return body;
+  };
+
+  app.get('/api/public/place/heat', async (request, reply) => {
+    const { span } = parseQuery({ span: z.enum(['1h', '24h'], { error: 'one of 1h, 24h' }) }, request.query);
+    reply.header('cache-control', `public, max-age=${VIEW_MAX_AGE}`);
+    return cached(`heat-${span}`, async () => {
+      const since = new Date(clock.now().getTime() - HEAT_SPANS[span]);
+      const { board, counts, placements } = await services.place.views.heat(since);
+      const levels = new Uint8Array(counts.length);
+      counts.forEach((count, i) => {
+        if (count > 0) levels[i] = heatLevel(count) + 1;
+      });
+      return {
+        revision: board.revision,
+        width: board.width,
+        height: board.height,
+        span,
+        since: since.toISOString(),
+        placements,
+        colors: HEAT.map(hex),
+        encoding:
+          'base64, one byte per pixel, row by row: 0 not painted in the span, else the heat level + 1 (colors[level])',
+        pixels: base64(levels),
+      };
+    });
+  });
+
+  app.get('/api/public/place/painted', async (request, reply) => {
+    parseQuery({}, request.query);
+    reply.header('cache-control', `public, max-age=${VIEW_MAX_AGE}`);
+    return cached('painted', async () => {
+      const board = await services.place.board();
+      const bits = new Uint8Array(Math.ceil((board.width * board.height) / 8));
+      let painted = 0;
+      for (let y = 0; y < board.height; y++) {
+        for (let x = 0; x < board.width; x++) {
+          if (!board.isPainted(x, y)) continue;
+          const i = y * board.width + x;
+          bits[i >> 3] = (bits[i >> 3] ?? 0) | (1 << (i & 7));
+          painted++;
+        }
+      }
+      return {
+        revision: board.revision,
+        width: board.width,
+        height: board.height,
+        painted,
+        virgin_color: hex(VIRGIN),
+        encoding:
+          'base64 bitset, row by row: pixel i = y * width + x is bit (i & 7) of byte (i >> 3), 1 if ever painted',
+        pixels: base64(bits),
+      };
+    });
   });
 }
