@@ -82,7 +82,7 @@ describe("a pixel's last changes and the canvas's overlays on a phone in a real 
     await web?.close();
   });
 
-  it('GIVEN a pixel painted three times WHEN a phone taps it THEN its changes show newest first, the forgotten painter as "a former member", and a new placement goes on top', async () => {
+  it('GIVEN a pixel painted three times WHEN a phone taps it THEN its changes show newest first, the forgotten painter as "A former member", and a new placement goes on top', async () => {
     const { context, page, errors } = await openPhone();
     await page.getByRole('button', { name: 'Show the whole canvas' }).click();
     await tapPixel(page, PIXEL.x, PIXEL.y);
@@ -90,7 +90,7 @@ describe("a pixel's last changes and the canvas's overlays on a phone in a real 
     await expect.poll(() => lines.count()).toBe(3);
     const texts = await lines.allTextContents();
     expect(texts[0]).toMatch(/^cleo: orange → yellow · \S/);
-    expect(texts[1]).toMatch(/^a former member: red → orange · \S/);
+    expect(texts[1]).toMatch(/^A former member: red → orange · \S/);
     expect(texts[2]).toMatch(/^cleo: unpainted → red · \S/);
     expect(texts.join('\n')).not.toContain('dara');
     // On the sheet, over the canvas's edge: seen, and the canvas still larger than the sheet.
