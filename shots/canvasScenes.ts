@@ -166,13 +166,14 @@ function viewScenes(): ImageScene[] {
       file: `heatmap-${locale}.png`,
       title: `Heatmap · the last day · ${label}`,
       locale,
-      render: () => renderHeatmap(i18n.for(locale), board, { counts, placements }, 'day', AT),
+      render: (record?: TextRecorder) =>
+        renderHeatmap(i18n.for(locale), board, { counts, placements }, 'day', AT, record),
     },
     {
       file: `virgin-${locale}.png`,
       title: `Virgin map · never painted · ${label}`,
       locale,
-      render: () => renderVirginMap(i18n.for(locale), board, AT),
+      render: (record?: TextRecorder) => renderVirginMap(i18n.for(locale), board, AT, record),
     },
   ]);
 }

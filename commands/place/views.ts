@@ -4,6 +4,7 @@ import { localized, localizedName } from '../../src/i18n/definitions.js';
 import type { Translator } from '../../src/i18n/i18n.js';
 import type { Subcommand } from '../../src/interactions/types.js';
 import { type CanvasView, overviewView, renderCanvasPicture } from '../../src/render/canvasPicture.js';
+import type { TextRecorder } from '../../src/render/canvasTools.js';
 import type { PlaceBoard } from '../../utils/place/board.js';
 import { PLACE_MESSAGES } from '../../utils/place/messages.js';
 import { heatmap, markedOnly, type ViewBoard, virginMap } from '../../utils/place/views.js';
@@ -23,13 +24,13 @@ function picture(
   i18n: Translator,
   view: ViewBoard,
   shown: CanvasView,
-  at: Date,
-  title: string,
-  lines: string[],
+  text: { at: Date; title: string; lines: string[] },
+  record?: TextRecorder,
 ) {
   return renderCanvasPicture(view, view.colors, {
     view: shown,
-    caption: { title, date: captionDate(i18n, at), lines },
+    caption: { title: text.title, date: captionDate(i18n, text.at), lines: text.lines },
+    ...(record ? { record } : {}),
   });
 }
 
@@ -43,6 +44,7 @@ export function renderHeatmap(
   heat: { counts: Uint32Array; placements: number },
   period: HeatPeriod,
   at: Date,
+  record?: TextRecorder,
 ): Promise<Buffer> {
   const view = heatmap(board, heat.counts);
   const lines =
@@ -57,11 +59,16 @@ export function renderHeatmap(
           i18n.t('place:views.heatLegend'),
         ];
   const shown = overviewView(markedOnly(view), 0, PICTURE_SIDE);
-  return picture(i18n, view, shown, at, i18n.t(`place:views.heatTitle.${period}`), lines);
+  return picture(i18n, view, shown, { at, title: i18n.t(`place:views.heatTitle.${period}`), lines }, record);
 }
 
 /** The virgin map's picture: the pixels nobody ever painted in green over the dimmed canvas, and how many. */
-export function renderVirginMap(i18n: Translator, board: PlaceBoard, at: Date): Promise<Buffer> {
+export function renderVirginMap(
+  i18n: Translator,
+  board: PlaceBoard,
+  at: Date,
+  record?: TextRecorder,
+): Promise<Buffer> {
   const view = virginMap(board);
   const line = i18n.t('place:views.virginCount', {
     count: view.marked,
@@ -71,7 +78,13 @@ export function renderVirginMap(i18n: Translator, board: PlaceBoard, at: Date): 
     // Rounded down: a canvas with a pixel painted never reads as 100 %.
     percent: i18n.number(Math.floor((view.marked / (board.width * board.height)) * 1000) / 10),
   });
-  return picture(i18n, view, wholeView(view), at, i18n.t('place:views.virginTitle'), [line]);
+  return picture(
+    i18n,
+    view,
+    wholeView(view),
+    { at, title: i18n.t('place:views.virginTitle'), lines: [line] },
+    record,
+  );
 }
 
 /** `/place heatmap [period]`: where painting happened in the last hour or day, and how much. */
