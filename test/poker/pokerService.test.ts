@@ -16,7 +16,7 @@ const PLAYERS = Array.from({ length: 6 }, (_, i) => `880000000000000${String(i +
 const [ANN, BEN, CAL] = PLAYERS as [string, string, string];
 const GRANT = 5_000;
 /** Hands of the seeded random workload (below). */
-const HANDS = Number(process.env.POKER_HANDS ?? 400);
+const HANDS = Number(process.env.POKER_HANDS ?? 250);
 
 async function setUp() {
   const made = makeBotDeps(t);
