@@ -18,10 +18,12 @@ import { PokerFairness } from './pokerFairness.js';
 import { atLevel, forfeited, hasStarted, isRunning, refuseRegistration } from './sitAndGo.js';
 import { absorbMove, withoutMove } from './tableBooks.js';
 import { type PokerStep, TableMoves } from './tableMoves.js';
+import { seatOf } from './tableSeats.js';
 import type { PendingMove, TableDoc, TableRequest, TableStore } from './tableStore.js';
 import { TableTimers, type TimedOutcome } from './tableTimers.js';
 
 export type { PokerStep } from './tableMoves.js';
+export { seatOf } from './tableSeats.js';
 export type { TimedOutcome } from './tableTimers.js';
 
 declare module '../../src/features/services.js' {
@@ -378,13 +380,6 @@ export class PokerService {
     if (!table) throw new AppError('STALE_CONTROL', `table ${tableId} is gone`, { tableId });
     return table;
   }
-}
-
-/** The seat the member sits in (a pending buy-in counts), or null. */
-export function seatOf(table: TableDoc, userId: string): number | null {
-  const seat = table.game.seats.findIndex((s) => s?.userId === userId);
-  if (seat >= 0) return seat;
-  return table.pending.find((m) => m.kind === 'buyin' && m.userId === userId)?.seat ?? null;
 }
 
 /** A table's own controls (start, close) are its host's: the refusal says who the host is. */

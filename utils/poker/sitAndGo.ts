@@ -1,6 +1,7 @@
 import { invalidInputText } from '../../src/errors.js';
 import { chipsInHand } from './engine.js';
 import type { Hand } from './game.js';
+import { seatOf } from './tableSeats.js';
 import type { PendingMove, TableDoc } from './tableStore.js';
 
 /*
@@ -240,7 +241,7 @@ export function refuseRegistration(table: TableDoc, userId: string, buyIn: numbe
       asked: buyIn,
     });
   }
-  if (registered(table) >= sng.players && !isSeated(table, userId)) {
+  if (registered(table) >= sng.players && seatOf(table, userId) === null) {
     throw invalidInputText('the tournament is full', 'poker:errors.sngFull', { players: sng.players });
   }
 }
@@ -277,12 +278,4 @@ export function forfeited(table: TableDoc, game: TableDoc['game'], seat: number)
       retired: sng.retired + (s?.stack ?? 0),
     },
   };
-}
-
-/** Seated or registering (a pending buy-in counts). */
-function isSeated(table: TableDoc, userId: string): boolean {
-  return (
-    table.game.seats.some((s) => s?.userId === userId) ||
-    table.pending.some((m) => m.kind === 'buyin' && m.userId === userId)
-  );
 }
