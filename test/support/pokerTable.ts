@@ -42,14 +42,7 @@ export async function openTable(
   },
 ): Promise<void> {
   await deps.runtimeConfig.set('poker.start_delay_s', '3600', 'admin');
-  for (const m of table.members)
-    await deps.services.cookies.grant({
-      opId: `g-${m}`,
-      adminId: 'admin',
-      to: m,
-      amount: table.grant,
-      reason: '',
-    });
+  await grantCookies(deps, table.members, table.grant);
   const created = await deps.services.poker.create({
     tableId: table.id,
     hostId: table.host,
@@ -60,4 +53,10 @@ export async function openTable(
   });
   if (table.board?.messageId) await deps.services.poker.rememberMessage(created, table.board.messageId);
   for (const [member, buyIn] of table.seats) await deps.services.poker.join(table.id, member, buyIn);
+}
+
+/** Each member granted `amount` Cookies by the admin, once (the grant's id names the member). */
+export async function grantCookies(deps: BotDeps, members: readonly string[], amount: number): Promise<void> {
+  for (const m of members)
+    await deps.services.cookies.grant({ opId: `g-${m}`, adminId: 'admin', to: m, amount, reason: '' });
 }

@@ -3,6 +3,7 @@ import { legalActions, type PokerAction } from '../../utils/poker/engine.js';
 import type { PokerService } from '../../utils/poker/pokerService.js';
 import { DEFAULT_PAYOUTS } from '../../utils/poker/sitAndGo.js';
 import type { TableDoc } from '../../utils/poker/tableStore.js';
+import { grantCookies } from './pokerTable.js';
 
 /**
  * A sit-and-go of the poker tests: members granted Cookies, the tournament opened (a 1,000-chip
@@ -21,14 +22,7 @@ export async function openTournament(
     payouts?: number[];
   },
 ): Promise<TableDoc> {
-  for (const m of sng.members)
-    await deps.services.cookies.grant({
-      opId: `g-${m}`,
-      adminId: 'admin',
-      to: m,
-      amount: sng.grant,
-      reason: '',
-    });
+  await grantCookies(deps, sng.members, sng.grant);
   await deps.services.poker.create({
     tableId: sng.id,
     hostId: sng.host,
