@@ -199,16 +199,9 @@ function viewRoutes(app: FastifyInstance, { services, clock }: BotDeps): void {
     reply.header('cache-control', `public, max-age=${VIEW_MAX_AGE}`);
     return cached('painted', async () => {
       const board = await services.place.board();
-      const bits = new Uint8Array(Math.ceil((board.width * board.height) / 8));
+      // The renderer's board keeps the bitset in this very layout: sent as it is, counted by byte.
       let painted = 0;
-      for (let y = 0; y < board.height; y++) {
-        for (let x = 0; x < board.width; x++) {
-          if (!board.isPainted(x, y)) continue;
-          const i = y * board.width + x;
-          bits[i >> 3] = (bits[i >> 3] ?? 0) | (1 << (i & 7));
-          painted++;
-        }
-      }
+      for (const byte of board.painted) for (let b = byte; b !== 0; b &= b - 1) painted++;
       return {
         revision: board.revision,
         width: board.width,
@@ -217,7 +210,7 @@ function viewRoutes(app: FastifyInstance, { services, clock }: BotDeps): void {
         virgin_color: hex(VIRGIN),
         encoding:
           'base64 bitset, row by row: pixel i = y * width + x is bit (i & 7) of byte (i >> 3), 1 if ever painted',
-        pixels: base64(bits),
+        pixels: base64(board.painted),
       };
     });
   });
