@@ -52,7 +52,7 @@ async function refusal(deps: BotDeps, promise: Promise<unknown>): Promise<string
 describe('a sit-and-go', () => {
   beforeEach(() => clearDatabase(t.db));
 
-  it('GIVEN three registered for 100 at 65/35 THEN it starts once full, and pays 195 and 105 exactly once', async () => {
+  it('GIVEN three registered for 100 at 65/35 THEN it starts once full, and pays 195 and 105 (shared when tied) exactly once', async () => {
     const { deps, clock } = makeBotDeps(t);
     await deps.runtimeConfig.set('poker.next_hand_s', '5', 'admin');
     const sng = { id: 'sng', host: ANN, members: MEMBERS, grant: GRANT, buyIn: 100, players: 3 };
@@ -68,21 +68,22 @@ describe('a sit-and-go', () => {
     expect(await refusal(deps, deps.services.poker.close('sng', ANN))).toContain('cannot be closed');
 
     const ended = await playOut(deps.services.poker, 'sng', true);
-    const places = ended.sng?.prizes?.map((p) => [p.place, p.amount]);
-    expect(places).toEqual([
-      [1, 195],
-      [2, 105],
-    ]);
-    // Everyone out in order: the last one out is second, the first out third and unpaid.
-    const [winner, second] = (ended.sng?.prizes ?? []).map((p) => p.userId);
-    expect(ended.sng?.out.at(-1)?.userId).toBe(second);
+    const prizes = ended.sng?.prizes ?? [];
+    // First place 195; second place 105, or 53 and 52 when a split pot left two to go out
+    // together with equal stacks and share it.
+    const [first, ...seconds] = prizes;
+    expect([first?.place, first?.amount]).toEqual([1, 195]);
+    expect(seconds.every((p) => p.place === 2)).toBe(true);
+    expect(seconds.map((p) => p.amount)).toEqual(seconds.length === 1 ? [105] : [53, 52]);
+    const winner = first?.userId as string;
+    // Everyone else went out, the last out among the paid.
     expect(new Set([winner, ...(ended.sng?.out ?? []).map((b) => b.userId)])).toEqual(
       new Set([ANN, BEN, CAL]),
     );
+    expect(seconds.map((p) => p.userId)).toContain(ended.sng?.out.at(-1)?.userId);
     const table = await expectWhole(deps, 'sng');
     expect(table.chips).toEqual({ in: 300, out: 300, rake: 0 });
-    expect(await cookies(deps, winner as string)).toBe(GRANT - 100 + 195);
-    expect(await cookies(deps, second as string)).toBe(GRANT - 100 + 105);
+    for (const p of prizes) expect(await cookies(deps, p.userId)).toBe(GRANT - 100 + p.amount);
     // Its moves timer finds nothing more to pay.
     clock.advance(120_000);
     await deps.scheduler.runDue();
