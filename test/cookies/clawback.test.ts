@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { ASSEMBLY } from '../../commands/index.js';
 import { isAppError } from '../../src/errors.js';
 import type { BotDeps } from '../../src/interactions/types.js';
+import { type Rng, seededRng } from '../../src/rng.js';
 import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
@@ -12,8 +13,8 @@ const BEN = '811000000000000002';
 const MOD = '811000000000000008';
 const ADMIN = '811000000000000009';
 
-async function setUp(members: Record<string, number>, vault = 0) {
-  const made = makeBotDeps(t);
+async function setUp(members: Record<string, number>, vault = 0, rng?: Rng) {
+  const made = makeBotDeps(t, rng ? { rng } : {});
   const { deps } = made;
   if (vault > 0) await deps.services.vault.fund({ opId: 'fund', adminId: ADMIN, amount: vault, reason: '' });
   for (const [member, amount] of Object.entries(members))
@@ -57,16 +58,13 @@ describe('a clawback of Cookies', () => {
   });
 
   it('GIVEN a blackjack stake in a hold THEN the clawback takes only the free balance and the hand keeps its stake', async () => {
-    const { deps } = await setUp({ [ANN]: 150 }, 1_000_000);
-    let hand = await deps.services.games.startBlackjack({ roundId: 'bj-0', userId: ANN, bet: 100 });
-    for (let i = 1; hand.status !== 'playing' && i < 30; i++) {
-      await deps.ledger.flush();
-      const free = await deps.ledger.balanceOf('cookies', ANN);
-      if (free < 100) break;
-      hand = await deps.services.games.startBlackjack({ roundId: `bj-${i}`, userId: ANN, bet: 100 });
-    }
+    // Seeded: the first hand dealt waits for the member (no natural), its 100 held, 50 free.
+    const { deps } = await setUp({ [ANN]: 150 }, 1_000_000, seededRng('clawback-stake'));
+    const hand = await deps.services.games.startBlackjack({ roundId: 'bj-0', userId: ANN, bet: 100 });
     expect(hand.status).toBe('playing');
+    await deps.ledger.flush();
     const free = await deps.ledger.balanceOf('cookies', ANN);
+    expect(free).toBe(50);
     const taken = await clawback(deps, 'cb-stake', 1_000);
     expect(taken).toEqual({ taken: free, balance: 0 });
     const held = await deps.holds.openInvolving(ANN);
