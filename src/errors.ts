@@ -1,5 +1,5 @@
 import type { Translator } from './i18n/i18n.js';
-import { showSetting } from './runtimeConfig/settings.js';
+import { type SettingKind, showSetting } from './runtimeConfig/settings.js';
 
 /**
  * Every expected failure has a stable code. The code is in `error.code` and at the
@@ -121,7 +121,8 @@ export const CORE_ERROR_MESSAGES: ErrorMessages<
  * value as Discord shows them.
  */
 function staleSetting(c: ErrorContext, _: string, i18n: Translator): string {
-  const value = typeof c.shown === 'string' ? c.shown : showSetting(c.value, i18n);
+  const kind = typeof c.kind === 'string' ? (c.kind as SettingKind) : undefined;
+  const value = typeof c.shown === 'string' ? c.shown : showSetting(c.value, i18n, kind);
   if (typeof c.updatedBy !== 'string')
     return i18n.t('core:errors.SETTING_STALE_UNSET', { key: c.key, value });
   const by = typeof c.by === 'string' ? c.by : i18n.member(c.updatedBy);

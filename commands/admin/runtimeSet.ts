@@ -52,11 +52,13 @@ export const runtimeSet: Subcommand = {
       return settings
         .filter((s) => s.key.includes(needle))
         .map((s) => ({
-          // A choice's name is plain text: a channel shows as its id.
+          // A choice's name is plain text: a channel shows as #id, a role as @id.
           name: i18n
             .t('admin:show.choice', {
               key: s.key,
-              value: showSetting(s.value, i18n).replace(/^<#(\d+)>$/, '#$1'),
+              value: showSetting(s.value, i18n, s.kind)
+                .replace(/^<#(\d+)>$/, '#$1')
+                .replace(/^<@&(\d+)>$/, '@$1'),
             })
             .slice(0, CHOICE_NAME_MAX),
           value: s.key,
@@ -76,8 +78,8 @@ export const runtimeSet: Subcommand = {
     const audit = serverI18n.t(guildId ? 'admin:audit.settingChangedHere' : 'admin:audit.settingChanged', {
       actor: actor.id,
       key: change.key,
-      before: showSetting(change.before, serverI18n),
-      after: showSetting(change.after, serverI18n),
+      before: showSetting(change.before, serverI18n, change.kind),
+      after: showSetting(change.after, serverI18n, change.kind),
     });
     await deps.services.admin.record({
       id: `runtime.set:${invocation.id}`,
@@ -95,8 +97,8 @@ export const runtimeSet: Subcommand = {
     const lines = [
       i18n.t(said, {
         key: change.key,
-        before: showSetting(change.before, i18n),
-        after: showSetting(change.after, i18n),
+        before: showSetting(change.before, i18n, change.kind),
+        after: showSetting(change.after, i18n, change.kind),
         description: i18n.t(change.description),
       }),
     ];

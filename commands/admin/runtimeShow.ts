@@ -25,8 +25,8 @@ async function describe(ctx: CommandContext, s: SettingView, detailed: boolean):
     : null;
   const value = i18n.t('admin:show.value', {
     name,
-    value: showSetting(held.value, i18n),
-    default: showSetting(s.server ? s.value : s.default, i18n),
+    value: showSetting(held.value, i18n, s.kind),
+    default: showSetting(s.server ? s.value : s.default, i18n, s.kind),
   });
   const layer = s.scope === 'global' ? ' 🌐' : s.server ? ' 🏠' : '';
   const lines = [`${value}${layer}${changed && !detailed ? ` · ${changed}` : ''}`];

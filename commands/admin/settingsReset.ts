@@ -29,16 +29,18 @@ export const settingsReset: Subcommand = {
         messageKey: 'core:errors.settingGlobal',
       });
     }
+    // A role's id reads as its mention, a channel's as its own (`showSetting`).
+    const kind = (await deps.runtimeConfig.list()).find((s) => s.key === key)?.kind;
     const reset = await deps.runtimeConfig.reset(key, guildId, actor.id);
     if (!reset) {
-      const value = showSetting(await deps.runtimeConfig.get(key, guildId), i18n);
+      const value = showSetting(await deps.runtimeConfig.get(key, guildId), i18n, kind);
       return { ephemeral: true, content: i18n.t('admin:reset.none', { key, value }) };
     }
     const words = (t: typeof i18n) => ({
       actor: actor.id,
       key,
-      before: showSetting(reset.before, t),
-      after: showSetting(reset.after, t),
+      before: showSetting(reset.before, t, kind),
+      after: showSetting(reset.after, t, kind),
     });
     await deps.services.admin.record({
       id: `runtime.reset:${invocation.id}`,

@@ -365,6 +365,7 @@ export class RuntimeConfig {
     const detail = `${key} is at revision ${doc?.revision ?? 0}, not ${revision}`;
     throw new AppError('SETTING_STALE', `${detail}: ${doc ? `changed by ${doc.updatedBy}` : 'never set'}`, {
       key,
+      kind,
       value: now as string | number | boolean | null,
       revision: doc?.revision ?? 0,
       updatedBy: doc?.updatedBy ?? null,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Translator } from '../i18n/i18n.js';
 import { SNOWFLAKE_PATTERN } from '../snowflake.js';
 
-export type SettingKind = 'number' | 'flag' | 'channel';
+export type SettingKind = 'number' | 'flag' | 'channel' | 'role';
 /** `global`: one value for every server (the economy's constants); `server`: each server may set its own. */
 export type SettingScope = 'global' | 'server';
 
@@ -126,6 +126,24 @@ export function flagSetting(description: string, def: boolean): Setting<boolean>
   };
 }
 
+/** An id typed as its mention (`mention` captures the id) or bare; `off` or `aus` for none. */
+function mentionOrOff(mention: RegExp, issue: string): z.ZodType<string | null, string> {
+  return z
+    .string()
+    .trim()
+    .transform((text) => text.replace(mention, '$1'))
+    .pipe(
+      z.union([
+        // Shown as "off" or "aus" (showSetting), so accepted as either, whatever the reader's language.
+        z
+          .string()
+          .refine((word) => ['off', 'aus'].includes(word.toLowerCase()))
+          .transform(() => null),
+        z.string().regex(SNOWFLAKE_PATTERN, issue),
+      ]),
+    );
+}
+
 /**
  * A channel the bot posts to on its own: a channel mention (`#name` in Discord's client
  * becomes `<#id>`) or id; `off` stops the posts. Setting it again also resumes posts that
@@ -138,29 +156,37 @@ export function channelSetting(description: string): Setting<string | null> {
     scope: 'server',
     description,
     default: null,
-    parse: z
-      .string()
-      .trim()
-      .transform((text) => text.replace(/^<#(\d+)>$/, '$1'))
-      .pipe(
-        z.union([
-          // Shown as "off" or "aus" (showSetting), so accepted as either, whatever the reader's language.
-          z
-            .string()
-            .refine((word) => ['off', 'aus'].includes(word.toLowerCase()))
-            .transform(() => null),
-          z.string().regex(SNOWFLAKE_PATTERN, 'core:settings.channel'),
-        ]),
-      ),
+    parse: mentionOrOff(/^<#(\d+)>$/, 'core:settings.channel'),
     stored: z.string().regex(SNOWFLAKE_PATTERN).nullable(),
   };
 }
 
-/** How an admin reads a value: on/off (in their language), a channel mention, or the number. */
-export function showSetting(value: unknown, i18n: Translator): string {
+/**
+ * A role a feature lets do something (the canvas's template role): a role mention (`@name` in
+ * Discord's client becomes `<@&id>`) or id; `off` names none. Only the role's id is stored.
+ */
+export function roleSetting(description: string): Setting<string | null> {
+  return {
+    kind: 'role',
+    // Each server has its own roles.
+    scope: 'server',
+    description,
+    default: null,
+    parse: mentionOrOff(/^<@&(\d+)>$/, 'core:settings.role'),
+    stored: z.string().regex(SNOWFLAKE_PATTERN).nullable(),
+  };
+}
+
+/**
+ * How an admin reads a value: on/off (in their language), the number, or an id as the mention
+ * of its `kind`: a role's `<@&id>`, a channel's `<#id>` (an id of no kind given reads as a
+ * channel). A mention in a reply notifies nobody (Reply's `notify` names members only).
+ */
+export function showSetting(value: unknown, i18n: Translator, kind?: SettingKind): string {
   if (typeof value === 'boolean') return i18n.t(value ? 'core:settings.on' : 'core:settings.off');
   if (value === null) return i18n.t('core:settings.off');
-  if (typeof value === 'string' && SNOWFLAKE_PATTERN.test(value)) return `<#${value}>`;
+  if (typeof value === 'string' && SNOWFLAKE_PATTERN.test(value))
+    return kind === 'role' ? `<@&${value}>` : `<#${value}>`;
   if (typeof value === 'number') return i18n.number(value);
   return String(value);
 }

@@ -173,7 +173,7 @@ describe("Discord's contract: every command and component, every role and langua
       const text =
         s.kind === 'channel'
           ? String(900000000000000000n + BigInt(channel++))
-          : showSetting(s.value, deps.i18n.for('en')).replaceAll(',', '');
+          : showSetting(s.value, deps.i18n.for('en'), s.kind).replaceAll(',', '');
       if (s.kind === 'channel') fake.addChannel(text);
       await deps.runtimeConfig.set(s.key, text, ADMIN_ID);
     }

@@ -60,7 +60,7 @@ describe("Discord's rules, as a server meets them on its first day", () => {
     const settings = await harness.deps.runtimeConfig.list();
     const i18n = harness.deps.i18n.for('en');
     for (const s of settings) {
-      const text = s.kind === 'channel' ? 'off' : showSetting(s.value, i18n).replaceAll(',', '');
+      const text = s.kind === 'channel' ? 'off' : showSetting(s.value, i18n, s.kind).replaceAll(',', '');
       await harness.deps.runtimeConfig.set(s.key, text, ADMIN_ID);
     }
     for (const who of [admin, germanAdmin]) {

@@ -263,4 +263,59 @@ describe('the runtime settings over the API', () => {
     const off = await change(web, admin, 'place_channel', { value: 'off', revision: 1 });
     expect(off.json).toMatchObject({ value: null, shown: 'off', revision: 2 });
   });
+
+  it('GIVEN the canvas template role THEN the page lists it as a role by its id, takes a role mention or id, refuses a channel, and the audit line names the role', async () => {
+    web = await startWeb(t, ENV);
+    const admin = await web.signIn(web.adminId, 'ada');
+    const role = '894100000000000201';
+    const listed = await web.request('GET', '/api/admin/runtime', { cookie: admin });
+    const setting = listed.json.features
+      .find((f: { feature: string }) => f.feature === 'place')
+      .settings.find((s: { key: string }) => s.key === 'place_template_role');
+    expect(setting).toMatchObject({
+      kind: 'role',
+      scope: 'server',
+      value: null,
+      shown: 'off',
+      revision: 0,
+    });
+
+    const before = await databaseFingerprint(t.db);
+    const channel = await change(web, admin, 'place_template_role', { value: `<#${role}>`, revision: 0 });
+    expect([channel.status, channel.json.error.code]).toEqual([400, 'INVALID_INPUT']);
+    expect(channel.json.error.message).toContain('it must be a role (@name), its id, or off');
+    expect(await databaseFingerprint(t.db)).toEqual(before);
+
+    const set = await change(
+      web,
+      admin,
+      'place_template_role',
+      { value: `<@&${role}>`, revision: 0 },
+      { 'idempotency-key': 'role-mention-01' },
+    );
+    expect(set.status).toBe(200);
+    // The page shows no Discord markup: the role by its id, as its field takes it.
+    expect(set.json).toMatchObject({ value: role, shown: role, revision: 1 });
+    expect((await t.cols.runtimeConfig.findOne({ _id: 'place_template_role' }))?.value).toBe(role);
+    const audit = await t.cols.dueTasks.findOne({
+      _id: `admin.audit.post:runtime.set:web:${web.adminId}:role-mention-01`,
+    });
+    expect((audit?.payload as { text?: string } | undefined)?.text).toContain(`off → **<@&${role}>**`);
+
+    const byId = await change(web, admin, 'place_template_role', {
+      value: '894100000000000202',
+      revision: 1,
+    });
+    expect(byId.json).toMatchObject({
+      value: '894100000000000202',
+      shown: '894100000000000202',
+      revision: 2,
+    });
+    // A tab still at revision 1 is told the role in force now, by its id.
+    const stale = await change(web, admin, 'place_template_role', { value: 'off', revision: 1 });
+    expect(stale.json.error.code).toBe('SETTING_STALE');
+    expect(stale.json.error.message).toContain('it is 894100000000000202 now');
+    const off = await change(web, admin, 'place_template_role', { value: 'off', revision: 2 });
+    expect(off.json).toMatchObject({ value: null, shown: 'off', revision: 3 });
+  });
 });

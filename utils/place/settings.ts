@@ -3,6 +3,7 @@ import {
   channelSetting,
   defineNamedSettings,
   flagSetting,
+  roleSetting,
   type SettingTypesOf,
   wholeNumberSetting,
 } from '../../src/runtimeConfig/settings.js';
@@ -16,6 +17,7 @@ export const PLACE_SETTINGS = defineNamedSettings('place', {
   place_post_interval_min: wholeNumberSetting(d('place_post_interval_min'), 30, 1, 24 * 60),
   place_channel: channelSetting(d('place_channel')),
   place_feed_channel: channelSetting(d('place_feed_channel')),
+  place_template_role: roleSetting(d('place_template_role')),
 });
 
 /** DEFAULT_PLACE_ENABLED and DEFAULT_PLACE_PIXEL_COST are the settings' defaults. */

@@ -8,7 +8,7 @@ import { discordToPlain } from '../../../src/i18n/webText.js';
 import type { BotDeps } from '../../../src/interactions/types.js';
 import type { ChannelSettingKey, PostableChannel } from '../../../src/posting/channelPoster.js';
 import type { SettingChange, SettingView } from '../../../src/runtimeConfig/runtimeConfig.js';
-import { type SettingKey, showSetting } from '../../../src/runtimeConfig/settings.js';
+import { type SettingKey, type SettingKind, showSetting } from '../../../src/runtimeConfig/settings.js';
 import { refuseReusedKey } from './adminWrite.js';
 import { IDEMPOTENCY_KEY, type WebActor, type WebGate } from './gate.js';
 
@@ -82,7 +82,7 @@ export function runtimeRoutes(app: FastifyInstance, deps: BotDeps, gate: WebGate
     return {
       key: change.key,
       value: change.after,
-      shown: shownOnThePage(change.after, i18n, names),
+      shown: shownOnThePage(change.after, i18n, names, change.kind),
       revision: change.revision,
       updated_by: { id: actor.id, name: actor.name },
       updated_at: change.updatedAt.toISOString(),
@@ -103,7 +103,13 @@ async function staleForThePage(deps: BotDeps, error: AppError, i18n: Translator)
   const { updatedBy } = error.context;
   const names = await namesOf(deps, [typeof updatedBy === 'string' ? updatedBy : null]);
   const by = typeof updatedBy === 'string' ? (names.members.get(updatedBy) ?? updatedBy) : null;
-  const shown = shownOnThePage(error.context.value, i18n, names);
+  const { kind } = error.context;
+  const shown = shownOnThePage(
+    error.context.value,
+    i18n,
+    names,
+    typeof kind === 'string' ? (kind as SettingKind) : undefined,
+  );
   return new AppError('SETTING_STALE', error.detail, { ...error.context, by, shown });
 }
 
@@ -122,8 +128,8 @@ async function recordChange(
     text: serverI18n.t('admin:audit.settingChanged', {
       actor: actor.id,
       key: change.key,
-      before: showSetting(change.before, serverI18n),
-      after: showSetting(change.after, serverI18n),
+      before: showSetting(change.before, serverI18n, change.kind),
+      after: showSetting(change.after, serverI18n, change.kind),
     }),
   });
 }
@@ -156,7 +162,7 @@ function settingJson(s: SettingView, i18n: Translator, names: Names) {
     value: s.value,
     // `global`: one value for every server; `server`: this is the default, and a server may set its own.
     scope: s.scope,
-    shown: shownOnThePage(s.value, i18n, names),
+    shown: shownOnThePage(s.value, i18n, names, s.kind),
     default: s.default,
     ...(s.limits ? { min: s.limits.min, max: s.limits.max } : {}),
     revision: s.revision,
@@ -165,15 +171,20 @@ function settingJson(s: SettingView, i18n: Translator, names: Names) {
   };
 }
 
-/** A value as an admin reads it (on/off, a number, off), a channel as `#name` or its id. */
-function shownOnThePage(value: unknown, i18n: Translator, names: Names): string {
-  return withoutMarkup(showSetting(value, i18n), names);
+/**
+ * A value as an admin reads it (on/off, a number, off), a channel as `#name` or its id, a role
+ * as its id (the page has no names of roles: the transport lists channels only).
+ */
+function shownOnThePage(value: unknown, i18n: Translator, names: Names, kind?: SettingKind): string {
+  return withoutMarkup(showSetting(value, i18n, kind), names);
 }
 
-/** Discord's channel mentions as the page can show them. */
+/** Discord's channel and role mentions as the page can show them. */
 function withoutMarkup(text: string, names: Names): string {
-  return text.replace(/<#(\d+)>/g, (_, id: string) => {
-    const channel = names.channels?.find((c) => c.id === id);
-    return channel ? `#${channel.name}` : id;
-  });
+  return text
+    .replace(/<#(\d+)>/g, (_, id: string) => {
+      const channel = names.channels?.find((c) => c.id === id);
+      return channel ? `#${channel.name}` : id;
+    })
+    .replace(/<@&(\d+)>/g, '$1');
 }

@@ -5,7 +5,7 @@ import { ApiError, get, post } from '../http.js';
 
 interface Setting {
   key: string;
-  kind: 'number' | 'flag' | 'channel';
+  kind: 'number' | 'flag' | 'channel' | 'role';
   scope: 'global' | 'server';
   description: string;
   value: unknown;
@@ -40,7 +40,7 @@ function changedBy(s: Pick<Setting, 'updated_by' | 'updated_at'>): string {
   });
 }
 
-/** The input a setting's kind asks for: a switch, a number within its limits, a channel. */
+/** The input a setting's kind asks for: a switch, a number within its limits, a channel, a role. */
 function input(s: Setting, channels: Runtime['channels']): { control: HTMLElement; read(): string } {
   if (s.kind === 'flag') {
     const box = h('input', { type: 'checkbox', name: s.key, role: 'switch', checked: s.value === true });
@@ -65,6 +65,16 @@ function input(s: Setting, channels: Runtime['channels']): { control: HTMLElemen
       inputmode: 'numeric',
       value: typeof s.value === 'string' ? s.value : 'off',
       placeholder: t('portal.runtime.channelId'),
+    });
+    return { control: text, read: () => text.value.trim() };
+  }
+  if (s.kind === 'role') {
+    // The bot lists no roles to the page: the role's id (a mention pasted from Discord is taken too).
+    const text = h('input', {
+      type: 'text',
+      name: s.key,
+      value: typeof s.value === 'string' ? s.value : 'off',
+      placeholder: t('portal.runtime.roleId'),
     });
     return { control: text, read: () => text.value.trim() };
   }
@@ -125,6 +135,7 @@ function settingRow(setting: Setting, channels: Runtime['channels'], refusal?: u
     setting.kind === 'number' && setting.min !== undefined && setting.max !== undefined
       ? t('portal.runtime.limits', { min: number(setting.min), max: number(setting.max) })
       : '';
+  const hint = setting.kind === 'role' ? t('portal.runtime.roleHint') : '';
   const said = outcome();
   if (refusal) said.fail(refusal);
   const form = h(
@@ -142,6 +153,7 @@ function settingRow(setting: Setting, channels: Runtime['channels'], refusal?: u
       h('code', {}, setting.key),
       h('p', {}, setting.description),
       limits ? h('p', { class: 'note' }, limits) : null,
+      hint ? h('p', { class: 'note' }, hint) : null,
       h('p', { class: 'note', 'data-scope': setting.scope }, t(`portal.runtime.scope.${setting.scope}`)),
       who,
     ),
