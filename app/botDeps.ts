@@ -1,11 +1,12 @@
 import { backupTasks, planBackups } from '../src/backup/backupTimer.js';
 import { Cooldowns } from '../src/cooldowns/cooldowns.js';
+import { httpAttachmentReader } from '../src/discord/attachmentReader.js';
 import type { Assembly } from '../src/features/assemble.js';
 import type { FeatureInfra } from '../src/features/feature.js';
 import { Hooks } from '../src/features/hooks.js';
 import { I18n } from '../src/i18n/i18n.js';
 import { ServerLanguage } from '../src/i18n/serverLanguage.js';
-import type { BotDeps } from '../src/interactions/types.js';
+import type { AttachmentReader, BotDeps } from '../src/interactions/types.js';
 import { ChannelPoster, type PostTransport } from '../src/posting/channelPoster.js';
 import { ProfileDirectory } from '../src/profiles/profileDirectory.js';
 import { ServerMembers } from '../src/profiles/serverMembers.js';
@@ -24,6 +25,8 @@ export interface BotDepsOptions {
   members?: MemberLookup;
   /** Who gives and takes members' roles (Discord, the console); without it every role change is refused. */
   roles?: MemberRoles;
+  /** Who reads the files members attach to attachment options; without it, over HTTP (Discord's CDN). */
+  attachments?: AttachmentReader;
 }
 
 /**
@@ -66,6 +69,7 @@ export function createBotDeps(app: AppDeps, assembly: Assembly, options: BotDeps
     scheduler,
     poster,
     roles: options.roles ?? NO_ROLES,
+    attachments: options.attachments ?? httpAttachmentReader(),
     ...(app.health ? { health: app.health } : {}),
   };
   const { db: _db, personalData: _personalData, ...shared } = infra;

@@ -1,5 +1,6 @@
 import { ASSEMBLY } from '../commands/index.js';
 import type { Config } from '../src/config.js';
+import { httpAttachmentReader } from '../src/discord/attachmentReader.js';
 import { createDiscordClient, startDiscordBot } from '../src/discord/discordBot.js';
 import { discordMembers } from '../src/discord/discordMembers.js';
 import { discordPostTransport } from '../src/discord/discordPostTransport.js';
@@ -31,6 +32,7 @@ export async function runDiscordBot(config: Config, log: Logger, token: string):
       transport: discordPostTransport(client),
       members: discordMembers(client),
       roles: discordRoles(client),
+      attachments: httpAttachmentReader(),
     });
     const runtime = new InteractionRuntime(deps, ASSEMBLY);
     const bot = await startDiscordBot(client, runtime, log, { token });

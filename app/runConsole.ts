@@ -10,6 +10,7 @@ import { consolePostTransport, createConsoleOutput } from '../src/console/consol
 import { ConsoleRoles } from '../src/console/consoleRoles.js';
 import { ConsoleSession, DEFAULT_MEMBER } from '../src/console/consoleSession.js';
 import { describeServer } from '../src/db/connect.js';
+import { fileAttachmentReader } from '../src/discord/attachmentReader.js';
 import { pageUrl, serveHttp } from '../src/http/serve.js';
 import { InteractionRuntime } from '../src/interactions/runtime.js';
 import type { BotDeps } from '../src/interactions/types.js';
@@ -88,7 +89,11 @@ export async function runLocalConsole(config: Config, argv: string[]): Promise<n
       locale: () => session?.locale ?? config.consoleLocale,
       onMessage: (message) => session?.onMessage(message),
     });
-    const deps = await prepareBotDeps(app, ASSEMBLY, { transport: consolePostTransport(output), roles });
+    const deps = await prepareBotDeps(app, ASSEMBLY, {
+      transport: consolePostTransport(output),
+      roles,
+      attachments: fileAttachmentReader,
+    });
     const runtime = new InteractionRuntime(deps, ASSEMBLY);
     session = new ConsoleSession({
       runtime,

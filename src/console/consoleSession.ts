@@ -220,7 +220,7 @@ export class ConsoleSession {
     const path = resolveCommandPath(module, [action.group, action.subcommand], action.loose, this.locale);
     const where = this.#where(module, path);
     const { identities } = this.deps;
-    const { options, users, roleNames } = convertOptions(
+    const { options, users, roleNames, attachments } = convertOptions(
       where,
       path.options,
       action.args,
@@ -241,6 +241,7 @@ export class ConsoleSession {
         options,
         users,
         roleNames,
+        ...(Object.keys(attachments).length > 0 ? { attachments } : {}),
         customId: null,
         messageId: null,
         values: [],

@@ -3,7 +3,8 @@ import { parseArgsStringToArgv } from 'string-argv';
 import type { DiscordNamed } from '../i18n/definitions.js';
 import { LOCALES, type Locale } from '../i18n/i18n.js';
 import { INTEGER_TEXT, NUMBER_TEXT } from '../interactions/optionText.js';
-import type { CommandModule } from '../interactions/types.js';
+import type { AttachmentRef, CommandModule } from '../interactions/types.js';
+import { consoleAttachment } from './consoleAttachments.js';
 import { MEMBER_NAME, ROLE_NAME } from './consoleNames.js';
 import { ConsoleLineError, nameIn } from './consoleTexts.js';
 import { type FormLine, parseFormLine } from './parseFormLine.js';
@@ -203,11 +204,15 @@ function optionsByName(
   return new ConsoleLineError('core:console.byName', { command, example: `${command} ${example}` });
 }
 
-/** How the console finds the member, the channel and the role a typed name means. */
+/**
+ * How the console finds the member, the channel and the role a typed name means, and the file
+ * an attachment option's path names (default: relative to the folder the console runs in).
+ */
 interface NameResolver {
   user: (name: string) => { id: string; name: string };
   channel: (name: string) => { id: string };
   role: (name: string) => { id: string; name: string };
+  attachment?: (path: string, option: string) => AttachmentRef;
 }
 
 /**
@@ -224,10 +229,13 @@ export function convertOptions(
   options: Record<string, string | number | boolean>;
   users: Record<string, string>;
   roleNames: Record<string, string>;
+  /** The files of attachment options, by option name (each option's value is the file's id). */
+  attachments: Record<string, AttachmentRef>;
 } {
   const options: Record<string, string | number | boolean> = {};
   const users: Record<string, string> = {};
   const roleNames: Record<string, string> = {};
+  const attachments: Record<string, AttachmentRef> = {};
   renameLocalizedOptions(definitions, args, locale);
   refuseUnknownOptions(where, definitions, args, locale);
   for (const def of definitions) {
@@ -238,9 +246,9 @@ export function convertOptions(
       continue;
     }
     if (text === '') throw new ConsoleLineError('core:console.emptyOption', { option });
-    options[def.name] = convertOption(def, text, { resolve, users, roleNames, locale });
+    options[def.name] = convertOption(def, text, { resolve, users, roleNames, attachments, locale });
   }
-  return { options, users, roleNames };
+  return { options, users, roleNames, attachments };
 }
 
 /** Options may be typed by a localized name; Discord sends them by their name. */
@@ -278,7 +286,10 @@ const FALSE_WORDS = ['false', 'no', 'falsch', 'nein'];
 /** A channel as typed: `#general`, `#spiele-ecke`, `#küche`. */
 const CHANNEL_NAME = /^#[\p{L}\p{N}_-]+$/u;
 
-/** One option's value from its text; a member's or a role's id also records its name (`users`, `roleNames`). */
+/**
+ * One option's value from its text; a member's or a role's id also records its name (`users`,
+ * `roleNames`), a file's id the file (`attachments`).
+ */
 function convertOption(
   def: LeafOption,
   text: string,
@@ -286,6 +297,7 @@ function convertOption(
     resolve: NameResolver;
     users: Record<string, string>;
     roleNames: Record<string, string>;
+    attachments: Record<string, AttachmentRef>;
     locale: Locale;
   },
 ): string | number | boolean {
@@ -313,6 +325,15 @@ function convertOption(
       const role = at.resolve.role(text);
       at.roleNames[role.id] = role.name;
       return role.id;
+    }
+    case ApplicationCommandOptionType.Channel:
+      // Discord sends a channel option as the channel's id; the console takes `#name` or `name`.
+      return at.resolve.channel(text).id;
+    case ApplicationCommandOptionType.Attachment: {
+      // Discord sends an attachment option as the file's id, the file beside it.
+      const file = (at.resolve.attachment ?? consoleAttachment)(text, option);
+      at.attachments[def.name] = file;
+      return file.id;
     }
     case ApplicationCommandOptionType.String: {
       const value = chosen(def, text, option, at.locale);

@@ -67,6 +67,35 @@ function charCount(o: {
   return own + choices + (o.options ?? []).reduce((n, child) => n + charCount(child as never), 0);
 }
 
+/** The fields Discord takes on an option of each type beyond its name, description and `required`. */
+const TYPED_FIELDS = [
+  'choices',
+  'autocomplete',
+  'min_length',
+  'max_length',
+  'min_value',
+  'max_value',
+  'channel_types',
+];
+const FIELDS_OF: Partial<Record<ApplicationCommandOptionType, readonly string[]>> = {
+  [ApplicationCommandOptionType.String]: ['choices', 'autocomplete', 'min_length', 'max_length'],
+  [ApplicationCommandOptionType.Integer]: ['choices', 'autocomplete', 'min_value', 'max_value'],
+  [ApplicationCommandOptionType.Number]: ['choices', 'autocomplete', 'min_value', 'max_value'],
+  [ApplicationCommandOptionType.Channel]: ['channel_types'],
+};
+
+/** A field another type of option takes (choices on an attachment, a length on a number) is refused. */
+function checkFields(at: string, option: Option, problems: string[]): void {
+  const allowed = FIELDS_OF[option.type] ?? [];
+  for (const field of TYPED_FIELDS) {
+    const value = (option as unknown as Record<string, unknown>)[field];
+    if (value !== undefined && value !== false && !allowed.includes(field))
+      problems.push(
+        `${at}: an option of type ${ApplicationCommandOptionType[option.type]} takes no ${field}`,
+      );
+  }
+}
+
 function checkOptions(where: string, options: Option[], depth: number, problems: string[]): void {
   if (options.length > MAX_OPTIONS) problems.push(`${where}: ${options.length} options (max ${MAX_OPTIONS})`);
   const names = new Set<string>();
@@ -97,6 +126,7 @@ function checkOptions(where: string, options: Option[], depth: number, problems:
       checkOptions(at, children, 2, problems);
       continue;
     }
+    checkFields(at, option, problems);
     const required = 'required' in option && option.required === true;
     if (required && sawOptional) problems.push(`${at}: required options must come before optional ones`);
     if (!required) sawOptional = true;

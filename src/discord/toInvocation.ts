@@ -1,4 +1,6 @@
 import {
+  ApplicationCommandOptionType,
+  type Attachment,
   type AutocompleteInteraction,
   type ChatInputCommandInteraction,
   type CommandInteractionOption,
@@ -6,7 +8,7 @@ import {
   type Interaction,
   PermissionFlagsBits,
 } from 'discord.js';
-import { BARE_INVOCATION, type Invocation } from '../interactions/types.js';
+import { type AttachmentRef, BARE_INVOCATION, type Invocation } from '../interactions/types.js';
 
 /** Every interaction Discord sends a bot over the gateway: autocomplete gets suggestions, the rest a reply. */
 export type SupportedInteraction = Interaction;
@@ -109,7 +111,45 @@ export function toInvocation(interaction: SupportedInteraction): Invocation {
     };
   }
   if (!interaction.isChatInputCommand()) return { ...base, kind: 'other' };
-  return { ...base, ...commandPath(interaction), ...namedUsers(interaction), kind: 'command' };
+  return {
+    ...base,
+    ...commandPath(interaction),
+    ...namedUsers(interaction),
+    ...attachedFiles(interaction),
+    kind: 'command',
+  };
+}
+
+/**
+ * The files of a command's attachment options, by option name: each option's value (the
+ * attachment's id) looked up in what Discord resolved (`resolved.attachments`).
+ */
+function attachedFiles(interaction: ChatInputCommandInteraction): Pick<Invocation, 'attachments'> {
+  const resolved = interaction.options.resolved?.attachments;
+  const attachments: Record<string, AttachmentRef> = {};
+  const walk = (options: readonly CommandInteractionOption[]) => {
+    for (const option of options) {
+      if (option.options) walk(option.options);
+      else if (option.type === ApplicationCommandOptionType.Attachment) {
+        const file = resolved?.get(String(option.value));
+        if (file) attachments[option.name] = attachmentRef(file);
+      }
+    }
+  };
+  walk(interaction.options.data);
+  return Object.keys(attachments).length > 0 ? { attachments } : {};
+}
+
+function attachmentRef(file: Attachment): AttachmentRef {
+  return {
+    id: file.id,
+    filename: file.name,
+    url: file.url,
+    size: file.size,
+    contentType: file.contentType ?? null,
+    width: file.width ?? null,
+    height: file.height ?? null,
+  };
 }
 
 /** A slash command's name, subcommand and option values. */

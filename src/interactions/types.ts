@@ -45,6 +45,11 @@ export interface Invocation {
   roleNames?: Record<string, string>;
   /** When those users joined the server, by id, as Discord sent it (`resolved.members[id].joined_at`). */
   usersJoinedAt?: Record<string, Date>;
+  /**
+   * The files attached to attachment options, by option name (the option's value in `options`
+   * stays what Discord sends: the attachment's id). Read their bytes with `deps.attachments`.
+   */
+  attachments?: Record<string, AttachmentRef>;
   /** For buttons and select menus: the custom id, and the message the component is on. */
   customId: string | null;
   messageId: string | null;
@@ -69,6 +74,45 @@ export interface Invocation {
   locale: string | null;
   /** The server's preferred language (Discord's `guild_locale`), if known. */
   guildLocale: string | null;
+}
+
+/** A file a member attached to an attachment option, as Discord resolved it (`resolved.attachments`). */
+export interface AttachmentRef {
+  id: string;
+  filename: string;
+  url: string;
+  /** Bytes, as Discord reports them. */
+  size: number;
+  contentType: string | null;
+  /** Pixels, for images. */
+  width: number | null;
+  height: number | null;
+}
+
+/** Why a file cannot be read: larger than the reader may take, or not to be fetched (gone, refused, too slow). */
+export type AttachmentProblem = 'too_large' | 'unreachable';
+
+/** An attachment the reader gave up on; `reason` says why, for the member's reply. */
+export class AttachmentUnreadable extends Error {
+  constructor(
+    readonly reason: AttachmentProblem,
+    message = `the attachment cannot be read: ${reason}`,
+  ) {
+    super(message);
+    this.name = 'AttachmentUnreadable';
+  }
+}
+
+/**
+ * Reads the bytes of a member's attachment: over HTTP from Discord's CDN in the bot
+ * (src/discord/attachmentReader.ts), from a local file in the console.
+ */
+export interface AttachmentReader {
+  /**
+   * The file's bytes. Rejects with `AttachmentUnreadable` (`reason: 'too_large' | 'unreachable'`)
+   * when it is larger than `maxBytes` (checked against `size` first, then while reading) or cannot be fetched.
+   */
+  read(ref: AttachmentRef, maxBytes: number): Promise<Buffer>;
 }
 
 /**
@@ -168,6 +212,8 @@ export interface BotDeps
   poster: ChannelPoster;
   /** Gives and takes members' roles (Discord's REST in the bot, memory in the console). */
   roles: MemberRoles;
+  /** The bytes of files members attach to attachment options (Discord's CDN in the bot, local files in the console). */
+  attachments: AttachmentReader;
   /** What features built on others add inside their flows and views (src/features/hooks.ts). */
   featureHooks: Hooks;
   services: FeatureServices;

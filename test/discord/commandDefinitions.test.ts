@@ -6,6 +6,7 @@ import {
   validateCommandDefinitions,
   validateMenuDefinitions,
 } from '../../src/discord/commandLimits.js';
+import { defineCommand } from '../../src/interactions/defineCommand.js';
 
 describe('slash command definitions', () => {
   it('fit every Discord limit, so deploy-commands cannot be refused', () => {
@@ -68,6 +69,35 @@ describe('slash command definitions', () => {
     const admin = COMMANDS.find((c) => c.data.name === 'admin');
     expect(admin?.access).toBe('admin');
     expect(admin?.data.default_member_permissions).toBe('32');
+  });
+
+  it('GIVEN an attachment option THEN it deploys, and fields only other options take are refused on it', () => {
+    const upload = {
+      type: ApplicationCommandOptionType.Attachment,
+      name: 'image',
+      description: 'A PNG',
+      required: true,
+    } as const;
+    const command = defineCommand({
+      name: 'upload',
+      description: 'Takes a file',
+      access: 'everyone',
+      category: 'Test',
+      handler: { run: async () => ({ content: 'ok' }) },
+      options: [upload, { type: ApplicationCommandOptionType.Integer, name: 'x', description: 'Column' }],
+    });
+    expect(command.data.options?.[0]).toEqual(upload);
+    expect(validateCommandDefinitions([command.data])).toEqual([]);
+    const wrong = { ...upload, choices: [{ name: 'a', value: 'a' }], autocomplete: true, max_length: 5 };
+    expect(
+      validateCommandDefinitions([
+        { name: 'upload', description: 'Takes a file', options: [wrong as never] },
+      ]),
+    ).toEqual([
+      '/upload image: an option of type Attachment takes no choices',
+      '/upload image: an option of type Attachment takes no autocomplete',
+      '/upload image: an option of type Attachment takes no max_length',
+    ]);
   });
 
   it('catches the mistakes Discord would reject at deploy time', () => {

@@ -281,7 +281,7 @@ describe("Discord's contract: every command and component, every role and langua
             const what = `/${[call.name, ...call.path].join(' ')}`;
             const messages = await send(
               what,
-              fake.command(me, call.name, call.path, call.options, call.users),
+              fake.command(me, call.name, call.path, call.options, call.users, call.files),
             );
             found.push(...controls(finalMessage(messages)));
           }

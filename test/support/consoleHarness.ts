@@ -7,12 +7,20 @@ import { ConsoleIdentities } from '../../src/console/consoleIdentities.js';
 import { consolePostTransport, createConsoleOutput } from '../../src/console/consoleResponder.js';
 import { ConsoleRoles } from '../../src/console/consoleRoles.js';
 import { ConsoleSession } from '../../src/console/consoleSession.js';
+import { fileAttachmentReader } from '../../src/discord/attachmentReader.js';
 import { InteractionRuntime } from '../../src/interactions/runtime.js';
+import type { CommandModule } from '../../src/interactions/types.js';
 import { makeAppDeps } from './botHarness.js';
 import type { TestDatabase } from './database.js';
 
-/** A console session over a test database; `take()` returns what was printed since the last call. */
-export function makeConsole(t: Pick<TestDatabase, 'db' | 'cols'>) {
+/**
+ * A console session over a test database, with the registry's commands plus `extraCommands`;
+ * `take()` returns what was printed since the last call.
+ */
+export function makeConsole(
+  t: Pick<TestDatabase, 'db' | 'cols'>,
+  options: { extraCommands?: CommandModule[] } = {},
+) {
   const identities = new ConsoleIdentities();
   const app = makeAppDeps(t);
   app.config.authority.adminUserIds.push(identities.get('admin').id);
@@ -32,9 +40,17 @@ export function makeConsole(t: Pick<TestDatabase, 'db' | 'cols'>) {
     locale: () => session?.locale ?? 'en',
     onMessage: (message) => session?.onMessage(message),
   });
-  const deps = createBotDeps(app, ASSEMBLY, { transport: consolePostTransport(output), roles });
+  const deps = createBotDeps(app, ASSEMBLY, {
+    transport: consolePostTransport(output),
+    roles,
+    attachments: fileAttachmentReader,
+  });
   session = new ConsoleSession({
-    runtime: new InteractionRuntime(deps, ASSEMBLY),
+    runtime: new InteractionRuntime(deps, {
+      commands: [...ASSEMBLY.commands, ...(options.extraCommands ?? [])],
+      errorMessages: ASSEMBLY.errorMessages,
+      refuseActor: (deps, actorId, scope) => ASSEMBLY.refuseActor(deps, actorId, scope),
+    }),
     clock: app.clock,
     identities,
     roles,

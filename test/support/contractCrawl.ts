@@ -1,20 +1,44 @@
+import { createCanvas } from 'canvas';
 import { type APIApplicationCommandOption, ApplicationCommandOptionType as Option } from 'discord.js';
 import type { CommandModule } from '../../src/interactions/types.js';
-import type { FakeDiscord, FakeUser, VisibleMessage } from './fakeDiscord.js';
+import type { FakeAttachment, FakeDiscord, FakeUser, VisibleMessage } from './fakeDiscord.js';
 
-/** One slash command as a member types it: its path and the value of every option it has. */
+/**
+ * One slash command as a member types it: its path and the value of every option it has, and
+ * the file of every attachment option (`fake.command`'s `files`).
+ */
 export interface Invocation {
   name: string;
   path: string[];
   options: Record<string, string | number | boolean>;
   users: FakeUser[];
+  files: Record<string, FakeAttachment>;
 }
 
 /** How the crawl fills options: samples by option name, and the member a user option names. */
 export interface OptionSource {
   samples: Readonly<Record<string, string | number>>;
+  /** Files for attachment options by option name; without one, a small PNG. */
+  files?: Readonly<Record<string, FakeAttachment>>;
   /** The member named by user options (by option name and command path, for the few that differ). */
   userFor(option: string, path: string): FakeUser;
+}
+
+/** What a member attaches to an attachment option the crawl has no file for: an 8 × 8 PNG. */
+function samplePng(): FakeAttachment {
+  const canvas = createCanvas(8, 8);
+  const g = canvas.getContext('2d');
+  g.fillStyle = '#ffffff';
+  g.fillRect(0, 0, 8, 8);
+  g.fillStyle = '#000000';
+  g.fillRect(2, 2, 4, 4);
+  return {
+    filename: 'sample.png',
+    data: canvas.toBuffer('image/png'),
+    contentType: 'image/png',
+    width: 8,
+    height: 8,
+  };
 }
 
 type Leaf = Exclude<APIApplicationCommandOption, { type: Option.Subcommand | Option.SubcommandGroup }>;
@@ -50,10 +74,14 @@ export async function invocations(
   for (const { path, options } of leaves(module)) {
     const values: Record<string, string | number | boolean> = {};
     const users: FakeUser[] = [];
+    const files: Record<string, FakeAttachment> = {};
     for (const option of options) {
       const key = `${[name, ...path].join(' ')} ${option.name}`;
       const sample = source.samples[key] ?? source.samples[option.name];
-      if (option.type === Option.User) {
+      if (option.type === Option.Attachment) {
+        // Discord sends an attachment option only with the file the member uploaded.
+        files[option.name] = source.files?.[key] ?? source.files?.[option.name] ?? samplePng();
+      } else if (option.type === Option.User) {
         const user = source.userFor(option.name, [name, ...path].join(' '));
         values[option.name] = user.id;
         users.push(user);
@@ -74,12 +102,18 @@ export async function invocations(
         values[option.name] = 'x';
       }
     }
-    out.push({ name, path, options: values, users });
+    out.push({ name, path, options: values, users, files });
     // And with only what it requires: some show the most without a filter (`/settings show`).
     const required = options.filter((o) => 'required' in o && o.required).map((o) => o.name);
     if (required.length < options.length) {
       const only = Object.fromEntries(Object.entries(values).filter(([key]) => required.includes(key)));
-      out.push({ name, path, options: only, users: users.filter((u) => Object.values(only).includes(u.id)) });
+      out.push({
+        name,
+        path,
+        options: only,
+        users: users.filter((u) => Object.values(only).includes(u.id)),
+        files: Object.fromEntries(Object.entries(files).filter(([key]) => required.includes(key))),
+      });
     }
   }
   return out;

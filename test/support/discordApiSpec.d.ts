@@ -7,6 +7,7 @@ declare module 'discord-api-spec/zod' {
 
   export const ApplicationCommandAutocompleteCallbackRequestSchema: ZodMiniType;
   export const ApplicationCommandUpdateRequestSchema: ZodMiniObject;
+  export const AttachmentResponseSchema: ZodMiniType;
   export const CreateMessageInteractionCallbackRequestSchema: ZodMiniType;
   export const CreatePrivateChannelRequestSchema: ZodMiniType;
   export const IncomingWebhookRequestPartialSchema: ZodMiniType;

@@ -1,6 +1,7 @@
 import { createBotDeps } from '../../app/botDeps.js';
 import { ASSEMBLY } from '../../commands/index.js';
 import type { ManualClock } from '../../src/clock.js';
+import { httpAttachmentReader } from '../../src/discord/attachmentReader.js';
 import { createDiscordClient, type DiscordBot, startDiscordBot } from '../../src/discord/discordBot.js';
 import { discordPostTransport } from '../../src/discord/discordPostTransport.js';
 import { discordRoles } from '../../src/discord/discordRoles.js';
@@ -20,7 +21,8 @@ export interface FakeBot {
 
 /**
  * The real bot wiring (discord.js client, runtime, channel posts through discord.js) against
- * the fake Discord, with the registry's commands plus `extraCommands`.
+ * the fake Discord, with the registry's commands plus `extraCommands`, registered with the fake
+ * as a deploy would (so it knows which options take a file).
  */
 export async function startFakeBot(
   fake: FakeDiscord,
@@ -41,11 +43,14 @@ export async function startFakeBot(
       client,
       options.rolesTimeoutMs === undefined ? {} : { timeoutMs: options.rolesTimeoutMs },
     ),
+    attachments: httpAttachmentReader(),
   });
+  const commands = [...ASSEMBLY.commands, ...(options.extraCommands ?? [])];
+  fake.registerCommands(commands.map((c) => c.data));
   const runtime = new InteractionRuntime(
     deps,
     {
-      commands: [...ASSEMBLY.commands, ...(options.extraCommands ?? [])],
+      commands,
       errorMessages: ASSEMBLY.errorMessages,
       refuseActor: (deps, actorId, scope) => ASSEMBLY.refuseActor(deps, actorId, scope),
     },

@@ -13,6 +13,14 @@ import {
 } from './discordErrors.js';
 import { type MatchedRoute, matchRoute } from './discordRoutes.js';
 import {
+  type AttachmentDownload,
+  apiAttachment,
+  attachmentRefusal,
+  type FakeAttachment,
+  type RegisteredCommand,
+  serveAttachment,
+} from './fakeAttachments.js';
+import {
   APP_ID,
   apiUser,
   BOT_PERMISSIONS,
@@ -57,6 +65,7 @@ import { guardRefusals } from './refusalGuard.js';
  * `denyBot`) nor declared (`expectRefusals()`, or the `refusals: 'expected'` option).
  */
 
+export type { AttachmentDownload, FakeAttachment } from './fakeAttachments.js';
 export type { FakeRole, FakeUser, PermissionName } from './fakeGuild.js';
 export { APP_ID, BOT_ROLE_ID, BOT_ROLE_POSITION, BOT_USER_ID, CHANNEL_ID, GUILD_ID } from './fakeGuild.js';
 
@@ -186,6 +195,8 @@ export class FakeDiscord {
   readonly dispatchedAt = new Map<string, number>();
   /** The server's preferred language, sent as every interaction's `guild_locale`. */
   guildLocale = 'en-US';
+  /** Every download of a member's attachment from the fake's CDN (`GET /attachments/<id>/<filename>`), in order. */
+  readonly attachmentDownloads: AttachmentDownload[] = [];
 
   readonly #options: Required<FakeDiscordOptions>;
   readonly #guild = new FakeGuild();
@@ -203,6 +214,10 @@ export class FakeDiscord {
   readonly #dmChannels = new Map<string, string>();
   /** Members whose privacy settings refuse direct messages from the bot (`closeDms`). */
   readonly #closedDms = new Set<string>();
+  /** The app's slash commands as registered (`registerCommands`, or a deploy's PUT), by name. */
+  readonly #registered = new Map<string, RegisteredCommand>();
+  /** The files members attached to commands, by attachment id: what the CDN serves. */
+  readonly #uploads = new Map<string, FakeAttachment>();
   #roleFault: RoleFault | null = null;
   #expecting = false;
   #checked = 0;
@@ -393,20 +408,50 @@ export class FakeDiscord {
 
   // ── What members do ─────────────────────────────────────────────────────────────────────
 
-  /** Dispatches a slash command as a member would run it; returns the interaction token. */
+  /**
+   * Dispatches a slash command as a member would run it; returns the interaction token. `files`:
+   * what the member attached to its attachment options, by option name. Discord's client sends
+   * a file only for an option the registered definition types as an attachment, and an
+   * attachment option only with its file: anything else throws (see `attachmentRefusal`).
+   */
   command(
     user: FakeUser,
     name: string,
     path: string[],
     options: Record<string, string | number | boolean> = {},
     users: FakeUser[] = [],
+    files: Record<string, FakeAttachment> = {},
   ): string {
+    const refusal = attachmentRefusal(
+      this.#registered.get(name),
+      path,
+      options,
+      files,
+      this.#options.uploadLimitBytes,
+    );
+    if (refusal) throw new Error(`Discord's client cannot send this: ${refusal}`);
     for (const u of users) this.#guild.addMember(u);
+    const uploaded = Object.fromEntries(
+      Object.entries(files).map(([option, file]) => {
+        const id = snowflake();
+        this.#uploads.set(id, file);
+        return [option, apiAttachment(id, file, `http://127.0.0.1:${this.#port}`)];
+      }),
+    );
     return this.#dispatch(user, {
       type: INTERACTION.command,
-      data: commandData(this.#guild, name, path, options, users),
+      data: commandData(this.#guild, name, path, options, users, undefined, uploaded),
       label: `/${[name, ...path].join(' ')}`,
     });
+  }
+
+  /**
+   * The app's slash commands as Discord knows them after a deploy (a PUT of the commands does the
+   * same): what the member's client offers, and so which options take a file.
+   */
+  registerCommands(definitions: readonly RegisteredCommand[]): void {
+    this.#registered.clear();
+    for (const definition of definitions) this.#registered.set(definition.name, definition);
   }
 
   /**
@@ -684,6 +729,10 @@ export class FakeDiscord {
 
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', `http://127.0.0.1:${this.#port}`);
+    if (req.method === 'GET' && url.pathname.startsWith('/attachments/')) {
+      this.#serveUpload(url, res);
+      return;
+    }
     const path = url.pathname.replace(/^\/api\/v\d+/, '');
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -709,6 +758,20 @@ export class FakeDiscord {
     if (res.destroyed) return;
     res.writeHead(answer.status, answer.body === undefined ? {} : { 'content-type': 'application/json' });
     res.end(answer.body === undefined ? undefined : JSON.stringify(answer.body));
+  }
+
+  /** Discord's CDN: the bytes of a file a member attached, at its attachment's `url`. */
+  #serveUpload(url: URL, res: ServerResponse): void {
+    const [, , id = '', name = ''] = url.pathname.split('/');
+    const file = this.#uploads.get(id);
+    if (!file || decodeURIComponent(name) !== file.filename) {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('This content is no longer available.');
+      return;
+    }
+    const download: AttachmentDownload = { id, size: file.data.length, sent: 0, state: 'sending' };
+    this.attachmentDownloads.push(download);
+    serveAttachment(res, file, download, () => this.#notify());
   }
 
   #answer(call: RecordedCall, url: URL): Answer {
@@ -921,6 +984,8 @@ export class FakeDiscord {
         return this.#editMessage(p.channel_id ?? '', p.message_id ?? '', body, call.files);
       case 'putCommands':
       case 'putGuildCommands':
+        if (Array.isArray(call.body))
+          this.registerCommands((call.body as RegisteredCommand[]).filter((c) => typeof c.name === 'string'));
         return {
           status: 200,
           body: (Array.isArray(call.body) ? call.body : []).map((c: object) => ({

@@ -1,3 +1,4 @@
+import type { ApiAttachment } from './fakeAttachments.js';
 import type { VisibleMessage } from './fakeDiscord.js';
 import {
   apiUser,
@@ -45,7 +46,11 @@ function resolvedRoles(guild: FakeGuild, roles: FakeRole[]) {
   return { roles: Object.fromEntries(roles.map((r) => [r.id, guild.apiRole(r)])) };
 }
 
-/** A slash command (or a member typing into its option `focused`: autocomplete). */
+/**
+ * A slash command (or a member typing into its option `focused`: autocomplete). `files`: the
+ * files of its attachment options by option name, each option's value the attachment's id and
+ * the attachment itself in `resolved.attachments`.
+ */
 export function commandData(
   guild: FakeGuild,
   name: string,
@@ -53,7 +58,13 @@ export function commandData(
   options: Record<string, string | number | boolean>,
   users: FakeUser[],
   focused?: string,
+  files: Record<string, ApiAttachment> = {},
 ) {
+  const attached = Object.entries(files).map(([optName, file]) => ({
+    name: optName,
+    type: 11,
+    value: file.id,
+  }));
   const leaf = Object.entries(options).map(([optName, value]) => ({
     name: optName,
     type:
@@ -67,18 +78,23 @@ export function commandData(
     value,
     ...(optName === focused ? { focused: true } : {}),
   }));
-  let tree: unknown[] = leaf;
+  let tree: unknown[] = [...leaf, ...attached];
   for (const part of [...path].reverse()) {
     tree = [{ name: part, type: part === path[path.length - 1] ? 1 : 2, options: tree }];
   }
-  const resolved = resolvedUsers(guild, users);
+  const resolved = {
+    ...resolvedUsers(guild, users),
+    ...(attached.length > 0
+      ? { attachments: Object.fromEntries(Object.values(files).map((f) => [f.id, f])) }
+      : {}),
+  };
   return {
     id: snowflake(),
     name,
     type: 1,
     guild_id: GUILD_ID,
     options: tree,
-    ...(users.length > 0 ? { resolved } : {}),
+    ...(users.length > 0 || attached.length > 0 ? { resolved } : {}),
   };
 }
 
