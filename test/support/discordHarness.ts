@@ -33,10 +33,12 @@ export async function startFakeBot(
     env?: Record<string, string>;
     /** How long the bot waits for Discord's answer to a role change (default 10 s). */
     rolesTimeoutMs?: number;
+    /** Where the bot reaches Discord, when not the fake itself (a proxy in front of it). */
+    apiUrl?: string;
   } = {},
 ): Promise<FakeBot> {
   const app = makeAppDeps(t, options.env);
-  const client = createDiscordClient({ apiUrl: fake.apiUrl });
+  const client = createDiscordClient({ apiUrl: options.apiUrl ?? fake.apiUrl });
   const deps = createBotDeps(app, ASSEMBLY, {
     transport: discordPostTransport(client),
     roles: discordRoles(

@@ -106,6 +106,41 @@ export function attachmentRefusal(
   return null;
 }
 
+/**
+ * What Discord's client refuses to send of typed values: a number under the option's
+ * `min_value` or over its `max_value`, a text shorter than `min_length` or longer than
+ * `max_length` (the member sees the limit and cannot press Enter).
+ */
+export function boundsRefusal(
+  registered: RegisteredCommand | undefined,
+  path: string[],
+  options: Readonly<Record<string, unknown>>,
+): string | null {
+  const leaves = registered ? leafOptions(registered.options ?? [], path) : null;
+  if (!registered || !leaves) return null;
+  const label = `/${[registered.name, ...path].join(' ')}`;
+  for (const definition of leaves) {
+    const value = options[definition.name];
+    if (
+      typeof value === 'number' &&
+      (definition.type === Option.Integer || definition.type === Option.Number)
+    ) {
+      if (definition.min_value !== undefined && value < definition.min_value)
+        return `${label}: option "${definition.name}" is ${value}, under its min_value ${definition.min_value}`;
+      if (definition.max_value !== undefined && value > definition.max_value)
+        return `${label}: option "${definition.name}" is ${value}, over its max_value ${definition.max_value}`;
+    }
+    if (typeof value === 'string' && definition.type === Option.String) {
+      const length = [...value].length;
+      if (definition.min_length !== undefined && length < definition.min_length)
+        return `${label}: option "${definition.name}" has ${length} characters, under its min_length ${definition.min_length}`;
+      if (definition.max_length !== undefined && length > definition.max_length)
+        return `${label}: option "${definition.name}" has ${length} characters, over its max_length ${definition.max_length}`;
+    }
+  }
+  return null;
+}
+
 /** One download of an attachment from the fake's CDN: how far it got. */
 export interface AttachmentDownload {
   id: string;

@@ -16,6 +16,7 @@ import {
   type AttachmentDownload,
   apiAttachment,
   attachmentRefusal,
+  boundsRefusal,
   type FakeAttachment,
   type RegisteredCommand,
   serveAttachment,
@@ -422,13 +423,9 @@ export class FakeDiscord {
     users: FakeUser[] = [],
     files: Record<string, FakeAttachment> = {},
   ): string {
-    const refusal = attachmentRefusal(
-      this.#registered.get(name),
-      path,
-      options,
-      files,
-      this.#options.uploadLimitBytes,
-    );
+    const refusal =
+      attachmentRefusal(this.#registered.get(name), path, options, files, this.#options.uploadLimitBytes) ??
+      boundsRefusal(this.#registered.get(name), path, options);
     if (refusal) throw new Error(`Discord's client cannot send this: ${refusal}`);
     for (const u of users) this.#guild.addMember(u);
     const uploaded = Object.fromEntries(
