@@ -1,5 +1,6 @@
 /** The canvas's images: the picture at every stage, zoom, palette, rollback preview, timelapse. */
 import { createCanvas, loadImage } from 'canvas';
+import { renderTemplatePicture } from '../commands/place/templates.js';
 import { COLORS, canvasCaption, captionDate, PICTURE_SIDE } from '../commands/place/view.js';
 import { renderHeatmap, renderVirginMap } from '../commands/place/views.js';
 import type { Translator } from '../src/i18n/i18n.js';
@@ -9,6 +10,8 @@ import { renderPalettePng, renderZoomPng } from '../src/render/placeImages.js';
 import { encodeTimelapse } from '../src/render/timelapseGif.js';
 import { PlaceBoard } from '../utils/place/board.js';
 import { BLANK, colorName, PALETTE } from '../utils/place/palette.js';
+import { renderPixelsZoom } from '../utils/place/rollbackPreview.js';
+import { TRANSPARENT } from '../utils/place/templateArt.js';
 import { AT, type ImageScene, i18n, LANGUAGES } from './sceneKit.js';
 
 const SIDE = 256;
@@ -178,6 +181,55 @@ function viewScenes(): ImageScene[] {
   ]);
 }
 
+/**
+ * A faction's template over the sparse canvas: a bigger heart around the one painted, so part of
+ * it is right and part still pale; and a grief alert's before and after of three pixels painted over.
+ */
+function templateScenes(): ImageScene[] {
+  const board = sparseBoard();
+  const [w, h] = [11, 10];
+  const pixels = new Uint8Array(w * h).fill(TRANSPARENT);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      // A heart: two circles and a triangle below them.
+      const [u, v] = [x - 5, y - 3];
+      const lobes = Math.hypot(u + 2.5, v) <= 2.8 || Math.hypot(u - 2.5, v) <= 2.8;
+      const point = v >= 0 && Math.abs(u) <= 5.5 - v * 0.9;
+      if (lobes || point) pixels[y * w + x] = (x + y) % 7 === 0 ? 1 : 2;
+    }
+  const art = { name: 'Herz', x: 140, y: 98, width: w, height: h, pixels };
+  const griefed = [
+    { x: 144, y: 102, color: 2 },
+    { x: 145, y: 102, color: 2 },
+    { x: 146, y: 103, color: 2 },
+  ];
+  const after = new PlaceBoard(SIDE, SIDE);
+  after.pixels.set(board.pixels);
+  for (const p of griefed) after.set(p.x, p.y, 31);
+  return [
+    ...LANGUAGES.map(({ locale, label }) => ({
+      file: `template-${locale}.png`,
+      title: `Template · /place template show · ${label}`,
+      locale,
+      render: (record?: TextRecorder) => renderTemplatePicture(i18n.for(locale), board, art, AT, record),
+    })),
+    {
+      file: 'template-grief-before.png',
+      title: 'Template · a grief alert: before',
+      locale: 'en',
+      render: (record?: TextRecorder) =>
+        renderPixelsZoom(after, griefed, { overlay: true, outlined: true, ...(record ? { record } : {}) }),
+    },
+    {
+      file: 'template-grief-after.png',
+      title: 'Template · a grief alert: after',
+      locale: 'en',
+      render: (record?: TextRecorder) =>
+        renderPixelsZoom(after, griefed, { overlay: false, outlined: true, ...(record ? { record } : {}) }),
+    },
+  ];
+}
+
 export function canvasScenes(): ImageScene[] {
   return [
     ...framed('empty', 'Canvas · nothing painted yet', () => new PlaceBoard(SIDE, SIDE), overview),
@@ -207,6 +259,7 @@ export function canvasScenes(): ImageScene[] {
       zoomed(16, 2, 3, true),
     ),
     ...viewScenes(),
+    ...templateScenes(),
     ...LANGUAGES.map(({ locale, label }) => ({
       file: `palette-${locale}.png`,
       title: `Palette · ${label}`,

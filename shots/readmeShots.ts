@@ -14,6 +14,7 @@ export const README_SHOTS: Readonly<Record<string, string>> = {
   'place-zoom.png': 'images/canvas-zoom16-en.png',
   'place-heatmap.png': 'images/heatmap-en.png',
   'place-virgin-de.png': 'images/virgin-de.png',
+  'place-template-de.png': 'images/template-de.png',
   'web-desktop-1280x800.png': 'web/desktop-en-pixel-out.png',
   'web-tablet-820x1180.png': 'web/tablet-en-page-in.png',
   'web-phone-390x844.png': 'web/phone-en-paint-in.png',

@@ -11,6 +11,7 @@ import { PLACE_MESSAGES } from '../../utils/place/messages.js';
 import { PlaceService } from '../../utils/place/placeService.js';
 import { PlaceStore } from '../../utils/place/placeStore.js';
 import { PLACE_SETTINGS, placeSettingDefaults } from '../../utils/place/settings.js';
+import { TemplateStore } from '../../utils/place/templateStore.js';
 import { info, leaderboard, me, pixel, sameColorHandler } from './pixel.js';
 import {
   placeChannel,
@@ -24,6 +25,8 @@ import { placeProtect, placeProtected, placeUnprotect } from './placeAreas.js';
 import { placeClawback } from './placeClawback.js';
 import { placeRollback, rollbackButtonHandler } from './placeRollback.js';
 import { placePostTasks } from './posts.js';
+import { templateAlertTasks } from './templateAlerts.js';
+import { TEMPLATE_SUBCOMMANDS } from './templates.js';
 import { palette, timelapse, view } from './view.js';
 import { heatmapView, virginView } from './views.js';
 import { web } from './web.js';
@@ -33,6 +36,7 @@ export const placeCommand = defineCommand({
   access: 'everyone',
   category: 'place:category',
   subcommands: [pixel, view, heatmapView, virginView, info, me, palette, leaderboard, timelapse, web],
+  groups: [{ ...localized(PLACE_MESSAGES, 'commands.template'), subcommands: TEMPLATE_SUBCOMMANDS }],
   components: [sameColorHandler],
 });
 
@@ -45,6 +49,7 @@ export const placeFeature: Feature = {
       place_placements: { what: 'place:privacy.place_placements' },
       place_rollbacks: { what: 'place:privacy.place_rollbacks' },
       place_areas: { what: 'place:privacy.place_areas' },
+      place_templates: { what: 'place:privacy.place_templates' },
     },
     // A placement paid for and not written yet.
     inPlay: async (services, member) => ({ placement: await services.place.unfinishedOf(member) }),
@@ -74,18 +79,23 @@ export const placeFeature: Feature = {
   settings: PLACE_SETTINGS,
   settingDefaults: placeSettingDefaults,
   ensureIndexes: async (db) => {
-    await Promise.all([PlaceStore.ensureIndexes(db), AreaStore.ensureIndexes(db)]);
+    await Promise.all([
+      PlaceStore.ensureIndexes(db),
+      AreaStore.ensureIndexes(db),
+      TemplateStore.ensureIndexes(db),
+    ]);
   },
   createServices: (infra) => ({
     place: new PlaceService({
       ...infra,
       store: new PlaceStore(infra.db),
       areaStore: new AreaStore(infra.db),
+      templateStore: new TemplateStore(infra.db),
       economy: infra.placeEconomy,
       sanctions: new Sanctions({ store: new SanctionStore(infra.db), clock: infra.clock }),
     }),
   }),
-  tasks: (deps) => [...deps.services.place.tasks(), ...placePostTasks(deps)],
+  tasks: (deps) => [...deps.services.place.tasks(), ...placePostTasks(deps), ...templateAlertTasks(deps)],
   // Wallets agree with the canvas's events, and every pixel with its newest event.
   checkInvariants: (db, _config, ledger, now, since) =>
     placeInvariantProblems(new PlaceStore(db), new PlaceEconomy(ledger), now, since),

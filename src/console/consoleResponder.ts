@@ -196,6 +196,16 @@ export function createConsoleOutput(options: {
             timeZoneName: 'short',
           }),
         )
+        // A time of day (`t`, `T`): in UTC too.
+        .replace(/<t:(\d+):[tT]>/g, (_, s: string) =>
+          new Date(Number(s) * 1000).toLocaleTimeString(options.locale(), {
+            hour: '2-digit',
+            minute: '2-digit',
+            second: '2-digit',
+            timeZone: 'UTC',
+            timeZoneName: 'short',
+          }),
+        )
         .replace(/\*\*(.+?)\*\*/g, '$1')
         .replace(/`([^`]+)`/g, '$1'),
     saveFile(name, data) {

@@ -9,6 +9,7 @@ import { PlaceEconomy } from '../../utils/money/placeEconomy.js';
 import { AreaStore } from '../../utils/place/areaStore.js';
 import { PlaceService } from '../../utils/place/placeService.js';
 import { PlaceStore } from '../../utils/place/placeStore.js';
+import { TemplateStore } from '../../utils/place/templateStore.js';
 import { grantPlacePoints, makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
 
@@ -158,6 +159,7 @@ describe('a ban and a placement in flight', () => {
       ...deps,
       store: new PlaceStore(t.db),
       areaStore: new AreaStore(t.db),
+      templateStore: new TemplateStore(t.db),
       economy: new PlaceEconomy(deps.ledger),
       sanctions: new Sanctions({ store: new SanctionStore(t.db), clock: deps.clock }),
       afterAllocate: async () => {

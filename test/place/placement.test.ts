@@ -8,6 +8,7 @@ import { AreaStore } from '../../utils/place/areaStore.js';
 import { placementId } from '../../utils/place/placements.js';
 import { PlaceService } from '../../utils/place/placeService.js';
 import { PlaceStore } from '../../utils/place/placeStore.js';
+import { TemplateStore } from '../../utils/place/templateStore.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
 
@@ -24,6 +25,7 @@ function service(
     ...deps,
     store: new PlaceStore(t.db),
     areaStore: new AreaStore(t.db),
+    templateStore: new TemplateStore(t.db),
     economy: new PlaceEconomy(deps.ledger),
     ...(afterAllocate ? { afterAllocate } : {}),
   });

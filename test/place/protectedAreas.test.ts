@@ -8,6 +8,7 @@ import { AreaStore } from '../../utils/place/areaStore.js';
 import { MAX_AREAS, type Painter } from '../../utils/place/areas.js';
 import { PlaceService } from '../../utils/place/placeService.js';
 import { PlaceStore } from '../../utils/place/placeStore.js';
+import { TemplateStore } from '../../utils/place/templateStore.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
 
@@ -161,6 +162,7 @@ describe('protected areas', () => {
       ...deps,
       store: new PlaceStore(t.db),
       areaStore: new AreaStore(t.db),
+      templateStore: new TemplateStore(t.db),
       economy: new PlaceEconomy(deps.ledger),
       afterAllocate: async () => {
         if (made) return;

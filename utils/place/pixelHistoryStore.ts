@@ -92,6 +92,14 @@ export class PixelHistoryStore {
     return merged.slice(0, limit);
   }
 
+  /** A pixel's newest event below a revision: what it showed just before that revision (`by_pixel`). */
+  eventBefore(x: number, y: number, before: number): Promise<PixelEventDoc | null> {
+    return this.events.findOne(
+      { x, y, revision: { $lt: before }, kind: { $ne: 'void' } },
+      { sort: { revision: -1 } },
+    );
+  }
+
   /**
    * Whether a later rollback undid this event: a placement it took off the pixel, or a rollback
    * step a wider rollback replaced. Only that pixel's later events are read (`by_pixel`).

@@ -3,6 +3,7 @@ import type { Clock } from '../../src/clock.js';
 import type { Config } from '../../src/config.js';
 import { invalidInputText } from '../../src/errors.js';
 import type { SanctionCheck } from '../../src/interactions/types.js';
+import type { Logger } from '../../src/logger.js';
 import type { Rng } from '../../src/rng.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
 import type { Scheduler, TaskHandler } from '../../src/scheduler/scheduler.js';
@@ -23,6 +24,8 @@ import { type Replay, replayCanvas } from './replay.js';
 import { PlaceRollbacks } from './rollbacks.js';
 import { placeLeaderboard, placeStanding } from './standings.js';
 import { PlaceSweep } from './sweep.js';
+import type { TemplateStore } from './templateStore.js';
+import { PlaceTemplates } from './templates.js';
 import { PlaceWatermark } from './watermark.js';
 
 declare module '../../src/features/services.js' {
@@ -39,6 +42,7 @@ export type { Changes } from './board.js';
 interface PlaceDeps {
   store: PlaceStore;
   areaStore: AreaStore;
+  templateStore: TemplateStore;
   economy: PlaceEconomy;
   holds: Holds;
   rng: Rng;
@@ -50,6 +54,7 @@ interface PlaceDeps {
   scheduler: Scheduler;
   clock: Clock;
   config: Config;
+  log: Logger;
 }
 
 /**
@@ -79,6 +84,8 @@ export class PlaceService {
   readonly views: PlaceViews;
   /** Protected areas (areas.ts). */
   readonly areas: PlaceAreas;
+  /** Factions' templates and the grief check (templates.ts). */
+  readonly templates: PlaceTemplates;
   /** The watermark and its recovery (watermark.ts). */
   readonly #watermark: PlaceWatermark;
   /** The community post's timer and report (posts.ts). */
@@ -109,9 +116,28 @@ export class PlaceService {
       size: () => this.size(),
       pixelCost: () => this.pixelCost(),
       ensureSweep: (now) => this.#sweep.ensureScheduled(now),
-      written: () => this.#watermark.advanceSoon(),
+      written: () => {
+        this.#watermark.advanceSoon();
+        // The placement stands either way; the next one (or the sweep) schedules the check again.
+        this.templates.placed().catch((err: unknown) => {
+          deps.log.warn(
+            { event: 'place.template_guard_unscheduled', err },
+            'the grief check was not scheduled',
+          );
+        });
+      },
       voidRevision: (revision) => this.#watermark.voidRevision(revision),
       refuseProtected: (x, y, painter) => this.areas.refuse(x, y, painter),
+    });
+    this.templates = new PlaceTemplates({
+      templates: deps.templateStore,
+      scheduler: deps.scheduler,
+      clock: deps.clock,
+      size: () => this.size(),
+      board: () => this.board(),
+      changesAfter: (after, limit) => this.changesAfter(after, limit),
+      eventBefore: (x, y, revision) => deps.store.history.eventBefore(x, y, revision),
+      advance: () => this.advance(),
     });
     this.views = new PlaceViews({
       ...deps,
@@ -279,6 +305,12 @@ export class PlaceService {
   }
 
   /** A pixel's current state and how often it was painted (null: never; off the canvas: refused). */
+  /** Where a member painted last (their newest placement), or null before their first. */
+  async lastPixelOf(identity: string): Promise<{ x: number; y: number } | null> {
+    const [last] = await this.deps.store.history.ofMember(identity, Number.MAX_SAFE_INTEGER, 1);
+    return last ? { x: last.x, y: last.y } : null;
+  }
+
   async pixelInfo(x: number, y: number) {
     refuseOutside(await this.size(), x, y);
     const pixel = await this.deps.store.pixel(x, y);
