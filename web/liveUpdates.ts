@@ -4,6 +4,7 @@ import { overlayPainted } from './overlays.js';
 import { colourOf } from './palette.js';
 import { pixelPainted } from './pixelPanel.js';
 import { state } from './state.js';
+import { templatePainted } from './templates.js';
 import type { FeedMessage, WireChange } from './types.js';
 import { say, text, view } from './view.js';
 
@@ -63,6 +64,7 @@ export function connect(backlog = 0): void {
       const name = owner ? (names[owner] ?? null) : null;
       pixelPainted({ x, y, colour, owner, name, revision, at: new Date(at).toISOString() });
       overlayPainted(x, y);
+      templatePainted(x, y);
     }
     state.revision = Math.max(state.revision, message.revision);
     showRevision();

@@ -14,6 +14,7 @@ import { loadMe } from './member.js';
 import { bindOverlays } from './overlays.js';
 import { bindPlacing } from './placing.js';
 import { state } from './state.js';
+import { bindTemplates } from './templates.js';
 import { say } from './view.js';
 import { bindViewport } from './viewportInput.js';
 import { fitToView } from './zoom.js';
@@ -22,6 +23,7 @@ trackLayout();
 bindViewport();
 bindPlacing();
 bindOverlays();
+bindTemplates();
 
 async function start(): Promise<void> {
   await loadBoard();

@@ -5,6 +5,7 @@ export const view = {
   viewport: $<HTMLDivElement>('viewport'),
   canvas: $<HTMLCanvasElement>('board'),
   overlay: $<HTMLCanvasElement>('overlay'),
+  templates: $<HTMLCanvasElement>('templates-layer'),
   cursor: $<HTMLDivElement>('cursor'),
   coords: $<HTMLOutputElement>('coords'),
   revision: $<HTMLParagraphElement>('revision'),

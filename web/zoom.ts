@@ -6,6 +6,7 @@ import { view } from './view.js';
 export function apply(): void {
   view.canvas.style.transform = `translate(${state.panX}px, ${state.panY}px) scale(${state.zoom})`;
   view.overlay.style.transform = view.canvas.style.transform;
+  view.templates.style.transform = view.canvas.style.transform;
   placeAreas();
   drawGrid();
   const s = state.selected;

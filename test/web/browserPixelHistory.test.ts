@@ -1,13 +1,11 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '../support/database.js';
+import { launchChromium, openPhone, PHONE } from '../support/phoneBrowser.js';
 import { startWeb } from '../support/webHarness.js';
 
-/** Debian's chromium (installed by the setup script); Playwright's own download is not used. */
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
 /** The phone of browserPhone.test.ts. */
-const PHONE = { width: 390, height: 844, scale: 3 };
 const CLEO = '897600000000000001';
 const DARA = '897600000000000002';
 const PIXEL = { x: 40, y: 30 };
@@ -18,21 +16,6 @@ const VIRGIN = [0, 230, 118, 255];
 const DIM = [20, 20, 20, 170];
 let web: Awaited<ReturnType<typeof startWeb>>;
 let browser: Browser;
-
-async function openPhone() {
-  const context = await browser.newContext({
-    viewport: { width: PHONE.width, height: PHONE.height },
-    deviceScaleFactor: PHONE.scale,
-    hasTouch: true,
-    isMobile: true,
-  });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto(`${web.url}/place`);
-  await page.waitForSelector('body[data-ready="true"]');
-  return { context, page, errors };
-}
 
 /** Taps the middle of canvas pixel (x, y) where the page draws it now. */
 /** The overlay's colour over canvas pixel (x, y), as drawn (red, green, blue, alpha); null while hidden. */
@@ -62,7 +45,6 @@ async function tapPixel(page: Page, x: number, y: number) {
 
 describe("a pixel's last changes and the canvas's overlays on a phone in a real browser", () => {
   beforeAll(async () => {
-    if (!CHROMIUM) throw new Error('chromium is missing: run node scripts/ensure-setup.mjs');
     web = await startWeb(t);
     const { services } = web.deps;
     await web.deps.profiles.touch({ id: CLEO, name: 'cleo' });
@@ -74,7 +56,7 @@ describe("a pixel's last changes and the canvas's overlays on a phone in a real 
     await services.place.place({ opId: 'h.dara:1', userId: DARA, ...PIXEL, color: 3 });
     await services.place.place({ opId: 'h.cleo:2', userId: CLEO, ...PIXEL, color: 4 });
     await services.privacy.forget(services, DARA, 'self', 'en');
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await launchChromium();
     mkdirSync('out/web', { recursive: true });
   });
   afterAll(async () => {
@@ -83,7 +65,7 @@ describe("a pixel's last changes and the canvas's overlays on a phone in a real 
   });
 
   it('GIVEN a pixel painted three times WHEN a phone taps it THEN its changes show newest first, the forgotten painter as "A former member", and a new placement goes on top', async () => {
-    const { context, page, errors } = await openPhone();
+    const { context, page, errors } = await openPhone(browser, web.url);
     await page.getByRole('button', { name: 'Show the whole canvas' }).click();
     await tapPixel(page, PIXEL.x, PIXEL.y);
     const lines = page.getByRole('list', { name: 'Last changes of this pixel' }).locator('li');
@@ -108,7 +90,7 @@ describe("a pixel's last changes and the canvas's overlays on a phone in a real 
   });
 
   it('GIVEN a phone WHEN it picks "Never painted", then "Heatmap (1 h)" THEN the overlay marks the never-painted pixels, then the recently painted ones, and follows a new placement', async () => {
-    const { context, page, errors } = await openPhone();
+    const { context, page, errors } = await openPhone(browser, web.url);
     const chooser = page.getByRole('combobox', { name: 'Overlay' });
     await expect.poll(() => chooser.isVisible()).toBe(true);
     await chooser.selectOption({ label: 'Never painted' });

@@ -133,6 +133,8 @@ describe('every registered route under malformed input', () => {
     for (const route of [
       'GET /api/public/place/pixel',
       'GET /api/public/place/areas',
+      'GET /api/public/place/templates',
+      'GET /api/public/place/templates/:id/art.png',
       'POST /api/place/pixel',
       'POST /api/admin/place/points',
       'POST /api/hunt/tip',

@@ -1,9 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { parseQuery, wholeNumber } from '../../../src/http/params.js';
+import type { Clock } from '../../../src/clock.js';
+import { HttpError } from '../../../src/http/contract.js';
+import { parseQuery, parseWith, wholeNumber } from '../../../src/http/params.js';
 import type { BotDeps } from '../../../src/interactions/types.js';
 import { pngPalette, renderCanvasPng } from '../../../src/render/placeImages.js';
+import { renderArtPng } from '../../../src/render/templateImages.js';
 import { PALETTE, rgb } from '../../place/palette.js';
+import { TRANSPARENT } from '../../place/templateArt.js';
+import { artOf } from '../../place/templateStore.js';
 import { HEAT, heatLevel, VIRGIN } from '../../place/views.js';
 
 const PNG_PALETTE = pngPalette(PALETTE.map((_, i) => rgb(i)));
@@ -70,6 +75,7 @@ export function publicRoutes(app: FastifyInstance, deps: BotDeps): void {
   pixelRoute(app, deps);
   pixelHistoryRoute(app, deps);
   viewRoutes(app, deps);
+  templateRoutes(app, deps);
 }
 
 /** One pixel: its colour, painter and name, revision, time, and how many times it was painted. */
@@ -144,6 +150,19 @@ function areasRoute(app: FastifyInstance, { services }: BotDeps): void {
   });
 }
 
+/** Answers kept `VIEW_MAX_AGE` seconds by key: a crowd asking at once is answered from one read. */
+function keptForAWhile(clock: Clock) {
+  const kept = new Map<string, { until: number; body: object }>();
+  return async (key: string, make: () => Promise<object>) => {
+    const now = clock.now().getTime();
+    const hit = kept.get(key);
+    if (hit && hit.until > now) return hit.body;
+    const body = await make();
+    kept.set(key, { until: now + VIEW_MAX_AGE * 1000, body });
+    return body;
+  };
+}
+
 /** The heatmap's spans, by the name the query gives. */
 const HEAT_SPANS = { '1h': 60 * 60_000, '24h': 24 * 60 * 60_000 } as const;
 /** How long the views may be served again unchanged (browsers and the server alike), in seconds. */
@@ -159,15 +178,7 @@ const base64 = (bytes: Uint8Array) =>
  * view and span is kept for `VIEW_MAX_AGE` seconds: a crowd opening the heatmap reads the events once.
  */
 function viewRoutes(app: FastifyInstance, { services, clock }: BotDeps): void {
-  const kept = new Map<string, { until: number; body: object }>();
-  const cached = async (key: string, make: () => Promise<object>) => {
-    const now = clock.now().getTime();
-    const hit = kept.get(key);
-    if (hit && hit.until > now) return hit.body;
-    const body = await make();
-    kept.set(key, { until: now + VIEW_MAX_AGE * 1000, body });
-    return body;
-  };
+  const cached = keptForAWhile(clock);
 
   app.get('/api/public/place/heat', async (request, reply) => {
     const { span } = parseQuery({ span: z.enum(['1h', '24h'], { error: 'one of 1h, 24h' }) }, request.query);
@@ -213,5 +224,62 @@ function viewRoutes(app: FastifyInstance, { services, clock }: BotDeps): void {
         pixels: base64(board.painted),
       };
     });
+  });
+}
+
+/** How long a template's artwork may be kept, in seconds: the art under one id never changes. */
+export const TEMPLATE_ART_MAX_AGE = 24 * 60 * 60;
+const ART_COLORS = PALETTE.map((_, i) => rgb(i));
+const templateParams = z.object({ id: z.string().regex(/^[\w-]{1,64}$/, { error: 'a template id' }) });
+
+/**
+ * The factions' templates for the page's overlay: each one's name, place, size and progress (no
+ * member, role or channel: who registered it and where its alerts go are the server's business),
+ * and each one's artwork as a PNG with transparency, one image pixel per canvas pixel.
+ */
+function templateRoutes(app: FastifyInstance, { services, clock }: BotDeps): void {
+  const { templates } = services.place;
+  const cached = keptForAWhile(clock);
+  /** Rendered artworks by id and creation: at most `MAX_KEPT_ART`, the oldest forgotten first. */
+  const rendered = new Map<string, Promise<Buffer>>();
+  const MAX_KEPT_ART = 64;
+
+  app.get('/api/public/place/templates', async (request, reply) => {
+    parseQuery({}, request.query);
+    reply.header('cache-control', `public, max-age=${VIEW_MAX_AGE}`);
+    return cached('templates', async () => {
+      const { revision } = await services.place.board();
+      const listed = [];
+      for (const summary of await templates.list()) {
+        const template = await templates.byId(summary._id);
+        if (!template) continue; // Removed since the list was read.
+        const { total, right, percent } = await templates.progress(template);
+        const { _id: id, name, x, y, width, height } = template;
+        listed.push({ id, name, x, y, width, height, progress: { total, right, percent } });
+      }
+      return { revision, templates: listed };
+    });
+  });
+
+  app.get('/api/public/place/templates/:id/art.png', async (request, reply) => {
+    parseQuery({}, request.query);
+    const { id } = parseWith(templateParams, request.params);
+    const template = await templates.byId(id);
+    if (!template) throw new HttpError('NOT_FOUND', `No template ${id}.`);
+    const key = `${id}@${template.at.getTime()}`;
+    let png = rendered.get(key);
+    if (!png) {
+      png = renderArtPng(artOf(template), ART_COLORS, TRANSPARENT);
+      rendered.set(key, png);
+      png.catch(() => rendered.delete(key));
+      for (const old of rendered.keys()) {
+        if (rendered.size <= MAX_KEPT_ART) break;
+        rendered.delete(old);
+      }
+    }
+    return reply
+      .type('image/png')
+      .header('cache-control', `public, max-age=${TEMPLATE_ART_MAX_AGE}, immutable`)
+      .send(await png);
   });
 }
