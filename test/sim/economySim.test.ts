@@ -102,6 +102,7 @@ const READ_WHOLE = new Map([
   ['bakery_shares', 'one document a day, read by the day it pays'],
   ['ledger_stuck_ops', 'only operations stuck for good, none in a healthy run'],
   ['place_areas', 'the protected areas of the canvas, at most 50 (utils/place/areas.ts)'],
+  ['place_templates', "the factions' templates, at most 50 (utils/place/templates.ts)"],
   ['runtime_config', "the operator's settings, a handful"],
   ['system.indexes', 'the index list, read when indexes are created at start'],
 ]);
