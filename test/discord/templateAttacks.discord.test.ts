@@ -8,6 +8,7 @@ import { MAX_CONTENT } from '../support/discordLimits.js';
 import { matchRoute } from '../support/discordRoutes.js';
 import type { FakeAttachment } from '../support/fakeAttachments.js';
 import { CHANNEL_ID, FakeDiscord, type FakeUser } from '../support/fakeDiscord.js';
+import { addThroughDiscord } from '../support/templateKit.js';
 
 const t = useTestDatabase('discord_template_attacks');
 const admin: FakeUser = { id: ADMIN_ID, username: 'ada' };
@@ -57,14 +58,8 @@ describe('templates under attack through the real discord.js client', () => {
     await fake.stop();
   });
 
-  /** The reply (after the deferral) to `/place template add`. */
-  const add = async (who: FakeUser, name: string, x: number, y: number, file: FakeAttachment) => {
-    const options = { name, x, y, faction: KNIGHTS };
-    const messages = await fake.waitFor(
-      fake.command(who, 'place', ['template', 'add'], options, [], { image: file }),
-    );
-    return messages.filter((m) => m.via !== 'deferred');
-  };
+  const add = (who: FakeUser, name: string, x: number, y: number, file: FakeAttachment) =>
+    addThroughDiscord(fake, who, { name, x, y, faction: KNIGHTS }, file);
 
   const names = async () => (await harness.deps.services.place.templates.list()).map((tpl) => tpl.name);
 

@@ -6,6 +6,7 @@ import { useTestDatabase } from '../support/database.js';
 import { type FakeBot, freshMember, startFakeBot, withPlacePoints } from '../support/discordHarness.js';
 import type { FakeAttachment } from '../support/fakeAttachments.js';
 import { CHANNEL_ID, FakeDiscord, type FakeUser } from '../support/fakeDiscord.js';
+import { addThroughDiscord } from '../support/templateKit.js';
 
 const t = useTestDatabase('discord_place_templates');
 const admin: FakeUser = { id: ADMIN_ID, username: 'ada' };
@@ -48,14 +49,8 @@ describe('templates through the real discord.js client', () => {
     await fake.stop();
   });
 
-  /** The reply (after the deferral) to `/place template add`. */
-  const add = async (who: FakeUser, name: string, x: number, y: number, file: FakeAttachment) => {
-    const options = { name, x, y, faction: KNIGHTS };
-    const messages = await fake.waitFor(
-      fake.command(who, 'place', ['template', 'add'], options, [], { image: file }),
-    );
-    return messages.filter((m) => m.via !== 'deferred');
-  };
+  const add = (who: FakeUser, name: string, x: number, y: number, file: FakeAttachment) =>
+    addThroughDiscord(fake, who, { name, x, y, faction: KNIGHTS }, file);
 
   it('GIVEN a moderator registers a template WHEN a knight asks what to paint and a stranger paints over it THEN they see the nearest pixels and the faction gets one alert with before and after', async () => {
     const [made] = await add(admin, 'Shield', 10, 10, png(['RRB', 'R.R']));

@@ -6,16 +6,16 @@ import type { BotDeps } from '../../src/interactions/types.js';
 import type { ChannelPost } from '../../src/posting/channelPoster.js';
 import { PlaceEconomy } from '../../utils/money/placeEconomy.js';
 import { AreaStore } from '../../utils/place/areaStore.js';
-import { parseColor, rgb } from '../../utils/place/palette.js';
+import { parseColor } from '../../utils/place/palette.js';
 import { PlaceService } from '../../utils/place/placeService.js';
 import { PlaceStore } from '../../utils/place/placeStore.js';
 import { TemplateStore } from '../../utils/place/templateStore.js';
 import { GRIEF_QUIET_MS, GUARD_TASK, MAX_TEMPLATES } from '../../utils/place/templates.js';
 import { grantPlacePoints, makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
+import { buildSolid, paint, RED, solidImage } from '../support/templateKit.js';
 
 const t = useTestDatabase('place_template_attacks');
-const RED = parseColor('red') as number;
 const WHITE = parseColor('white') as number;
 const BLUE = parseColor('blue') as number;
 const FACTION = '891400000000000777';
@@ -25,13 +25,6 @@ const BUILDER = '891400000000000001';
 const [ANN, BOB, MOD] = ['891400000000000011', '891400000000000012', '891400000000000013'];
 let ops = 0;
 
-/** A solid `width`×`height` image of one palette colour (alpha 255 unless told). */
-function solid(width: number, height: number, color = RED, alpha = 255) {
-  const data = new Uint8ClampedArray(width * height * 4);
-  for (let i = 0; i < width * height; i++) data.set([...rgb(color), alpha], i * 4);
-  return { width, height, data };
-}
-
 type Templates = BotDeps['services']['place']['templates'];
 
 function addTemplate(
@@ -39,7 +32,7 @@ function addTemplate(
   name: string,
   x: number,
   y: number,
-  options: { image?: ReturnType<typeof solid>; channelId?: string; id?: string } = {},
+  options: { image?: ReturnType<typeof solidImage>; channelId?: string; id?: string } = {},
 ) {
   ops += 1;
   return templates.add({
@@ -47,24 +40,13 @@ function addTemplate(
     name,
     x,
     y,
-    image: options.image ?? solid(5, 4),
+    image: options.image ?? solidImage(5, 4),
     roleId: FACTION,
     channelId: options.channelId ?? CHANNEL,
     guildId: null,
     locale: 'en',
     by: BUILDER,
   });
-}
-
-function paint(deps: BotDeps, userId: string, x: number, y: number, color: number) {
-  ops += 1;
-  return deps.services.place.place({ opId: `op${ops}`, userId, x, y, color });
-}
-
-/** Paints the 5×4 template at (x, y) red, one pixel after another. */
-async function build(deps: BotDeps, x: number, y: number) {
-  for (let dy = 0; dy < 4; dy++)
-    for (let dx = 0; dx < 5; dx++) await paint(deps, BUILDER, x + dx, y + dy, RED);
 }
 
 /** The English text a member is shown for the refusal `attempt` ends in. */
@@ -92,7 +74,7 @@ async function builtCastle(made: ReturnType<typeof makeBotDeps>) {
   const { deps, clock } = made;
   await grantPlacePoints(deps, [BUILDER, ANN, BOB], 10_000);
   await addTemplate(deps.services.place.templates, 'castle', 0, 0);
-  await build(deps, 0, 0);
+  await buildSolid(deps, BUILDER, 0, 0);
   clock.advance(2 * GRIEF_QUIET_MS);
   await deps.scheduler.runDue();
   expect(alertsIn(made.transport.posts)).toEqual([]);
@@ -127,11 +109,11 @@ describe('templates under attack: races', () => {
     const { deps } = makeBotDeps(t);
     const templates = deps.services.place.templates;
     for (let i = 0; i < MAX_TEMPLATES - 1; i++)
-      await addTemplate(templates, `t${i}`, i, 0, { image: solid(1, 1) });
+      await addTemplate(templates, `t${i}`, i, 0, { image: solidImage(1, 1) });
     for (let round = 0; round < 8; round++) {
       const results = await Promise.allSettled([
-        addTemplate(templates, `r${round}-a`, 0, 10, { image: solid(1, 1) }),
-        addTemplate(templates, `r${round}-b`, 0, 20, { image: solid(1, 1) }),
+        addTemplate(templates, `r${round}-a`, 0, 10, { image: solidImage(1, 1) }),
+        addTemplate(templates, `r${round}-b`, 0, 20, { image: solidImage(1, 1) }),
       ]);
       const standing = await templates.list();
       expect(standing.length, `round ${round}: templates standing`).toBe(MAX_TEMPLATES);
@@ -148,7 +130,7 @@ describe('templates under attack: races', () => {
     const { deps, clock } = makeBotDeps(t);
     const templates = deps.services.place.templates;
     for (let i = 0; i < MAX_TEMPLATES - 1; i++)
-      await addTemplate(templates, `t${i}`, i, 0, { image: solid(1, 1) });
+      await addTemplate(templates, `t${i}`, i, 0, { image: solidImage(1, 1) });
     // The second process: its template store stops right before it inserts (a slow network,
     // a pause of the process), after it counted 49.
     let reached: () => void = () => undefined;
@@ -174,12 +156,12 @@ describe('templates under attack: races', () => {
       templateStore: new PausedStore(t.db),
       economy: new PlaceEconomy(deps.ledger),
     });
-    const late = addTemplate(slow.templates, 'fiftieth-slow', 0, 10, { image: solid(1, 1) }).then(
+    const late = addTemplate(slow.templates, 'fiftieth-slow', 0, 10, { image: solidImage(1, 1) }).then(
       () => 'registered',
       (error: unknown) => error,
     );
     await atInsert;
-    await addTemplate(templates, 'fiftieth-fast', 0, 20, { image: solid(1, 1) });
+    await addTemplate(templates, 'fiftieth-fast', 0, 20, { image: solidImage(1, 1) });
     release();
     const outcome = await late;
     const names = (await templates.list()).map((tpl) => tpl.name);
@@ -195,7 +177,7 @@ describe('templates under attack: races', () => {
     const templates = deps.services.place.templates;
     await builtCastle(made);
     await addTemplate(templates, 'tower', 10, 0, { channelId: OTHER_CHANNEL });
-    await build(deps, 10, 0);
+    await buildSolid(deps, BUILDER, 10, 0);
     clock.advance(2 * GRIEF_QUIET_MS);
     await deps.scheduler.runDue();
     await paint(deps, ANN, 0, 0, WHITE);
@@ -340,7 +322,7 @@ describe('templates under attack: races', () => {
     await paint(other, BOB, 40, 40, WHITE);
     clock.advance(10 * GRIEF_QUIET_MS);
     await deps.scheduler.runDue();
-    await addTemplate(templates, 'keep', 40, 40, { image: solid(1, 1) });
+    await addTemplate(templates, 'keep', 40, 40, { image: solidImage(1, 1) });
     await paint(deps, ANN, 100, 100, BLUE);
     clock.advance(2 * GRIEF_QUIET_MS);
     await deps.scheduler.runDue();
@@ -355,7 +337,7 @@ describe('templates under attack: races', () => {
     await paint(deps, ANN, 40, 40, RED);
     await paint(deps, BOB, 40, 40, WHITE);
     clock.advance(1_000);
-    await addTemplate(deps.services.place.templates, 'keep', 40, 40, { image: solid(1, 1) });
+    await addTemplate(deps.services.place.templates, 'keep', 40, 40, { image: solidImage(1, 1) });
     clock.advance(2 * GRIEF_QUIET_MS);
     await deps.scheduler.runDue();
     await deps.scheduler.runDue();
@@ -398,7 +380,7 @@ describe('templates under attack: a crash and a failing Discord', () => {
     const { deps, clock, transport, logs } = made;
     await builtCastle(made);
     await addTemplate(deps.services.place.templates, 'tower', 10, 0, { channelId: OTHER_CHANNEL });
-    await build(deps, 10, 0);
+    await buildSolid(deps, BUILDER, 10, 0);
     clock.advance(2 * GRIEF_QUIET_MS);
     await deps.scheduler.runDue();
     await paint(deps, ANN, 0, 0, WHITE);
@@ -462,24 +444,24 @@ describe('templates under attack: hostile input', () => {
     expect(await refusalOf(deps, addTemplate(templates, 'past', 252, 0))).toBe(
       'A 5×4 template at (252, 0) reaches past the 256×256 canvas: x may be 0 to 251, y 0 to 252.',
     );
-    expect(await refusalOf(deps, addTemplate(templates, 'far', 300, 300, { image: solid(1, 1) }))).toMatch(
-      /^A 1×1 template at \(300, 300\) reaches past/,
-    );
+    expect(
+      await refusalOf(deps, addTemplate(templates, 'far', 300, 300, { image: solidImage(1, 1) })),
+    ).toMatch(/^A 1×1 template at \(300, 300\) reaches past/);
     const edge = await addTemplate(templates, 'edge', 251, 252);
     expect(edge).toMatchObject({ x2: 255, y2: 255 });
     await grantPlacePoints(deps, [BUILDER], 10_000);
-    await build(deps, 251, 252);
+    await buildSolid(deps, BUILDER, 251, 252);
     expect(await templates.progress(edge)).toEqual({ total: 20, right: 20, percent: 100 });
   });
 
   it('GIVEN an image 513×1 THEN refused as too large; one whose every pixel is alpha 127 THEN refused as empty', async () => {
     const { deps } = makeBotDeps(t);
     const templates = deps.services.place.templates;
-    expect(await refusalOf(deps, addTemplate(templates, 'wide', 0, 0, { image: solid(513, 1) }))).toBe(
+    expect(await refusalOf(deps, addTemplate(templates, 'wide', 0, 0, { image: solidImage(513, 1) }))).toBe(
       'The image is 513×1 pixels; a template is at most 512×512 (one image pixel per canvas pixel).',
     );
     expect(
-      await refusalOf(deps, addTemplate(templates, 'ghost', 0, 0, { image: solid(3, 3, RED, 127) })),
+      await refusalOf(deps, addTemplate(templates, 'ghost', 0, 0, { image: solidImage(3, 3, RED, 127) })),
     ).toBe('The image is transparent throughout: there is nothing to paint.');
     expect(await templates.list()).toEqual([]);
   });

@@ -3,16 +3,16 @@ import type { BotDeps } from '../../src/interactions/types.js';
 import type { ChannelPost } from '../../src/posting/channelPoster.js';
 import { PlaceEconomy } from '../../utils/money/placeEconomy.js';
 import { AreaStore } from '../../utils/place/areaStore.js';
-import { parseColor, rgb } from '../../utils/place/palette.js';
+import { parseColor } from '../../utils/place/palette.js';
 import { PlaceService } from '../../utils/place/placeService.js';
 import { PlaceStore } from '../../utils/place/placeStore.js';
 import { TemplateStore } from '../../utils/place/templateStore.js';
 import { GRIEF_QUIET_MS } from '../../utils/place/templates.js';
 import { grantPlacePoints, makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
+import { buildSolid, paint, solidImage } from '../support/templateKit.js';
 
 const t = useTestDatabase('place_template_grief');
-const RED = parseColor('red') as number;
 const WHITE = parseColor('white') as number;
 const FACTION = '891300000000000777';
 const CHANNEL = '891300000000000555';
@@ -21,14 +21,7 @@ const painters = (n: number) =>
   Array.from({ length: n }, (_, i) => `8913000000001${String(i).padStart(5, '0')}`);
 let ops = 0;
 
-/** A solid red `width`×`height` image. */
-function solid(width: number, height: number, color = RED) {
-  const data = new Uint8ClampedArray(width * height * 4);
-  for (let i = 0; i < width * height; i++) data.set([...rgb(color), 255], i * 4);
-  return { width, height, data };
-}
-
-function addTemplate(deps: BotDeps, name: string, x: number, y: number, image = solid(5, 4)) {
+function addTemplate(deps: BotDeps, name: string, x: number, y: number, image = solidImage(5, 4)) {
   ops += 1;
   return deps.services.place.templates.add({
     id: `tpl${ops}`,
@@ -44,17 +37,6 @@ function addTemplate(deps: BotDeps, name: string, x: number, y: number, image = 
   });
 }
 
-function paint(deps: BotDeps, userId: string, x: number, y: number, color: number) {
-  ops += 1;
-  return deps.services.place.place({ opId: `op${ops}`, userId, x, y, color });
-}
-
-/** Paints the whole 5×4 template at (x, y) red, one pixel after another. */
-async function build(deps: BotDeps, x: number, y: number) {
-  for (let dy = 0; dy < 4; dy++)
-    for (let dx = 0; dx < 5; dx++) await paint(deps, BUILDER, x + dx, y + dy, RED);
-}
-
 /** The alerts posted to the faction's channel. */
 const alerts = (posts: { channelId: string; post: ChannelPost }[]) =>
   posts.filter((p) => p.channelId === CHANNEL).map((p) => p.post);
@@ -67,7 +49,7 @@ describe('grief alerts', () => {
     const griefers = painters(20);
     await grantPlacePoints(deps, [BUILDER, ...griefers], 10_000);
     await addTemplate(deps, 'castle', 10, 10);
-    await build(deps, 10, 10);
+    await buildSolid(deps, BUILDER, 10, 10);
     clock.advance(2 * GRIEF_QUIET_MS);
     await deps.scheduler.runDue();
     // Building it right is nobody's grief.
@@ -98,7 +80,7 @@ describe('grief alerts', () => {
     const [ann, bob] = painters(2) as [string, string];
     await grantPlacePoints(deps, [BUILDER, ann, bob], 10_000);
     await addTemplate(deps, 'castle', 0, 0);
-    await build(deps, 0, 0);
+    await buildSolid(deps, BUILDER, 0, 0);
     clock.advance(2 * GRIEF_QUIET_MS);
     await deps.scheduler.runDue();
 
@@ -126,7 +108,7 @@ describe('grief alerts', () => {
     const [ann] = painters(1) as [string];
     await grantPlacePoints(one.deps, [BUILDER, ann], 10_000);
     await addTemplate(one.deps, 'castle', 0, 0);
-    await build(one.deps, 0, 0);
+    await buildSolid(one.deps, BUILDER, 0, 0);
     await paint(one.deps, ann, 3, 3, WHITE);
     for (const p of [one, two]) p.clock.advance(10 * GRIEF_QUIET_MS);
     const [first, second] = await Promise.all([
@@ -154,7 +136,7 @@ describe('grief alerts', () => {
     const [ann, bob] = painters(2) as [string, string];
     await grantPlacePoints(deps, [BUILDER, ann, bob], 10_000);
     await addTemplate(deps, 'castle', 0, 0);
-    await build(deps, 0, 0);
+    await buildSolid(deps, BUILDER, 0, 0);
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => {
       release = resolve;
@@ -191,7 +173,7 @@ describe('grief alerts', () => {
     const { deps, clock, transport } = makeBotDeps(t);
     const [ann] = painters(1) as [string];
     await grantPlacePoints(deps, [BUILDER, ann], 10_000);
-    await build(deps, 0, 0);
+    await buildSolid(deps, BUILDER, 0, 0);
     await paint(deps, ann, 0, 0, WHITE);
     await addTemplate(deps, 'castle', 0, 0);
     clock.advance(2 * GRIEF_QUIET_MS);
