@@ -26,6 +26,7 @@ import { placeClawback } from './placeClawback.js';
 import { placeRollback, rollbackButtonHandler } from './placeRollback.js';
 import { placePostTasks } from './posts.js';
 import { templateAlertTasks } from './templateAlerts.js';
+import { fixHandler } from './templateFix.js';
 import { TEMPLATE_SUBCOMMANDS } from './templates.js';
 import { palette, timelapse, view } from './view.js';
 import { heatmapView, virginView } from './views.js';
@@ -37,7 +38,7 @@ export const placeCommand = defineCommand({
   category: 'place:category',
   subcommands: [pixel, view, heatmapView, virginView, info, me, palette, leaderboard, timelapse, web],
   groups: [{ ...localized(PLACE_MESSAGES, 'commands.template'), subcommands: TEMPLATE_SUBCOMMANDS }],
-  components: [sameColorHandler],
+  components: [sameColorHandler, fixHandler],
 });
 
 export const placeFeature: Feature = {

@@ -74,7 +74,7 @@ export const pixel: Subcommand = {
 };
 
 /** Paints the pixel and says so (or, for an operation id already used, what it did then). */
-async function paintReply(
+export async function paintReply(
   { deps, actor, i18n }: CommandContext,
   request: Omit<PlaceRequest, 'userId'>,
 ): Promise<Reply> {

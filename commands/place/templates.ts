@@ -22,10 +22,12 @@ import {
   type TemplateArt,
   templateProgress,
   templateView,
+  type WrongPixel,
 } from '../../utils/place/templateArt.js';
 import { artOf, type TemplateDoc } from '../../utils/place/templateStore.js';
 import { MAX_TEMPLATE_BYTES, MAX_TEMPLATE_NAME, MAX_TEMPLATE_SIDE } from '../../utils/place/templates.js';
 import { parseOptions } from '../options.js';
+import { fixButton } from './templateFix.js';
 import { captionDate, PICTURE_SIDE } from './view.js';
 
 /** How many wrong pixels `/place template next` names. */
@@ -344,9 +346,23 @@ export const templateNext: Subcommand = {
     const origin = last
       ? i18n.t('place:templates.fromLast', { x: from.x, y: from.y })
       : i18n.t('place:templates.fromMiddle', { x: from.x, y: from.y });
+    // The nearest pixel in one press, paid with this command's id: a second press is the same placement.
+    const [first] = wrong as [WrongPixel];
+    const fix = { op: invocation.id, owner: actor.id, x: first.x, y: first.y, color: first.color };
     return {
       ephemeral: true,
       content: [`**${head}** · ${progressText(progress, i18n)}`, origin, ...lines].join('\n'),
+      buttons: [
+        {
+          customId: fixButton.build(fix),
+          label: i18n.t('place:templates.fix', {
+            x: first.x,
+            y: first.y,
+            color: colorName(first.color, i18n.locale),
+          }),
+          style: 'primary',
+        },
+      ],
     };
   },
 };
@@ -377,4 +393,5 @@ export const templateList: Subcommand = {
   },
 };
 
-export const TEMPLATE_SUBCOMMANDS = [templateAdd, templateRemove, templateShow, templateNext, templateList];
+/** In Discord's order: register, look, work, then remove. */
+export const TEMPLATE_SUBCOMMANDS = [templateAdd, templateShow, templateNext, templateList, templateRemove];

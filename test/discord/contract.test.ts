@@ -73,6 +73,8 @@ const SAMPLES: OptionSource['samples'] = {
   area: '0,0,40,40',
   since: '1h',
   channel: '900000000000000201',
+  // A role the server has: the faction a template is registered for.
+  faction: SHOP_ROLE,
   feed: '900000000000000202',
   label: 'l'.repeat(40),
   id: 'no-such-worker',

@@ -5,7 +5,13 @@ import { ADMIN_ID } from '../support/botHarness.js';
 import { useTestDatabase } from '../support/database.js';
 import { type FakeBot, freshMember, startFakeBot, withPlacePoints } from '../support/discordHarness.js';
 import type { FakeAttachment } from '../support/fakeAttachments.js';
-import { CHANNEL_ID, FakeDiscord, type FakeUser } from '../support/fakeDiscord.js';
+import {
+  buttonId,
+  CHANNEL_ID,
+  FakeDiscord,
+  type FakeUser,
+  type VisibleMessage,
+} from '../support/fakeDiscord.js';
 import { addThroughDiscord } from '../support/templateKit.js';
 
 const t = useTestDatabase('discord_place_templates');
@@ -85,6 +91,71 @@ describe('templates through the real discord.js client', () => {
     expect(alerts[0]?.content).toContain(`⚠️ **Shield** (<@&${KNIGHTS}>) was painted over: 1 placement.`);
     expect(alerts[0]?.content).toContain(`By: <@${stranger.id}> (1)`);
     expect(alerts[0]?.files.map((f) => f.name)).toEqual(['before.png', 'after.png']);
+  });
+
+  it('GIVEN the nearest wrong pixel WHEN the knight presses its Paint button twice THEN it is painted once, paid once; a stranger may not press it, and a pixel fixed meanwhile costs nothing', async () => {
+    await add(admin, 'Banner', 40, 40, png(['RB']));
+    const knight = await withPlacePoints(harness, { ...freshMember('ike'), roles: [KNIGHTS] });
+    const [next] = await fake.waitFor(
+      fake.command(knight, 'place', ['template', 'next'], { name: 'Banner' }),
+    );
+    expect(next?.components.flatMap((row) => row.components.map((c) => c.label))).toEqual([
+      'Paint (41, 40) blue',
+    ]);
+    const stranger = await withPlacePoints(harness, freshMember('sol'));
+    const [refused] = await fake.waitFor(
+      fake.click(stranger, next as VisibleMessage, buttonId(next, 'Paint (41, 40) blue')),
+    );
+    expect(refused?.content).toBe(
+      `❌ This button belongs to <@${knight.id}>. Run the command yourself to get your own.`,
+    );
+    const [painted] = await fake.waitFor(
+      fake.click(knight, next as VisibleMessage, buttonId(next, 'Paint (41, 40) blue')),
+    );
+    expect(painted?.content).toMatch(/^🎨 Painted \(41, 40\) \*\*blue \(#3690EA\)\*\* for 100 points/);
+    const [again] = await fake.waitFor(
+      fake.click(knight, next as VisibleMessage, buttonId(next, 'Paint (41, 40) blue')),
+    );
+    expect(again?.content).toMatch(
+      /^🎨 Already done: \(41, 40\) is \*\*blue \(#3690EA\)\*\* \(canvas version \d+\); nothing was charged again\.$/,
+    );
+    expect(await harness.deps.services.place.wallet(knight.id)).toMatchObject({
+      balance: 900_000,
+      placements: 1,
+    });
+    expect((await harness.deps.services.place.pixelInfo(41, 40))?.pixel.color).toBe(13);
+
+    // Next from the knight's pixel: the red one, fixed by someone else before the knight presses.
+    const [second] = await fake.waitFor(
+      fake.command(knight, 'place', ['template', 'next'], { name: 'Banner' }),
+    );
+    await fake.waitFor(fake.command(stranger, 'place', ['pixel'], { x: 40, y: 40, color: 'red' }));
+    const [fixed] = await fake.waitFor(
+      fake.click(knight, second as VisibleMessage, buttonId(second, 'Paint (40, 40) red')),
+    );
+    expect(fixed?.content).toBe(
+      '(40, 40) is **red** already: someone fixed it. Nothing was charged; `/place template next` finds the next one.',
+    );
+    expect(await harness.deps.services.place.wallet(knight.id)).toMatchObject({ balance: 900_000 });
+  });
+
+  it('GIVEN the Paint button WHEN it is pressed twice at once THEN the pixel is painted once and paid once', async () => {
+    await add(admin, 'Pennant', 60, 60, png(['B']));
+    const knight = await withPlacePoints(harness, { ...freshMember('una'), roles: [KNIGHTS] });
+    const [next] = await fake.waitFor(
+      fake.command(knight, 'place', ['template', 'next'], { name: 'Pennant' }),
+    );
+    const id = buttonId(next, 'Paint (60, 60) blue');
+    const presses = [
+      fake.click(knight, next as VisibleMessage, id),
+      fake.click(knight, next as VisibleMessage, id),
+    ];
+    const replies = (await Promise.all(presses.map((p) => fake.waitFor(p)))).map(([m]) => m?.content ?? '');
+    expect(replies.filter((r) => r.startsWith('🎨 Painted (60, 60)'))).toHaveLength(1);
+    expect(await harness.deps.services.place.wallet(knight.id)).toMatchObject({
+      balance: 900_000,
+      placements: 1,
+    });
   });
 
   it('GIVEN a member without the template role WHEN they register one THEN they are refused privately with who may, and nothing is stored', async () => {

@@ -16,7 +16,7 @@ import { type Changes, PlaceBoard } from './board.js';
 import { placeInvariantProblems } from './canvasChecks.js';
 import { type HistoryPage, pixelHistory } from './history.js';
 import type { LogCursor, ModerationLogDoc } from './moderationLogStore.js';
-import { type Placed, PlacePlacements, type PlaceRequest, refuseOutside } from './placements.js';
+import { type Placed, PlacePlacements, type PlaceRequest, placementId, refuseOutside } from './placements.js';
 import type { CanvasDoc, PlaceStore } from './placeStore.js';
 import { PlaceViews } from './placeViews.js';
 import { PlacePosts } from './posts.js';
@@ -302,6 +302,11 @@ export class PlaceService {
       if (!(await this.deps.store.eventOf(p._id))) open++;
     }
     return open;
+  }
+
+  /** Whether a member's placement of this operation id was asked for (kept a day): a press again is its answer. */
+  async asked(userId: string, opId: string): Promise<boolean> {
+    return (await this.deps.store.placements.get(placementId(userId, opId))) !== null;
   }
 
   /** A pixel's current state and how often it was painted (null: never; off the canvas: refused). */
