@@ -99,10 +99,10 @@ export async function paintReply(
 }
 
 /**
- * The buttons under the same-colour warning carry the /place pixel's own interaction id: Paint
- * anyway places with it, so a second press is the first placement again, paid once.
+ * A placement a button makes, as its custom id carries it: the operation id of the command that
+ * offered it (a second press is the same placement), whose button it is, the pixel and colour.
  */
-export const sameColorButton = defineComponent('place.same_color', {
+export const BUTTON_PLACEMENT = {
   op: z.string().regex(/^[\w-]{1,40}$/),
   owner: z.string().regex(/^\d{1,20}$/),
   x: z.coerce.number().int().min(0),
@@ -112,6 +112,14 @@ export const sameColorButton = defineComponent('place.same_color', {
     .int()
     .min(0)
     .max(PALETTE.length - 1),
+};
+
+/**
+ * The buttons under the same-colour warning carry the /place pixel's own interaction id: Paint
+ * anyway places with it, so a second press is the first placement again, paid once.
+ */
+export const sameColorButton = defineComponent('place.same_color', {
+  ...BUTTON_PLACEMENT,
   action: z.enum(['paint', 'cancel']),
 });
 type SameColor = Omit<ReturnType<typeof sameColorButton.parse>, 'action'>;

@@ -1,23 +1,12 @@
-import { z } from 'zod';
 import { notYourButton } from '../../src/errors.js';
 import { defineComponent } from '../../src/interactions/componentIds.js';
 import { defineComponentHandler } from '../../src/interactions/defineCommand.js';
-import { colorName, PALETTE } from '../../utils/place/palette.js';
+import { colorName } from '../../utils/place/palette.js';
 import { paintsSameColor } from '../../utils/place/sameColor.js';
-import { paintReply } from './pixel.js';
+import { BUTTON_PLACEMENT, paintReply } from './pixel.js';
 
 /** The button under `/place template next`: paints the nearest wrong pixel in the colour it needs. */
-export const fixButton = defineComponent('place.template_fix', {
-  op: z.string().regex(/^[\w-]{1,40}$/),
-  owner: z.string().regex(/^\d{1,20}$/),
-  x: z.coerce.number().int().min(0),
-  y: z.coerce.number().int().min(0),
-  color: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(PALETTE.length - 1),
-});
+export const fixButton = defineComponent('place.template_fix', BUTTON_PLACEMENT);
 
 export const fixHandler = defineComponentHandler(fixButton, {
   sanctionScope: 'painting',
