@@ -374,16 +374,13 @@ export const templateList: Subcommand = {
     ...localized(PLACE_MESSAGES, 'commands.templateList'),
   },
   async run({ deps, i18n }) {
-    const templates = deps.services.place.templates;
-    const all = await templates.list();
+    const all = await deps.services.place.templates.withProgress();
     if (all.length === 0) return { ephemeral: true, content: i18n.t('place:templates.none') };
     // Discord caps a message at 2,000 characters: the oldest templates that fit, then how many more.
     let content = i18n.t('place:templates.list', { count: all.length });
     let shown = 0;
-    for (const summary of all) {
-      const template = await templates.byId(summary._id);
-      if (!template) continue;
-      const line = `\n• ${describe(template, i18n)} · ${progressText(await templates.progress(template), i18n)}`;
+    for (const { template, progress } of all) {
+      const line = `\n• ${describe(template, i18n)} · ${progressText(progress, i18n)}`;
       if (content.length + line.length > 1_850) break;
       content += line;
       shown++;

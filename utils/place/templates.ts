@@ -193,6 +193,13 @@ export class PlaceTemplates {
     return this.deps.templates.byId(id);
   }
 
+  /** Every template with its progress on the canvas as it stands, oldest first: one read of each. */
+  async withProgress(): Promise<{ template: TemplateDoc; progress: Progress }[]> {
+    const board = await this.deps.board();
+    const templates = await this.deps.templates.all();
+    return templates.map((template) => ({ template, progress: templateProgress(board, artOf(template)) }));
+  }
+
   /** A template's progress on the canvas as it stands. */
   async progress(template: TemplateDoc): Promise<Progress> {
     return templateProgress(await this.deps.board(), artOf(template));

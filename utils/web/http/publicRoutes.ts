@@ -249,14 +249,11 @@ function templateRoutes(app: FastifyInstance, { services, clock }: BotDeps): voi
     reply.header('cache-control', `public, max-age=${VIEW_MAX_AGE}`);
     return cached('templates', async () => {
       const { revision } = await services.place.board();
-      const listed = [];
-      for (const summary of await templates.list()) {
-        const template = await templates.byId(summary._id);
-        if (!template) continue; // Removed since the list was read.
-        const { total, right, percent } = await templates.progress(template);
+      const listed = (await templates.withProgress()).map(({ template, progress }) => {
         const { _id: id, name, x, y, width, height } = template;
-        listed.push({ id, name, x, y, width, height, progress: { total, right, percent } });
-      }
+        const { total, right, percent } = progress;
+        return { id, name, x, y, width, height, progress: { total, right, percent } };
+      });
       return { revision, templates: listed };
     });
   });
