@@ -375,6 +375,21 @@ describe('templates under attack: a crash and a failing Discord', () => {
     expect(sent[0]).toContain(`By: <@${BOB}> (1)`);
   });
 
+  it('GIVEN a fresh process that paints over a template and dies the moment its placement answers THEN the grief check of that window is already stored, and another process tells the faction', async () => {
+    const made = makeBotDeps(t);
+    const { clock, transport } = made;
+    await builtCastle(made);
+    // A process that has never looked whether a template exists: its first placement asks.
+    const dying = makeBotDeps(t);
+    dying.clock.advanceTo(clock.now());
+    await paint(dying.deps, ANN, 0, 0, WHITE);
+    const bucket = Math.floor(clock.now().getTime() / GRIEF_QUIET_MS);
+    expect(await made.deps.scheduler.get(`${GUARD_TASK}:${bucket}`)).toMatchObject({ status: 'due' });
+    clock.advance(2 * GRIEF_QUIET_MS);
+    await made.deps.scheduler.runDue();
+    expect(alertsIn(transport.posts)).toHaveLength(1);
+  });
+
   it('GIVEN Discord fails the post of one faction’s alert WHEN the check runs THEN the other faction’s alert still goes, the failure is logged, and the failed alert is LOST (not sent again)', async () => {
     const made = makeBotDeps(t);
     const { deps, clock, transport, logs } = made;

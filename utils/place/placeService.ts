@@ -116,10 +116,13 @@ export class PlaceService {
       size: () => this.size(),
       pixelCost: () => this.pixelCost(),
       ensureSweep: (now) => this.#sweep.ensureScheduled(now),
-      written: () => {
+      written: async () => {
+        // The watermark moves in the background (coalesced); readers move it too.
         this.#watermark.advanceSoon();
-        // The placement stands either way; the next one (or the sweep) schedules the check again.
-        this.templates.placed().catch((err: unknown) => {
+        // Awaited, so a placement that answered has its window's grief check stored (one write
+        // per window per process). A failure leaves the placement standing; the window's next
+        // placement plans the check again.
+        await this.templates.placed().catch((err: unknown) => {
           deps.log.warn(
             { event: 'place.template_guard_unscheduled', err },
             'the grief check was not scheduled',

@@ -45,8 +45,11 @@ interface PlacementDeps {
   pixelCost(): Promise<number>;
   /** Schedules this minute's sweep, which finishes what a placement leaves unfinished. */
   ensureSweep(now: Date): Promise<void>;
-  /** A revision was written: the watermark may move. */
-  written(): void;
+  /**
+   * A revision was written: the watermark may move, and the grief check of this window is
+   * planned before the placement answers. It never rejects: the placement stands either way.
+   */
+  written(): Promise<void>;
   /** Fills a revision handed out and not used. */
   voidRevision(revision: number): Promise<void>;
   /** Refuses a painter on a pixel protected from them (areas.ts). */
@@ -160,8 +163,7 @@ export class PlacePlacements {
         };
         if (await this.deps.store.appendEvent(event)) {
           await this.deps.store.applyToPixel(event);
-          // The watermark moves in the background (coalesced); readers move it too.
-          this.deps.written();
+          await this.deps.written();
           return placed(event, balance, false);
         }
         // Not written: either another finisher wrote this placement first (its event has the
