@@ -200,6 +200,46 @@ describe('holds: a reserve that arrives after its timer decided', () => {
     },
   );
 
+  it('GIVEN an owed hold’s timer that found no hold WHEN the owner’s reserve is stored and starts moving before the timer decides THEN the value still lands, is never called off, and the books balance', async () => {
+    // The owner's process: its reserve stops between taking the Cookies and crediting the hold.
+    const pause = pauseAt('credit.before', 'poker.cashout');
+    const owner = makeBotDeps(t, { hooks: pause.hooks });
+    // The timekeeper, hours ahead: its timer runs before the owner's hold is even stored.
+    const timekeeper = makeBotDeps({ db: net.db, cols: net.faulty });
+    await funded(owner.deps, 100);
+    const owed: ReserveRequest = { ...stake('owed-1', 40), kind: 'poker.cashout', ttlMs: 1_000, owed: true };
+    const { id: _, ttlMs: __, ...planned } = { ...owed, reason: '' };
+    // The timer's next request after it found no hold waits until the owner's reserve is moving.
+    let looked = false;
+    let decide: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      decide = resolve;
+    });
+    net.proxy.setRule((r) => {
+      if (looked) return { stallUntil: gate };
+      looked = r.command === 'find' && r.collection === 'holds';
+      return 'pass';
+    });
+    const expiring = timekeeper.deps.holds.expire('owed-1', planned).catch((error: unknown) => error);
+    await waitFor(() => net.proxy.stats.stalls > 0, { what: 'the timer to have found no hold' });
+    const reserving = owner.deps.holds.reserve(owed).catch((error: unknown) => error);
+    await pause.reached;
+    net.proxy.setRule(() => 'pass');
+    decide();
+    await net.proxy.settled();
+    pause.release();
+    expect(await reserving).toMatchObject({ state: 'held' });
+    await expiring;
+    // The hold's own timer ends it as its owner's rules say (none here: the value goes back).
+    owner.clock.advance(10 * 60_000);
+    await owner.deps.scheduler.runDue();
+    expect((await owner.deps.holds.get('owed-1'))?.state).toBe('voided');
+    expect(await cookies(owner.deps, ANN)).toBe(100);
+    await net.proxy.settled();
+    await owner.deps.ledger.flush();
+    await expectClean(owner.deps, owner.clock.now());
+  });
+
   it('GIVEN a retry within the deadline THEN it keeps the first attempt’s deadline: the timer ends the hold on time', async () => {
     const { deps, clock } = makeBotDeps(t);
     await funded(deps, 100);

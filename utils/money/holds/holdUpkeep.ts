@@ -42,6 +42,8 @@ export const plannedHold = z.object({
   source: z.string(),
   reason: z.string(),
   owner: z.object({ kind: z.string(), id: z.string() }),
+  /** Owed value (a cash-out): never called off, the timer reserves it itself. */
+  owed: z.boolean().optional(),
 });
 export type PlannedHold = z.output<typeof plannedHold>;
 
@@ -74,6 +76,7 @@ export async function planTimers(scheduler: Scheduler, hold: HoldDoc): Promise<H
     source: hold.source,
     reason: hold.reason,
     owner: hold.owner,
+    ...(hold.owed ? { owed: true } : {}),
   };
   const payload = { holdId: hold._id, planned };
   const created = await scheduler.schedule({ id, kind: EXPIRE_TASK, dueAt: hold.deadline, payload });
@@ -86,6 +89,10 @@ export async function planTimers(scheduler: Scheduler, hold: HoldDoc): Promise<H
 /**
  * The timer found no hold: its account is closed first (no credit can land on it after that),
  * then the hold is recorded refused, so a reserve still on its way finds it ended.
+ *
+ * Owed value is never called off: its account stays open and the hold is recorded as still on
+ * its way, for the timer to reserve itself. The owner's reserve may have been stored since the
+ * timer looked; closing its account then would leave an owed reserve that can never land.
  */
 export async function recordUnarrived(
   deps: { ledger: Ledger; store: HoldStore; clock: Clock; log: Logger },
@@ -93,7 +100,9 @@ export async function recordUnarrived(
   planned: PlannedHold,
 ): Promise<HoldDoc> {
   const account = holdAccount(id);
-  const closing = await deps.ledger.closeAccount(planned.currency, account);
+  const closing = planned.owed
+    ? { closed: false }
+    : await deps.ledger.closeAccount(planned.currency, account);
   // A movement on the account is in flight: the hold is recorded as still on its way, and its
   // expiry decides it once the ledger's recovery has.
   const state: HoldState = closing.closed ? 'refused' : 'reserving';
@@ -110,7 +119,9 @@ export async function recordUnarrived(
   if (await deps.store.insert(hold)) {
     deps.log.warn(
       { event: 'holds.reserve_never_arrived', hold: id, owner: planned.owner, closed: closing.closed },
-      'a hold reached its deadline before its reserve arrived: recorded as refused',
+      closing.closed
+        ? 'a hold reached its deadline before its reserve arrived: recorded as refused'
+        : 'a hold reached its deadline before its reserve arrived: recorded as still on its way',
     );
     return hold;
   }
