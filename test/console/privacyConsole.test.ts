@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import { makeConsole } from '../support/consoleHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
+import { booksProblems } from '../support/ledgerHarness.js';
 
 /** What a member sees of `/privacy` and a moderator of `/admin privacy forget`, in both languages. */
 const t = useTestDatabase('console_privacy');
@@ -46,7 +46,7 @@ describe('/privacy in the console', () => {
     );
     await c.session.run('as admin /cookies balance user:mara');
     expect(c.take()).toContain('has 0 🍪');
-    expect((await checkInvariants(t.cols)).problems).toEqual([]);
+    expect(await booksProblems(t.cols)).toEqual([]);
   });
 
   it('GIVEN the German console WHEN a moderator erases a member on their request THEN it asks first, in German, and the audit names the pseudonym only', async () => {

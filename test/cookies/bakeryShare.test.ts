@@ -3,10 +3,10 @@ import type { BotDeps } from '../../src/interactions/types.js';
 import { silentLogger } from '../../src/logger.js';
 import { bakeryPool } from '../../utils/cookies/bakeryShare.js';
 import { COOKIE_KINDS, CookieEconomy } from '../../utils/money/cookieEconomy.js';
-import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import { recoverLedger } from '../../utils/money/ledger/recovery.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
+import { booksProblems } from '../support/ledgerHarness.js';
 
 const t = useTestDatabase('bakery_share');
 const MEMBERS = ['850000000000000001', '850000000000000002', '850000000000000003'];
@@ -81,7 +81,7 @@ describe("a day's share, paid by its timer", () => {
     expect(posted[0]?.post.content).toContain('1.000');
     const history = await deps.ledger.queries.history('cookies', MEMBERS[1] as string, 5);
     expect(history[0]).toMatchObject({ kind: COOKIE_KINDS.bakeryShare, delta: 266 });
-    expect((await checkInvariants(t.cols)).problems).toEqual([]);
+    expect(await booksProblems(t.cols)).toEqual([]);
   });
 
   it("GIVEN a collector forgotten on request before the share is paid THEN the others get theirs and the former member's stays in the vault", async () => {
@@ -99,7 +99,7 @@ describe("a day's share, paid by its timer", () => {
     expect(await t.db.collection('due_tasks').countDocuments({ status: 'failed' })).toBe(0);
     // A payment's markers leave in a batch after it answered: the books are read once they did.
     await deps.ledger.flush();
-    expect((await checkInvariants(t.cols)).problems).toEqual([]);
+    expect(await booksProblems(t.cols)).toEqual([]);
   });
 
   it('GIVEN two processes sharing the same day at once, and the task run again after THEN each member is paid once', async () => {
@@ -116,7 +116,7 @@ describe("a day's share, paid by its timer", () => {
     expect(a.recipients).toEqual(b.recipients);
     await first.deps.services.bakery.share(DAY);
     for (const member of MEMBERS) expect(await shareOf(first.deps, member)).toBe(266);
-    expect((await checkInvariants(t.cols)).problems).toEqual([]);
+    expect(await booksProblems(t.cols)).toEqual([]);
   });
 
   it('GIVEN a process that dies right after paying the first member THEN the task run again pays the others, the first not twice', async () => {
@@ -146,7 +146,7 @@ describe("a day's share, paid by its timer", () => {
     expect(next.transport.posts.filter((p) => p.channelId === CHANNEL)).toHaveLength(1);
     // The dead process's markers are the recovery pass's to clear, as in production.
     await recoverLedger({ cols: t.cols, clock: next.clock, log: silentLogger }, { graceMs: 0 });
-    expect((await checkInvariants(t.cols)).problems).toEqual([]);
+    expect(await booksProblems(t.cols)).toEqual([]);
   });
 
   it('GIVEN a vault below its target (100 × its reserve) THEN nothing is paid and nothing is told', async () => {

@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { AppError } from '../../src/errors.js';
 import { cryptoRng, type Rng } from '../../src/rng.js';
-import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
+import { booksProblems } from '../support/ledgerHarness.js';
 
 const t = useTestDatabase('collect');
 const ANN = '830000000000000001';
@@ -34,7 +34,7 @@ describe('collecting Cookies', () => {
     expect(reward.nextAt.getTime()).toBe(clock.now().getTime() + HOUR);
     await deps.ledger.flush();
     expect(await deps.ledger.balanceOf('cookies', ANN)).toBe(reward.amount);
-    expect((await checkInvariants(t.cols)).problems).toEqual([]);
+    expect(await booksProblems(t.cols)).toEqual([]);
   });
 
   it('GIVEN a collect each UTC day THEN the streak grows and pays its bonus; a missed day starts it again', async () => {

@@ -1,9 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { isAppError } from '../../src/errors.js';
-import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
-import { seedBalance } from '../support/ledgerHarness.js';
+import { booksProblems, seedBalance } from '../support/ledgerHarness.js';
 
 const t = useTestDatabase('give_prompt');
 const ANN = '810000000000000001';
@@ -50,7 +49,7 @@ describe('a Give prompt', () => {
     await deps.ledger.flush();
     expect(await deps.ledger.balanceOf('cookies', BEN)).toBe(paid * 5);
     expect(await deps.ledger.balanceOf('cookies', ANN)).toBe(1_000 - paid * 5);
-    expect((await checkInvariants(t.cols)).problems).toEqual([]);
+    expect(await booksProblems(t.cols)).toEqual([]);
     console.info(`give/cancel race: ${paid} of 60 prompts paid, ${60 - paid} cancelled`);
   });
 

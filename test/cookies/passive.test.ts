@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { BotDeps } from '../../src/interactions/types.js';
 import { cryptoRng, type Rng } from '../../src/rng.js';
-import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { makeConsole } from '../support/consoleHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
+import { booksProblems } from '../support/ledgerHarness.js';
 
 const t = useTestDatabase('cookies_passive');
 const VICTIM = '841000000000000001';
@@ -64,12 +64,12 @@ describe('passive mode against concurrent thieves', () => {
       if (!stolen.includes(r)) expect(r).toMatchObject({ code: 'STEAL_PASSIVE', context: { who: 'victim' } });
     }
     expect(await lost(deps)).toBe(stolen.length * 100);
-    expect((await checkInvariants(t.cols)).problems).toEqual([]);
+    expect(await booksProblems(t.cols)).toEqual([]);
 
     const after = await Promise.all(wave(deps, 'after'));
     for (const r of after) expect(r).toMatchObject({ code: 'STEAL_PASSIVE', context: { who: 'victim' } });
     expect(await lost(deps)).toBe(stolen.length * 100);
-    expect((await checkInvariants(t.cols)).problems).toEqual([]);
+    expect(await booksProblems(t.cols)).toEqual([]);
   });
 });
 

@@ -2,9 +2,9 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { BotDeps } from '../../src/interactions/types.js';
 import { cryptoRng, type Rng } from '../../src/rng.js';
 import { type StealRules, stealChancePct, stealFine, stealLoot } from '../../utils/cookies/stealRules.js';
-import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
+import { booksProblems } from '../support/ledgerHarness.js';
 
 const t = useTestDatabase('steal');
 const VICTIM = '840000000000000001';
@@ -123,7 +123,7 @@ describe('/cookies steal', () => {
     clock.advance(2 * 60_000);
     await wave();
     expect(await lost(deps, 100_000)).toBe(10_000);
-    expect((await checkInvariants(t.cols)).problems).toEqual([]);
+    expect(await booksProblems(t.cols)).toEqual([]);
   });
 
   it('GIVEN a failed attempt THEN the thief pays the fine into the vault', async () => {
@@ -238,6 +238,6 @@ describe('the loot bag: a thief carries at most what their collects put in it', 
       if ((r as { status?: string }).status !== 'stolen')
         expect(r).toMatchObject({ code: 'STEAL_BAG_EMPTY' });
     }
-    expect((await checkInvariants(t.cols)).problems).toEqual([]);
+    expect(await booksProblems(t.cols)).toEqual([]);
   });
 });

@@ -3,10 +3,10 @@ import { DAY_MS, utcDay } from '../../src/clock.js';
 import type { BotDeps } from '../../src/interactions/types.js';
 import { RATE_STEP_PER_POINT, supplyRule } from '../../utils/cookies/bakeryShare.js';
 import { COOKIE_KINDS, CookieEconomy } from '../../utils/money/cookieEconomy.js';
-import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { makeConsole } from '../support/consoleHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
+import { booksProblems } from '../support/ledgerHarness.js';
 
 const t = useTestDatabase('supply_rule');
 const MEMBERS = ['860000000000000001', '860000000000000002', '860000000000000003'];
@@ -131,7 +131,7 @@ describe('a server whose Cookies grow too fast', () => {
     expect(collected.ratePct).toBe(last.collectRatePct);
     // The base is drawn from 40–60 and the streak adds 70 % at most: all of it at the rate.
     expect(collected.amount).toBeLessThanOrEqual(Math.floor((60 * 1.7 * (last.collectRatePct ?? 100)) / 100));
-    expect((await checkInvariants(t.cols)).problems).toEqual([]);
+    expect(await booksProblems(t.cols)).toEqual([]);
   });
 
   it('GIVEN the cut rate THEN the collect reply says so in English and German; with the rule turned off collects pay in full at once', async () => {

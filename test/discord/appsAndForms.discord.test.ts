@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import { ADMIN_ID } from '../support/botHarness.js';
 import { useTestDatabase } from '../support/database.js';
 import { type FakeBot, freshMember, startFakeBot } from '../support/discordHarness.js';
 import { buttonId, FakeDiscord, type FakeUser, type VisibleMessage } from '../support/fakeDiscord.js';
+import { booksProblems } from '../support/ledgerHarness.js';
 
 const t = useTestDatabase('discord_apps_forms');
 
@@ -71,7 +71,7 @@ describe("Discord's own idioms through the real discord.js client: apps on a mem
     await fake.waitFor(fake.click(ada, prompt as VisibleMessage, buttonId(prompt, 'Give')));
     expect(await harness.deps.services.cookies.balance(bo.id)).toBe(1_000);
     expect(await harness.deps.services.cookies.balance(ada.id)).toBe(500);
-    expect((await checkInvariants(t.cols)).problems).toEqual([]);
+    expect(await booksProblems(t.cols)).toEqual([]);
   });
 
   it('GIVEN a German member THEN the apps and the form speak German, and giving to oneself is refused before any form', async () => {

@@ -1,10 +1,10 @@
 import { loadImage } from 'canvas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import { ADMIN_ID } from '../support/botHarness.js';
 import { useTestDatabase } from '../support/database.js';
 import { type FakeBot, freshMember, startFakeBot } from '../support/discordHarness.js';
 import { buttonId, FakeDiscord, type FakeUser, type VisibleMessage } from '../support/fakeDiscord.js';
+import { booksProblems } from '../support/ledgerHarness.js';
 
 const t = useTestDatabase('discord_economy');
 const admin: FakeUser = { id: ADMIN_ID, username: 'ada' };
@@ -75,7 +75,7 @@ describe('the Cookie economy through the real discord.js client', () => {
     expect(description.split('\n')[0]).toBe(before.split('\n')[0]); // the member's cards are unchanged
     expect(description).toMatch(/You won|A push|You lost/);
     expect(after?.components).toEqual([]);
-    expect((await checkInvariants(t.cols)).problems).toEqual([]);
+    expect(await booksProblems(t.cols)).toEqual([]);
   });
 
   it('GIVEN a member WHEN they open their profile THEN they get a PNG card', async () => {

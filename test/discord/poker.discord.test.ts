@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ASSEMBLY } from '../../commands/index.js';
-import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import type { TableDoc } from '../../utils/poker/tableStore.js';
 import { ADMIN_ID } from '../support/botHarness.js';
 import { useTestDatabase } from '../support/database.js';
 import { type FakeBot, freshMember, startFakeBot } from '../support/discordHarness.js';
 import { CHANNEL_ID, FakeDiscord, type FakeUser, type VisibleMessage } from '../support/fakeDiscord.js';
+import { booksProblems } from '../support/ledgerHarness.js';
 
 const t = useTestDatabase('discord_poker');
 
@@ -81,7 +81,7 @@ describe('a poker table through the real discord.js client', () => {
 
   async function expectBooksClean(): Promise<void> {
     await harness.deps.ledger.flush();
-    expect((await checkInvariants(t.cols)).problems).toEqual([]);
+    expect(await booksProblems(t.cols)).toEqual([]);
     expect(
       await ASSEMBLY.checkInvariants(t.db, harness.deps.config, harness.deps.ledger, harness.clock.now()),
     ).toEqual([]);

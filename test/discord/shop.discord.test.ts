@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ASSEMBLY } from '../../commands/index.js';
-import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import { ADMIN_ID } from '../support/botHarness.js';
 import { useTestDatabase } from '../support/database.js';
 import { type FakeBot, freshMember, startFakeBot } from '../support/discordHarness.js';
 import { FakeDiscord, type FakeUser, type VisibleMessage } from '../support/fakeDiscord.js';
+import { booksProblems } from '../support/ledgerHarness.js';
 import { waitFor } from '../support/waitFor.js';
 
 const t = useTestDatabase('discord_shop');
@@ -108,7 +108,7 @@ describe('the shop through the real discord.js client', () => {
     await harness.deps.scheduler.runDue();
     await waitFor(() => fake.memberRoles(cleo.id).includes(VIP), { what: 'the role given by the timer' });
     await harness.deps.ledger.flush();
-    expect((await checkInvariants(t.cols)).problems).toEqual([]);
+    expect(await booksProblems(t.cols)).toEqual([]);
     expect(
       await ASSEMBLY.checkInvariants(t.db, harness.deps.config, harness.deps.ledger, harness.clock.now()),
     ).toEqual([]);

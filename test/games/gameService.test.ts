@@ -3,9 +3,9 @@ import { AppError, isAppError } from '../../src/errors.js';
 import type { BotDeps } from '../../src/interactions/types.js';
 import { type Rng, seededRng } from '../../src/rng.js';
 import type { RoundDoc } from '../../utils/games/roundStore.js';
-import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
+import { booksProblems } from '../support/ledgerHarness.js';
 
 const t = useTestDatabase('games');
 const ANN = '820000000000000001';
@@ -50,7 +50,7 @@ async function heldFor(deps: BotDeps, roundId: string): Promise<number> {
 }
 
 async function expectClean() {
-  expect((await checkInvariants(t.cols)).problems).toEqual([]);
+  expect(await booksProblems(t.cols)).toEqual([]);
 }
 
 /** A blackjack hand that is still waiting for the member (about nine deals in ten are). */

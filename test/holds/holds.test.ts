@@ -3,12 +3,12 @@ import type { BotDeps } from '../../src/interactions/types.js';
 import { metrics } from '../../src/metrics.js';
 import { type ReserveRequest, SWEEP_EVERY_MS, SWEEP_GRACE_MS } from '../../utils/money/holds/holds.js';
 import { holdProblems } from '../../utils/money/holds/invariants.js';
-import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import { moneyLayer } from '../../utils/money/moneyLayer.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
 import type { WireRequest } from '../support/faultProxy.js';
 import { useFaultyConnection } from '../support/faultyConnection.js';
+import { booksProblems } from '../support/ledgerHarness.js';
 import { pauseAt } from '../support/pause.js';
 import { waitFor } from '../support/waitFor.js';
 
@@ -38,7 +38,7 @@ async function cookies(deps: BotDeps, account: string) {
 
 async function expectClean(deps: BotDeps, now: Date) {
   await deps.ledger.flush();
-  expect((await checkInvariants(t.cols)).problems).toEqual([]);
+  expect(await booksProblems(t.cols)).toEqual([]);
   expect(await holdProblems(t.db, deps.ledger, now, 0)).toEqual([]);
 }
 

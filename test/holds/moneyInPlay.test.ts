@@ -1,12 +1,12 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ASSEMBLY } from '../../commands/index.js';
 import type { BotDeps } from '../../src/interactions/types.js';
-import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import type { LedgerStep } from '../../utils/money/ledger/ledger.js';
 import { PlaceStore } from '../../utils/place/placeStore.js';
 import { TableStore } from '../../utils/poker/tableStore.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
+import { booksProblems } from '../support/ledgerHarness.js';
 import { pauseAt } from '../support/pause.js';
 import { openTable } from '../support/pokerTable.js';
 
@@ -24,7 +24,7 @@ const table = (deps: BotDeps) =>
 
 async function expectBooksClean(deps: BotDeps, now: Date) {
   await deps.ledger.flush();
-  expect((await checkInvariants(t.cols)).problems).toEqual([]);
+  expect(await booksProblems(t.cols)).toEqual([]);
   expect(await ASSEMBLY.checkInvariants(t.db, deps.config, deps.ledger, now)).toEqual([]);
 }
 

@@ -1,11 +1,11 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/logger.js';
 import { cryptoRng } from '../../src/rng.js';
-import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import { recoverLedger } from '../../utils/money/ledger/recovery.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
 import type { HuntCrashPlan } from '../support/huntCrashChild.js';
+import { booksProblems } from '../support/ledgerHarness.js';
 import { PROCESS_TEST_TIMEOUT_MS, reached, runCrashChild } from '../support/nodeProcess.js';
 
 const t = useTestDatabase('hunt_crash');
@@ -50,7 +50,7 @@ describe('a bot process killed in the middle of a draw', { timeout: PROCESS_TEST
           ['progress', 9_090_000],
         ],
       );
-      expect((await checkInvariants(t.cols)).problems).toEqual([]);
+      expect(await booksProblems(t.cols)).toEqual([]);
     },
   );
 
@@ -91,7 +91,7 @@ describe('a bot process killed in the middle of a draw', { timeout: PROCESS_TEST
       await deps.scheduler.runDue();
       await deps.ledger.flush();
       expect(await deps.ledger.balanceOf('place', ANN)).toBe(40_000);
-      expect((await checkInvariants(t.cols)).problems).toEqual([]);
+      expect(await booksProblems(t.cols)).toEqual([]);
     },
   );
 });

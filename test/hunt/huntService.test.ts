@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { cryptoRng, type Rng } from '../../src/rng.js';
-import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
+import { booksProblems } from '../support/ledgerHarness.js';
 
 const t = useTestDatabase('hunt');
 const [ANN, BEN] = ['893000000000000001', '893000000000000002'];
@@ -33,7 +33,7 @@ describe('the hunt lottery and its rewards', () => {
     expect((await hunt.status(ANN)).best).toBe(9_090);
     const history = await hunt.history(ANN, 5);
     expect(history.map((h) => [h.sequence, h.score])).toEqual([[2, 9_090]]);
-    expect((await checkInvariants(t.cols)).problems).toEqual([]);
+    expect(await booksProblems(t.cols)).toEqual([]);
   });
 
   it('GIVEN a window drawn a day ago THEN the next draw archives its tips: the drawn stay in the history, the missed are gone, and a scan of today reads only today', async () => {
@@ -119,7 +119,7 @@ describe('the hunt lottery and its rewards', () => {
     expect(rerolled.map((p) => p.post.content)).toEqual([
       '🎲 Round 1 is over: its target was **0, 0, 0, 0, 0, 0, 0, 0**. Round 2 has a new target; bests and tip numbers start again.',
     ]);
-    expect((await checkInvariants(t.cols)).problems).toEqual([]);
+    expect(await booksProblems(t.cols)).toEqual([]);
   });
 
   it('GIVEN a member and its two workers hunting the same 5 minutes THEN the member is paid for 5 minutes once; a worker alone still pays its owner', async () => {
@@ -199,7 +199,7 @@ describe('the hunt lottery and its rewards', () => {
       [owed(2).id, 'posted'],
     ]);
     expect((await t.db.collection('hunt_time').findOne({ _id: ANN as never }))?.owed).toEqual([]);
-    expect((await checkInvariants(t.cols)).problems).toEqual([]);
+    expect(await booksProblems(t.cols)).toEqual([]);
   });
 
   it('GIVEN score rewards switched on after some drawn tips THEN the bests from before earn nothing; only the later improvement pays', async () => {

@@ -2,9 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildHttpApp } from '../../src/http/server.js';
 import { huntRoutes } from '../../utils/hunt/httpRoutes.js';
 import { signedHeaders, splitUrl } from '../../utils/hunt/signing.js';
-import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
+import { booksProblems } from '../support/ledgerHarness.js';
 import { startWeb } from '../support/webHarness.js';
 
 const t = useTestDatabase('moderation_http');
@@ -65,7 +65,7 @@ describe('bans over HTTP', () => {
       balance: 1_000_000,
       placements: 0,
     });
-    expect((await checkInvariants(t.cols)).problems).toEqual([]);
+    expect(await booksProblems(t.cols)).toEqual([]);
 
     await web.deps.services.moderation.lift(PAINTER, 'painting');
     const painted = await web.request('POST', '/api/place/pixel', {

@@ -3,9 +3,9 @@ import { ASSEMBLY } from '../../commands/index.js';
 import { isAppError } from '../../src/errors.js';
 import type { BotDeps } from '../../src/interactions/types.js';
 import { parsePlacePoints } from '../../utils/money/amounts.js';
-import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
+import { booksProblems } from '../support/ledgerHarness.js';
 
 const t = useTestDatabase('place_clawback');
 const ANN = '894000000000000001';
@@ -16,7 +16,7 @@ const clawback = (deps: BotDeps, opId: string, amount: number) =>
 
 async function expectBooksClean(deps: BotDeps) {
   await deps.ledger.flush();
-  expect((await checkInvariants(t.cols)).problems).toEqual([]);
+  expect(await booksProblems(t.cols)).toEqual([]);
   expect(await ASSEMBLY.checkInvariants(t.db, deps.config, deps.ledger, deps.clock.now())).toEqual([]);
 }
 

@@ -2,7 +2,6 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { ASSEMBLY } from '../../commands/index.js';
 import { isAppError } from '../../src/errors.js';
 import type { BotDeps } from '../../src/interactions/types.js';
-import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import { PlaceEconomy } from '../../utils/money/placeEconomy.js';
 import { AreaStore } from '../../utils/place/areaStore.js';
 import { MAX_AREAS, type Painter } from '../../utils/place/areas.js';
@@ -11,6 +10,7 @@ import { PlaceStore } from '../../utils/place/placeStore.js';
 import { TemplateStore } from '../../utils/place/templateStore.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
+import { booksProblems } from '../support/ledgerHarness.js';
 
 const t = useTestDatabase('place_areas');
 const POINT = 1_000;
@@ -55,7 +55,7 @@ function protect(
 }
 
 async function booksClean(deps: BotDeps) {
-  expect((await checkInvariants(t.cols)).problems).toEqual([]);
+  expect(await booksProblems(t.cols)).toEqual([]);
   expect(await ASSEMBLY.checkInvariants(t.db, deps.config, deps.ledger, deps.clock.now())).toEqual([]);
 }
 

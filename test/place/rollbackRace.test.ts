@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ASSEMBLY } from '../../commands/index.js';
-import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
+import { booksProblems } from '../support/ledgerHarness.js';
 
 const t = useTestDatabase('place_rollback_race');
 const [BOB, CARL, ANN] = ['893000000000000001', '893000000000000002', '893000000000000003'];
@@ -21,7 +21,7 @@ async function painters(deps: ReturnType<typeof makeBotDeps>['deps']) {
 
 async function expectBooksClean(deps: ReturnType<typeof makeBotDeps>['deps']) {
   await deps.ledger.flush();
-  expect((await checkInvariants(t.cols)).problems).toEqual([]);
+  expect(await booksProblems(t.cols)).toEqual([]);
   expect(await ASSEMBLY.checkInvariants(t.db, deps.config, deps.ledger, deps.clock.now())).toEqual([]);
 }
 

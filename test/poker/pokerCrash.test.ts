@@ -1,12 +1,12 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ASSEMBLY } from '../../commands/index.js';
 import { silentLogger } from '../../src/logger.js';
-import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import { recoverLedger } from '../../utils/money/ledger/recovery.js';
 import { chipProblems } from '../../utils/poker/tableBooks.js';
 import { TABLES, type TableDoc } from '../../utils/poker/tableStore.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
+import { booksProblems } from '../support/ledgerHarness.js';
 import { PROCESS_TEST_TIMEOUT_MS, reached, runCrashChild } from '../support/nodeProcess.js';
 import type { PokerCrashPlan } from '../support/pokerCrashChild.js';
 import { openTable } from '../support/pokerTable.js';
@@ -62,7 +62,7 @@ async function expectWhole(made: Awaited<ReturnType<typeof setUp>>): Promise<Tab
   const members =
     (await deps.ledger.balanceOf('cookies', ANN)) + (await deps.ledger.balanceOf('cookies', BEN));
   expect(members + pot).toBe(2 * GRANT);
-  expect((await checkInvariants(t.cols)).problems).toEqual([]);
+  expect(await booksProblems(t.cols)).toEqual([]);
   expect(await ASSEMBLY.checkInvariants(t.db, deps.config, deps.ledger, deps.clock.now())).toEqual([]);
   return table;
 }

@@ -6,12 +6,12 @@ import { I18n } from '../../src/i18n/i18n.js';
 import { describeAppError } from '../../src/interactions/errorReplies.js';
 import { InteractionRuntime } from '../../src/interactions/runtime.js';
 import type { BotDeps } from '../../src/interactions/types.js';
-import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import { chipProblems } from '../../utils/poker/tableBooks.js';
 import { TABLES, type TableDoc } from '../../utils/poker/tableStore.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
 import { commandInvocation } from '../support/invocations.js';
+import { booksProblems } from '../support/ledgerHarness.js';
 import { pauseAt } from '../support/pause.js';
 import { openTable } from '../support/pokerTable.js';
 import { RecordingResponder } from '../support/recordingResponder.js';
@@ -80,7 +80,7 @@ async function expectSoundBooks(deps: BotDeps): Promise<TableDoc> {
   const seated = doc.game.seats.flatMap((s) => (s ? [s.userId] : []));
   expect(new Set(seated).size).toBe(seated.length);
   expect(await ASSEMBLY.checkInvariants(t.db, deps.config, deps.ledger, deps.clock.now())).toEqual([]);
-  expect((await checkInvariants(t.cols)).problems).toEqual([]);
+  expect(await booksProblems(t.cols)).toEqual([]);
   const pot = await deps.ledger.balanceOf('cookies', `pot:poker:${TABLE}`);
   // Every table's pot: a member may have bought in at another table of the test.
   const pots = await t.cols.cookies.find({ _id: { $regex: '^pot:poker:' } }).toArray();

@@ -4,12 +4,12 @@ import { I18n } from '../../src/i18n/i18n.js';
 import { describeAppError } from '../../src/interactions/errorReplies.js';
 import type { BotDeps } from '../../src/interactions/types.js';
 import { seededRng } from '../../src/rng.js';
-import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import { act as engineAct, legalActions, type PokerAction } from '../../utils/poker/engine.js';
 import { chipProblems } from '../../utils/poker/tableBooks.js';
 import { TABLES, type TableDoc } from '../../utils/poker/tableStore.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
+import { booksProblems } from '../support/ledgerHarness.js';
 
 const t = useTestDatabase('poker');
 const PLAYERS = Array.from({ length: 6 }, (_, i) => `880000000000000${String(i + 1).padStart(3, '0')}`);
@@ -60,7 +60,7 @@ async function expectSound(deps: BotDeps, table: TableDoc) {
     await t.db.collection(TABLES).countDocuments({ _id: doc._id as never, pending: { $exists: true } }),
   ).toBe(0);
   expect(await cookiesOf(deps, `pot:poker:${doc._id}`)).toBe(doc.chips.in - doc.chips.out - doc.chips.rake);
-  expect((await checkInvariants(t.cols)).problems).toEqual([]);
+  expect(await booksProblems(t.cols)).toEqual([]);
   expect(await ASSEMBLY.checkInvariants(t.db, deps.config, deps.ledger, deps.clock.now())).toEqual([]);
   return doc;
 }

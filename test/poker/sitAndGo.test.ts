@@ -2,12 +2,12 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { ASSEMBLY } from '../../commands/index.js';
 import { describeAppError } from '../../src/interactions/errorReplies.js';
 import type { BotDeps } from '../../src/interactions/types.js';
-import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import { places, prizeAmounts, prizesOf, type SitAndGo } from '../../utils/poker/sitAndGo.js';
 import { chipProblems } from '../../utils/poker/tableBooks.js';
 import type { TableDoc } from '../../utils/poker/tableStore.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
+import { booksProblems } from '../support/ledgerHarness.js';
 import { openTournament, playOut } from '../support/sitAndGo.js';
 
 const t = useTestDatabase('poker_sng');
@@ -35,7 +35,7 @@ async function expectWhole(deps: BotDeps, id: string): Promise<TableDoc> {
   let members = 0;
   for (const m of MEMBERS) members += await cookies(deps, m);
   expect(members + pot).toBe(MEMBERS.length * GRANT);
-  expect((await checkInvariants(t.cols)).problems).toEqual([]);
+  expect(await booksProblems(t.cols)).toEqual([]);
   expect(await ASSEMBLY.checkInvariants(t.db, deps.config, deps.ledger, deps.clock.now())).toEqual([]);
   return table;
 }

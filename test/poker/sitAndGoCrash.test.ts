@@ -1,12 +1,12 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ASSEMBLY } from '../../commands/index.js';
 import { silentLogger } from '../../src/logger.js';
-import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import { recoverLedger } from '../../utils/money/ledger/recovery.js';
 import { chipProblems } from '../../utils/poker/tableBooks.js';
 import type { TableDoc } from '../../utils/poker/tableStore.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
+import { booksProblems } from '../support/ledgerHarness.js';
 import { PROCESS_TEST_TIMEOUT_MS, reached, runCrashChild } from '../support/nodeProcess.js';
 import { openTournament } from '../support/sitAndGo.js';
 import type { SitAndGoCrashPlan } from '../support/sitAndGoCrashChild.js';
@@ -68,7 +68,7 @@ describe('a sit-and-go killed at each step of its payouts', { timeout: PROCESS_T
         const prize = table.sng?.prizes?.find((p) => p.userId === member)?.amount ?? 0;
         expect(await deps.ledger.balanceOf('cookies', member)).toBe(GRANT - BUY_IN + prize);
       }
-      expect((await checkInvariants(t.cols)).problems).toEqual([]);
+      expect(await booksProblems(t.cols)).toEqual([]);
       expect(await ASSEMBLY.checkInvariants(t.db, deps.config, deps.ledger, deps.clock.now())).toEqual([]);
     },
   );

@@ -2,13 +2,13 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { ASSEMBLY } from '../../commands/index.js';
 import { isAppError } from '../../src/errors.js';
 import type { BotDeps } from '../../src/interactions/types.js';
-import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import { legalActions, type PokerAction } from '../../utils/poker/engine.js';
 import type { PokerService, PokerStep } from '../../utils/poker/pokerService.js';
 import { chipProblems } from '../../utils/poker/tableBooks.js';
 import type { TableDoc } from '../../utils/poker/tableStore.js';
 import { makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
+import { booksProblems } from '../support/ledgerHarness.js';
 import { pokerServiceOf } from '../support/pokerTable.js';
 import { openTournament, playOut } from '../support/sitAndGo.js';
 import { waitFor } from '../support/waitFor.js';
@@ -109,7 +109,7 @@ async function expectWhole(deps: BotDeps): Promise<TableDoc> {
   let members = 0;
   for (const m of MEMBERS) members += await cookies(deps, m);
   expect(members + pot).toBe(MEMBERS.length * GRANT);
-  expect((await checkInvariants(t.cols)).problems).toEqual([]);
+  expect(await booksProblems(t.cols)).toEqual([]);
   expect(await ASSEMBLY.checkInvariants(t.db, deps.config, deps.ledger, deps.clock.now())).toEqual([]);
   return doc;
 }

@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { BotDeps } from '../../src/interactions/types.js';
 import { cryptoRng, type Rng } from '../../src/rng.js';
-import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import type { HeistDoc } from '../../utils/vault/heistStore.js';
 import { fundVaultAndMembers, makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
+import { booksProblems } from '../support/ledgerHarness.js';
 
 const t = useTestDatabase('heist');
 const CREW = ['850000000000000001', '850000000000000002', '850000000000000003', '850000000000000004'];
@@ -51,7 +51,7 @@ describe('the vault heist', () => {
     for (const member of [LEADER, SECOND, THIRD]) expect(await balance(deps, member)).toBe(1_000 + 300);
     expect(await balance(deps, deps.ledger.houseAccountId)).toBe(200_000 - 900);
     expect(await balance(deps, `pot:heist:${heist._id}`)).toBe(0);
-    expect((await checkInvariants(t.cols)).problems).toEqual([]);
+    expect(await booksProblems(t.cols)).toEqual([]);
   });
 
   it('GIVEN a crew that is caught THEN their stakes go to the vault', async () => {
@@ -103,7 +103,7 @@ describe('the vault heist', () => {
     const won = closed.result?.outcome === 'success' ? (closed.result.share ?? 0) : -100;
     for (const member of [LEADER, SECOND]) expect(await balance(first.deps, member)).toBe(1_000 + won);
     expect(await balance(first.deps, first.deps.ledger.houseAccountId)).toBe(200_000 - 2 * won);
-    expect((await checkInvariants(t.cols)).problems).toEqual([]);
+    expect(await booksProblems(t.cols)).toEqual([]);
   });
 
   it('GIVEN joins that cannot count (twice, too late, too poor, crew full) THEN each says why and nothing moves', async () => {

@@ -5,12 +5,12 @@ import { InteractionRuntime } from '../../src/interactions/runtime.js';
 import type { BotDeps } from '../../src/interactions/types.js';
 import { cryptoRng, type Rng } from '../../src/rng.js';
 import { CookieEconomy } from '../../utils/money/cookieEconomy.js';
-import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import { type HeistDoc, type HeistResult, HeistStore } from '../../utils/vault/heistStore.js';
 import { HEIST_CLOSE_TASK, VaultService } from '../../utils/vault/vaultService.js';
 import { fundVaultAndMembers, makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
 import { commandInvocation } from '../support/invocations.js';
+import { booksProblems } from '../support/ledgerHarness.js';
 import { gate, pauseAt } from '../support/pause.js';
 import { RecordingResponder } from '../support/recordingResponder.js';
 import { within } from '../support/waitFor.js';
@@ -80,7 +80,7 @@ async function expectCoherent(deps: BotDeps, heistId: string): Promise<HeistDoc>
   expect(members.reduce((a, b) => a + b, 0) + (await balance(deps, deps.ledger.houseAccountId))).toBe(
     VAULT + 4_000,
   );
-  expect((await checkInvariants(t.cols)).problems).toEqual([]);
+  expect(await booksProblems(t.cols)).toEqual([]);
   expect(await ASSEMBLY.checkInvariants(t.db, deps.config, deps.ledger, deps.clock.now())).toEqual([]);
   return heist;
 }

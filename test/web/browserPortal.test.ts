@@ -5,11 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ASSEMBLY } from '../../commands/index.js';
 import { buildHttpApp } from '../../src/http/server.js';
 import { describeAppError } from '../../src/interactions/errorReplies.js';
-import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import { ADMIN_ID, grantPlacePoints } from '../support/botHarness.js';
 import { useTestDatabase } from '../support/database.js';
 import { type FakeBot, startFakeBot } from '../support/discordHarness.js';
 import { FakeDiscord, type FakeUser, GUILD_ID } from '../support/fakeDiscord.js';
+import { booksProblems } from '../support/ledgerHarness.js';
 
 /**
  * The moderators' portal in a real browser (Debian's chromium), on desktop and phone sizes, in
@@ -186,7 +186,7 @@ describe('the moderators’ portal in a real browser', () => {
     }
     expect((await harness.deps.services.place.wallet(mia.id)).balance).toBeGreaterThan(paidBefore);
     await harness.deps.ledger.flush();
-    expect((await checkInvariants(t.cols)).problems).toEqual([]);
+    expect(await booksProblems(t.cols)).toEqual([]);
     await context.close();
   });
 

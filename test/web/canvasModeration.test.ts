@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ASSEMBLY } from '../../commands/index.js';
-import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import { BLANK } from '../../utils/place/palette.js';
 import { makeConsole } from '../support/consoleHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
+import { booksProblems } from '../support/ledgerHarness.js';
 import { startWeb } from '../support/webHarness.js';
 
 const t = useTestDatabase('web_canvas_moderation');
@@ -31,7 +31,7 @@ const preview = (cookie: string, body: unknown, key = 'rollback-key-1') =>
 
 async function expectBooksClean(w: Web) {
   await w.deps.ledger.flush();
-  expect((await checkInvariants(t.cols)).problems).toEqual([]);
+  expect(await booksProblems(t.cols)).toEqual([]);
   expect(await ASSEMBLY.checkInvariants(t.db, w.deps.config, w.deps.ledger, w.deps.clock.now())).toEqual([]);
 }
 

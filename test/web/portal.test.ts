@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registeredRoutes } from '../../src/http/server.js';
-import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
+import { booksProblems } from '../support/ledgerHarness.js';
 import { startWeb } from '../support/webHarness.js';
 
 /**
@@ -187,7 +187,7 @@ describe('the moderators’ API behind the pages', () => {
     });
     expect(taken.json).toMatchObject({ asked: 500, taken: 300, balance: 0 });
     await web.deps.ledger.flush();
-    expect((await checkInvariants(t.cols)).problems).toEqual([]);
+    expect(await booksProblems(t.cols)).toEqual([]);
   });
 
   it('GIVEN a ban from the portal THEN the member’s next placement is refused with its end, a moderator’s long ban needs an admin, and a lift ends it', async () => {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ASSEMBLY } from '../../commands/index.js';
-import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
+import { booksProblems } from '../support/ledgerHarness.js';
 import { startWeb } from '../support/webHarness.js';
 
 /**
@@ -29,7 +29,7 @@ const pixel = (x: number, key: string) =>
 
 async function expectBooksClean() {
   await web.deps.ledger.flush();
-  expect((await checkInvariants(t.cols)).problems).toEqual([]);
+  expect(await booksProblems(t.cols)).toEqual([]);
   expect(
     await ASSEMBLY.checkInvariants(t.db, web.deps.config, web.deps.ledger, web.deps.clock.now()),
   ).toEqual([]);

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
-import { checkInvariants } from '../../utils/money/ledger/invariants.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
+import { booksProblems } from '../support/ledgerHarness.js';
 import { eventually, startWeb } from '../support/webHarness.js';
 
 const t = useTestDatabase('web_api');
@@ -220,7 +220,7 @@ describe('the canvas API over real HTTP', () => {
       painted: 1,
       revision: first.json.revision,
     });
-    expect((await checkInvariants(t.cols)).problems).toEqual([]);
+    expect(await booksProblems(t.cols)).toEqual([]);
   });
 
   it('GIVEN bad writes THEN each is refused with its code and message, and nothing is written', async () => {
