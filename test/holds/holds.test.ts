@@ -240,6 +240,29 @@ describe('holds: a reserve that arrives after its timer decided', () => {
     await expectClean(owner.deps, owner.clock.now());
   });
 
+  it('GIVEN an owed reserve whose first attempt was lost before it reached the database WHEN it is retried past its deadline THEN the value still lands (owed value is never called off)', async () => {
+    const { deps, clock } = makeBotDeps(t);
+    const slow = makeBotDeps({ db: net.db, cols: net.faulty });
+    await funded(deps, 100);
+    const owed: ReserveRequest = { ...slowStake('owed-2'), kind: 'poker.cashout', owed: true };
+    let first = true;
+    net.proxy.setRule((r) => {
+      if (!isHoldInsert(r) || !first) return 'pass';
+      first = false;
+      return 'drop';
+    });
+    await expect(slow.deps.holds.reserve(owed)).rejects.toThrow();
+    clock.advance(1_500);
+    slow.clock.advance(1_500);
+    expect(await slow.deps.holds.reserve(owed)).toMatchObject({ state: 'held', amount: 30 });
+    expect(await cookies(deps, ANN)).toBe(70);
+    // Its timer then ends it as its owner's rules say (none here: the value goes back).
+    await deps.scheduler.runDue();
+    expect((await deps.holds.get('owed-2'))?.state).toBe('voided');
+    expect(await cookies(deps, ANN)).toBe(100);
+    await expectClean(deps, clock.now());
+  });
+
   it('GIVEN a retry within the deadline THEN it keeps the first attempt’s deadline: the timer ends the hold on time', async () => {
     const { deps, clock } = makeBotDeps(t);
     await funded(deps, 100);

@@ -99,7 +99,8 @@ export class Holds {
    * for a retry); a refusal of the ledger (not enough Cookies, the vault's reserve) ends the
    * hold `refused` and is thrown, having moved nothing. A reserve that comes too late (its
    * timer decided it never arrived, or a retry past the first attempt's deadline) returns the
-   * hold `refused`, having moved nothing: the caller calls its action off.
+   * hold `refused`, having moved nothing: the caller calls its action off. An owed reserve is
+   * never too late.
    */
   async reserve(request: ReserveRequest): Promise<HoldDoc> {
     const hold = await planTimers(
@@ -107,8 +108,9 @@ export class Holds {
       this.#build(request, request.from === null ? 'held' : 'reserving'),
     );
     // Past its deadline (a retry of a first attempt that never arrived): refused for good, so
-    // the first attempt, should it still arrive, finds the hold ended too.
-    const late = hold.deadline.getTime() <= this.deps.clock.now().getTime();
+    // the first attempt, should it still arrive, finds the hold ended too. Owed value is never
+    // called off: however late, it is reserved.
+    const late = !request.owed && hold.deadline.getTime() <= this.deps.clock.now().getTime();
     const stored = late ? { ...hold, state: 'refused' as const, endedAt: this.deps.clock.now() } : hold;
     if (await this.deps.store.insert(stored)) {
       return stored.state === 'reserving' ? this.#takeReserve(stored) : stored;
