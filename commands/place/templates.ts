@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { invalidInputText } from '../../src/errors.js';
 import { localized } from '../../src/i18n/definitions.js';
 import { resolveLocale, type Translator } from '../../src/i18n/i18n.js';
+import type { Reply } from '../../src/interactions/reply.js';
 import {
   type AttachmentRef,
   AttachmentUnreadable,
@@ -110,14 +111,23 @@ export function renderTemplatePicture(
   });
 }
 
-async function templatePicture(ctx: CommandContext, template: TemplateDoc): Promise<Buffer> {
+async function templatePicture(
+  ctx: CommandContext,
+  template: TemplateDoc,
+): Promise<Pick<Reply, 'embeds' | 'files'>> {
   const board = await ctx.deps.services.place.board();
-  return renderTemplatePicture(
+  const png = await renderTemplatePicture(
     ctx.i18n,
     board,
     { ...artOf(template), name: template.name },
     ctx.deps.clock.now(),
   );
+  return {
+    embeds: [
+      { title: ctx.i18n.t('place:templates.title', { name: template.name }), imageFile: 'template.png' },
+    ],
+    files: [{ name: 'template.png', data: png }],
+  };
 }
 
 /** The attachment's pixels, refused with the numbers when the file is too large, unreadable or not an image. */
@@ -252,10 +262,7 @@ export const templateAdd: Subcommand = {
     ];
     return {
       content: lines.join('\n'),
-      embeds: [
-        { title: i18n.t('place:templates.title', { name: template.name }), imageFile: 'template.png' },
-      ],
-      files: [{ name: 'template.png', data: await templatePicture(ctx, template) }],
+      ...(await templatePicture(ctx, template)),
     };
   },
 };
@@ -297,10 +304,7 @@ export const templateShow: Subcommand = {
     const template = await deps.services.place.templates.find(name);
     return {
       content: describe(template, i18n),
-      embeds: [
-        { title: i18n.t('place:templates.title', { name: template.name }), imageFile: 'template.png' },
-      ],
-      files: [{ name: 'template.png', data: await templatePicture(ctx, template) }],
+      ...(await templatePicture(ctx, template)),
     };
   },
 };
