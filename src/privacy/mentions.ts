@@ -84,12 +84,23 @@ export interface RewriteCounts {
 }
 
 /**
+ * Renaming a document (when its `_id` names the member) takes steps a process can stop
+ * between, while another process (one slower than its lease) renames the same document and a
+ * feature writes it. Each rename fences the old document with a number larger than any
+ * earlier rename of it held, writes the copy under that number, and deletes the old document
+ * only as it fenced it. A copy is written only over a smaller number, so an older read never
+ * overwrites a newer one; the delete proves nothing changed since the fence, so the copy holds
+ * the old document's last content. The call that deleted it writes the copy again unmarked
+ * (or the next run unmarks it, once it finds the old document gone), and no older read writes
+ * over an unmarked copy. Copies are never deleted.
+ */
+const RENAMING = '_renaming';
+
+/**
  * Rewrites or deletes, in `collection`, every document that mentions one of the ids of `to`
  * (each replaced by its pseudonym). A document changed by someone else meanwhile is read again
- * and done again; one whose `_id` changes is inserted under its new id, then the old one is
- * deleted (a process that stops between the two leaves both, and the next run deletes the old
- * one and makes the copy it finds the rewrite of it). A copy is only ever deleted by the call
- * that inserted it. Safe to run again: a second run finds nothing to do.
+ * and done again; one whose `_id` changes is renamed (above). Safe to run again, and beside
+ * another run of itself: a second run finds nothing to do.
  */
 export async function rewriteMentions(
   db: Db,
@@ -99,9 +110,14 @@ export async function rewriteMentions(
 ): Promise<RewriteCounts> {
   const mentions = mentionsIn([...to.keys()]);
   const rewrite = rewriteIn(to);
+  const back = rewriteIn(new Map([...to].map(([id, pseudonym]) => [pseudonym, id])));
   const target = db.collection<Document>(collection);
   const counts: RewriteCounts = { rewritten: 0, deleted: 0 };
   for await (const found of target.find({})) {
+    if (RENAMING in found && !mentions(found)) {
+      await settleCopy(target, found, back(found._id));
+      continue;
+    }
     let doc: Document | null = found;
     for (let attempt = 0; doc && mentions(doc); attempt++) {
       if (attempt > 20)
@@ -132,25 +148,36 @@ async function replace(
   doc: Document,
   next: Document,
 ): Promise<boolean> {
-  const { _id, ...fields } = next;
+  const { _id, [RENAMING]: _fence, ...fields } = next;
   if (sameId(doc._id, next._id)) return (await target.replaceOne(asRead(doc), fields)).matchedCount === 1;
-  let inserted = true;
+  const copy = await target.findOne({ _id: next._id }, { projection: { [RENAMING]: 1 } });
+  const fence = Math.max(Number(doc[RENAMING] ?? 0), Number(copy?.[RENAMING] ?? 0)) + 1;
+  if ((await target.updateOne(asRead(doc), { $set: { [RENAMING]: fence } })).matchedCount !== 1) return false;
   try {
-    await target.insertOne(next);
+    await target.replaceOne(
+      { _id: next._id, [RENAMING]: { $lt: fence } },
+      { ...fields, [RENAMING]: fence },
+      { upsert: true },
+    );
   } catch (error) {
-    // A copy is there already: a run that stopped after its insert left it.
+    // A later fence wrote the copy (this delete will fail), or the rename is over.
     if (!isDuplicateKey(error)) throw error;
-    inserted = false;
   }
-  if ((await target.deleteOne(asRead(doc))).deletedCount === 1) {
-    // The copy found there is made the rewrite of the document just deleted.
-    if (!inserted) await target.replaceOne({ _id: next._id }, fields);
-    return true;
-  }
-  // The document changed (or went) meanwhile: only a copy this call made goes, never one it
-  // found, and the caller reads the document again.
-  if (inserted) await target.deleteOne({ _id: next._id });
-  return false;
+  if ((await target.deleteOne(asRead({ ...doc, [RENAMING]: fence }))).deletedCount !== 1) return false;
+  // Written again, unmarked: the copy a finished rename left (the old document was created
+  // again since) was not written over above.
+  await target.replaceOne({ _id: next._id }, fields, { upsert: true });
+  return true;
+}
+
+/** Unmarks a copy still marked once its old document is gone: its rename stopped there. */
+async function settleCopy(
+  target: ReturnType<Db['collection']>,
+  copy: Document,
+  oldId: unknown,
+): Promise<void> {
+  if (await target.findOne({ _id: oldId } as Filter<Document>, { projection: { _id: 1 } })) return;
+  await target.updateOne({ _id: copy._id, [RENAMING]: copy[RENAMING] }, { $unset: { [RENAMING]: '' } });
 }
 
 function sameId(a: unknown, b: unknown): boolean {
