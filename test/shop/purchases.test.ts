@@ -4,7 +4,7 @@ import { isAppError } from '../../src/errors.js';
 import type { BotDeps } from '../../src/interactions/types.js';
 import { inServer } from '../../src/runtimeConfig/serverContext.js';
 import { checkInvariants } from '../../utils/money/ledger/invariants.js';
-import type { ItemFields } from '../../utils/shop/itemStore.js';
+import { type ItemFields, ItemStore } from '../../utils/shop/itemStore.js';
 import { fundVaultAndMembers, makeBotDeps } from '../support/botHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
 import { stockShelf } from '../support/shopShelf.js';
@@ -142,6 +142,40 @@ describe('buying from a server shop', () => {
     expect(roles.has(GUILD, m, VIP)).toBe(false);
     expect((await buy(deps, 'c', m, 'VIP')).status).toBe('done');
     expect(await deps.cookieEconomy.balance(m)).toBe(400);
+    expect(await booksProblems(deps)).toEqual([]);
+  });
+
+  it("GIVEN a slower run of a purchase another run called off, killed after claiming the role's lock and the member's count again THEN the purchase's timer returns both, and a Buy before the timer is not refused either", async () => {
+    const { deps, roles, clock } = await setUp();
+    const [m, n] = MEMBERS as [string, string];
+    await item(deps, { name: 'VIP', price: 300, role: VIP, perMember: 1 });
+    const vip = await deps.services.shop.find(GUILD, 'VIP');
+    const items = new ItemStore(t.db);
+    const lock = `role:${GUILD}:${VIP}`;
+    // What the killed run leaves: claims naming a purchase that was called off.
+    const killedAfterClaiming = async (purchase: string, member: string) => {
+      await items.claimForMember(vip._id, member, 1, purchase);
+      await items.claimForMember(lock, member, 1, purchase);
+    };
+    roles.refuse = 'missing_permission';
+    await expect(buy(deps, 'a', m, 'VIP')).rejects.toMatchObject({ code: 'SHOP_ROLE_REFUSED' });
+    await expect(buy(deps, 'b', n, 'VIP')).rejects.toMatchObject({ code: 'SHOP_ROLE_REFUSED' });
+    await killedAfterClaiming('a', m);
+    await killedAfterClaiming('b', n);
+    roles.refuse = null;
+
+    expect((await buy(deps, 'a2', m, 'VIP')).status).toBe('done');
+    expect(roles.has(GUILD, m, VIP)).toBe(true);
+    expect(await deps.cookieEconomy.balance(m)).toBe(700);
+
+    clock.advance(2 * 60_000);
+    await deps.scheduler.runDue();
+    expect(await items.memberClaims(lock, n)).toEqual([]);
+    expect(await items.memberClaims(vip._id, n)).toEqual([]);
+    expect(await items.boughtBy(vip._id, n)).toBe(0);
+    expect((await buy(deps, 'b2', n, 'VIP')).status).toBe('done');
+    // The limit of one still holds for the purchase that was made.
+    await expect(buy(deps, 'a3', m, 'VIP')).rejects.toMatchObject({ code: 'SHOP_LIMIT_REACHED' });
     expect(await booksProblems(deps)).toEqual([]);
   });
 

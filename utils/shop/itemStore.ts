@@ -178,6 +178,11 @@ export class ItemStore {
     return (await this.#counts.findOne({ _id: `${itemId}:${member}` }))?.count ?? 0;
   }
 
+  /** The purchases that hold the member's count of the item (or a role's lock). */
+  async memberClaims(itemId: string, member: string): Promise<string[]> {
+    return (await this.#counts.findOne({ _id: `${itemId}:${member}` }))?.claims ?? [];
+  }
+
   async releaseForMember(itemId: string, member: string, purchase: string): Promise<void> {
     await this.#counts.updateOne(
       { _id: `${itemId}:${member}`, claims: purchase },

@@ -79,6 +79,11 @@ export class PurchaseStore {
     return this.#purchases.findOne({ _id: id });
   }
 
+  /** The purchases of `ids` that are stored (retention removes ended ones). */
+  among(ids: readonly string[]): Promise<PurchaseDoc[]> {
+    return this.#purchases.find({ _id: { $in: [...ids] } }).toArray();
+  }
+
   /** Moves the purchase on from `from`; the purchase as it then is (moved, or as another writer left it). */
   async move(
     id: string,

@@ -7,7 +7,7 @@ import type { Scheduler } from '../../src/scheduler/scheduler.js';
 import { COOKIE_KINDS, type CookieEconomy } from '../money/cookieEconomy.js';
 import type { HoldDoc, Holds, ReserveRequest } from '../money/holds/holds.js';
 import type { InventoryStore, UnitDoc } from './inventoryStore.js';
-import type { ItemStore } from './itemStore.js';
+import type { Claim, ItemStore } from './itemStore.js';
 import type { PurchaseDoc, PurchaseFailure, PurchaseStore } from './purchaseStore.js';
 
 export interface PurchasesDeps {
@@ -70,11 +70,10 @@ export class Purchases {
     if (purchase.state === 'granted') purchase = await this.#collect(purchase);
     if (purchase.state === 'failed') await this.#callOff(purchase);
     // A slower run of a purchase another run finished may have claimed the role's lock again:
-    // it is returned here, unless the role is still in force.
-    const roleOver = !purchase.roleUntil || purchase.roleUntil <= this.deps.clock.now();
-    if (purchase.state === 'done' && roleOver) await this.#unlockRole(purchase);
-    if (purchase.state === 'done' || purchase.state === 'failed')
-      await this.deps.scheduler.cancel(`${PURCHASE_TASK}:${id}`).catch(() => false);
+    // it is returned here, unless the role is still in force. The purchase's timer runs even
+    // once the purchase ended, for a slower run killed before it got here.
+    if (purchase.state === 'done' && lockOver(purchase, this.deps.clock.now()))
+      await this.#unlockRole(purchase);
     return purchase;
   }
 
@@ -153,15 +152,53 @@ export class Purchases {
     if (stock !== 'claimed') return stock;
     const limit = purchase.item.perMember;
     if (limit !== null) {
-      const mine = await this.deps.items.claimForMember(item._id, purchase.userId, limit, purchase._id);
+      const mine = await this.#claimForMember(item._id, purchase, limit, (p) => p?.state === 'failed');
       if (mine !== 'claimed') return mine;
     }
     // One purchase of a role per member at a time: two Buys pressed at once, before either gave
     // the role, would both pass the check of the member's roles and both be paid for.
     const lock = roleLock(purchase);
     if (lock === null) return null;
-    const held = await this.deps.items.claimForMember(lock, purchase.userId, 1, purchase._id);
+    const now = this.deps.clock.now();
+    const held = await this.#claimForMember(lock, purchase, 1, (p) => lockOver(p, now));
     return held === 'claimed' ? null : 'role_held';
+  }
+
+  /**
+   * Claims the member's count of `itemId` within `limit`. Refused, it first returns the claims
+   * of purchases `over` and tries once more: a run of a purchase another run had already ended
+   * may have claimed again, then stopped (its process killed) before returning it.
+   */
+  async #claimForMember(
+    itemId: string,
+    purchase: PurchaseDoc,
+    limit: number,
+    over: (claimant: PurchaseDoc | undefined) => boolean,
+  ): Promise<Claim> {
+    const { userId } = purchase;
+    const claimed = await this.deps.items.claimForMember(itemId, userId, limit, purchase._id);
+    if (claimed !== 'limit_reached' || (await this.#returnEnded(itemId, userId, over)) === 0) return claimed;
+    return this.deps.items.claimForMember(itemId, userId, limit, purchase._id);
+  }
+
+  /** How many of the item the member has bought, purchases in flight included (and none called off). */
+  async boughtBy(itemId: string, member: string): Promise<number> {
+    await this.#returnEnded(itemId, member, (p) => p?.state === 'failed');
+    return this.deps.items.boughtBy(itemId, member);
+  }
+
+  /** Returns the member's claims of `itemId` held by purchases `over`; how many went. */
+  async #returnEnded(
+    itemId: string,
+    member: string,
+    over: (claimant: PurchaseDoc | undefined) => boolean,
+  ): Promise<number> {
+    const claims = await this.deps.items.memberClaims(itemId, member);
+    if (claims.length === 0) return 0;
+    const stored = new Map((await this.deps.purchases.among(claims)).map((p) => [p._id, p]));
+    const ended = claims.filter((id) => over(stored.get(id)));
+    for (const id of ended) await this.deps.items.releaseForMember(itemId, member, id);
+    return ended.length;
   }
 
   async #give(purchase: PurchaseDoc): Promise<void> {
@@ -284,6 +321,15 @@ export class Purchases {
     if (!purchase) throw new Error(`no purchase ${id}`);
     return purchase;
   }
+}
+
+/**
+ * Whether a purchase no longer holds its role's lock: called off, or done with its role given
+ * for good or its time up (or removed by retention, long after it ended).
+ */
+function lockOver(purchase: PurchaseDoc | undefined, now: Date): boolean {
+  if (!purchase || purchase.state === 'failed') return true;
+  return purchase.state === 'done' && (!purchase.roleUntil || purchase.roleUntil <= now);
 }
 
 /** The claim that keeps one purchase of a role per member at a time (null: not a role). */
