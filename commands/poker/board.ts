@@ -7,6 +7,7 @@ import { isPaused, QUIET_HANDS } from '../../utils/poker/handEnd.js';
 import type { TimedOutcome } from '../../utils/poker/pokerService.js';
 import { hasStarted, registered, type SitAndGo } from '../../utils/poker/sitAndGo.js';
 import type { TableDoc } from '../../utils/poker/tableStore.js';
+import { AWAY_TURN_MS } from '../../utils/poker/tableTimers.js';
 import { cardText, logText, outcomeText, resultLines, timedLine } from './boardText.js';
 import { fairLines } from './fairness.js';
 import { raiseButton } from './raiseForm.js';
@@ -25,7 +26,7 @@ export const actButton = defineComponent('poker.act', {
 export const sitButton = defineComponent('poker.sit', { table, amount: z.coerce.number().int().min(1) });
 export const tableButton = defineComponent('poker.table', {
   table,
-  what: z.enum(['cards', 'start', 'leave', 'close']),
+  what: z.enum(['cards', 'start', 'leave', 'close', 'back']),
 });
 
 export type Sizing = 'min' | 'half' | 'pot' | 'allin';
@@ -154,6 +155,7 @@ function seatLines(t: TableDoc, i18n: Translator): string[] {
       live && p?.folded ? i18n.t('poker:board.folded') : '',
       live && p?.allIn ? i18n.t('poker:board.allIn') : '',
       live && p && p.committed > 0 ? i18n.t('poker:board.bet', { bet: i18n.number(p.committed) }) : '',
+      s.away ? i18n.t('poker:board.away', { seconds: AWAY_TURN_MS / 1000 }) : '',
     ].filter(Boolean);
     const stack = i18n.t('poker:board.stack', { count: s.stack, stack: i18n.number(s.stack) });
     const button = hand && hand.button === i && p ? ' 🔘' : '';
@@ -202,13 +204,13 @@ function nextSteps(t: TableDoc, i18n: Translator, timing: BoardTiming): string[]
  * each with its chips (no Check facing a bet, no Fold or Call when checking is free, raises only
  * when they may raise), then My cards and Leave. Between hands: the buy-in picks while a seat is
  * free, Start (the first hand) or Deal (a paused table) when two players have chips, Leave and
- * Close.
+ * Close. At a tournament, I'm back while a player is away.
  */
 function buttons(t: TableDoc, i18n: Translator): ButtonSpec[] {
   const hand = t.game.hand;
   const id = t._id;
   const table = (
-    what: 'cards' | 'start' | 'leave' | 'close',
+    what: 'cards' | 'start' | 'leave' | 'close' | 'back',
     style: ButtonSpec['style'] = 'secondary',
     label = i18n.t(`poker:buttons.${what}`),
   ): ButtonSpec => ({ customId: tableButton.build({ table: id, what }), label, style });
@@ -217,12 +219,17 @@ function buttons(t: TableDoc, i18n: Translator): ButtonSpec[] {
   const leave = t.sng
     ? table('leave', 'secondary', i18n.t(hasStarted(t) ? 'poker:sng.forfeit' : 'poker:sng.unregister'))
     : table('leave');
+  // A tournament player the table acts for comes back with I'm back.
+  const back = t.game.seats.some((s) => s?.away) ? [table('back', 'success')] : [];
   if (hand && hand.street !== 'done') {
-    const own = [table('cards', 'primary'), leave];
+    const own = [table('cards', 'primary'), ...back, leave];
     return hand.toAct === null ? own : [...actions(t, hand.toAct, i18n), ...own];
   }
   if (t.sng)
-    return tournamentButtons(t, t.sng, i18n, table('start', 'primary'), leave, table('close', 'danger'));
+    return [
+      ...back,
+      ...tournamentButtons(t, t.sng, i18n, table('start', 'primary'), leave, table('close', 'danger')),
+    ];
   const taken =
     t.game.seats.filter((s) => s !== null).length + t.pending.filter((m) => m.kind === 'buyin').length;
   // Quick picks of the buy-in; Sit… (or /poker join) takes any amount between the limits.

@@ -116,6 +116,8 @@ const tableHandler = defineComponentHandler(tableButton, {
         return board(ctx, await poker.leave(table, ctx.actor.id), true);
       case 'close':
         return board(ctx, await poker.close(table, ctx.actor.id), true);
+      case 'back':
+        return board(ctx, await poker.back(table, ctx.actor.id), true);
     }
   },
 });

@@ -1,7 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ASSEMBLY } from '../../commands/index.js';
+import { boardMessage } from '../../commands/poker/board.js';
 import { describeAppError } from '../../src/interactions/errorReplies.js';
 import type { BotDeps } from '../../src/interactions/types.js';
+import { legalActions } from '../../utils/poker/engine.js';
 import { places, prizeAmounts, prizesOf, type SitAndGo } from '../../utils/poker/sitAndGo.js';
 import { chipProblems } from '../../utils/poker/tableBooks.js';
 import type { TableDoc } from '../../utils/poker/tableStore.js';
@@ -136,6 +138,74 @@ describe('a sit-and-go', () => {
     expect(ended.sng?.prizes?.map((p) => p.amount)).toEqual([195, 105]);
     expect(ended.sng?.prizes?.some((p) => p.userId === CAL)).toBe(false);
     await expectWhole(deps, 'ff');
+  });
+
+  it("GIVEN a player whose turn clock ran out THEN they are away: the table acts for them after 5 s, not the whole clock, until they press I'm back", async () => {
+    const { deps, clock } = makeBotDeps(t);
+    const poker = deps.services.poker;
+    await deps.runtimeConfig.set('poker.next_hand_s', '5', 'admin');
+    await deps.runtimeConfig.set('poker.turn_s', '60', 'admin');
+    const sng = { id: 'sng', host: ANN, members: MEMBERS, grant: GRANT, buyIn: 100, players: 3 };
+    await openTournament(deps, { ...sng, registered: [ANN, BEN, CAL] });
+    clock.advance(5_000);
+    await deps.scheduler.runDue();
+    const table = async () => (await poker.get('sng')) as TableDoc;
+    const toAct = async () => {
+      const t = await table();
+      return t.game.hand?.toAct != null ? t.game.seats[t.game.hand.toAct]?.userId : undefined;
+    };
+    // The others check or call (a hand that ends is followed by the next) until `who` is to act.
+    const untilTurnOf = async (who: string) => {
+      for (let n = 0; n < 50 && (await toAct()) !== who; n++) {
+        const t = await table();
+        const hand = t.game.hand;
+        if (!hand || hand.street === 'done' || hand.toAct === null) {
+          await poker.start('sng', null);
+          continue;
+        }
+        const legal = legalActions(t.game, hand.toAct);
+        const userId = t.game.seats[hand.toAct]?.userId ?? '';
+        await poker.act('sng', userId, { type: legal.toCall === 0 ? 'check' : 'call' }, t.step);
+      }
+      expect(await toAct()).toBe(who);
+    };
+    const absent = (await toAct()) as string;
+    const lastOf = async () =>
+      (await table()).game.hand?.log.filter((e) => 'userId' in e && e.userId === absent).at(-1);
+
+    clock.advance(59_000);
+    await deps.scheduler.runDue();
+    expect(await toAct()).toBe(absent);
+    clock.advance(1_001);
+    await deps.scheduler.runDue();
+    expect(await lastOf()).toMatchObject({ userId: absent, timedOut: true });
+    const away = await table();
+    expect(away.game.seats.find((s) => s?.userId === absent)?.away).toBe(true);
+    const view = boardMessage(away, deps.i18n.for('en'), { turnS: 60, nextS: 5, startS: 60, idleS: 900 });
+    expect(view.embeds?.[0]?.description).toContain(`<@${absent}>`);
+    expect(view.embeds?.[0]?.description).toContain('💤 away: the table checks or folds after 5 s');
+    expect(view.buttons?.map((b) => b.label)).toContain("I'm back");
+
+    // Away: their next turn is taken for them within seconds.
+    await untilTurnOf(absent);
+    clock.advance(4_000);
+    await deps.scheduler.runDue();
+    expect(await toAct()).toBe(absent);
+    clock.advance(1_001);
+    await deps.scheduler.runDue();
+    expect(await lastOf()).toMatchObject({ userId: absent, timedOut: true });
+
+    // Back, pressed as the table acts for them: whichever lands first, they are back.
+    await untilTurnOf(absent);
+    clock.advance(5_001);
+    await Promise.all([poker.back('sng', absent), deps.scheduler.runDue()]);
+    expect((await table()).game.seats.find((s) => s?.userId === absent)?.away).toBeUndefined();
+    // The whole clock again.
+    await untilTurnOf(absent);
+    clock.advance(30_000);
+    await deps.scheduler.runDue();
+    expect(await toAct()).toBe(absent);
+    await expectWhole(deps, 'sng');
   });
 
   it('GIVEN two members race for the last place THEN one is registered, the other refused, nothing lost', async () => {

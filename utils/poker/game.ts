@@ -13,6 +13,11 @@ export interface Seat {
   stack: number;
   /** Which sitting at this seat this is (numbers its buy-in and cash-out operations). */
   sitting?: number;
+  /**
+   * A tournament player whose turn clock ran out: the table checks or folds for them within
+   * seconds (`AWAY_TURN_MS`) until they act again or press I'm back.
+   */
+  away?: boolean;
 }
 
 export interface HandPlayer {

@@ -18,7 +18,7 @@ import { PokerFairness } from './pokerFairness.js';
 import { atLevel, forfeited, hasStarted, isRunning, refuseRegistration } from './sitAndGo.js';
 import { absorbMove, withoutMove } from './tableBooks.js';
 import { type PokerStep, TableMoves } from './tableMoves.js';
-import { seatOf } from './tableSeats.js';
+import { seatOf, withAway } from './tableSeats.js';
 import type { PendingMove, TableDoc, TableRequest, TableStore } from './tableStore.js';
 import { TableTimers, type TimedOutcome } from './tableTimers.js';
 
@@ -253,9 +253,9 @@ export class PokerService {
   }
 
   /**
-   * A member's action. `step` is the game step their board showed: a second press of the
-   * same button, or a press on an older board, changes nothing and gets the table as it is
-   * now. Writes that are not moves (a buy-in landing) do not make a board old.
+   * A member's action, or the turn clock's (`byMember` false: a tournament player is then away).
+   * `step` is the game step their board showed: a second press, or a press on an older board,
+   * changes nothing. Writes that are not moves (a buy-in landing) do not make a board old.
    */
   async act(
     tableId: string,
@@ -275,14 +275,26 @@ export class PokerService {
         if (seat === null) throw notInHand(tableId);
         if (!hand.players.some((p) => p.seat === seat && p.userId === userId)) throw nextHandOnly(tableId);
         if (hand.toAct !== seat) throw invalidInputText('not your turn', 'poker:errors.notYourTurn');
-        const next = await this.#moves.commit(
-          table,
-          { ...table, game: act(table.game, seat, action) },
-          byMember,
-        );
-        return next ?? CONFLICT;
+        const game = act(table.game, seat, action);
+        if (table.sng) game.seats = withAway(game.seats, seat, !byMember);
+        return (await this.#moves.commit(table, { ...table, game }, byMember)) ?? CONFLICT;
       },
       `${userId}'s action at poker table ${tableId}`,
+    );
+  }
+
+  /** Back from away (a tournament): the whole turn clock again, now if it is their turn. */
+  back(tableId: string, userId: string): Promise<TableDoc> {
+    return retryOnConflict(
+      CONFLICT_RETRY_LIMIT,
+      async () => {
+        const table = await this.#table(tableId);
+        const seat = seatOf(table, userId) ?? -1;
+        if (!table.game.seats[seat]?.away) return table;
+        const game = { ...table.game, seats: withAway(table.game.seats, seat, false) };
+        return (await this.#moves.commit(table, { ...table, game })) ?? CONFLICT;
+      },
+      `${userId} back at poker table ${tableId}`,
     );
   }
 

@@ -17,6 +17,13 @@ const TASK = {
   level: 'poker.level',
 } as const;
 
+/**
+ * How long the table waits for a tournament player who is away before it checks or folds for
+ * them: long enough to press a button, short enough that an absent player does not hold the
+ * others up for a whole turn clock each time (they are dealt in and post their blinds).
+ */
+export const AWAY_TURN_MS = 5_000;
+
 /** What a timer did to a table, told to the people at it. */
 export type TimedOutcome =
   | { what: 'turn'; userId: string; action: 'check' | 'fold' }
@@ -165,7 +172,8 @@ export class TableTimers {
     if (table.status === 'closed') return [];
     if (hand && hand.street !== 'done' && hand.toAct !== null) {
       const turnS = await this.deps.runtimeConfig.get('poker.turn_s');
-      return [{ kind: TASK.turn, id: at, at: now + turnS * 1000 }];
+      const away = table.sng !== undefined && table.game.seats[hand.toAct]?.away === true;
+      return [{ kind: TASK.turn, id: at, at: now + (away ? AWAY_TURN_MS : turnS * 1000) }];
     }
     if (isPaused(table)) {
       // Paused: nothing deals; the table closes poker.idle_close_s after the last member action.
