@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { resolveLocale, type Translator } from '../../src/i18n/i18n.js';
 import type { BotDeps } from '../../src/interactions/types.js';
+import type { PostResult } from '../../src/posting/channelPoster.js';
 import { defineTask, type TaskHandler } from '../../src/scheduler/scheduler.js';
 import type { PlaceBoard } from '../../utils/place/board.js';
 import { renderPixelsZoom } from '../../utils/place/rollbackPreview.js';
@@ -11,11 +12,33 @@ import { GUARD_TASK } from '../../utils/place/templates.js';
 /** How many painters an alert names; the rest are counted. */
 const PAINTERS_NAMED = 10;
 
+/** One alert to send: its own task, so an alert Discord did not answer is sent again. */
+export const ALERT_TASK = 'place.template_alert';
+
+const grief = z.object({
+  changes: z.array(
+    z.object({
+      revision: z.number(),
+      x: z.number(),
+      y: z.number(),
+      color: z.number(),
+      before: z.number(),
+      owner: z.string().nullable(),
+      at: z.coerce.date(),
+    }),
+  ),
+  painters: z.array(z.object({ owner: z.string(), count: z.number() })),
+  first: z.coerce.date(),
+  last: z.coerce.date(),
+});
+
 /**
  * The grief check, at the end of each quiet window in which someone painted: when a burst of
  * placements painted over a template, one alert per template to the channel it names, in its
  * server's language, with who, where, and the region before and after. The stretch of the feed
- * is claimed before anything is sent, so two processes never send the same alert.
+ * is claimed first, so two processes never judge it twice; each alert is then a task of its
+ * own, named by the template and the stretch, whose post Discord keeps to one message however
+ * often an unanswered one is sent again.
  */
 export function templateAlertTasks(deps: BotDeps): TaskHandler[] {
   return [
@@ -26,8 +49,23 @@ export function templateAlertTasks(deps: BotDeps): TaskHandler[] {
       if (!(await templates.claim(report.from, report.to))) return;
       if (report.more) await templates.checkAt(deps.clock.now());
       if (report.kind === 'none') return;
+      for (const alert of report.alerts) {
+        await deps.scheduler.schedule({
+          id: `${ALERT_TASK}:${alert.template._id}:${report.from}:${report.to}`,
+          kind: ALERT_TASK,
+          dueAt: deps.clock.now(),
+          payload: { templateId: alert.template._id, grief: alert.grief },
+        });
+      }
+    }),
+    defineTask(ALERT_TASK, z.object({ templateId: z.string(), grief }), async (payload, task) => {
+      const template = await deps.services.place.templates.byId(payload.templateId);
+      // Removed since: its faction is not told of it any more.
+      if (!template) return;
       const board = await deps.services.place.board();
-      for (const { template, grief } of report.alerts) await sendAlert(deps, board, template, grief);
+      const posted = await sendAlert(deps, board, template, payload.grief, task.id);
+      if (posted.status === 'failed' && !posted.lasting)
+        throw new Error(`the grief alert was not answered: ${posted.reason}`);
     }),
   ];
 }
@@ -37,7 +75,8 @@ async function sendAlert(
   board: PlaceBoard,
   template: TemplateDoc,
   grief: Grief,
-): Promise<void> {
+  once: string,
+): Promise<PostResult> {
   const i18n = deps.i18n.for(resolveLocale(template.locale));
   // Each pixel as it was before the burst: its first change's colour before.
   const before = new Map<string, { x: number; y: number; color: number }>();
@@ -51,7 +90,7 @@ async function sendAlert(
     renderPixelsZoom(board, pixels, { overlay: false, outlined: true }),
   ]);
   const progress = templateProgress(board, artOf(template));
-  await deps.poster.postIn(template.channelId, {
+  return deps.poster.postIn(template.channelId, {
     content: alertText(i18n, template, grief, pixels.length, progress.percent),
     embeds: [
       { title: i18n.t('place:templates.alert.before'), imageFile: 'before.png' },
@@ -61,6 +100,7 @@ async function sendAlert(
       { name: 'before.png', data: then },
       { name: 'after.png', data: now },
     ],
+    once,
   });
 }
 

@@ -37,7 +37,10 @@ export function discordPostTransport(client: Client): PostTransport {
         throw refusal(error);
       });
       if (!channel?.isSendable()) throw new PostRefused('the channel does not take messages');
-      await channel.send(toPayload(post)).catch((error: unknown) => {
+      // Discord creates one message per nonce within minutes: discord.js's own retries of a
+      // request whose answer was lost, and the poster's, post it once.
+      const once = post.nonce ? { nonce: post.nonce, enforceNonce: true } : {};
+      await channel.send({ ...toPayload(post), ...once }).catch((error: unknown) => {
         throw refusal(error);
       });
     },

@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import type { Collection } from 'mongodb';
 import type { Clock } from '../clock.js';
 import type { ChannelStateDoc } from '../db/collections.js';
@@ -15,6 +16,24 @@ export interface ChannelPost {
   files?: FileSpec[];
   /** The members it notifies (see Reply's `notify`); nobody else's mention notifies. */
   notify?: readonly string[];
+  /**
+   * The post's own name, the same however often it is sent (its task's id, its alert's): each of
+   * its messages carries a nonce made from it that Discord enforces, so a post sent again after
+   * an answer that never came is one message, not two (within Discord's few minutes).
+   */
+  once?: string;
+  /** The message's nonce (the poster sets it: from `once`, else fresh for each message). */
+  nonce?: string;
+}
+
+/**
+ * A message's nonce: 22 characters of the digest of the post's name and channel, then the
+ * message's number (Discord takes 25 at most).
+ */
+function nonceOf(once: string | undefined, channelId: string, message: number): string {
+  const name =
+    once === undefined ? randomBytes(16) : createHash('sha256').update(`${once}\n${channelId}`).digest();
+  return `${name.toString('base64url').slice(0, 22)}${message}`;
 }
 
 /** A failure that will repeat until someone acts: missing permission, unknown channel. */
@@ -321,7 +340,9 @@ export class ChannelPoster {
 
   /** A post as the messages Discord takes (`layOut`), in order. */
   async #sendLaidOut(channelId: string, post: ChannelPost): Promise<void> {
-    for (const message of layOut(post)) await this.deps.transport.send(channelId, message);
+    const messages = layOut(post);
+    for (const [i, message] of messages.entries())
+      await this.deps.transport.send(channelId, { ...message, nonce: nonceOf(post.once, channelId, i) });
   }
 
   /** One post at a time per channel (and per member's direct messages), `minIntervalMs` apart. */

@@ -304,6 +304,34 @@ describe('the bot through the real discord.js client', () => {
     );
   });
 
+  it('GIVEN Discord creating the audit post but answering 500, also to every retry THEN the task posts it again later, and it is one message', async () => {
+    const member = freshMember('mia');
+    const audit = '900000000000000079';
+    await fake.waitFor(
+      fake.command(admin, 'settings', ['set'], { key: 'admin.audit_channel', value: audit }),
+    );
+    await harness.deps.scheduler.runDue();
+    // discord.js asks four times (a 5xx is retried three times); each answer is lost.
+    fake.failPosts({ times: 4 });
+    await fake.waitFor(
+      fake.command(admin, 'admin', ['cookies', 'grant'], { user: member.id, amount: 31, reason: 'nonce' }, [
+        member,
+      ]),
+    );
+    const granted = `🎁 <@${ADMIN_ID}> granted 31 🍪 to <@${member.id}>: nonce`;
+    const requests = () => fake.calls.filter((c) => c.path === `/channels/${audit}/messages`).length;
+    const before = requests();
+    await harness.deps.scheduler.runDue();
+    expect(requests() - before).toBe(4);
+    expect(harness.logs.some((l) => l.event === 'post.failed' && l.channelId === audit)).toBe(true);
+    // The task's next attempt, its answer this time.
+    harness.clock.advance(60_000);
+    await harness.deps.scheduler.runDue();
+    expect(requests() - before).toBe(5);
+    const posted = (fake.channelPosts.get(audit) ?? []).filter((m) => m.content === granted);
+    expect(posted).toHaveLength(1);
+  });
+
   it('GIVEN a channel the bot may not post in THEN posts stop, the log names the channel and the admin sees why', async () => {
     const member = freshMember('mia');
     const closed = '900000000000000078';

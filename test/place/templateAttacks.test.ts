@@ -270,6 +270,7 @@ describe('templates under attack: races', () => {
       check.run({ at: clock.now().getTime() }, { id: `${GUARD_TASK}:test`, dueAt: clock.now(), attempt });
     await Promise.all([run(1), run(1)]);
     await run(2);
+    await deps.scheduler.runDue();
     expect(alertsIn(transport.posts)).toHaveLength(1);
   });
 
@@ -390,7 +391,7 @@ describe('templates under attack: a crash and a failing Discord', () => {
     expect(alertsIn(transport.posts)).toHaveLength(1);
   });
 
-  it('GIVEN Discord fails the post of one faction’s alert WHEN the check runs THEN the other faction’s alert still goes, the failure is logged, and the failed alert is LOST (not sent again)', async () => {
+  it('GIVEN Discord fails the post of one faction’s alert WHEN the check runs THEN the other faction’s alert still goes, the failure is logged, and the failed alert is sent again once Discord answers, once', async () => {
     const made = makeBotDeps(t);
     const { deps, clock, transport, logs } = made;
     await builtCastle(made);
@@ -403,7 +404,9 @@ describe('templates under attack: a crash and a failing Discord', () => {
     transport.refuse.set(CHANNEL, new Error('Discord answered 500 Internal Server Error'));
     clock.advance(2 * GRIEF_QUIET_MS);
     await deps.scheduler.runDue();
+    await deps.scheduler.runDue();
     expect(alertsIn(transport.posts, OTHER_CHANNEL)).toHaveLength(1);
+    expect(alertsIn(transport.posts, CHANNEL)).toEqual([]);
     expect(logs.filter((l) => l.event === 'post.in_channel_failed' && l.channelId === CHANNEL)).toHaveLength(
       1,
     );
@@ -412,7 +415,10 @@ describe('templates under attack: a crash and a failing Discord', () => {
     clock.advance(10 * GRIEF_QUIET_MS);
     await deps.services.place.templates.checkAt(clock.now());
     await deps.scheduler.runDue();
-    expect(alertsIn(transport.posts)).toEqual([]);
+    const [alert] = alertsIn(transport.posts, CHANNEL);
+    expect(alertsIn(transport.posts, CHANNEL)).toHaveLength(1);
+    expect(alert).toContain(`By: <@${ANN}> (1)`);
+    expect(alertsIn(transport.posts, OTHER_CHANNEL)).toHaveLength(1);
   });
 });
 

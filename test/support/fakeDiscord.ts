@@ -174,6 +174,9 @@ interface RoleFault {
 
 const ROLE_ROUTES = new Set<MatchedRoute['name']>(['addMemberRole', 'removeMemberRole']);
 
+/** How long Discord keeps a message's enforced nonce ("the past few minutes"). */
+const NONCE_KEPT_MS = 5 * 60_000;
+
 export function buttonId(message: VisibleMessage | undefined, label: string): string {
   const found = message?.components.flatMap((row) => row.components).find((c) => c.label === label);
   if (!found) throw new Error(`no button ${label} on ${JSON.stringify(message)}`);
@@ -220,6 +223,10 @@ export class FakeDiscord {
   /** The files members attached to commands, by attachment id: what the CDN serves. */
   readonly #uploads = new Map<string, FakeAttachment>();
   #roleFault: RoleFault | null = null;
+  /** The channel posts' fault (`failPosts`), like the role requests'. */
+  #postFault: RoleFault | null = null;
+  /** Messages created with `enforce_nonce`, by channel and nonce, with when. */
+  readonly #nonces = new Map<string, { message: VisibleMessage; at: number }>();
   #expecting = false;
   #checked = 0;
   #seq = 0;
@@ -398,6 +405,19 @@ export class FakeDiscord {
    */
   holdRoleRequests(options: { times?: number; applied?: boolean } = {}): void {
     this.#roleFault = { times: options.times ?? Number.POSITIVE_INFINITY, applied: options.applied ?? false };
+  }
+
+  /**
+   * The next `times` channel posts (`POST /channels/…/messages`) answer `status` (default 500)
+   * after creating the message (`applied`, the default) or without. discord.js retries a 5xx
+   * three times, so one call is four requests.
+   */
+  failPosts(options: { status?: number; times?: number; applied?: boolean } = {}): void {
+    this.#postFault = {
+      status: options.status ?? 500,
+      times: options.times ?? 1,
+      applied: options.applied ?? true,
+    };
   }
 
   /** Role requests work again; held ones are answered (applied) or their connection closed (lost). */
@@ -780,7 +800,21 @@ export class FakeDiscord {
         message: `fake Discord has no route ${call.method} ${call.path}`,
       });
     if (this.#roleFault && ROLE_ROUTES.has(route.name)) return this.#faultyRoleAnswer(route, call, url);
+    if (this.#postFault && route.name === 'createMessage') return this.#faultyPostAnswer(route, call, url);
     return this.#answerAsDiscord(route, call, url);
+  }
+
+  #faultyPostAnswer(route: MatchedRoute, call: RecordedCall, url: URL): Answer {
+    const fault = this.#postFault as RoleFault;
+    fault.times -= 1;
+    if (fault.times <= 0) this.#postFault = null;
+    if (fault.applied) this.#answerAsDiscord(route, call, url);
+    const status = fault.status ?? 500;
+    return this.#refuse(
+      call,
+      { status, code: 0, message: `${status}: Internal Server Error` },
+      { arranged: true },
+    );
   }
 
   #answerAsDiscord(route: MatchedRoute, call: RecordedCall, url: URL): Answer {
@@ -1129,7 +1163,22 @@ export class FakeDiscord {
     };
   }
 
+  /**
+   * A message created with `enforce_nonce`: another with its nonce in the channel within
+   * Discord's minutes is not created again, and the first is the answer.
+   */
   #createMessage(channelId: string, body: Record<string, unknown>, files: RecordedFile[]): Answer {
+    const nonce = body.enforce_nonce === true && body.nonce != null ? `${channelId}:${body.nonce}` : null;
+    const seen = nonce ? this.#nonces.get(nonce) : undefined;
+    if (seen && performance.now() - seen.at < NONCE_KEPT_MS)
+      return { status: 200, body: apiMessage(seen.message, channelId) };
+    const answer = this.#createNewMessage(channelId, body, files);
+    const created = this.#known.get((answer.body as { id: string }).id)?.message;
+    if (nonce && created) this.#nonces.set(nonce, { message: created, at: performance.now() });
+    return answer;
+  }
+
+  #createNewMessage(channelId: string, body: Record<string, unknown>, files: RecordedFile[]): Answer {
     const dmUser = this.#dmChannels.get(channelId);
     if (dmUser !== undefined) {
       const message = this.#record(`dm:${dmUser}`, 'dm', body, files, {

@@ -109,10 +109,14 @@ export class AuditLog {
       defineTask(
         AUDIT_POST,
         z.object({ text: z.string(), entry: entryPayload.optional(), guildId: z.string().optional() }),
-        async ({ text, entry, guildId }) => {
+        async ({ text, entry, guildId }, task) => {
           if (entry) await this.deps.store.keep(toEntry({ ...entry, text }, entry.at));
-          // A channel that refuses posts stops them (the poster records why); that is not a task failure.
-          await inServer(guildId, () => this.deps.poster.post('admin.audit_channel', { content: text }));
+          const post = { content: text, once: task.id };
+          const posted = await inServer(guildId, () => this.deps.poster.post('admin.audit_channel', post));
+          // A channel that refuses posts stops them (the poster records why): not a task failure.
+          // An answer that never came is: the task runs again, and Discord keeps it one message.
+          if (posted.status === 'failed' && !posted.lasting)
+            throw new Error(`the audit post was not answered: ${posted.reason}`);
         },
       ),
     ];
