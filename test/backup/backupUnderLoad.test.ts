@@ -28,10 +28,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const MEMBERS = Array.from({ length: 30 }, (_, i) => `87100000000000${String(i).padStart(4, '0')}`);
 const member = (i: number) => MEMBERS[i % MEMBERS.length] as string;
-const BACKUPS = 6;
+const BACKUPS = 4;
 
 describe('backups taken while the bot is busy', () => {
-  it('GIVEN members playing, heists, house games and placements streaming WHEN six backups are taken THEN each restores into a fresh database with clean books, every balance explained by its events and every placement acknowledged before it present', async () => {
+  it('GIVEN members playing, heists, house games and placements streaming WHEN four backups are taken THEN each restores into a fresh database with clean books, every balance explained by its events and every placement acknowledged before it present', async () => {
     const { deps, clock } = makeBotDeps(t);
     await deps.runtimeConfig.set('cookies.steal_cooldown_s', '0', 'admin');
     await fundVaultAndMembers(deps, 2_000_000, MEMBERS, 3_000);
