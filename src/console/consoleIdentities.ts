@@ -26,6 +26,11 @@ class Directory {
   nameOf(id: string): string | undefined {
     return this.#byId.get(id);
   }
+
+  /** The identity of a name used before; undefined for a name never seen. */
+  known(name: string): { id: string; name: string } | undefined {
+    return this.#byKey.get(name.toLowerCase());
+  }
 }
 
 /** The console's members, channels and roles: any name maps to a stable fake Discord id. */
@@ -54,6 +59,11 @@ export class ConsoleIdentities {
   /** `@VIP` in a console line is the role named VIP (a member named VIP is someone else). */
   role(rawName: string): { id: string; name: string } {
     return this.#roles.get(rawName.replace(/^@/, ''));
+  }
+
+  /** The role `@VIP` names, if a line named it before (a role given, a role option). */
+  knownRole(rawName: string): { id: string; name: string } | undefined {
+    return this.#roles.known(rawName.replace(/^@/, ''));
   }
 
   roleNameOf(id: string): string | undefined {

@@ -228,6 +228,7 @@ export class ConsoleSession {
         user: (name) => identities.get(name),
         channel: (name) => identities.channel(name),
         role: (name) => identities.role(name),
+        knownRole: (name) => identities.knownRole(name),
       },
       this.locale,
     );

@@ -212,6 +212,8 @@ interface NameResolver {
   user: (name: string) => { id: string; name: string };
   channel: (name: string) => { id: string };
   role: (name: string) => { id: string; name: string };
+  /** A role a line named before, by name; undefined for any other name. */
+  knownRole?: (name: string) => { id: string; name: string } | undefined;
   attachment?: (path: string, option: string) => AttachmentRef;
 }
 
@@ -339,8 +341,13 @@ function convertOption(
       const value = chosen(def, text, option, at.locale);
       if (def.max_length !== undefined && value.length > def.max_length)
         throw new ConsoleLineError('core:console.tooLong', { option, max: def.max_length });
-      // Discord's client turns a typed #channel into its mention; so does the console.
-      return CHANNEL_NAME.test(value) ? `<#${at.resolve.channel(value).id}>` : value;
+      // Discord's client turns a typed #channel, and a role picked after @, into their
+      // mentions; so does the console, for a role a line named before.
+      if (CHANNEL_NAME.test(value)) return `<#${at.resolve.channel(value).id}>`;
+      const role = value.startsWith('@') && ROLE_NAME.test(value) ? at.resolve.knownRole?.(value) : undefined;
+      if (!role) return value;
+      at.roleNames[role.id] = role.name;
+      return `<@&${role.id}>`;
     }
     default:
       return text;

@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { CONSOLE_GUILD_ID, consoleGuildId } from '../../src/console/consoleSession.js';
 import { convertOptions } from '../../src/console/parseConsoleLine.js';
 import { RoleRefused } from '../../src/roles/memberRoles.js';
+import { inServer } from '../../src/runtimeConfig/serverContext.js';
 import { makeConsole } from '../support/consoleHarness.js';
 import { clearDatabase, useTestDatabase } from '../support/database.js';
 
@@ -41,6 +42,35 @@ describe('roles in the local console', () => {
     const vip = c.identities.role('VIP').id;
     expect(options).toEqual({ role: vip });
     expect(roleNames).toEqual({ [vip]: 'VIP' });
+  });
+
+  it('GIVEN a role named in an earlier line WHEN a text option is @ that role THEN it becomes the role’s mention, as Discord’s client makes it; the role setting takes it, and an unknown @name stays as typed', async () => {
+    expect(await c.session.run('!role bob @Builders')).toBe('ok');
+    c.take();
+    expect(await c.session.run('as admin /settings set key:place_template_role value:@Builders')).toBe('ok');
+    expect(c.take()).toContain('@Builders');
+    const stored = await inServer(CONSOLE_GUILD_ID, () => c.deps.runtimeConfig.get('place_template_role'));
+    expect(stored).toBe(c.identities.role('Builders').id);
+
+    const { options } = convertOptions(
+      '/settings set',
+      [
+        {
+          type: ApplicationCommandOptionType.String,
+          name: 'value',
+          description: 'The value',
+          required: true,
+        },
+      ],
+      new Map([['value', '@Nobody']]),
+      {
+        user: (name) => c.identities.get(name),
+        channel: (name) => c.identities.channel(name),
+        role: (name) => c.identities.role(name),
+        knownRole: (name) => c.identities.knownRole(name),
+      },
+    );
+    expect(options).toEqual({ value: '@Nobody' });
   });
 
   it('GIVEN a role on the shelf WHEN a member buys it THEN they hold it on their next line; refused, their Cookies come back', async () => {
