@@ -34,7 +34,9 @@ export class RecordingTransport implements PostTransport {
   async send(channelId: string, post: ChannelPost): Promise<void> {
     const failure = this.refuse.get(channelId);
     if (failure) throw failure;
-    this.posts.push({ channelId, post });
+    // What members see; the nonce is the request's (test/discord checks Discord keeps to it).
+    const { nonce: _, ...shown } = post;
+    this.posts.push({ channelId, post: shown });
   }
 
   async edit(channelId: string, messageId: string, post: ChannelPost): Promise<void> {
