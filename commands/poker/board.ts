@@ -91,10 +91,13 @@ export function boardMessage(
   if (t.sng) lines.push(...tournamentLines(t, t.sng, i18n, timing.now ?? t.stepAt));
   if (live && hand.toAct !== null) {
     const free = legalActions(t.game, hand.toAct).canCheck;
+    const seat = t.game.seats[hand.toAct];
+    // An away tournament player's turn is taken within seconds, as the turn timer plans it.
+    const turnS = t.sng && seat?.away ? AWAY_TURN_MS / 1000 : timing.turnS;
     lines.push(
       i18n.t(free ? 'poker:board.toActCheck' : 'poker:board.toActFold', {
-        who: t.game.seats[hand.toAct]?.userId,
-        atSeconds: Math.floor(t.stepAt.getTime() / 1000) + timing.turnS,
+        who: seat?.userId,
+        atSeconds: Math.floor(t.stepAt.getTime() / 1000) + turnS,
       }),
     );
   }

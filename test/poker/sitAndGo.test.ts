@@ -186,8 +186,12 @@ describe('a sit-and-go', () => {
     expect(view.embeds?.[0]?.description).toContain('💤 away: the table checks or folds after 5 s');
     expect(view.buttons?.map((b) => b.label)).toContain("I'm back");
 
-    // Away: their next turn is taken for them within seconds.
+    // Away: their next turn is taken for them within seconds, as the board says.
     await untilTurnOf(absent);
+    const turn = await table();
+    const said = boardMessage(turn, deps.i18n.for('en'), { turnS: 60, nextS: 5, startS: 60, idleS: 900 });
+    const at = Math.floor(turn.stepAt.getTime() / 1000) + 5;
+    expect(said.embeds?.[0]?.description).toContain(`<t:${at}:R>`);
     clock.advance(4_000);
     await deps.scheduler.runDue();
     expect(await toAct()).toBe(absent);
