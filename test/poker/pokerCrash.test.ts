@@ -9,7 +9,7 @@ import { clearDatabase, useTestDatabase } from '../support/database.js';
 import { booksProblems } from '../support/ledgerHarness.js';
 import { PROCESS_TEST_TIMEOUT_MS, reached, runCrashChild } from '../support/nodeProcess.js';
 import type { PokerCrashPlan } from '../support/pokerCrashChild.js';
-import { openTable } from '../support/pokerTable.js';
+import { openTable, pokerServiceOf } from '../support/pokerTable.js';
 
 const t = useTestDatabase('poker_crash');
 const ANN = '890000000000000001';
@@ -99,4 +99,29 @@ describe('a poker Cookie operation killed at each of its steps', { timeout: PROC
       expect(table.chips).toEqual({ in: 700, out: 400, rake: 0 });
     },
   );
+
+  it('GIVEN a buy-in’s timer run before the Sit stored its move (by a process whose clock is ahead), and the Sit’s process killed right after storing it THEN the timer comes back, finds the move and settles it', async () => {
+    const made = await setUp(false);
+    const { deps } = made;
+    const op = `poker_buyin:tab:1:1`;
+    const moves = deps.services.poker.tasks().find((h) => h.kind === 'poker.moves');
+    if (!moves) throw new Error('no poker.moves task');
+    const run = (attempt: number) =>
+      moves.run({ tableId: 'tab' }, { id: `poker.moves:${op}`, dueAt: deps.clock.now(), attempt });
+    // Nothing stored yet: the run comes back on the back-off instead of ending the timer.
+    await expect(run(1)).rejects.toThrow(/not stored yet/);
+    const dying = pokerServiceOf(deps, t.db, {
+      step: (step) => {
+        if (step === 'intent.persisted') throw new Error('killed after storing the move');
+      },
+    });
+    await expect(dying.join('tab', ANN, 400)).rejects.toThrow(/killed/);
+    expect(((await deps.services.poker.get('tab')) as TableDoc).pending).toMatchObject([
+      { op, state: 'applying' },
+    ]);
+    await run(2);
+    await deps.ledger.flush();
+    await expectWhole(made);
+    expect(await deps.ledger.balanceOf('cookies', ANN)).toBe(GRANT);
+  });
 });

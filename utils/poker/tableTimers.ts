@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { Clock } from '../../src/clock.js';
 import { RECOVERY_GRACE_MS } from '../../src/recoveryGrace.js';
 import type { RuntimeConfig } from '../../src/runtimeConfig/runtimeConfig.js';
-import { defineTask, type Scheduler, type TaskHandler } from '../../src/scheduler/scheduler.js';
+import { defineTask, type Scheduler, storedYet, type TaskHandler } from '../../src/scheduler/scheduler.js';
+import type { Holds } from '../money/holds/holds.js';
 import { cancelHand, playableSeats } from './engine.js';
 import type { PokerAction } from './game.js';
 import { isPaused } from './handEnd.js';
@@ -33,6 +34,7 @@ export type TimedOutcome =
 
 interface TableTimersDeps {
   tables: TableStore;
+  holds: Pick<Holds, 'get'>;
   runtimeConfig: RuntimeConfig;
   scheduler: Scheduler;
   clock: Clock;
@@ -74,8 +76,13 @@ export class TableTimers {
     };
     const stepped = table.extend({ step: z.number().int() });
     return [
-      defineTask(TASK.moves, table, async ({ tableId }) => {
-        await poker.finishMoves(tableId);
+      // Planned before its move is stored: a run that finds the move neither at the table nor
+      // begun (its hold) comes back on the back-off, as a process may still be storing it.
+      defineTask(TASK.moves, table, async ({ tableId }, task) => {
+        const after = await poker.finishMoves(tableId);
+        const op = task.id.slice(TASK.moves.length + 1);
+        const begun = after.pending.some((m) => m.op === op) || (await this.deps.holds.get(op)) !== null;
+        storedYet(task, begun, `poker move ${op}`);
       }),
       // The player to act let the clock run out: a check when free, else a fold.
       defineTask(TASK.turn, stepped, async ({ tableId, step }) => {
