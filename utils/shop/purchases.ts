@@ -152,7 +152,7 @@ export class Purchases {
     if (stock !== 'claimed') return stock;
     const limit = purchase.item.perMember;
     if (limit !== null) {
-      const mine = await this.#claimForMember(item._id, purchase, limit, (p) => p?.state === 'failed');
+      const mine = await this.#claimForMember(item._id, purchase, limit, calledOff);
       if (mine !== 'claimed') return mine;
     }
     // One purchase of a role per member at a time: two Buys pressed at once, before either gave
@@ -181,10 +181,14 @@ export class Purchases {
     return this.deps.items.claimForMember(itemId, userId, limit, purchase._id);
   }
 
-  /** How many of the item the member has bought, purchases in flight included (and none called off). */
-  async boughtBy(itemId: string, member: string): Promise<number> {
-    await this.#returnEnded(itemId, member, (p) => p?.state === 'failed');
-    return this.deps.items.boughtBy(itemId, member);
+  /**
+   * Whether the member has bought `limit` of the item, purchases in flight included; at the
+   * limit, claims of purchases called off are returned first and the count read again.
+   */
+  async reachedLimit(itemId: string, member: string, limit: number): Promise<boolean> {
+    if ((await this.deps.items.boughtBy(itemId, member)) < limit) return false;
+    if ((await this.#returnEnded(itemId, member, calledOff)) === 0) return true;
+    return (await this.deps.items.boughtBy(itemId, member)) >= limit;
   }
 
   /** Returns the member's claims of `itemId` held by purchases `over`; how many went. */
@@ -323,12 +327,17 @@ export class Purchases {
   }
 }
 
+/** Whether a purchase was called off (its claims are then returned). */
+function calledOff(purchase: PurchaseDoc | undefined): boolean {
+  return purchase?.state === 'failed';
+}
+
 /**
  * Whether a purchase no longer holds its role's lock: called off, or done with its role given
  * for good or its time up (or removed by retention, long after it ended).
  */
 function lockOver(purchase: PurchaseDoc | undefined, now: Date): boolean {
-  if (!purchase || purchase.state === 'failed') return true;
+  if (!purchase || calledOff(purchase)) return true;
   return purchase.state === 'done' && (!purchase.roleUntil || purchase.roleUntil <= now);
 }
 

@@ -198,7 +198,7 @@ export class ShopService {
     if (item.kind === 'role' && item.roleId && buy.roleIds.includes(item.roleId))
       throw shopErrors.roleHeld(item.name, item.roleId);
     if (item.stockLeft === 0) throw shopErrors.soldOut(item.name);
-    if (item.perMember !== null && (await this.purchases.boughtBy(item._id, buy.userId)) >= item.perMember)
+    if (item.perMember !== null && (await this.purchases.reachedLimit(item._id, buy.userId, item.perMember)))
       throw shopErrors.limitReached(item.name, item.perMember);
     const balance = await this.deps.economy.balance(buy.userId);
     if (balance < item.price) throw insufficientFunds('cookies', buy.userId, balance, item.price);
