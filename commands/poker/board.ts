@@ -7,7 +7,7 @@ import { isPaused, QUIET_HANDS } from '../../utils/poker/handEnd.js';
 import type { TimedOutcome } from '../../utils/poker/pokerService.js';
 import { hasStarted, registered, type SitAndGo } from '../../utils/poker/sitAndGo.js';
 import type { TableDoc } from '../../utils/poker/tableStore.js';
-import { AWAY_TURN_MS } from '../../utils/poker/tableTimers.js';
+import { AWAY_TURN_MS, turnMsOf } from '../../utils/poker/tableTimers.js';
 import { cardText, logText, outcomeText, resultLines, timedLine } from './boardText.js';
 import { fairLines } from './fairness.js';
 import { raiseButton } from './raiseForm.js';
@@ -91,13 +91,11 @@ export function boardMessage(
   if (t.sng) lines.push(...tournamentLines(t, t.sng, i18n, timing.now ?? t.stepAt));
   if (live && hand.toAct !== null) {
     const free = legalActions(t.game, hand.toAct).canCheck;
-    const seat = t.game.seats[hand.toAct];
-    // An away tournament player's turn is taken within seconds, as the turn timer plans it.
-    const turnS = t.sng && seat?.away ? AWAY_TURN_MS / 1000 : timing.turnS;
+    // The instant the turn timer plans (within seconds for an away tournament player).
     lines.push(
       i18n.t(free ? 'poker:board.toActCheck' : 'poker:board.toActFold', {
-        who: seat?.userId,
-        atSeconds: Math.floor(t.stepAt.getTime() / 1000) + turnS,
+        who: t.game.seats[hand.toAct]?.userId,
+        atSeconds: Math.floor((t.stepAt.getTime() + turnMsOf(t, timing.turnS)) / 1000),
       }),
     );
   }

@@ -25,6 +25,13 @@ const TASK = {
  */
 export const AWAY_TURN_MS = 5_000;
 
+/** How long the player to act has (`turnS` the table's turn clock): less when they are away. */
+export function turnMsOf(table: TableDoc, turnS: number): number {
+  const toAct = table.game.hand?.toAct;
+  const away = table.sng !== undefined && toAct != null && table.game.seats[toAct]?.away === true;
+  return away ? AWAY_TURN_MS : turnS * 1000;
+}
+
 /** What a timer did to a table, told to the people at it. */
 export type TimedOutcome =
   | { what: 'turn'; userId: string; action: 'check' | 'fold' }
@@ -179,8 +186,7 @@ export class TableTimers {
     if (table.status === 'closed') return [];
     if (hand && hand.street !== 'done' && hand.toAct !== null) {
       const turnS = await this.deps.runtimeConfig.get('poker.turn_s');
-      const away = table.sng !== undefined && table.game.seats[hand.toAct]?.away === true;
-      return [{ kind: TASK.turn, id: at, at: now + (away ? AWAY_TURN_MS : turnS * 1000) }];
+      return [{ kind: TASK.turn, id: at, at: now + turnMsOf(table, turnS) }];
     }
     if (isPaused(table)) {
       // Paused: nothing deals; the table closes poker.idle_close_s after the last member action.
